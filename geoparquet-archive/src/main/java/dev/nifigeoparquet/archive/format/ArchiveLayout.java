@@ -1,0 +1,98 @@
+package dev.nifigeoparquet.archive.format;
+
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Every path of the archive format, in one place (see docs/archive-format.md).
+ *
+ * <pre>
+ * &lt;root&gt;/h3_cell=&lt;cell&gt;/part-&lt;uuid&gt;.parquet                 live data files (what plain readers read)
+ * &lt;root&gt;/_geoparquet_archive/descriptor.json                     the archive descriptor
+ * &lt;root&gt;/_geoparquet_archive/log/&lt;cell&gt;/&lt;version:020d&gt;.json      a partition's commit entries
+ * &lt;root&gt;/_geoparquet_archive/staging/&lt;cell&gt;/&lt;name&gt;.staged       data files written but not yet published
+ * </pre>
+ *
+ * The metadata directory starts with '_' (ignored by pyarrow, Spark and Hive-style readers) and nothing inside
+ * it ends in ".parquet", so a {@code <root>/*}{@code /*.parquet} glob never matches it.
+ */
+public final class ArchiveLayout {
+
+    public static final String PARTITION_COLUMN = "h3_cell";
+    public static final String PARTITION_PREFIX = PARTITION_COLUMN + "=";
+    public static final String METADATA_DIRECTORY = "_geoparquet_archive";
+    public static final String DESCRIPTOR = METADATA_DIRECTORY + "/descriptor.json";
+    public static final String LOG_DIRECTORY = METADATA_DIRECTORY + "/log";
+    public static final String STAGING_DIRECTORY = METADATA_DIRECTORY + "/staging";
+    public static final String DATA_FILE_SUFFIX = ".parquet";
+    public static final String STAGED_SUFFIX = ".staged";
+
+    private static final String LOG_ENTRY_SUFFIX = ".json";
+    private static final Pattern LOG_ENTRY_NAME = Pattern.compile("\\d{20}\\.json");
+    /** Path safety only: a cell reaches a path only after the keying rules validated it as an H3 cell. */
+    private static final Pattern PATH_SAFE_CELL = Pattern.compile("[0-9a-f]{15}");
+    private static final Pattern DATA_FILE_NAME = Pattern.compile("[A-Za-z0-9._=-]+\\.parquet");
+
+    private ArchiveLayout() {
+    }
+
+    public static String partitionDirectory(String cell) {
+        return PARTITION_PREFIX + pathSafe(cell);
+    }
+
+    public static String dataFile(String cell, String fileName) {
+        return partitionDirectory(cell) + "/" + requireDataFileName(fileName);
+    }
+
+    public static String logDirectory(String cell) {
+        return LOG_DIRECTORY + "/" + pathSafe(cell);
+    }
+
+    public static String logEntry(String cell, long version) {
+        return logDirectory(cell) + "/" + String.format("%020d", version) + LOG_ENTRY_SUFFIX;
+    }
+
+    public static String stagingDirectory(String cell) {
+        return STAGING_DIRECTORY + "/" + pathSafe(cell);
+    }
+
+    public static String stagedFile(String cell, String fileName) {
+        return stagingDirectory(cell) + "/" + requireDataFileName(fileName) + STAGED_SUFFIX;
+    }
+
+    /** A fresh, unique data file name; unique names mean publishing never needs to replace anything. */
+    public static String newDataFileName() {
+        return "part-" + UUID.randomUUID() + DATA_FILE_SUFFIX;
+    }
+
+    /** The version a log entry name encodes, or -1 when the name is not a log entry (temporary files, debris). */
+    public static long logEntryVersion(String name) {
+        if (!LOG_ENTRY_NAME.matcher(name).matches()) {
+            return -1;
+        }
+        return Long.parseLong(name.substring(0, name.length() - LOG_ENTRY_SUFFIX.length()));
+    }
+
+    /** The cell of a partition directory name ("h3_cell=..."), or null when the name is not one. */
+    public static String cellOfPartitionDirectory(String directoryName) {
+        return directoryName.startsWith(PARTITION_PREFIX) ? directoryName.substring(PARTITION_PREFIX.length()) : null;
+    }
+
+    public static boolean isDataFileName(String name) {
+        return DATA_FILE_NAME.matcher(name).matches();
+    }
+
+    private static String pathSafe(String cell) {
+        if (cell == null || !PATH_SAFE_CELL.matcher(cell).matches()) {
+            throw new IllegalArgumentException("Not a canonical H3 cell name, refused as a path component: '" + cell + "'");
+        }
+        return cell;
+    }
+
+    private static String requireDataFileName(String fileName) {
+        if (fileName == null || !isDataFileName(fileName) || fileName.startsWith(".")) {
+            throw new IllegalArgumentException("Not a data file name: '" + fileName + "'");
+        }
+        return fileName;
+    }
+}

@@ -1,0 +1,24 @@
+package dev.nifigeoparquet.archive.format;
+
+import java.io.IOException;
+
+/** Another writer committed the same partition version first; the operation must be redone on the new state. */
+public final class CommitConflictException extends IOException {
+
+    private final String cell;
+    private final long version;
+
+    public CommitConflictException(String cell, long version, String detail) {
+        super("Partition " + cell + ": version " + version + " was committed by another writer" + (detail == null ? "" : " (" + detail + ")"));
+        this.cell = cell;
+        this.version = version;
+    }
+
+    public String cell() {
+        return cell;
+    }
+
+    public long version() {
+        return version;
+    }
+}

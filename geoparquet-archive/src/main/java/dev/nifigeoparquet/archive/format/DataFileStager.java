@@ -1,0 +1,48 @@
+package dev.nifigeoparquet.archive.format;
+
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StorageOutputFile;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Hands out staged data files for one attempt of one operation on one partition, and remembers them so a
+ * failed or conflicting attempt can remove what it staged.
+ */
+public final class DataFileStager {
+
+    private final ArchiveStorage storage;
+    private final String cell;
+    private final List<String> stagedPaths = new ArrayList<>();
+
+    DataFileStager(ArchiveStorage storage, String cell) {
+        this.storage = storage;
+        this.cell = cell;
+    }
+
+    /** A staged file under a fresh name; {@link StagedFile#name()} is the name it will have once published. */
+    public StagedFile stage() throws IOException {
+        String name = ArchiveLayout.newDataFileName();
+        String path = ArchiveLayout.stagedFile(cell, name);
+        stagedPaths.add(path);
+        return new StagedFile(name, new StorageOutputFile(storage, path));
+    }
+
+    /** Deletes everything this attempt staged; best effort, since recovery removes leftovers after the lease. */
+    void discard() {
+        for (String path : stagedPaths) {
+            try {
+                storage.delete(path);
+            } catch (IOException ignored) {
+                // Left for recovery once the writer lease has passed.
+            }
+        }
+        stagedPaths.clear();
+    }
+
+    /** A staged data file: its final name, and where to write it. */
+    public record StagedFile(String name, StorageOutputFile output) {
+    }
+}

@@ -1,0 +1,76 @@
+package dev.nifigeoparquet.archive.format;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One commit entry of a partition's log: the complete state of the partition after the commit (so every entry
+ * is its own checkpoint), plus what the commit changed.
+ *
+ * @param formatVersion      the log entry format, {@link #FORMAT_VERSION}
+ * @param cell               the partition's H3 cell
+ * @param version            1 for the first commit; 0 only for {@link #empty(String)}, which is never written
+ * @param operationId        the delta id of the operation; replays of an id in {@code recentOperationIds} are no-ops
+ * @param operationType      what the commit did
+ * @param committedAt        when it was committed
+ * @param files              the live data files after the commit, in order
+ * @param added              file names this commit added (they are staged until published)
+ * @param removed            file names this commit superseded (deleted right after the commit)
+ * @param rowCount           rows in the partition after the commit
+ * @param recentOperationIds operation ids committed to this partition, oldest first, bounded by the archive's retention
+ */
+public record PartitionCommit(int formatVersion, String cell, long version, String operationId,
+                              OperationType operationType, Instant committedAt, List<DataFileEntry> files,
+                              List<String> added, List<String> removed, long rowCount,
+                              List<String> recentOperationIds) {
+
+    public static final int FORMAT_VERSION = 1;
+
+    public PartitionCommit {
+        Objects.requireNonNull(cell, "cell");
+        files = List.copyOf(files);
+        added = List.copyOf(added);
+        removed = List.copyOf(removed);
+        recentOperationIds = List.copyOf(recentOperationIds);
+        long counted = files.stream().mapToLong(DataFileEntry::rows).sum();
+        if (counted != rowCount) {
+            throw new IllegalArgumentException("Commit " + version + " of " + cell + " declares " + rowCount
+                    + " rows but its files hold " + counted);
+        }
+    }
+
+    /** The state of a partition that has never been committed. */
+    public static PartitionCommit empty(String cell) {
+        return new PartitionCommit(FORMAT_VERSION, cell, 0, null, null, null, List.of(), List.of(), List.of(), 0, List.of());
+    }
+
+    public boolean isEmptyPartition() {
+        return version == 0;
+    }
+
+    public boolean hasCommitted(String id) {
+        return recentOperationIds.contains(id);
+    }
+
+    public long totalBytes() {
+        return files.stream().mapToLong(DataFileEntry::bytes).sum();
+    }
+
+    public List<String> fileNames() {
+        return files.stream().map(DataFileEntry::name).toList();
+    }
+
+    /** The commit that follows this one, remembering at most {@code idRetention} operation ids. */
+    public PartitionCommit next(String id, OperationType type, Instant now, List<DataFileEntry> newFiles,
+                                List<String> addedNames, List<String> removedNames, int idRetention) {
+        List<String> ids = new ArrayList<>(recentOperationIds);
+        ids.add(id);
+        while (ids.size() > idRetention) {
+            ids.remove(0);
+        }
+        long rows = newFiles.stream().mapToLong(DataFileEntry::rows).sum();
+        return new PartitionCommit(FORMAT_VERSION, cell, version + 1, id, type, now, newFiles, addedNames, removedNames, rows, ids);
+    }
+}

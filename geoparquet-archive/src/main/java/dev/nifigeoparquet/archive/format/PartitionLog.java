@@ -1,0 +1,88 @@
+package dev.nifigeoparquet.archive.format;
+
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StoredObject;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.util.List;
+
+/**
+ * A partition's commit log: versioned entries created exclusively, one per commit. The entry with the
+ * highest version is the partition's state; older entries are history and are pruned.
+ */
+public final class PartitionLog {
+
+    private static final int READ_ATTEMPTS = 3;
+
+    private final ArchiveStorage storage;
+    private final String cell;
+
+    public PartitionLog(ArchiveStorage storage, String cell) {
+        this.storage = storage;
+        this.cell = cell;
+        ArchiveLayout.logDirectory(cell); // validates the cell before any storage call
+    }
+
+    public String cell() {
+        return cell;
+    }
+
+    /** The latest committed state, or {@link PartitionCommit#empty} when the partition has never been committed. */
+    public PartitionCommit latest() throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            long version = latestVersion();
+            if (version == 0) {
+                return PartitionCommit.empty(cell);
+            }
+            try {
+                return read(version);
+            } catch (NoSuchFileException pruned) {
+                // A concurrent writer committed and pruned between our list and read: list again.
+                if (attempt == READ_ATTEMPTS) {
+                    throw pruned;
+                }
+            }
+        }
+    }
+
+    /** The highest committed version, 0 when none. */
+    public long latestVersion() throws IOException {
+        long latest = 0;
+        for (StoredObject entry : storage.list(ArchiveLayout.logDirectory(cell))) {
+            latest = Math.max(latest, ArchiveLayout.logEntryVersion(entry.name()));
+        }
+        return latest;
+    }
+
+    public PartitionCommit read(long version) throws IOException {
+        String path = ArchiveLayout.logEntry(cell, version);
+        PartitionCommit commit = ArchiveJson.read(storage.readAllBytes(path), PartitionCommit.class, storage.describe() + "/" + path);
+        if (commit.version() != version || !cell.equals(commit.cell())) {
+            throw new IOException("Commit entry " + path + " claims partition " + commit.cell() + " version " + commit.version());
+        }
+        if (commit.formatVersion() > PartitionCommit.FORMAT_VERSION) {
+            throw new IOException("Commit entry " + path + " has format version " + commit.formatVersion()
+                    + "; this reader understands up to " + PartitionCommit.FORMAT_VERSION);
+        }
+        return commit;
+    }
+
+    /**
+     * Commits the next entry. Exactly one writer can create a given version: the loser gets a
+     * {@link CommitConflictException} and must redo its work on the new state.
+     */
+    public void commit(PartitionCommit next) throws IOException {
+        try {
+            storage.createExclusive(ArchiveLayout.logEntry(cell, next.version()), ArchiveJson.write(next));
+        } catch (FileAlreadyExistsException e) {
+            throw new CommitConflictException(cell, next.version(), e.getMessage());
+        }
+    }
+
+    /** Log entries and debris (temporary names) in the log directory. */
+    public List<StoredObject> listEntries() throws IOException {
+        return storage.list(ArchiveLayout.logDirectory(cell));
+    }
+}

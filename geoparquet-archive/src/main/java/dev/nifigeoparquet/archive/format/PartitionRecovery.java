@@ -1,0 +1,116 @@
+package dev.nifigeoparquet.archive.format;
+
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StoredObject;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Brings one partition back to a clean state before it is written: finishes the publishing of the latest
+ * commit (roll forward), deletes the files it superseded, and removes staged or temporary objects that no
+ * commit references once they are older than the writer lease. It never scans other partitions.
+ */
+public final class PartitionRecovery {
+
+    private static final int ATTEMPTS = 3;
+
+    private final ArchiveStorage storage;
+    private final ProtocolSettings settings;
+
+    public PartitionRecovery(ArchiveStorage storage, ProtocolSettings settings) {
+        this.storage = storage;
+        this.settings = settings;
+    }
+
+    /** What recovery did, for logging and tests. */
+    public record Report(PartitionCommit state, int published, int supersededDeleted, int stagingDeleted,
+                         int logEntriesPruned) {
+        public boolean didAnything() {
+            return published + supersededDeleted + stagingDeleted + logEntriesPruned > 0;
+        }
+    }
+
+    /** Recovers the partition and returns its latest state. */
+    public Report recover(String cell, Instant now) throws IOException {
+        PartitionLog log = new PartitionLog(storage, cell);
+        for (int attempt = 1; ; attempt++) {
+            PartitionCommit latest = log.latest();
+            try {
+                return recover(log, latest, now);
+            } catch (CommittedFileMissingException missing) {
+                // A concurrent writer may have superseded and deleted the file after we read the state.
+                if (attempt == ATTEMPTS || log.latestVersion() == latest.version()) {
+                    throw missing;
+                }
+            }
+        }
+    }
+
+    private Report recover(PartitionLog log, PartitionCommit latest, Instant now) throws IOException {
+        String cell = log.cell();
+        Set<String> present = new HashSet<>();
+        for (StoredObject object : storage.list(ArchiveLayout.partitionDirectory(cell))) {
+            present.add(object.name());
+        }
+        Set<String> staged = new HashSet<>();
+        for (StoredObject object : storage.list(ArchiveLayout.stagingDirectory(cell))) {
+            staged.add(object.name());
+        }
+
+        int published = 0;
+        for (DataFileEntry file : latest.files()) {
+            if (present.contains(file.name())) {
+                continue;
+            }
+            String stagedName = file.name() + ArchiveLayout.STAGED_SUFFIX;
+            if (!staged.contains(stagedName)) {
+                throw new CommittedFileMissingException(storage.describe() + "/" + ArchiveLayout.dataFile(cell, file.name()), latest.version());
+            }
+            storage.publish(ArchiveLayout.stagedFile(cell, file.name()), ArchiveLayout.dataFile(cell, file.name()));
+            staged.remove(stagedName);
+            published++;
+        }
+
+        int supersededDeleted = 0;
+        for (String removed : latest.removed()) {
+            if (present.contains(removed)) {
+                storage.delete(ArchiveLayout.dataFile(cell, removed));
+                supersededDeleted++;
+            }
+        }
+
+        WriterLease lease = settings.lease();
+        int stagingDeleted = 0;
+        for (StoredObject object : storage.list(ArchiveLayout.stagingDirectory(cell))) {
+            String name = object.name();
+            boolean referenced = name.endsWith(ArchiveLayout.STAGED_SUFFIX)
+                    && latest.fileNames().contains(name.substring(0, name.length() - ArchiveLayout.STAGED_SUFFIX.length()));
+            if (!referenced && lease.expired(object.lastModified(), now)) {
+                storage.delete(object.path());
+                stagingDeleted++;
+            }
+        }
+
+        int pruned = 0;
+        for (StoredObject entry : log.listEntries()) {
+            long version = ArchiveLayout.logEntryVersion(entry.name());
+            boolean oldEntry = version >= 0 && version <= latest.version() - settings.logEntryRetention();
+            boolean debris = version < 0 && lease.expired(entry.lastModified(), now);
+            if (oldEntry || debris) {
+                storage.delete(entry.path());
+                pruned++;
+            }
+        }
+        return new Report(latest, published, supersededDeleted, stagingDeleted, pruned);
+    }
+
+    /** A file the latest commit lists is neither published nor staged: the archive was damaged outside the protocol. */
+    public static final class CommittedFileMissingException extends IOException {
+        public CommittedFileMissingException(String file, long version) {
+            super("Committed data file " + file + " (commit version " + version + ") is missing from storage");
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package dev.nifigeoparquet.archive.storage;
+
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * {@link ArchiveStorage} on a local (or POSIX network) filesystem.
+ *
+ * <p>Exclusive creation writes a temporary file, forces it to disk, and hard-links it to the target name:
+ * {@code link(2)} fails when the target exists and never replaces it, so a second writer of the same name
+ * fails, and readers never see a partially written object. The directory is forced after each link so the
+ * new name survives a crash.
+ */
+public final class LocalArchiveStorage implements ArchiveStorage {
+
+    /** Temporary names for exclusive creation live here; they never end in ".parquet". */
+    static final String TEMP_DIRECTORY = "_geoparquet_archive/tmp";
+
+    private final Path root;
+
+    public LocalArchiveStorage(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** Resolves a relative archive path, refusing anything that would leave the root. */
+    public Path resolve(String path) {
+        Path resolved = root.resolve(path).normalize();
+        if (!resolved.startsWith(root)) {
+            throw new IllegalArgumentException("Path '" + path + "' lies outside the archive root " + root);
+        }
+        return resolved;
+    }
+
+    @Override
+    public List<StoredObject> list(String directory) throws IOException {
+        Path dir = resolve(directory);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<StoredObject> objects = new ArrayList<>();
+        try (Stream<Path> children = Files.list(dir)) {
+            for (Path child : (Iterable<Path>) children::iterator) {
+                try {
+                    objects.add(toStoredObject(child));
+                } catch (NoSuchFileException vanished) {
+                    // Deleted between listing and stat: it is simply not there any more.
+                }
+            }
+        }
+        objects.sort(Comparator.comparing(StoredObject::path));
+        return objects;
+    }
+
+    @Override
+    public StoredObject stat(String path) throws IOException {
+        return toStoredObject(resolve(path));
+    }
+
+    private StoredObject toStoredObject(Path file) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        String relative = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+        return new StoredObject(relative, attributes.isDirectory() ? 0 : attributes.size(),
+                attributes.lastModifiedTime().toInstant(), attributes.isDirectory());
+    }
+
+    @Override
+    public InputFile openInputFile(String path) throws IOException {
+        Path file = resolve(path);
+        if (!Files.isRegularFile(file)) {
+            throw new NoSuchFileException(file.toString());
+        }
+        return new LocalInputFile(file);
+    }
+
+    @Override
+    public byte[] readAllBytes(String path) throws IOException {
+        return Files.readAllBytes(resolve(path));
+    }
+
+    @Override
+    public void createExclusive(String path, byte[] content) throws IOException {
+        Path target = resolve(path);
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(target.toString());
+        }
+        Path temp = resolve(TEMP_DIRECTORY + "/" + UUID.randomUUID() + ".tmp");
+        Files.createDirectories(temp.getParent());
+        try {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                channel.write(java.nio.ByteBuffer.wrap(content));
+                channel.force(true);
+            }
+            createParentDirectories(target);
+            Files.createLink(target, temp);
+            forceDirectory(target.getParent());
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    @Override
+    public OutputStream createStaged(String path) throws IOException {
+        Path target = resolve(path);
+        createParentDirectories(target);
+        FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return new FilterOutputStream(Channels.newOutputStream(channel)) {
+            private boolean closed;
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                out.write(bytes, offset, length);
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                try (channel) {
+                    out.flush();
+                    channel.force(true);
+                }
+                forceDirectory(target.getParent());
+            }
+        };
+    }
+
+    @Override
+    public void publish(String stagedPath, String finalPath) throws IOException {
+        Path staged = resolve(stagedPath);
+        Path target = resolve(finalPath);
+        if (!Files.exists(staged, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                return; // already published by an earlier, interrupted attempt
+            }
+            throw new NoSuchFileException(staged.toString(), target.toString(), "staged file missing and not published");
+        }
+        createParentDirectories(target);
+        try {
+            Files.createLink(target, staged);
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isSameFile(target, staged)) {
+                throw e;
+            }
+        }
+        forceDirectory(target.getParent());
+        Files.deleteIfExists(staged);
+    }
+
+    @Override
+    public void delete(String path) throws IOException {
+        Path file = resolve(path);
+        if (Files.deleteIfExists(file)) {
+            forceDirectory(file.getParent());
+        }
+    }
+
+    @Override
+    public String describe() {
+        return root.toString();
+    }
+
+    private static void createParentDirectories(Path file) throws IOException {
+        Path parent = file.getParent();
+        if (!Files.isDirectory(parent)) {
+            Files.createDirectories(parent);
+            forceDirectory(parent.getParent());
+        }
+    }
+
+    /** Makes a directory's entries durable; without it a new name may vanish after a power loss. */
+    private static void forceDirectory(Path directory) throws IOException {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+}

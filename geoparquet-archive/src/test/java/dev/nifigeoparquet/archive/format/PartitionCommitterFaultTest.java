@@ -1,0 +1,253 @@
+package dev.nifigeoparquet.archive.format;
+
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import org.apache.parquet.io.PositionOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Fails every storage call of a commit in turn, with each kind of fault, and checks that the partition then
+ * reads as exactly the old or exactly the new state, that recovery leaves no staged or superseded file behind
+ * once the writer lease has passed, and that retrying the operation lands it exactly once.
+ */
+class PartitionCommitterFaultTest {
+
+    private static final String CELL = "8428309ffffffff";
+    private static final Instant START = Instant.now();
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void everyStorageCallOfACommitCanFailAndTheArchiveRecovers() throws IOException {
+        Path baseline = temp.resolve("baseline");
+        PartitionCommit old = seedPartition(baseline);
+
+        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(copy(baseline, temp.resolve("count"))));
+        committer(counter, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
+        int calls = counter.callCount();
+        assertTrue(calls > 8, "a commit makes several storage calls, saw " + counter.calls());
+
+        int exercised = 0;
+        for (Fault fault : Fault.values()) {
+            for (int failAt = 1; failAt <= calls; failAt++) {
+                Path archive = copy(baseline, temp.resolve(fault + "-" + failAt));
+                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(archive), failAt, fault);
+                try {
+                    committer(faulty, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
+                } catch (IOException expected) {
+                    // the fault; what matters is the state it left
+                }
+                String where = fault + " at call " + failAt + " (" + faulty.calls().get(failAt - 1) + ")";
+                assertOldOrNew(archive, old, where);
+                assertRetryLandsExactlyOnce(archive, where);
+                exercised++;
+            }
+        }
+        System.out.println("commit fault points exercised: " + exercised + " (" + calls + " calls x " + Fault.values().length + " faults)");
+    }
+
+    @Test
+    void twoWritersOfTheSameVersionOneWinsTheOtherRetriesOnTheNewState() throws IOException {
+        Path root = temp.resolve("race");
+        seedPartition(root);
+        LocalArchiveStorage storage = new LocalArchiveStorage(root);
+        PartitionLog log = new PartitionLog(storage, CELL);
+
+        // Another process commits version 2 while this writer is computing its own version 2.
+        PartitionUpdate interleaved = new PartitionUpdate() {
+            private boolean first = true;
+
+            @Override
+            public PartitionChange apply(PartitionCommit current, DataFileStager stager) throws IOException {
+                if (first) {
+                    first = false;
+                    PartitionCommit rival = current.next("rival", OperationType.APPEND, START,
+                            List.of(current.files().get(0), new DataFileEntry("part-rival.parquet", 7, 1, START)),
+                            List.of("part-rival.parquet"), List.of(), 10);
+                    storage.createStaged(ArchiveLayout.stagedFile(CELL, "part-rival.parquet")).close();
+                    log.commit(rival);
+                }
+                return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
+            }
+        };
+        CommitOutcome outcome = committer(storage, START).commit(CELL, "mine", OperationType.APPEND, interleaved);
+
+        assertEquals(2, outcome.attempts(), "lost the first race, won the second");
+        assertEquals(3, outcome.after().version());
+        assertEquals(2 + 7 + 3, outcome.after().rowCount(), "both appends survive: no lost update");
+        assertEquals(List.of("rival", "mine"), outcome.after().recentOperationIds().subList(1, 3));
+        assertEquals(Set.copyOf(outcome.after().fileNames()), partitionFiles(root), "plain readers see exactly the live files");
+        assertTrue(stagingFiles(root).isEmpty(), "the losing attempt's staged file was discarded");
+    }
+
+    @Test
+    void exclusiveCreationHasExactlyOneWinnerUnderRealConcurrency() throws Exception {
+        LocalArchiveStorage storage = new LocalArchiveStorage(temp.resolve("concurrent"));
+        for (int round = 0; round < 50; round++) {
+            String path = "_geoparquet_archive/log/" + CELL + "/" + String.format("%020d", round) + ".json";
+            List<Thread> threads = new ArrayList<>();
+            List<String> winners = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < 4; t++) {
+                String content = "writer-" + t;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        storage.createExclusive(path, content.getBytes(StandardCharsets.UTF_8));
+                        winners.add(content);
+                    } catch (java.nio.file.FileAlreadyExistsException lost) {
+                        // expected for all but one
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }));
+            }
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertEquals(1, winners.size(), "round " + round + " winners " + winners);
+            assertEquals(winners.get(0), new String(storage.readAllBytes(path), StandardCharsets.UTF_8),
+                    "the entry holds the winner's content whole");
+        }
+    }
+
+    @Test
+    void stagedFilesOfAConcurrentWriterSurviveRecoveryWithinTheLease() throws IOException {
+        Path root = temp.resolve("lease");
+        seedPartition(root);
+        LocalArchiveStorage storage = new LocalArchiveStorage(root);
+        storage.createStaged(ArchiveLayout.stagedFile(CELL, "part-inflight.parquet")).close();
+
+        new PartitionRecovery(storage, ProtocolSettings.DEFAULT).recover(CELL, Instant.now());
+        assertEquals(Set.of("part-inflight.parquet.staged"), stagingFiles(root), "within the lease it is kept");
+
+        new PartitionRecovery(storage, ProtocolSettings.DEFAULT).recover(CELL, Instant.now().plus(Duration.ofHours(2)));
+        assertTrue(stagingFiles(root).isEmpty(), "after the lease it is removed");
+    }
+
+    @Test
+    void replayedOperationIdIsANoOp() throws IOException {
+        Path root = temp.resolve("replay");
+        PartitionCommit old = seedPartition(root);
+        ArchiveStorage storage = new LocalArchiveStorage(root);
+        CommitOutcome replay = committer(storage, START).commit(CELL, old.operationId(), OperationType.APPEND,
+                (current, stager) -> new PartitionChange(List.of(stageFile(stager, 5)), List.of()));
+        assertTrue(replay.replay());
+        assertEquals(old, new PartitionLog(storage, CELL).latest());
+        assertTrue(stagingFiles(root).isEmpty(), "a replay stages nothing");
+    }
+
+    // --- helpers ---
+
+    /** Version 1: one file of two rows. */
+    private PartitionCommit seedPartition(Path root) throws IOException {
+        ArchiveStorage storage = new LocalArchiveStorage(root);
+        return committer(storage, START).commit(CELL, "op-1", OperationType.APPEND,
+                (current, stager) -> new PartitionChange(List.of(stageFile(stager, 2)), List.of())).after();
+    }
+
+    /** Supersedes every live file with two new files of 3 and 4 rows. */
+    private static PartitionUpdate replaceWithTwoFiles() {
+        return (current, stager) -> new PartitionChange(
+                List.of(stageFile(stager, 3), stageFile(stager, 4)), current.fileNames());
+    }
+
+    private static NewDataFile stageFile(DataFileStager stager, int rows) throws IOException {
+        DataFileStager.StagedFile staged = stager.stage();
+        try (PositionOutputStream out = staged.output().create(0)) {
+            out.write(("rows=" + rows).getBytes(StandardCharsets.UTF_8));
+        }
+        return new NewDataFile(staged.name(), rows, staged.output().bytesWritten());
+    }
+
+    private static PartitionCommitter committer(ArchiveStorage storage, Instant now) {
+        return new PartitionCommitter(storage, ProtocolSettings.DEFAULT, Clock.fixed(now, ZoneOffset.UTC));
+    }
+
+    private void assertOldOrNew(Path archive, PartitionCommit old, String where) throws IOException {
+        LocalArchiveStorage storage = new LocalArchiveStorage(archive);
+        PartitionCommit state = new PartitionLog(storage, CELL).latest();
+        if (state.version() == old.version()) {
+            assertEquals(old, state, where + ": old state intact");
+        } else {
+            assertEquals(old.version() + 1, state.version(), where);
+            assertEquals(7, state.rowCount(), where + ": new state has exactly the new rows");
+            assertEquals(2, state.files().size(), where);
+        }
+        // Recovery by the next writer, after the lease: exactly the live files, nothing staged, no debris.
+        Instant later = START.plus(Duration.ofDays(1));
+        PartitionCommit recovered = new PartitionRecovery(storage, ProtocolSettings.DEFAULT).recover(CELL, later).state();
+        assertEquals(state, recovered, where + ": recovery does not change the committed state");
+        assertEquals(Set.copyOf(state.fileNames()), partitionFiles(archive), where + ": partition directory holds exactly the live files");
+        assertTrue(stagingFiles(archive).isEmpty(), where + ": no staged file survives recovery");
+        for (String name : logDirectory(archive)) {
+            assertTrue(ArchiveLayout.logEntryVersion(name) > 0, where + ": debris left in the log directory: " + name);
+        }
+    }
+
+    private void assertRetryLandsExactlyOnce(Path archive, String where) throws IOException {
+        LocalArchiveStorage storage = new LocalArchiveStorage(archive);
+        committer(storage, START.plus(Duration.ofDays(1))).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
+        PartitionCommit state = new PartitionLog(storage, CELL).latest();
+        assertEquals(2, state.version(), where + ": the retried operation committed exactly once");
+        assertEquals(7, state.rowCount(), where);
+        assertEquals(Set.copyOf(state.fileNames()), partitionFiles(archive), where);
+    }
+
+    private static Set<String> partitionFiles(Path root) throws IOException {
+        return names(root.resolve(ArchiveLayout.partitionDirectory(CELL)));
+    }
+
+    private static Set<String> stagingFiles(Path root) throws IOException {
+        return names(root.resolve(ArchiveLayout.stagingDirectory(CELL)));
+    }
+
+    private static Set<String> logDirectory(Path root) throws IOException {
+        return names(root.resolve(ArchiveLayout.logDirectory(CELL)));
+    }
+
+    private static Set<String> names(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return Set.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+        }
+    }
+
+    private static Path copy(Path source, Path target) throws IOException {
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path destination = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(destination);
+                } else {
+                    Files.copy(path, destination);
+                }
+            }
+        }
+        return target;
+    }
+
+}
