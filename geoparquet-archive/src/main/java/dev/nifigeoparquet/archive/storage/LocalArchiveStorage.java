@@ -31,9 +31,6 @@ import java.util.stream.Stream;
  */
 public final class LocalArchiveStorage implements ArchiveStorage {
 
-    /** Temporary names for exclusive creation live here; they never end in ".parquet". */
-    static final String TEMP_DIRECTORY = "_geoparquet_archive/tmp";
-
     private final Path root;
 
     public LocalArchiveStorage(Path root) {
@@ -105,14 +102,15 @@ public final class LocalArchiveStorage implements ArchiveStorage {
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(target.toString());
         }
-        Path temp = resolve(TEMP_DIRECTORY + "/" + UUID.randomUUID() + ".tmp");
-        Files.createDirectories(temp.getParent());
+        // The temporary name sits beside the target (a hard link cannot cross file systems) and never ends in
+        // ".parquet"; recovery removes it after the writer lease if this process dies before the link.
+        createParentDirectories(target);
+        Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
         try {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 channel.write(java.nio.ByteBuffer.wrap(content));
                 channel.force(true);
             }
-            createParentDirectories(target);
             Files.createLink(target, temp);
             forceDirectory(target.getParent());
         } finally {
