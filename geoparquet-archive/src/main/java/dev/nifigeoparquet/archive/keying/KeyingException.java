@@ -1,0 +1,39 @@
+package dev.nifigeoparquet.archive.keying;
+
+import java.util.Objects;
+
+/**
+ * A feature or a CRS that cannot be given a partition key. The {@link Reason} lets callers route
+ * or count failures without parsing messages; the message starts with the reason's name.
+ */
+public final class KeyingException extends RuntimeException {
+
+    /** Why a feature or CRS cannot be keyed. */
+    public enum Reason {
+        NULL_GEOMETRY,
+        EMPTY_GEOMETRY,
+        NON_FINITE_COORDINATE,
+        LATITUDE_OUT_OF_RANGE,
+        LONGITUDE_OUT_OF_RANGE,
+        /** The CRS is unknown: explicit JSON null, or a definition without a usable identifier. */
+        UNKNOWN_CRS,
+        /** The CRS is identified, but the projection library has no definition for it. */
+        UNSUPPORTED_CRS,
+        REPROJECTION_FAILED
+    }
+
+    private final Reason reason;
+
+    KeyingException(Reason reason, String message) {
+        this(reason, message, null);
+    }
+
+    KeyingException(Reason reason, String message, Throwable cause) {
+        super(reason + ": " + message, cause);
+        this.reason = Objects.requireNonNull(reason);
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+}

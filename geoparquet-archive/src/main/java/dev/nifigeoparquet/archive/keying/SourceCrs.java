@@ -1,0 +1,116 @@
+package dev.nifigeoparquet.archive.keying;
+
+import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import org.locationtech.proj4j.CRSFactory;
+import org.locationtech.proj4j.CoordinateReferenceSystem;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The CRS a feature's coordinates are in, identified as {@code AUTHORITY:CODE} and known to be
+ * reprojectable to EPSG:4326. Obtain one from a GeoParquet {@code crs} value with
+ * {@link GeoParquetCrs#resolve}, or from an operator's declaration with {@link #declared}.
+ *
+ * <p>Whatever axis order the CRS declares, coordinates are read as GeoParquet stores them:
+ * x = easting or longitude, y = northing or latitude.
+ */
+public final class SourceCrs {
+
+    /** GeoParquet's default when a column has no {@code crs}: WGS 84 longitude/latitude. */
+    public static final SourceCrs CRS84 = new SourceCrs("OGC:CRS84", null);
+
+    /** CRSs whose x/y already are WGS 84 longitude/latitude in degrees, so keying needs no transform. */
+    private static final Set<String> WGS84_LON_LAT = Set.of("OGC:CRS84", "OGC:CRS84H", "EPSG:4326", "EPSG:4979");
+
+    private static final Pattern AUTHORITY_CODE = Pattern.compile("([A-Za-z][A-Za-z0-9_.-]*):([A-Za-z0-9_.-]+)");
+
+    private final String authorityCode;
+    private final String conformanceWarning;
+
+    private SourceCrs(String authorityCode, String conformanceWarning) {
+        this.authorityCode = authorityCode;
+        this.conformanceWarning = conformanceWarning;
+    }
+
+    /**
+     * A CRS an operator declared, such as {@code "EPSG:3857"}. Fails with
+     * {@link Reason#UNKNOWN_CRS} if the text is not {@code AUTHORITY:CODE}, or
+     * {@link Reason#UNSUPPORTED_CRS} if the projection library does not know it.
+     */
+    public static SourceCrs declared(String authorityAndCode) {
+        return parse(authorityAndCode, null);
+    }
+
+    /** Parses {@code AUTHORITY:CODE}, attaching {@code warning} for callers to report. */
+    static SourceCrs parse(String authorityAndCode, String warning) {
+        Matcher m = AUTHORITY_CODE.matcher(authorityAndCode == null ? "" : authorityAndCode.strip());
+        if (!m.matches()) {
+            throw new KeyingException(Reason.UNKNOWN_CRS, Quoted.of(authorityAndCode)
+                    + " is not a CRS identifier of the form AUTHORITY:CODE, such as EPSG:3857");
+        }
+        return identified(m.group(1), m.group(2), warning);
+    }
+
+    /** A CRS named by authority and code; fails unless it can be reprojected to EPSG:4326. */
+    static SourceCrs identified(String authority, String code, String warning) {
+        String authorityCode = authority.strip().toUpperCase(Locale.ROOT) + ":" + code.strip();
+        SourceCrs crs = new SourceCrs(authorityCode, warning);
+        if (!crs.isWgs84LonLat()) {
+            crs.newProj4jCrs();
+        }
+        return crs;
+    }
+
+    /** {@code AUTHORITY:CODE}, authority in upper case, e.g. {@code EPSG:3857}. */
+    public String authorityCode() {
+        return authorityCode;
+    }
+
+    /** True when x/y are already WGS 84 longitude/latitude degrees and keying needs no transform. */
+    public boolean isWgs84LonLat() {
+        return WGS84_LON_LAT.contains(authorityCode.toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * Present when the source was readable but did not follow the GeoParquet specification (for
+     * example a {@code crs} given as a string instead of PROJJSON), for callers to report.
+     */
+    public Optional<String> conformanceWarning() {
+        return Optional.ofNullable(conformanceWarning);
+    }
+
+    /**
+     * A fresh projection-library CRS. Each call builds a new one because proj4j objects are not
+     * safe to share between threads.
+     */
+    CoordinateReferenceSystem newProj4jCrs() {
+        try {
+            return new CRSFactory().createFromName(authorityCode);
+        } catch (RuntimeException e) {
+            // proj4j signals unknown codes and unknown authorities with different exception types.
+            throw new KeyingException(Reason.UNSUPPORTED_CRS, Quoted.of(authorityCode)
+                    + " has no definition in the projection library (proj4j), so it cannot be reprojected to EPSG:4326", e);
+        }
+    }
+
+    /** Identity is the authority and code; the warning only describes where the CRS came from. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SourceCrs that && authorityCode.equals(that.authorityCode);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(authorityCode);
+    }
+
+    @Override
+    public String toString() {
+        return authorityCode;
+    }
+}
