@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.testing;
 
 import java.nio.file.Path;
+import java.sql.Blob;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -36,9 +37,14 @@ public final class DuckDb {
         return entries;
     }
 
+    /** BLOBs become byte arrays so callers compare plain values. */
+    private static Object plain(Object value) throws SQLException {
+        return value instanceof Blob blob ? blob.getBytes(1, Math.toIntExact(blob.length())) : value;
+    }
+
     /**
      * Runs a query with positional parameters on a fresh in-memory database and returns every row.
-     * Set-up statements (such as {@code SET ...}) may precede the query, separated by {@code ;}.
+     * BLOB values come back as {@code byte[]}. Set-up statements (such as {@code SET ...}) may precede the query, separated by {@code ;}.
      */
     public static List<List<Object>> query(String sql, Object... parameters) {
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {
@@ -58,7 +64,7 @@ public final class DuckDb {
                     while (result.next()) {
                         List<Object> row = new ArrayList<>(columns);
                         for (int c = 1; c <= columns; c++) {
-                            row.add(result.getObject(c));
+                            row.add(plain(result.getObject(c)));
                         }
                         rows.add(row);
                     }
