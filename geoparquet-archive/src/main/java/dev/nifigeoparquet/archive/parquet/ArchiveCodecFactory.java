@@ -1,0 +1,190 @@
+package dev.nifigeoparquet.archive.parquet;
+
+import com.github.luben.zstd.Zstd;
+import io.airlift.compress.lz4.Lz4Compressor;
+import io.airlift.compress.lz4.Lz4Decompressor;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.xerial.snappy.Snappy;
+
+/**
+ * Page compression without Hadoop's codec classes: zstd-jni (with a configurable level, which Parquet does not
+ * record), snappy-java, java.util.zip for GZIP and aircompressor for LZ4_RAW.
+ *
+ * <p>A page header declares its uncompressed size; a corrupt header could declare gigabytes. Decompression
+ * refuses sizes above {@code maxPageBytes} before allocating anything.
+ */
+public final class ArchiveCodecFactory implements CompressionCodecFactory {
+
+    public static final Set<CompressionCodecName> SUPPORTED = Set.of(
+            CompressionCodecName.UNCOMPRESSED, CompressionCodecName.ZSTD, CompressionCodecName.SNAPPY,
+            CompressionCodecName.GZIP, CompressionCodecName.LZ4_RAW);
+
+    /** Far above any page parquet-java or pyarrow writes (about 1 MiB), far below the heap. */
+    public static final int DEFAULT_MAX_PAGE_BYTES = 256 * 1024 * 1024;
+
+    private final int zstdLevel;
+    private final int maxPageBytes;
+
+    public ArchiveCodecFactory(int zstdLevel) {
+        this(zstdLevel, DEFAULT_MAX_PAGE_BYTES);
+    }
+
+    public ArchiveCodecFactory(int zstdLevel, int maxPageBytes) {
+        this.zstdLevel = zstdLevel;
+        this.maxPageBytes = maxPageBytes;
+    }
+
+    /** For reading: the level only matters when compressing. */
+    public static ArchiveCodecFactory forReading() {
+        return new ArchiveCodecFactory(WriterSettings.DEFAULT_ZSTD_LEVEL);
+    }
+
+    @Override
+    public BytesInputCompressor getCompressor(CompressionCodecName codec) {
+        requireSupported(codec);
+        return new Compressor(codec);
+    }
+
+    @Override
+    public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
+        requireSupported(codec);
+        return new Decompressor(codec);
+    }
+
+    @Override
+    public void release() {
+        // Nothing pooled.
+    }
+
+    private static void requireSupported(CompressionCodecName codec) {
+        if (!SUPPORTED.contains(codec)) {
+            throw new UnsupportedCodecException(codec);
+        }
+    }
+
+    /** Thrown for a codec this factory cannot handle, e.g. BROTLI or Hadoop's LZO. */
+    public static final class UnsupportedCodecException extends IllegalArgumentException {
+        public UnsupportedCodecException(CompressionCodecName codec) {
+            super("Unsupported Parquet compression codec " + codec + "; supported: " + SUPPORTED);
+        }
+    }
+
+    private final class Compressor implements BytesInputCompressor {
+        private final CompressionCodecName codec;
+
+        Compressor(CompressionCodecName codec) {
+            this.codec = codec;
+        }
+
+        @Override
+        public BytesInput compress(BytesInput input) throws IOException {
+            byte[] raw = input.toByteArray();
+            return BytesInput.from(switch (codec) {
+                case UNCOMPRESSED -> raw;
+                case ZSTD -> Zstd.compress(raw, zstdLevel);
+                case SNAPPY -> Snappy.compress(raw);
+                case GZIP -> gzip(raw);
+                case LZ4_RAW -> lz4(raw);
+                default -> throw new UnsupportedCodecException(codec);
+            });
+        }
+
+        @Override
+        public CompressionCodecName getCodecName() {
+            return codec;
+        }
+
+        @Override
+        public void release() {
+            // Nothing held.
+        }
+    }
+
+    private final class Decompressor implements BytesInputDecompressor {
+        private final CompressionCodecName codec;
+
+        Decompressor(CompressionCodecName codec) {
+            this.codec = codec;
+        }
+
+        @Override
+        public BytesInput decompress(BytesInput input, int uncompressedSize) throws IOException {
+            return BytesInput.from(decompress(input.toByteArray(), uncompressedSize));
+        }
+
+        @Override
+        public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
+                throws IOException {
+            byte[] compressed = new byte[compressedSize];
+            input.get(compressed);
+            output.put(decompress(compressed, uncompressedSize));
+        }
+
+        private byte[] decompress(byte[] compressed, int uncompressedSize) throws IOException {
+            if (uncompressedSize < 0 || uncompressedSize > maxPageBytes) {
+                throw new IOException("Page declares " + uncompressedSize + " uncompressed bytes; the limit is "
+                        + maxPageBytes + " (corrupt page header?)");
+            }
+            byte[] out = switch (codec) {
+                case UNCOMPRESSED -> compressed;
+                case ZSTD -> Zstd.decompress(compressed, uncompressedSize);
+                case SNAPPY -> unsnappy(compressed, uncompressedSize);
+                case GZIP -> gunzip(compressed, uncompressedSize);
+                case LZ4_RAW -> unlz4(compressed, uncompressedSize);
+                default -> throw new UnsupportedCodecException(codec);
+            };
+            if (out.length != uncompressedSize) {
+                throw new IOException(codec + " page decompressed to " + out.length + " bytes, header declares "
+                        + uncompressedSize);
+            }
+            return out;
+        }
+
+        @Override
+        public void release() {
+            // Nothing held.
+        }
+    }
+
+    private static byte[] gzip(byte[] raw) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length / 2 + 64);
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+            gzip.write(raw);
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] gunzip(byte[] compressed, int uncompressedSize) throws IOException {
+        try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(compressed))) {
+            return in.readNBytes(uncompressedSize);
+        }
+    }
+
+    private static byte[] unsnappy(byte[] compressed, int uncompressedSize) throws IOException {
+        byte[] out = new byte[uncompressedSize];
+        int length = Snappy.uncompress(compressed, 0, compressed.length, out, 0);
+        return length == uncompressedSize ? out : java.util.Arrays.copyOf(out, length);
+    }
+
+    private static byte[] lz4(byte[] raw) {
+        Lz4Compressor compressor = new Lz4Compressor();
+        byte[] out = new byte[compressor.maxCompressedLength(raw.length)];
+        int length = compressor.compress(raw, 0, raw.length, out, 0, out.length);
+        return java.util.Arrays.copyOf(out, length);
+    }
+
+    private static byte[] unlz4(byte[] compressed, int uncompressedSize) {
+        byte[] out = new byte[uncompressedSize];
+        int length = new Lz4Decompressor().decompress(compressed, 0, compressed.length, out, 0, out.length);
+        return length == uncompressedSize ? out : java.util.Arrays.copyOf(out, length);
+    }
+}

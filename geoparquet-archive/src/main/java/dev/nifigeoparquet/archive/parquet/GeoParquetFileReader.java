@@ -1,0 +1,252 @@
+package dev.nifigeoparquet.archive.parquet;
+
+import java.io.ByteArrayInputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.KeyValue;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.SeekableInputStream;
+
+/**
+ * Reads a Parquet file one row group at a time; at most one row group's pages are in memory.
+ *
+ * <p>Before anything is allocated from the footer's numbers, they are checked against the file's length:
+ * the footer length, and every column chunk's offset and size. Unsupported codecs are reported when the file
+ * is opened. Every error names the file.
+ */
+public final class GeoParquetFileReader implements Closeable {
+
+    private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+    private static final int TAIL_BYTES = 8; // footer length (4, little-endian) + magic (4)
+
+    private final String name;
+    private final ParquetFooter footer;
+    private final ParquetFileReader reader;
+    private final MessageColumnIO columnIO;
+    private long rowsRead;
+
+    private GeoParquetFileReader(String name, ParquetFooter footer, ParquetFileReader reader) {
+        this.name = name;
+        this.footer = footer;
+        this.reader = reader;
+        this.columnIO = new ColumnIOFactory().getColumnIO(footer.schema());
+    }
+
+    public static GeoParquetFileReader open(Path file) throws IOException {
+        return open(new LocalInputFile(file), file.toString());
+    }
+
+    /** @param name how errors refer to the file */
+    public static GeoParquetFileReader open(InputFile file, String name) throws IOException {
+        SeekableInputStream stream = file.newStream();
+        try {
+            long length = file.getLength();
+            FileMetaData thriftFooter = readFooter(stream, length, name);
+            ParquetMetadata metadata = new ParquetMetadataConverter().fromParquetMetadata(thriftFooter);
+            long dataEnd = length - TAIL_BYTES - footerLength(stream, length);
+            checkRowGroups(metadata, dataEnd, name);
+            ParquetFooter footer = new ParquetFooter(name, metadata.getFileMetaData().getSchema(),
+                    keyValuesInFileOrder(thriftFooter), metadata.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum(),
+                    metadata.getBlocks());
+            ParquetFileReader reader = ParquetFileReader.open(file, metadata, readOptions(), stream);
+            return new GeoParquetFileReader(name, footer, reader);
+        } catch (ParquetFileException e) {
+            stream.close();
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            stream.close();
+            throw new ParquetFileException(name, "not a readable Parquet file: " + e.getMessage(), e);
+        }
+    }
+
+    private static ParquetReadOptions readOptions() {
+        return ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withCodecFactory(ArchiveCodecFactory.forReading())
+                .build();
+    }
+
+    private static FileMetaData readFooter(SeekableInputStream stream, long length, String name) throws IOException {
+        if (length < MAGIC.length + TAIL_BYTES) {
+            throw new ParquetFileException(name, "too short for a Parquet file (" + length + " bytes)");
+        }
+        int footerLength = footerLength(stream, length);
+        byte[] magic = new byte[MAGIC.length];
+        stream.readFully(magic);
+        if (!java.util.Arrays.equals(magic, MAGIC)) {
+            throw new ParquetFileException(name, "no Parquet magic at the end (truncated or not Parquet)");
+        }
+        if (footerLength <= 0 || footerLength > length - MAGIC.length - TAIL_BYTES) {
+            throw new ParquetFileException(name, "footer length " + footerLength + " does not fit in a file of "
+                    + length + " bytes (truncated or corrupt)");
+        }
+        byte[] footer = new byte[footerLength];
+        stream.seek(length - TAIL_BYTES - footerLength);
+        stream.readFully(footer);
+        try {
+            return Util.readFileMetaData(new ByteArrayInputStream(footer));
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFileException(name, "corrupt footer: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads the 4-byte footer length and leaves the stream at the trailing magic. */
+    private static int footerLength(SeekableInputStream stream, long length) throws IOException {
+        byte[] tail = new byte[4];
+        stream.seek(length - TAIL_BYTES);
+        stream.readFully(tail);
+        return ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+
+    private static void checkRowGroups(ParquetMetadata metadata, long dataEnd, String name) throws IOException {
+        for (int i = 0; i < metadata.getBlocks().size(); i++) {
+            BlockMetaData block = metadata.getBlocks().get(i);
+            if (block.getRowCount() < 0) {
+                throw new ParquetFileException(name, "row group " + i + " declares " + block.getRowCount() + " rows");
+            }
+            for (ColumnChunkMetaData chunk : block.getColumns()) {
+                long start = chunk.getStartingPos();
+                long size = chunk.getTotalSize();
+                if (start < MAGIC.length || size < 0 || start + size > dataEnd) {
+                    throw new ParquetFileException(name, "row group " + i + ", column " + chunk.getPath()
+                            + " declares bytes " + start + ".." + (start + size) + " outside the data (ends at "
+                            + dataEnd + "): truncated or corrupt");
+                }
+                if (!ArchiveCodecFactory.SUPPORTED.contains(chunk.getCodec())) {
+                    throw new ParquetFileException(name, "row group " + i + ", column " + chunk.getPath()
+                            + " uses unsupported codec " + chunk.getCodec() + "; supported: " + ArchiveCodecFactory.SUPPORTED);
+                }
+            }
+        }
+    }
+
+    private static Map<String, String> keyValuesInFileOrder(FileMetaData footer) {
+        Map<String, String> entries = new LinkedHashMap<>();
+        if (footer.getKey_value_metadata() != null) {
+            for (KeyValue entry : footer.getKey_value_metadata()) {
+                entries.put(entry.getKey(), entry.getValue());
+            }
+        }
+        return entries;
+    }
+
+    public ParquetFooter footer() {
+        return footer;
+    }
+
+    /** The next row group's rows, or {@code null} after the last one. Earlier row groups are released. */
+    public RowGroup nextRowGroup() throws IOException {
+        PageReadStore pages;
+        try {
+            pages = reader.readNextRowGroup();
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFileException(name, "cannot read row group after row " + rowsRead + ": " + e.getMessage(), e);
+        }
+        if (pages == null) {
+            return null;
+        }
+        RecordReader<Group> records = columnIO.getRecordReader(pages, new GroupRecordConverter(footer.schema()));
+        return new RowGroup(pages.getRowCount(), records);
+    }
+
+    /** All rows, row group by row group. I/O errors surface as {@link UncheckedIOException}. */
+    public Iterator<Group> rows() {
+        return new Iterator<>() {
+            private RowGroup current;
+
+            @Override
+            public boolean hasNext() {
+                try {
+                    while (current == null || !current.hasNext()) {
+                        current = nextRowGroup();
+                        if (current == null) {
+                            return false;
+                        }
+                    }
+                    return true;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+
+            @Override
+            public Group next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return current.next();
+            }
+        };
+    }
+
+    /** Rows read so far, across row groups. */
+    public long rowsRead() {
+        return rowsRead;
+    }
+
+    @Override
+    public void close() throws IOException {
+        reader.close();
+    }
+
+    /** The rows of one row group, decoded one at a time. */
+    public final class RowGroup implements Iterator<Group> {
+        private final long rowCount;
+        private final RecordReader<Group> records;
+        private long read;
+
+        private RowGroup(long rowCount, RecordReader<Group> records) {
+            this.rowCount = rowCount;
+            this.records = records;
+        }
+
+        public long rowCount() {
+            return rowCount;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return read < rowCount;
+        }
+
+        @Override
+        public Group next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            try {
+                Group row = records.read();
+                read++;
+                rowsRead++;
+                return row;
+            } catch (RuntimeException e) {
+                throw new UncheckedIOException(new ParquetFileException(name,
+                        "cannot decode row " + rowsRead + ": " + e.getMessage(), e));
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package dev.nifigeoparquet.archive.parquet;
+
+import dev.nifigeoparquet.archive.geo.GeoColumn;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * The one place the archive writes Parquet: rows ({@link Group}) with an exact schema and the archive's canonical
+ * footer entries, copied verbatim and in order.
+ *
+ * <p>It drives parquet-java's {@link ParquetFileWriter} directly rather than through {@code ParquetWriter},
+ * because {@code ParquetWriter} copies the footer entries into a {@code HashMap} (losing their order) and cuts
+ * row groups by estimated memory size; here a row group holds exactly {@link WriterSettings#rowGroupRowCount()}
+ * rows. {@value #WRITER_MODEL_KEY} is written per file, after the canonical entries.
+ *
+ * <p>Call {@link #finish()} to complete the file; closing without it abandons the file.
+ *
+ * <p>When the {@code geo} entry declares a covering bbox for a column, that struct is computed from each row's
+ * geometry (see {@link CoveringColumn}).
+ */
+public final class GeoParquetFileWriter implements Closeable {
+
+    public static final String WRITER_MODEL_KEY = "writer.model.name";
+    static final String WRITER_MODEL = "nifi-geoparquet";
+
+    private final String name;
+    private final MessageType schema;
+    private final Map<String, String> footerEntries;
+    private final ParquetProperties properties;
+    private final BytesInputCompressor compressor;
+    private final ParquetFileWriter fileWriter;
+    private final GroupRowWriteSupport rowWriter;
+    private final MessageColumnIO columnIO;
+
+    private ColumnChunkPageWriteStore pageStore;
+    private ColumnWriteStore columnStore;
+    private RecordConsumer recordConsumer;
+    private long rowsInGroup;
+    private long rowsWritten;
+    private int rowGroups;
+    private WrittenFile result;
+
+    private GeoParquetFileWriter(String name, MessageType schema, Map<String, String> footerEntries,
+                                 WriterSettings settings, ParquetFileWriter fileWriter,
+                                 Map<Integer, CoveringColumn> covering) {
+        this.name = name;
+        this.schema = schema;
+        this.footerEntries = footerEntries;
+        this.properties = ParquetProperties.builder()
+                .withRowGroupRowCountLimit(settings.rowGroupRowCount())
+                .build();
+        this.compressor = new ArchiveCodecFactory(settings.zstdLevel()).getCompressor(settings.codec());
+        this.fileWriter = fileWriter;
+        this.rowWriter = new GroupRowWriteSupport(schema, covering);
+        this.columnIO = new ColumnIOFactory(false).getColumnIO(schema);
+    }
+
+    /**
+     * Starts a new file; it must not exist yet.
+     *
+     * @param footer the archive's canonical entries (e.g. {@code geo}), written first and unchanged
+     */
+    public static GeoParquetFileWriter create(OutputFile out, String name, MessageType schema, FooterEntries footer,
+                                              WriterSettings settings) throws IOException {
+        Map<Integer, CoveringColumn> covering = coveringColumns(schema, footer, name);
+        Map<String, String> entries = new LinkedHashMap<>(footer.asMap());
+        entries.put(WRITER_MODEL_KEY, WRITER_MODEL);
+        ParquetFileWriter fileWriter;
+        try {
+            fileWriter = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE,
+                    ParquetWriterDefaults.ROW_GROUP_BYTES_HINT, ParquetWriterDefaults.NO_PADDING, null,
+                    ParquetProperties.builder().withRowGroupRowCountLimit(settings.rowGroupRowCount()).build());
+            fileWriter.start();
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFileException(name, "cannot create: " + e.getMessage(), e);
+        }
+        GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, fileWriter, covering);
+        writer.startRowGroup();
+        return writer;
+    }
+
+    private static Map<Integer, CoveringColumn> coveringColumns(MessageType schema, FooterEntries footer, String name)
+            throws ParquetFileException {
+        Map<Integer, CoveringColumn> covering = new HashMap<>();
+        if (footer.geo() == null) {
+            return covering;
+        }
+        try {
+            GeoMetadata geo = GeoMetadata.parse(footer.geo());
+            for (Map.Entry<String, GeoColumn> column : geo.columns().entrySet()) {
+                Map<String, List<String>> paths = column.getValue().coveringBbox().orElse(null);
+                if (paths != null) {
+                    CoveringColumn bbox = CoveringColumn.of(schema, column.getKey(), column.getValue(), paths);
+                    covering.put(bbox.fieldIndex(), bbox);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ParquetFileException(name, "geo metadata does not fit the schema: " + e.getMessage(), e);
+        }
+        return covering;
+    }
+
+    private void startRowGroup() {
+        pageStore = ColumnChunkPageWriteStore.builder()
+                .withCompressorProvider(column -> compressor)
+                .withSchema(schema)
+                .withAllocator(HeapByteBufferAllocator.getInstance())
+                .withColumnIndexTruncateLength(properties.getColumnIndexTruncateLength())
+                .withPageWriteChecksumEnabled(properties.getPageWriteChecksumEnabled())
+                .withRowGroupOrdinal(rowGroups)
+                .build();
+        columnStore = properties.newColumnWriteStore(schema, pageStore, pageStore);
+        recordConsumer = columnIO.getRecordWriter(columnStore);
+        rowWriter.prepareForWrite(recordConsumer);
+        rowsInGroup = 0;
+    }
+
+    public void write(Group row) throws IOException {
+        if (result != null) {
+            throw new IllegalStateException(name + " is already finished");
+        }
+        rowWriter.write(row, rowsWritten);
+        rowsInGroup++;
+        rowsWritten++;
+        if (rowsInGroup >= properties.getRowGroupRowCountLimit()) {
+            flushRowGroup();
+            startRowGroup();
+        }
+    }
+
+    private void flushRowGroup() throws IOException {
+        try {
+            recordConsumer.flush();
+            fileWriter.startBlock(rowsInGroup);
+            columnStore.flush();
+            pageStore.flushToFileWriter(fileWriter);
+            fileWriter.endBlock();
+            rowGroups++;
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFileException(name, "cannot write row group " + rowGroups + ": " + e.getMessage(), e);
+        } finally {
+            columnStore.close();
+            pageStore.close();
+        }
+    }
+
+    /** Writes the last row group and the footer, closes the file and says what it holds. */
+    public WrittenFile finish() throws IOException {
+        if (result != null) {
+            return result;
+        }
+        if (rowsInGroup > 0) {
+            flushRowGroup();
+        } else {
+            columnStore.close();
+            pageStore.close();
+        }
+        try {
+            fileWriter.end(footerEntries);
+            result = new WrittenFile(rowsWritten, rowGroups, fileWriter.getPos());
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFileException(name, "cannot write footer: " + e.getMessage(), e);
+        }
+        compressor.release();
+        return result;
+    }
+
+    /**
+     * Without a prior {@link #finish()}, abandons the file: no footer is written, so no reader will take the
+     * partial file for a complete one. Callers delete it.
+     */
+    @Override
+    public void close() throws IOException {
+        if (result == null) {
+            fileWriter.abort();
+            columnStore.close();
+            pageStore.close();
+            fileWriter.close();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.nifigeoparquet.archive.parquet;
+
+import java.util.Map;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Sends a {@link Group} row to Parquet's record consumer, field by field as parquet-java's own GroupWriter does,
+ * except that covering bbox structs are computed from the geometry instead of copied.
+ */
+final class GroupRowWriteSupport {
+
+    private final MessageType schema;
+    private final Map<Integer, CoveringColumn> coveringByField;
+    private RecordConsumer consumer;
+
+    GroupRowWriteSupport(MessageType schema, Map<Integer, CoveringColumn> coveringByField) {
+        this.schema = schema;
+        this.coveringByField = Map.copyOf(coveringByField);
+    }
+
+    void prepareForWrite(RecordConsumer recordConsumer) {
+        this.consumer = recordConsumer;
+    }
+
+    void write(Group row, long rowIndex) {
+        if (row.getType() != schema && !row.getType().equals(schema)) {
+            throw new IllegalArgumentException("Row " + rowIndex + " has schema " + row.getType()
+                    + ", the file has " + schema);
+        }
+        consumer.startMessage();
+        for (int field = 0; field < schema.getFieldCount(); field++) {
+            CoveringColumn covering = coveringByField.get(field);
+            if (covering != null) {
+                covering.write(row, rowIndex, consumer);
+            } else {
+                writeField(row, schema, field);
+            }
+        }
+        consumer.endMessage();
+    }
+
+    private void writeFields(Group group, GroupType type) {
+        for (int field = 0; field < type.getFieldCount(); field++) {
+            writeField(group, type, field);
+        }
+    }
+
+    private void writeField(Group group, GroupType type, int field) {
+        int repetitions = group.getFieldRepetitionCount(field);
+        if (repetitions == 0) {
+            return;
+        }
+        Type fieldType = type.getType(field);
+        consumer.startField(fieldType.getName(), field);
+        for (int index = 0; index < repetitions; index++) {
+            if (fieldType.isPrimitive()) {
+                group.writeValue(field, index, consumer);
+            } else {
+                consumer.startGroup();
+                writeFields(group.getGroup(field, index), fieldType.asGroupType());
+                consumer.endGroup();
+            }
+        }
+        consumer.endField(fieldType.getName(), field);
+    }
+}
