@@ -1,0 +1,110 @@
+package dev.nifigeoparquet.archive.format;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.keying.H3Cells;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The archive descriptor ({@code _geoparquet_archive/descriptor.json}): everything pinned when the archive was
+ * created or adopted. See docs/archive-format.md, section 3.
+ *
+ * @param formatVersion  {@link #FORMAT_VERSION}
+ * @param createdAt      when the descriptor was written
+ * @param h3Resolution   the pinned H3 resolution of the partition key
+ * @param keyingRule     {@link #KEYING_RULE}
+ * @param geometryColumn the column the partition key is computed from
+ * @param keyColumns     the stable feature key; empty when the archive is append-only
+ * @param versionColumn  optional column ordering versions of one feature (a delta row older than the archive's is
+ *                       ignored); null when not set
+ * @param schema         the exact Parquet schema of every data file, in parquet-java's text form
+ * @param footer         the canonical footer entries, in order
+ * @param writer         how data files are written
+ * @param protocol       commit protocol settings
+ * @param compaction     when partitions qualify for compaction
+ * @param adoption       what adoption found; null for archives created here
+ */
+public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Resolution, String keyingRule,
+                                String geometryColumn, List<String> keyColumns, String versionColumn, String schema,
+                                List<FooterEntry> footer, WriterSettings writer, ProtocolSettings protocol,
+                                CompactionSettings compaction, AdoptionRecord adoption) {
+
+    public static final int FORMAT_VERSION = 1;
+    public static final String KEYING_RULE = "h3-cell-of-centroid-in-EPSG:4326";
+
+    public ArchiveDescriptor {
+        Objects.requireNonNull(createdAt, "createdAt");
+        H3Cells.requireResolution(h3Resolution);
+        Objects.requireNonNull(geometryColumn, "geometryColumn");
+        keyColumns = List.copyOf(keyColumns);
+        footer = List.copyOf(footer);
+        Objects.requireNonNull(writer, "writer");
+        Objects.requireNonNull(protocol, "protocol");
+        Objects.requireNonNull(compaction, "compaction");
+        if (!KEYING_RULE.equals(keyingRule)) {
+            throw new IllegalArgumentException("Unknown keying rule '" + keyingRule + "'; this implementation keys by " + KEYING_RULE);
+        }
+        MessageType parsed = MessageTypeParser.parseMessageType(schema);
+        if (!parsed.containsField(geometryColumn)) {
+            throw new IllegalArgumentException("Geometry column '" + geometryColumn + "' is not in the schema");
+        }
+        for (String key : keyColumns) {
+            if (!parsed.containsField(key)) {
+                throw new IllegalArgumentException("Key column '" + key + "' is not in the schema " + parsed.getFields().stream().map(org.apache.parquet.schema.Type::getName).toList());
+            }
+        }
+        if (versionColumn != null && !parsed.containsField(versionColumn)) {
+            throw new IllegalArgumentException("Version column '" + versionColumn + "' is not in the schema");
+        }
+    }
+
+    /** The exact schema of every data file. */
+    @JsonIgnore
+    public MessageType parquetSchema() {
+        return MessageTypeParser.parseMessageType(schema);
+    }
+
+    /** The entries every data file carries byte for byte. */
+    @JsonIgnore
+    public FooterEntries canonicalFooter() {
+        Map<String, String> entries = new LinkedHashMap<>();
+        footer.forEach(entry -> entries.put(entry.key(), entry.value()));
+        return FooterEntries.canonicalOf(entries);
+    }
+
+    /** The canonical {@code geo} block, absent for archives of native Parquet GEOMETRY files without one. */
+    @JsonIgnore
+    public Optional<GeoMetadata> geo() {
+        return Optional.ofNullable(canonicalFooter().geo()).map(GeoMetadata::parse);
+    }
+
+    @JsonIgnore
+    public boolean hasKey() {
+        return !keyColumns.isEmpty();
+    }
+
+    /** The text form of a schema, checked to parse back to the identical schema so the descriptor stays exact. */
+    public static String schemaText(MessageType schema) {
+        String text = schema.toString();
+        MessageType reparsed = MessageTypeParser.parseMessageType(text);
+        if (!reparsed.equals(schema)) {
+            throw new IllegalArgumentException("Schema does not survive its text form; cannot be pinned exactly: " + text);
+        }
+        return text;
+    }
+
+    /** Footer entries as the descriptor lists them. */
+    public static List<FooterEntry> footerEntries(FooterEntries entries) {
+        return entries.asMap().entrySet().stream().map(e -> new FooterEntry(e.getKey(), e.getValue())).toList();
+    }
+}

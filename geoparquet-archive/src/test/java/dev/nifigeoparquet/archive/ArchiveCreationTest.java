@@ -1,0 +1,137 @@
+package dev.nifigeoparquet.archive;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.ParquetFooter;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.testing.PeerData;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ArchiveCreationTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path temp;
+
+    static List<String> peerFiles() {
+        return PeerData.parquetFiles();
+    }
+
+    /** Every peer file's schema and footer survive the descriptor exactly, so any of them can be an archive's template. */
+    @ParameterizedTest
+    @MethodSource("peerFiles")
+    void descriptorPinsEveryPeerSchemaAndFooterExactly(String peerFile) throws IOException {
+        ParquetFooter footer = footer(PeerData.file(peerFile));
+        FooterEntries canonical = withoutFileBbox(footer.canonicalEntries());
+        ArchiveSpec spec = ArchiveSpec.of(footer.schema(), canonical, List.of(), null, 4, WriterSettings.defaults(), peerFile);
+        Path root = temp.resolve("archive");
+        ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+
+        ArchiveDescriptor reopened = GeoParquetArchive.open(new LocalArchiveStorage(root)).descriptor();
+        assertEquals(footer.schema(), reopened.parquetSchema(), "schema pinned exactly");
+        assertEquals(canonical.asMap(), reopened.canonicalFooter().asMap(), "footer entries pinned exactly");
+        assertEquals(List.copyOf(canonical.asMap().keySet()), List.copyOf(reopened.canonicalFooter().asMap().keySet()), "in order");
+        if (canonical.geo() == null) {
+            assertFalse(reopened.geo().isPresent(), "no geo block is invented for native GEOMETRY files");
+        }
+    }
+
+    @Test
+    void createsFromATemplateAndRefusesASecondCreation() throws IOException {
+        Path template = PeerData.file("geoparquet-1.1.0/data-polygon-encoding_wkb.parquet");
+        ArchiveSpec spec = ArchiveSpec.fromTemplate(new LocalInputFile(template), template.toString(), List.of("col"), null, 5,
+                WriterSettings.defaults().withZstdLevel(9));
+        Path root = temp.resolve("created");
+        GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+        assertEquals(5, archive.h3Resolution());
+        assertEquals(List.of("col"), archive.descriptor().keyColumns());
+        assertEquals(9, archive.descriptor().writer().zstdLevel());
+        assertEquals(footer(template).keyValues().get("geo"), archive.descriptor().canonicalFooter().geo());
+        assertTrue(archive.partitionCells().isEmpty());
+
+        assertThrows(FileAlreadyExistsException.class, () -> ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC()));
+        assertThrows(ArchiveNotFoundException.class, () -> GeoParquetArchive.open(new LocalArchiveStorage(temp.resolve("nothing"))));
+    }
+
+    @Test
+    void refusesAFileLevelBboxAPartitionColumnAMissingKeyAndAnUnknownCrs() throws IOException {
+        ParquetFooter countries = footer(PeerData.file("geoparquet-1.1.0/example.parquet"));
+        IllegalArgumentException bbox = assertThrows(IllegalArgumentException.class, () -> ArchiveSpec.of(countries.schema(),
+                countries.canonicalEntries(), List.of("name"), null, 3, WriterSettings.defaults(), "example.parquet"));
+        assertTrue(bbox.getMessage().contains("file-level bbox"), bbox.getMessage());
+
+        FooterEntries clean = withoutFileBbox(countries.canonicalEntries());
+        IllegalArgumentException key = assertThrows(IllegalArgumentException.class, () -> ArchiveSpec.of(countries.schema(),
+                clean, List.of("parcel_id"), null, 3, WriterSettings.defaults(), "example.parquet"));
+        assertTrue(key.getMessage().contains("parcel_id") && key.getMessage().contains("name"), key.getMessage());
+
+        String geo = "{\"version\":\"1.1.0\",\"primary_column\":\"geometry\",\"columns\":{\"geometry\":{\"encoding\":\"WKB\",\"geometry_types\":[]}}}";
+        MessageType withPartitionColumn = Types.buildMessage()
+                .required(PrimitiveTypeName.BINARY).named("geometry")
+                .required(PrimitiveTypeName.BINARY).named(ArchiveLayout.PARTITION_COLUMN)
+                .named("schema");
+        IllegalArgumentException partition = assertThrows(IllegalArgumentException.class, () -> ArchiveSpec.of(withPartitionColumn,
+                FooterEntries.canonicalOf(Map.of("geo", geo)), List.of(), null, 3, WriterSettings.defaults(), "t"));
+        assertTrue(partition.getMessage().contains("h3_cell"), partition.getMessage());
+
+        MessageType plain = Types.buildMessage().required(PrimitiveTypeName.BINARY).named("geometry").named("schema");
+        String unknownCrs = geo.replace("\"geometry_types\":[]", "\"geometry_types\":[],\"crs\":null");
+        IllegalArgumentException crs = assertThrows(IllegalArgumentException.class, () -> ArchiveSpec.of(plain,
+                FooterEntries.canonicalOf(Map.of("geo", unknownCrs)), List.of(), null, 3, WriterSettings.defaults(), "t"));
+        assertTrue(crs.getMessage().contains("unknown"), crs.getMessage());
+
+        String stringCrs = geo.replace("\"geometry_types\":[]", "\"geometry_types\":[],\"crs\":\"EPSG:4326\"");
+        ArchiveSpec warned = ArchiveSpec.of(plain, FooterEntries.canonicalOf(Map.of("geo", stringCrs)), List.of(), null, 3,
+                WriterSettings.defaults(), "t");
+        assertEquals(1, warned.warnings().size());
+        assertEquals(stringCrs, warned.footer().geo(), "bytes kept unchanged");
+
+        MessageType noGeometry = Types.buildMessage().required(PrimitiveTypeName.INT64).named("id").named("schema");
+        assertThrows(IllegalArgumentException.class, () -> ArchiveSpec.of(noGeometry, FooterEntries.canonicalOf(Map.of()),
+                List.of(), null, 3, WriterSettings.defaults(), "t"));
+    }
+
+    private static ParquetFooter footer(Path file) throws IOException {
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+            return reader.footer();
+        }
+    }
+
+    /** The peer files carry a file-level bbox, which an archive refuses; this strips it as an operator would. */
+    private static FooterEntries withoutFileBbox(FooterEntries entries) throws IOException {
+        if (entries.geo() == null) {
+            return entries;
+        }
+        ObjectNode geo = (ObjectNode) JSON.readTree(entries.geo());
+        geo.path("columns").forEach(column -> ((ObjectNode) column).remove("bbox"));
+        Map<String, String> stripped = new LinkedHashMap<>(entries.asMap());
+        stripped.put("geo", JSON.writeValueAsString(geo));
+        return FooterEntries.canonicalOf(stripped);
+    }
+}
