@@ -10,12 +10,25 @@ import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.geo.GeometryEncoding;
+import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * An open archive: its storage, its pinned descriptor, and access to its partitions. The entry point the
@@ -26,11 +39,37 @@ public final class GeoParquetArchive {
     private final ArchiveStorage storage;
     private final ArchiveDescriptor descriptor;
     private final Clock clock;
+    private final MessageType schema;
+    private final FooterEntries canonicalFooter;
+    private final GeoMetadata geo;
+    private final SourceCrs sourceCrs;
+    private final H3Keyer keyer;
 
     private GeoParquetArchive(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
         this.storage = storage;
         this.descriptor = descriptor;
         this.clock = clock;
+        this.schema = descriptor.parquetSchema();
+        this.canonicalFooter = descriptor.canonicalFooter();
+        this.geo = descriptor.geo().orElse(null);
+        this.sourceCrs = crsOf(schema, descriptor.geometryColumn(), geo);
+        this.keyer = new H3Keyer(descriptor.h3Resolution());
+    }
+
+    private static SourceCrs crsOf(MessageType schema, String geometryColumn, GeoMetadata geo) {
+        if (geo != null) {
+            JsonNode column;
+            try {
+                column = ArchiveJson.mapper().readTree(geo.rawBytes()).path("columns").path(geometryColumn);
+            } catch (IOException e) {
+                throw new IllegalStateException("Canonical geo block is not JSON", e);
+            }
+            return GeoParquetCrs.resolve(column.has("crs") ? column.get("crs") : null);
+        }
+        // Native Parquet GEOMETRY: the logical type carries the CRS; its default is OGC:CRS84.
+        LogicalTypeAnnotation annotation = schema.getType(geometryColumn).getLogicalTypeAnnotation();
+        String crs = annotation instanceof LogicalTypeAnnotation.GeometryLogicalTypeAnnotation geometry ? geometry.getCrs() : null;
+        return crs == null || crs.isEmpty() || crs.equals("OGC:CRS84") ? SourceCrs.CRS84 : SourceCrs.declared(crs);
     }
 
     /** Opens an existing archive, reading its descriptor once. */
@@ -82,6 +121,43 @@ public final class GeoParquetArchive {
 
     public int h3Resolution() {
         return descriptor.h3Resolution();
+    }
+
+    /** The exact schema of every data file. */
+    public MessageType schema() {
+        return schema;
+    }
+
+    /** The footer entries every data file carries byte for byte. */
+    public FooterEntries canonicalFooter() {
+        return canonicalFooter;
+    }
+
+    /** The canonical {@code geo} block, absent for native GEOMETRY archives without one. */
+    public Optional<GeoMetadata> geo() {
+        return Optional.ofNullable(geo);
+    }
+
+    /** The CRS stored geometries are in, resolved for keying. */
+    public SourceCrs sourceCrs() {
+        return sourceCrs;
+    }
+
+    /** The one keyer of this archive, at its pinned resolution (thread-safe). */
+    public H3Keyer keyer() {
+        return keyer;
+    }
+
+    /** A new codec for the geometry column (codecs hold a WKB reader, so each thread needs its own). */
+    public GeometryCodec geometryCodec() {
+        String column = descriptor.geometryColumn();
+        return geo != null ? GeometryCodec.forColumn(schema, column, geo.column(column))
+                : GeometryCodec.forColumn(schema, column, GeometryEncoding.WKB);
+    }
+
+    /** Reads feature keys of rows in the archive's schema. */
+    public FeatureKey.Extractor keyExtractor() {
+        return FeatureKey.extractor(schema, descriptor.keyColumns());
     }
 
     /** Validates an untrusted cell name against the pinned resolution before any path is built from it. */

@@ -99,16 +99,26 @@ public final class PartitionCommitter {
             unknown.removeAll(current.fileNames());
             throw new IllegalArgumentException("Partition " + current.cell() + " has no live files " + unknown + " to remove");
         }
+        // New files take the place of the first file they supersede, so rows keep their order across the
+        // partition's files; with nothing superseded they follow the existing files.
+        List<DataFileEntry> newEntries = new ArrayList<>();
+        List<String> addedNames = new ArrayList<>();
+        for (NewDataFile added : change.added()) {
+            newEntries.add(new DataFileEntry(added.name(), added.rows(), added.bytes(), now));
+            addedNames.add(added.name());
+        }
         List<DataFileEntry> files = new ArrayList<>();
+        boolean placed = false;
         for (DataFileEntry file : current.files()) {
             if (!removed.contains(file.name())) {
                 files.add(file);
+            } else if (!placed) {
+                files.addAll(newEntries);
+                placed = true;
             }
         }
-        List<String> addedNames = new ArrayList<>();
-        for (NewDataFile added : change.added()) {
-            files.add(new DataFileEntry(added.name(), added.rows(), added.bytes(), now));
-            addedNames.add(added.name());
+        if (!placed) {
+            files.addAll(newEntries);
         }
         return current.next(operationId, type, now, files, addedNames, change.removed(), settings.operationIdRetention());
     }

@@ -1,0 +1,63 @@
+package dev.nifigeoparquet.archive.ops;
+
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.schema.GroupType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A feature's stable key: the values of the archive's key columns in one row, compared by value.
+ * A row with a null key column has no key.
+ */
+public record FeatureKey(List<String> values) {
+
+    public FeatureKey {
+        values = List.copyOf(values);
+    }
+
+    /** Extracts keys of rows of one schema; built once per schema. */
+    public static Extractor extractor(GroupType schema, List<String> keyColumns) {
+        int[] fields = new int[keyColumns.size()];
+        for (int i = 0; i < fields.length; i++) {
+            String column = keyColumns.get(i);
+            if (!schema.containsField(column)) {
+                throw new IllegalArgumentException("Key column '" + column + "' is not in the schema");
+            }
+            fields[i] = schema.getFieldIndex(column);
+        }
+        return new Extractor(List.copyOf(keyColumns), fields);
+    }
+
+    @Override
+    public String toString() {
+        return values.size() == 1 ? values.get(0) : values.toString();
+    }
+
+    /** Reads the key of a row. */
+    public static final class Extractor {
+        private final List<String> columns;
+        private final int[] fields;
+
+        private Extractor(List<String> columns, int[] fields) {
+            this.columns = columns;
+            this.fields = fields;
+        }
+
+        public List<String> columns() {
+            return columns;
+        }
+
+        /** The row's key, or null when any key column is null. */
+        public FeatureKey keyOf(Group row) {
+            List<String> values = new ArrayList<>(fields.length);
+            for (int field : fields) {
+                if (row.getFieldRepetitionCount(field) == 0) {
+                    return null;
+                }
+                values.add(RowValues.text(row, field, 0));
+            }
+            return new FeatureKey(values);
+        }
+    }
+}

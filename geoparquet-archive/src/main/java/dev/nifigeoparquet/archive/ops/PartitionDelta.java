@@ -1,0 +1,192 @@
+package dev.nifigeoparquet.archive.ops;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.keying.KeyingException;
+import org.apache.parquet.example.data.Group;
+import org.locationtech.jts.geom.Geometry;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One partition's delta, validated against the archive before anything is written: every row is re-keyed (a
+ * caller's cell is never trusted), geometries must be of the archive's declared types, keys must be present
+ * where the mode needs them, and duplicate keys collapse to their last occurrence.
+ */
+public final class PartitionDelta {
+
+    private static final int PROBLEM_LIMIT = 100;
+    private static final byte[] ID_DOMAIN = RowValues.utf8("geoparquet-archive delta v1\n");
+
+    private final String cell;
+    private final WriteMode mode;
+    private final String deltaId;
+    private final Map<FeatureKey, DeltaRow> byKey;
+    private final List<Group> unkeyedRows;
+    private final int inputRows;
+    private final int duplicateKeys;
+
+    private PartitionDelta(String cell, WriteMode mode, String deltaId, Map<FeatureKey, DeltaRow> byKey,
+                           List<Group> unkeyedRows, int inputRows, int duplicateKeys) {
+        this.cell = cell;
+        this.mode = mode;
+        this.deltaId = deltaId;
+        this.byKey = byKey;
+        this.unkeyedRows = unkeyedRows;
+        this.inputRows = inputRows;
+        this.duplicateKeys = duplicateKeys;
+    }
+
+    /**
+     * Validates a partition's delta rows (already in the archive's schema).
+     *
+     * @param deltaId the operation id; null to derive it from the rows (SHA-256 of their canonical form)
+     * @throws DeltaRejectedException naming each bad record
+     */
+    public static PartitionDelta prepare(GeoParquetArchive archive, String cell, WriteMode mode, Collection<DeltaRow> rows, String deltaId) {
+        archive.requireCell(cell);
+        boolean keyed = archive.descriptor().hasKey();
+        if (mode.needsKey() && !keyed) {
+            throw new DeltaRejectedException("Partition " + cell, mode + " needs a feature key, and this archive has none (it is append-only)");
+        }
+        FeatureKey.Extractor keys = keyed ? archive.keyExtractor() : null;
+        GeometryCodec codec = archive.geometryCodec();
+        Set<String> allowedTypes = allowedGeometryTypes(archive);
+        MessageDigest digest = sha256();
+        digest.update(ID_DOMAIN);
+        digest.update(RowValues.utf8(mode + "\n" + cell + "\n"));
+
+        List<String> problems = new ArrayList<>();
+        Map<FeatureKey, DeltaRow> byKey = new LinkedHashMap<>();
+        List<Group> unkeyed = new ArrayList<>();
+        int duplicates = 0;
+        long index = 0;
+        for (DeltaRow row : rows) {
+            long recordIndex = index++;
+            digest.update((byte) (row.delete() ? 1 : 0));
+            digest.update(RowValues.canonicalBytes(row.row()));
+            if (problems.size() >= PROBLEM_LIMIT) {
+                continue;
+            }
+            FeatureKey key = keys == null ? null : keys.keyOf(row.row());
+            String label = "record " + recordIndex + (key == null ? "" : " (key " + key + ")");
+            if (keyed && key == null) {
+                problems.add(label + ": key " + keys.columns() + " is null");
+                continue;
+            }
+            if (row.delete() && mode == WriteMode.APPEND) {
+                problems.add(label + ": marked for deletion, which Append cannot do");
+                continue;
+            }
+            if (!row.delete() && mode != WriteMode.DELETE) {
+                String problem = checkGeometry(archive, codec, row.row(), recordIndex, cell, allowedTypes);
+                if (problem != null) {
+                    problems.add(label + ": " + problem);
+                    continue;
+                }
+            }
+            if (key == null) {
+                unkeyed.add(row.row());
+            } else if (byKey.remove(key) != null) {
+                duplicates++;
+                byKey.put(key, mode == WriteMode.DELETE ? DeltaRow.deletion(row.row()) : row);
+            } else {
+                byKey.put(key, mode == WriteMode.DELETE ? DeltaRow.deletion(row.row()) : row);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new DeltaRejectedException("Delta for partition " + cell + " rejected, nothing was written", problems);
+        }
+        String id = deltaId != null ? deltaId : HexFormat.of().formatHex(digest.digest());
+        return new PartitionDelta(cell, mode, id, byKey, unkeyed, (int) index, duplicates);
+    }
+
+    /** Null when the row's geometry is keyable into this partition and of an allowed type; otherwise why not. */
+    private static String checkGeometry(GeoParquetArchive archive, GeometryCodec codec, Group row, long index, String cell,
+                                        Set<String> allowedTypes) {
+        Geometry geometry;
+        String computed;
+        try {
+            geometry = codec.decode(row, index);
+            computed = archive.keyer().cellOf(geometry, archive.sourceCrs());
+        } catch (KeyingException | IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        if (!computed.equals(cell)) {
+            return "its geometry's centroid lies in cell " + computed + ", not in partition " + cell;
+        }
+        if (!allowedTypes.isEmpty()) {
+            String type = geoParquetTypeName(geometry);
+            if (!allowedTypes.contains(type)) {
+                return "geometry type " + type + " is not among the archive's geometry_types " + allowedTypes;
+            }
+        }
+        return null;
+    }
+
+    private static Set<String> allowedGeometryTypes(GeoParquetArchive archive) {
+        return archive.geo()
+                .map(GeoMetadata::primary)
+                .map(column -> Set.copyOf(column.geometryTypes()))
+                .orElse(Set.of());
+    }
+
+    /** GeoParquet's name for a geometry's type: "Polygon", "MultiPolygon Z", ... */
+    static String geoParquetTypeName(Geometry geometry) {
+        String type = geometry.getGeometryType();
+        if ("LinearRing".equals(type)) {
+            type = "LineString";
+        }
+        var coordinate = geometry.getCoordinate();
+        return coordinate != null && !Double.isNaN(coordinate.getZ()) ? type + " Z" : type;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+
+    public String cell() {
+        return cell;
+    }
+
+    public WriteMode mode() {
+        return mode;
+    }
+
+    /** The operation id: replays of the same id are no-ops. */
+    public String deltaId() {
+        return deltaId;
+    }
+
+    /** Keyed rows, the last occurrence of each key, in the order of those occurrences. */
+    public Map<FeatureKey, DeltaRow> rowsByKey() {
+        return byKey;
+    }
+
+    /** Rows of an archive without a feature key (append and replace only). */
+    public List<Group> unkeyedRows() {
+        return unkeyedRows;
+    }
+
+    public int inputRows() {
+        return inputRows;
+    }
+
+    /** Rows dropped because a later row of the same delta had the same key. */
+    public int duplicateKeys() {
+        return duplicateKeys;
+    }
+}

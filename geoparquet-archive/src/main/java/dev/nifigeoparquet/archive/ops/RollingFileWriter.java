@@ -1,0 +1,83 @@
+package dev.nifigeoparquet.archive.ops;
+
+import dev.nifigeoparquet.archive.format.DataFileStager;
+import dev.nifigeoparquet.archive.format.NewDataFile;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.parquet.WrittenFile;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.schema.MessageType;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes rows into staged data files of the archive's exact schema and footer, starting a new file once the
+ * current one reaches the target file size (checked at row-group boundaries, where bytes reach the file).
+ * The single place operations and compaction write data files.
+ */
+public final class RollingFileWriter implements Closeable {
+
+    private final DataFileStager stager;
+    private final MessageType schema;
+    private final FooterEntries footer;
+    private final WriterSettings settings;
+    private final List<NewDataFile> written = new ArrayList<>();
+
+    private GeoParquetFileWriter current;
+    private DataFileStager.StagedFile currentFile;
+    private long bytes;
+
+    public RollingFileWriter(DataFileStager stager, MessageType schema, FooterEntries footer, WriterSettings settings) {
+        this.stager = stager;
+        this.schema = schema;
+        this.footer = footer;
+        this.settings = settings;
+    }
+
+    public void write(Group row) throws IOException {
+        if (current == null) {
+            currentFile = stager.stage();
+            current = GeoParquetFileWriter.create(currentFile.output(), currentFile.name(), schema, footer, settings);
+        }
+        current.write(row);
+        if (currentFile.output().bytesWritten() >= settings.targetFileBytes()) {
+            finishCurrent();
+        }
+    }
+
+    /** Finishes the last file and returns every file written, in order. */
+    public List<NewDataFile> finish() throws IOException {
+        finishCurrent();
+        return List.copyOf(written);
+    }
+
+    /** Total bytes of the finished files. */
+    public long bytesWritten() {
+        return bytes;
+    }
+
+    private void finishCurrent() throws IOException {
+        if (current == null) {
+            return;
+        }
+        WrittenFile file = current.finish();
+        written.add(new NewDataFile(currentFile.name(), file.rows(), file.bytes()));
+        bytes += file.bytes();
+        current.close();
+        current = null;
+        currentFile = null;
+    }
+
+    /** Abandons an unfinished file; the stager removes what was staged. */
+    @Override
+    public void close() throws IOException {
+        if (current != null) {
+            current.close();
+            current = null;
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.nifigeoparquet.archive.ops;
+
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/**
+ * Deterministic views of row values: a typed, length-prefixed byte encoding of any row (the canonical form
+ * that delta ids hash), and a readable text of one primitive value (feature keys, messages).
+ */
+final class RowValues {
+
+    private RowValues() {
+    }
+
+    /** The canonical encoding of a row: every field in schema order, each value tagged by its physical type. */
+    static byte[] canonicalBytes(Group row) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writeGroup(row, row.getType(), out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void writeGroup(Group group, GroupType type, DataOutputStream out) throws IOException {
+        for (int field = 0; field < type.getFieldCount(); field++) {
+            Type fieldType = type.getType(field);
+            int count = group.getFieldRepetitionCount(field);
+            out.writeInt(count);
+            for (int index = 0; index < count; index++) {
+                if (fieldType.isPrimitive()) {
+                    writePrimitive(group, field, index, fieldType.asPrimitiveType(), out);
+                } else {
+                    writeGroup(group.getGroup(field, index), fieldType.asGroupType(), out);
+                }
+            }
+        }
+    }
+
+    private static void writePrimitive(Group group, int field, int index, PrimitiveType type, DataOutputStream out) throws IOException {
+        switch (type.getPrimitiveTypeName()) {
+            case BOOLEAN -> out.writeBoolean(group.getBoolean(field, index));
+            case INT32 -> out.writeInt(group.getInteger(field, index));
+            case INT64 -> out.writeLong(group.getLong(field, index));
+            case FLOAT -> out.writeInt(Float.floatToRawIntBits(group.getFloat(field, index)));
+            case DOUBLE -> out.writeLong(Double.doubleToRawLongBits(group.getDouble(field, index)));
+            case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> {
+                byte[] value = group.getBinary(field, index).getBytesUnsafe();
+                out.writeInt(value.length);
+                out.write(value);
+            }
+        }
+    }
+
+    /** A readable text of a primitive value: strings as text, other binaries as hex, numbers as numbers. */
+    static String text(Group row, int field, int index) {
+        PrimitiveType type = row.getType().getType(field).asPrimitiveType();
+        return switch (type.getPrimitiveTypeName()) {
+            case BOOLEAN -> Boolean.toString(row.getBoolean(field, index));
+            case INT32 -> Integer.toString(row.getInteger(field, index));
+            case INT64 -> Long.toString(row.getLong(field, index));
+            case FLOAT -> Float.toString(row.getFloat(field, index));
+            case DOUBLE -> Double.toString(row.getDouble(field, index));
+            case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> {
+                Binary binary = row.getBinary(field, index);
+                yield isText(type) ? binary.toStringUsingUTF8() : "0x" + HexFormat.of().formatHex(binary.getBytesUnsafe());
+            }
+        };
+    }
+
+    static boolean isText(PrimitiveType type) {
+        LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
+        return annotation instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+                || annotation instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
+                || annotation instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation;
+    }
+
+    static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,157 @@
+package dev.nifigeoparquet.archive.ops;
+
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Copies delta rows of another (compatible) schema into the archive's schema, field by field by name, after
+ * checking the schemas once. Schema evolution is refused: a delta may not add fields or change a field's type.
+ * A delete-marker field, when configured, is read and dropped.
+ */
+public final class SchemaConformer {
+
+    private final MessageType archive;
+    private final GroupType delta;
+    private final int[] sourceField; // per archive field: the delta field index, or -1 when missing
+    private final int deleteMarkerField;
+    private final boolean everyRowDeletes;
+
+    private SchemaConformer(MessageType archive, GroupType delta, int[] sourceField, int deleteMarkerField, boolean everyRowDeletes) {
+        this.archive = archive;
+        this.delta = delta;
+        this.sourceField = sourceField;
+        this.deleteMarkerField = deleteMarkerField;
+        this.everyRowDeletes = everyRowDeletes;
+    }
+
+    /**
+     * For a delta in Delete mode: only the key columns are read (a delete needs no geometry); other fields are
+     * ignored.
+     */
+    public static SchemaConformer forDeletes(MessageType archive, GroupType delta, List<String> keyColumns, String source) {
+        List<String> problems = new ArrayList<>();
+        int[] sourceField = new int[archive.getFieldCount()];
+        java.util.Arrays.fill(sourceField, -1);
+        for (String key : keyColumns) {
+            if (!delta.containsField(key)) {
+                problems.add("key field '" + key + "' is missing");
+                continue;
+            }
+            Type target = archive.getType(key);
+            Type given = delta.getType(key);
+            if (!sameTypeIgnoringTopRepetition(target, given)) {
+                problems.add("key field '" + key + "' is " + describe(given) + " but the archive has " + describe(target));
+            }
+            sourceField[archive.getFieldIndex(key)] = delta.getFieldIndex(key);
+        }
+        if (!problems.isEmpty()) {
+            throw new DeltaRejectedException("Delete delta " + source + " cannot be matched to the archive's keys", problems);
+        }
+        return new SchemaConformer(archive, delta, sourceField, -1, true);
+    }
+
+    /**
+     * Checks a delta schema against the archive's.
+     *
+     * @param deleteMarker name of a boolean delta field whose true value marks a delete; null when none
+     * @throws DeltaRejectedException naming every missing, extra or differently typed field
+     */
+    public static SchemaConformer of(MessageType archive, GroupType delta, SchemaHandling handling, String deleteMarker, String source) {
+        List<String> problems = new ArrayList<>();
+        int[] sourceField = new int[archive.getFieldCount()];
+        for (int field = 0; field < archive.getFieldCount(); field++) {
+            Type target = archive.getType(field);
+            if (!delta.containsField(target.getName())) {
+                sourceField[field] = -1;
+                if (target.isRepetition(Type.Repetition.REQUIRED) || handling == SchemaHandling.STRICT) {
+                    problems.add("field '" + target.getName() + "' is missing" + (target.isRepetition(Type.Repetition.REQUIRED)
+                            ? " and the archive requires it (non-nullable)" : " (strict schema handling)"));
+                }
+                continue;
+            }
+            int index = delta.getFieldIndex(target.getName());
+            Type given = delta.getType(index);
+            if (!sameTypeIgnoringTopRepetition(target, given)) {
+                problems.add("field '" + target.getName() + "' is " + describe(given) + " but the archive has " + describe(target));
+            } else if (target.isRepetition(Type.Repetition.REPEATED) != given.isRepetition(Type.Repetition.REPEATED)) {
+                problems.add("field '" + target.getName() + "' repetition " + given.getRepetition() + " differs from the archive's " + target.getRepetition());
+            }
+            sourceField[field] = index;
+        }
+        int markerIndex = -1;
+        if (deleteMarker != null && delta.containsField(deleteMarker) && !archive.containsField(deleteMarker)) {
+            markerIndex = delta.getFieldIndex(deleteMarker);
+            Type marker = delta.getType(markerIndex);
+            if (!marker.isPrimitive() || marker.asPrimitiveType().getPrimitiveTypeName() != org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BOOLEAN) {
+                problems.add("delete-marker field '" + deleteMarker + "' must be boolean, is " + describe(marker));
+            }
+        }
+        for (Type given : delta.getFields()) {
+            if (!archive.containsField(given.getName()) && !given.getName().equals(deleteMarker)) {
+                problems.add("field '" + given.getName() + "' is not in the archive schema (schema evolution is not supported)");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new DeltaRejectedException("Delta " + source + " does not match the archive schema", problems);
+        }
+        return new SchemaConformer(archive, delta, sourceField, markerIndex, false);
+    }
+
+    /** The row in the archive's schema; fails naming the row when a null reaches a required field. */
+    public DeltaRow conform(Group row, long rowIndex) {
+        boolean delete = everyRowDeletes || deleteMarkerField >= 0 && row.getFieldRepetitionCount(deleteMarkerField) > 0
+                && row.getBoolean(deleteMarkerField, 0);
+        Group target = new SimpleGroup(archive);
+        for (int field = 0; field < sourceField.length; field++) {
+            int from = sourceField[field];
+            int count = from < 0 ? 0 : row.getFieldRepetitionCount(from);
+            if (count == 0 && archive.getType(field).isRepetition(Type.Repetition.REQUIRED) && !delete) {
+                throw new DeltaRejectedException("Delta row " + rowIndex, "required field '" + archive.getType(field).getName() + "' is null");
+            }
+            for (int i = 0; i < count; i++) {
+                copyValue(row, from, i, target, field);
+            }
+        }
+        return new DeltaRow(target, delete);
+    }
+
+    private static void copyValue(Group from, int fromField, int index, Group to, int toField) {
+        Type type = to.getType().getType(toField);
+        if (!type.isPrimitive()) {
+            to.add(toField, from.getGroup(fromField, index));
+            return;
+        }
+        switch (type.asPrimitiveType().getPrimitiveTypeName()) {
+            case BOOLEAN -> to.add(toField, from.getBoolean(fromField, index));
+            case INT32 -> to.add(toField, from.getInteger(fromField, index));
+            case INT64 -> to.add(toField, from.getLong(fromField, index));
+            case FLOAT -> to.add(toField, from.getFloat(fromField, index));
+            case DOUBLE -> to.add(toField, from.getDouble(fromField, index));
+            case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> to.add(toField, from.getBinary(fromField, index));
+        }
+    }
+
+    private static boolean sameTypeIgnoringTopRepetition(Type target, Type given) {
+        if (target.isPrimitive() != given.isPrimitive()) {
+            return false;
+        }
+        if (target.isPrimitive()) {
+            var a = target.asPrimitiveType();
+            var b = given.asPrimitiveType();
+            return a.getPrimitiveTypeName() == b.getPrimitiveTypeName() && a.getTypeLength() == b.getTypeLength()
+                    && java.util.Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation());
+        }
+        return target.asGroupType().getFields().equals(given.asGroupType().getFields())
+                && java.util.Objects.equals(target.getLogicalTypeAnnotation(), given.getLogicalTypeAnnotation());
+    }
+
+    private static String describe(Type type) {
+        return type.toString().trim().replaceAll("\\s+", " ");
+    }
+}
