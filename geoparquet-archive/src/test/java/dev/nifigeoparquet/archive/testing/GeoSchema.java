@@ -1,0 +1,37 @@
+package dev.nifigeoparquet.archive.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Validates a {@code geo} block against the official GeoParquet JSON Schema of its version, offline: the
+ * PROJJSON schemas the GeoParquet schemas {@code $ref} on proj.org are mapped to the copies in the peer folder.
+ */
+public final class GeoSchema {
+
+    private GeoSchema() {
+    }
+
+    /** Validation errors; empty when the block is valid. {@code version} is e.g. "1.1.0". */
+    public static List<String> errors(String version, JsonNode geo) {
+        Path schemas = PeerData.root().resolve("schema");
+        Path projjson = schemas.resolve("projjson");
+        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7, builder -> builder
+                .schemaMappers(mappers -> mappers
+                        .mapPrefix("https://proj.org/schemas/v0.5/projjson.schema.json",
+                                projjson.resolve("projjson-v0.5.schema.json").toUri().toString())
+                        .mapPrefix("https://proj.org/schemas/v0.7/projjson.schema.json",
+                                projjson.resolve("projjson-v0.7.schema.json").toUri().toString())));
+        Path schemaFile = PeerData.file("schema/geoparquet-" + version + ".schema.json");
+        JsonSchema schema = factory.getSchema(SchemaLocation.of(schemaFile.toUri().toString()));
+        Set<ValidationMessage> messages = schema.validate(geo);
+        return messages.stream().map(ValidationMessage::getMessage).sorted().toList();
+    }
+}
