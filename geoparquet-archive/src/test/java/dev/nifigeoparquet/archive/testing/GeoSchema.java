@@ -8,7 +8,9 @@ import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Validates a {@code geo} block against the official GeoParquet JSON Schema of its version, offline: the
@@ -16,11 +18,18 @@ import java.util.Set;
  */
 public final class GeoSchema {
 
+    private static final Map<String, JsonSchema> SCHEMAS = new ConcurrentHashMap<>();
+
     private GeoSchema() {
     }
 
     /** Validation errors; empty when the block is valid. {@code version} is e.g. "1.1.0". */
     public static List<String> errors(String version, JsonNode geo) {
+        Set<ValidationMessage> messages = SCHEMAS.computeIfAbsent(version, GeoSchema::load).validate(geo);
+        return messages.stream().map(ValidationMessage::getMessage).sorted().toList();
+    }
+
+    private static JsonSchema load(String version) {
         Path schemas = PeerData.root().resolve("schema");
         Path projjson = schemas.resolve("projjson");
         JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7, builder -> builder
@@ -31,7 +40,7 @@ public final class GeoSchema {
                                 projjson.resolve("projjson-v0.7.schema.json").toUri().toString())));
         Path schemaFile = PeerData.file("schema/geoparquet-" + version + ".schema.json");
         JsonSchema schema = factory.getSchema(SchemaLocation.of(schemaFile.toUri().toString()));
-        Set<ValidationMessage> messages = schema.validate(geo);
-        return messages.stream().map(ValidationMessage::getMessage).sorted().toList();
+        schema.initializeValidators();
+        return schema;
     }
 }
