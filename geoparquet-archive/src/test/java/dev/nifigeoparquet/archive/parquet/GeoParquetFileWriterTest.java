@@ -107,6 +107,60 @@ class GeoParquetFileWriterTest {
     }
 
     @Test
+    void coveringHonoursDeclaredZAndSphericalEdges() throws Exception {
+        MessageType schema = Types.buildMessage()
+                .required(PrimitiveTypeName.BINARY).named("geom")
+                .requiredGroup()
+                    .required(PrimitiveTypeName.DOUBLE).named("minx")
+                    .required(PrimitiveTypeName.DOUBLE).named("miny")
+                    .required(PrimitiveTypeName.DOUBLE).named("minz")
+                    .required(PrimitiveTypeName.DOUBLE).named("maxx")
+                    .required(PrimitiveTypeName.DOUBLE).named("maxy")
+                    .required(PrimitiveTypeName.DOUBLE).named("maxz")
+                    .named("extent")
+                .named("lines");
+        String geo = """
+                {"version": "1.1.0", "primary_column": "geom", "columns": {"geom": {"encoding": "WKB",
+                 "geometry_types": ["LineString Z"], "edges": "spherical", "covering": {"bbox": {
+                 "xmin": ["extent", "minx"], "ymin": ["extent", "miny"], "zmin": ["extent", "minz"],
+                 "xmax": ["extent", "maxx"], "ymax": ["extent", "maxy"], "zmax": ["extent", "maxz"]}}}}}""";
+        Geometry line = new org.locationtech.jts.io.WKTReader().read("LINESTRING Z (-60 70 5, 60 70 -3)");
+        Group row = new SimpleGroup(schema);
+        GeometryCodec.forColumn(schema, "geom", GeometryEncoding.WKB).encode(line, row);
+        Group extent = row.addGroup("extent");
+        for (String field : List.of("minx", "miny", "minz", "maxx", "maxy", "maxz")) {
+            extent.add(field, 0.0);
+        }
+
+        Path file = dir.resolve("spherical.parquet");
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), schema,
+                FooterEntries.canonicalOf(Map.of("geo", geo)), WriterSettings.defaults())) {
+            writer.write(row);
+            writer.finish();
+        }
+        Group written = ParquetRows.read(file).rows().get(0).getGroup("extent", 0);
+        var expected = dev.nifigeoparquet.archive.geo.CoveringBbox.of(line, true);
+        assertEquals(-60, written.getDouble("minx", 0));
+        assertEquals(60, written.getDouble("maxx", 0));
+        assertEquals(70, written.getDouble("miny", 0));
+        assertEquals(expected.ymax(), written.getDouble("maxy", 0));
+        assertTrue(written.getDouble("maxy", 0) > 79, "the great circle bulges toward the pole");
+        assertEquals(-3, written.getDouble("minz", 0));
+        assertEquals(5, written.getDouble("maxz", 0));
+    }
+
+    @Test
+    void coveringThatDoesNotFitTheSchemaIsRejectedNamingTheFile() {
+        String geo = """
+                {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB",
+                 "geometry_types": [], "covering": {"bbox": {"xmin": ["nope", "xmin"]}}}}}""";
+        Path file = dir.resolve("bad.parquet");
+        IOException e = assertThrows(IOException.class, () -> GeoParquetFileWriter.create(new LocalOutputFile(file),
+                file.toString(), SCHEMA, FooterEntries.canonicalOf(Map.of("geo", geo)), WriterSettings.defaults()));
+        assertTrue(e.getMessage().startsWith(file.toString()) && e.getMessage().contains("nope"), e.getMessage());
+    }
+
+    @Test
     void footerEntriesKeepTheirOrderAndBytes() throws Exception {
         Path file = write("footer.parquet", 10, WriterSettings.defaults());
         Map<String, byte[]> seenByDuckDb = DuckDb.footerEntries(file);
