@@ -56,6 +56,23 @@ public final class GeometryCodec {
         }
     }
 
+    /**
+     * For a column of a file: the encoding the {@code geo} metadata declares, or WKB for a column annotated with
+     * the Parquet GEOMETRY/GEOGRAPHY logical type that {@code geo} does not describe.
+     *
+     * @param geo the file's parsed {@code geo} entry, or {@code null} when it has none
+     */
+    public static GeometryCodec forFile(GroupType schema, String column, GeoMetadata geo) {
+        if (geo != null && geo.columns().containsKey(column)) {
+            return forColumn(schema, column, geo.column(column));
+        }
+        if (schema.containsField(column) && isParquetGeospatial(schema.getType(column))) {
+            return forColumn(schema, column, GeometryEncoding.WKB);
+        }
+        throw new IllegalArgumentException("'" + column + "' is neither described by geo metadata nor a Parquet "
+                + "GEOMETRY/GEOGRAPHY column");
+    }
+
     /** For a column the {@code geo} metadata describes. */
     public static GeometryCodec forColumn(GroupType schema, String column, GeoColumn geo) {
         return new GeometryCodec(schema, column, geo.encoding(), geo.counterclockwise());

@@ -51,7 +51,7 @@ class PeerGeometriesTest {
 
         ParquetRows.Contents contents = ParquetRows.read(file);
         GeoMetadata geo = GeoMetadata.parse(contents.footer().keyValues().get(FooterEntries.GEO));
-        GeometryCodec codec = GeometryCodec.forColumn(contents.footer().schema(), "geometry", geo.column("geometry"));
+        GeometryCodec codec = GeometryCodec.forFile(contents.footer().schema(), "geometry", geo);
         assertEquals(encoding.equals("wkb") ? GeometryEncoding.WKB : GeometryEncoding.fromJson(type), codec.encoding());
 
         assertEquals(expected.size(), contents.rows().size(), "rows in " + file);
@@ -69,7 +69,8 @@ class PeerGeometriesTest {
             assertTrue(GeometryCodec.isParquetGeospatial(schema.getType("geometry")), name + " uses the GEOMETRY type");
             assertFalse(contents.footer().keyValues().containsKey(FooterEntries.GEO), name + " has no geo metadata");
 
-            GeometryCodec codec = GeometryCodec.forColumn(schema, "geometry", GeometryEncoding.WKB);
+            GeometryCodec codec = GeometryCodec.forFile(schema, "geometry", null);
+            assertEquals(GeometryEncoding.WKB, codec.encoding());
             List<Group> rows = contents.rows();
             assertFalse(rows.isEmpty());
             for (int row = 0; row < rows.size(); row++) {
