@@ -31,6 +31,7 @@ import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads a Parquet file one row group at a time; at most one row group's pages are in memory.
@@ -47,14 +48,29 @@ public final class GeoParquetFileReader implements Closeable {
     private final String name;
     private final ParquetFooter footer;
     private final ParquetFileReader reader;
-    private final MessageColumnIO columnIO;
+    private MessageType readSchema;
+    private MessageColumnIO columnIO;
     private long rowsRead;
 
     private GeoParquetFileReader(String name, ParquetFooter footer, ParquetFileReader reader) {
         this.name = name;
         this.footer = footer;
         this.reader = reader;
-        this.columnIO = new ColumnIOFactory().getColumnIO(footer.schema());
+        this.readSchema = footer.schema();
+        this.columnIO = new ColumnIOFactory().getColumnIO(readSchema);
+    }
+
+    /**
+     * Reads only these top-level columns from now on (rows then have the projected schema); a key scan reads a
+     * few bytes of each row group instead of every column.
+     */
+    public GeoParquetFileReader project(java.util.List<String> columns) {
+        MessageType projection = new MessageType(footer.schema().getName(),
+                columns.stream().map(column -> footer.schema().getType(column)).toList());
+        reader.setRequestedSchema(projection);
+        readSchema = projection;
+        columnIO = new ColumnIOFactory().getColumnIO(projection, footer.schema());
+        return this;
     }
 
     public static GeoParquetFileReader open(Path file) throws IOException {
@@ -169,7 +185,7 @@ public final class GeoParquetFileReader implements Closeable {
         if (pages == null) {
             return null;
         }
-        RecordReader<Group> records = columnIO.getRecordReader(pages, new GroupRecordConverter(footer.schema()));
+        RecordReader<Group> records = columnIO.getRecordReader(pages, new GroupRecordConverter(readSchema));
         return new RowGroup(pages.getRowCount(), records);
     }
 
