@@ -178,7 +178,7 @@ public final class GeoMetadata {
             return this;
         }
 
-        /** Adds a field to the last column added, e.g. {@code edges} or {@code orientation}. */
+        /** Sets a further field of a column already added, e.g. {@code edges} or {@code orientation}. */
         public Builder columnField(String column, String field, Object value) {
             Map<String, Object> entry = columns.get(column);
             if (entry == null) {

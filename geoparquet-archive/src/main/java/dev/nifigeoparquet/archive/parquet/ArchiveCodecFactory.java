@@ -87,7 +87,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
 
         @Override
         public BytesInput compress(BytesInput input) throws IOException {
-            byte[] raw = input.toByteArray();
+            byte[] raw = bytesOf(input);
             return BytesInput.from(switch (codec) {
                 case UNCOMPRESSED -> raw;
                 case ZSTD -> Zstd.compress(raw, zstdLevel);
@@ -118,7 +118,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
 
         @Override
         public BytesInput decompress(BytesInput input, int uncompressedSize) throws IOException {
-            return BytesInput.from(decompress(input.toByteArray(), uncompressedSize));
+            return BytesInput.from(decompress(bytesOf(input), uncompressedSize));
         }
 
         @Override
@@ -153,6 +153,13 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
         public void release() {
             // Nothing held.
         }
+    }
+
+    /** BytesInput.toByteArray is deprecated; writing it out is the supported way to get its bytes. */
+    private static byte[] bytesOf(BytesInput input) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.toIntExact(input.size()));
+        input.writeAllTo(out);
+        return out.toByteArray();
     }
 
     private static byte[] gzip(byte[] raw) throws IOException {

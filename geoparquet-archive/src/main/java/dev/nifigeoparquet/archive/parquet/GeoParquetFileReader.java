@@ -84,7 +84,7 @@ public final class GeoParquetFileReader implements Closeable {
             long length = file.getLength();
             FileMetaData thriftFooter = readFooter(stream, length, name);
             ParquetMetadata metadata = new ParquetMetadataConverter().fromParquetMetadata(thriftFooter);
-            long dataEnd = length - TAIL_BYTES - footerLength(stream, length);
+            long dataEnd = length - TAIL_BYTES - footerLength(stream, length); // already checked to fit
             checkRowGroups(metadata, dataEnd, name);
             ParquetFooter footer = new ParquetFooter(name, metadata.getFileMetaData().getSchema(),
                     keyValuesInFileOrder(thriftFooter), metadata.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum(),
