@@ -174,6 +174,11 @@ public final class GeoParquetFileReader implements Closeable {
         return footer;
     }
 
+    /** The schema rows are read with: the file's, or the projection. */
+    public MessageType readSchema() {
+        return readSchema;
+    }
+
     /** The next row group's rows, or {@code null} after the last one. Earlier row groups are released. */
     public RowGroup nextRowGroup() throws IOException {
         PageReadStore pages;
