@@ -205,9 +205,15 @@ final class TemporalValues {
 
     private static long countOf(final Instant instant, final TimeUnit unit) {
         try {
-            final long perUnit = nanosPer(unit);
-            final long seconds = Math.multiplyExact(instant.getEpochSecond(), NANOS_PER_SECOND / perUnit);
-            return Math.addExact(seconds, exactCount(instant.getNano(), unit));
+            final long perSecond = NANOS_PER_SECOND / nanosPer(unit);
+            long seconds = instant.getEpochSecond();
+            long fraction = exactCount(instant.getNano(), unit);
+            if (seconds < 0 && fraction > 0) {
+                // Borrow a second so the earliest representable counts (e.g. 1677 in NANOS) do not overflow midway.
+                seconds += 1;
+                fraction -= perSecond;
+            }
+            return Math.addExact(Math.multiplyExact(seconds, perSecond), fraction);
         } catch (final ArithmeticException e) {
             throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE, "is outside the range of a 64-bit count of " + unit);
         }
