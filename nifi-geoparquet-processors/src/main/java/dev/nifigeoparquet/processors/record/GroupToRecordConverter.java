@@ -1,0 +1,132 @@
+package dev.nifigeoparquet.processors.record;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.nifi.serialization.record.MapRecord;
+import org.apache.nifi.serialization.record.Record;
+import org.apache.nifi.serialization.record.RecordSchema;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Converts Parquet rows of one schema into NiFi records whose schema is
+ * {@link ParquetRecordSchemas#toRecordSchema(MessageType)}. The per-column readers are built once, so a
+ * converter is meant to be reused for every row of a file. Instances are immutable and thread-safe.
+ */
+public final class GroupToRecordConverter {
+
+    /** Reads the value at {@code (field, index)} of {@code parent}. */
+    @FunctionalInterface
+    private interface ValueReader {
+        Object read(Group parent, int field, int index);
+    }
+
+    private final MessageType parquetSchema;
+    private final StructReader root;
+
+    public GroupToRecordConverter(final MessageType parquetSchema) {
+        this.parquetSchema = parquetSchema;
+        this.root = new StructReader(parquetSchema, "");
+    }
+
+    public MessageType parquetSchema() {
+        return parquetSchema;
+    }
+
+    public RecordSchema recordSchema() {
+        return root.schema;
+    }
+
+    /** @throws RecordConversionException if a stored value has no exact NiFi form (e.g. invalid UTF-8 in a STRING). */
+    public Record convert(final Group row) {
+        return root.toRecord(row);
+    }
+
+    private static ValueReader readerOf(final Type type, final String path) {
+        return switch (ParquetShape.of(type, path)) {
+            case ParquetShape.Scalar scalar -> ScalarReader.of(ParquetScalar.of(scalar.type()), path)::read;
+            case ParquetShape.Struct struct -> {
+                final StructReader reader = new StructReader(struct.type(), path);
+                yield (parent, field, index) -> reader.toRecord(parent.getGroup(field, index));
+            }
+            case ParquetShape.ListOf list -> listReader(list, path);
+            case ParquetShape.MapOf map -> mapReader(map, path);
+        };
+    }
+
+    private static ValueReader listReader(final ParquetShape.ListOf list, final String path) {
+        final ValueReader element = readerOf(list.element(), FieldPaths.child(path, "element"));
+        final boolean elementIsRepeated = list.elementIsRepeated();
+        return (parent, field, index) -> {
+            final Group listGroup = parent.getGroup(field, index);
+            final Object[] elements = new Object[listGroup.getFieldRepetitionCount(0)];
+            for (int i = 0; i < elements.length; i++) {
+                if (elementIsRepeated) {
+                    elements[i] = element.read(listGroup, 0, i);
+                } else {
+                    final Group wrapper = listGroup.getGroup(0, i);
+                    elements[i] = wrapper.getFieldRepetitionCount(0) == 0 ? null : element.read(wrapper, 0, 0);
+                }
+            }
+            return elements;
+        };
+    }
+
+    private static ValueReader mapReader(final ParquetShape.MapOf map, final String path) {
+        MapKeys.requireSupported(map.key(), path);
+        final ScalarReader key = ScalarReader.of(ParquetScalar.of(map.key()), FieldPaths.child(path, "key"));
+        final ValueReader value = readerOf(map.value(), FieldPaths.child(path, "value"));
+        return (parent, field, index) -> {
+            final Group mapGroup = parent.getGroup(field, index);
+            final int size = mapGroup.getFieldRepetitionCount(0);
+            final Map<String, Object> entries = new LinkedHashMap<>();
+            for (int i = 0; i < size; i++) {
+                final Group entry = mapGroup.getGroup(0, i);
+                final String entryKey = String.valueOf(key.read(entry, 0, 0));
+                entries.put(entryKey, entry.getFieldRepetitionCount(1) == 0 ? null : value.read(entry, 1, 0));
+            }
+            return entries;
+        };
+    }
+
+    /** A group's fields, read into a {@link MapRecord}. */
+    private static final class StructReader {
+        private final RecordSchema schema;
+        private final String[] names;
+        private final boolean[] repeated;
+        private final ValueReader[] readers;
+
+        StructReader(final GroupType type, final String path) {
+            this.schema = ParquetRecordSchemas.recordSchemaOf(type, path);
+            final int count = type.getFieldCount();
+            this.names = new String[count];
+            this.repeated = new boolean[count];
+            this.readers = new ValueReader[count];
+            for (int i = 0; i < count; i++) {
+                final Type field = type.getType(i);
+                names[i] = field.getName();
+                repeated[i] = field.isRepetition(Type.Repetition.REPEATED);
+                readers[i] = readerOf(field, FieldPaths.child(path, field.getName()));
+            }
+        }
+
+        Record toRecord(final Group group) {
+            final Map<String, Object> values = new LinkedHashMap<>(names.length * 2);
+            for (int i = 0; i < names.length; i++) {
+                final int count = group.getFieldRepetitionCount(i);
+                if (repeated[i]) {
+                    final Object[] elements = new Object[count];
+                    for (int k = 0; k < count; k++) {
+                        elements[k] = readers[i].read(group, i, k);
+                    }
+                    values.put(names[i], elements);
+                } else {
+                    values.put(names[i], count == 0 ? null : readers[i].read(group, i, 0));
+                }
+            }
+            return new MapRecord(schema, values);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package dev.nifigeoparquet.processors.record;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.nifi.serialization.record.Record;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Converts NiFi records into Parquet rows of a given target schema, matching fields by name. Each value is
+ * converted exactly or the record is refused with a {@link RecordConversionException} naming the field,
+ * the value and why; nothing is truncated, rounded away or silently dropped. The per-column writers are
+ * built once; instances are immutable and thread-safe.
+ */
+public final class RecordToGroupConverter {
+
+    /** Appends {@code value} (never null) as the next repetition of {@code field} in {@code parent}. */
+    @FunctionalInterface
+    private interface ValueWriter {
+        void write(Group parent, int field, Object value, String path);
+    }
+
+    private final MessageType parquetSchema;
+    private final RecordConversionOptions options;
+    private final StructWriter root;
+
+    public RecordToGroupConverter(final MessageType parquetSchema, final RecordConversionOptions options) {
+        this.parquetSchema = Objects.requireNonNull(parquetSchema, "parquetSchema");
+        this.options = Objects.requireNonNull(options, "options");
+        this.root = new StructWriter(parquetSchema, "");
+    }
+
+    public MessageType parquetSchema() {
+        return parquetSchema;
+    }
+
+    /** @throws RecordConversionException if the record does not fit the target schema exactly. */
+    public Group convert(final Record record) {
+        final Group row = new SimpleGroup(parquetSchema);
+        root.fill(row, record, "");
+        return row;
+    }
+
+    private ValueWriter writerOf(final Type type, final String path) {
+        return switch (ParquetShape.of(type, path)) {
+            case ParquetShape.Scalar scalar -> scalarWriter(ScalarWriter.of(ParquetScalar.of(scalar.type())));
+            case ParquetShape.Struct struct -> {
+                final StructWriter writer = new StructWriter(struct.type(), path);
+                yield (parent, field, value, valuePath) -> writer.fill(parent.addGroup(field), value, valuePath);
+            }
+            case ParquetShape.ListOf list -> listWriter(list, path);
+            case ParquetShape.MapOf map -> mapWriter(map, path);
+        };
+    }
+
+    private static ValueWriter scalarWriter(final ScalarWriter writer) {
+        return (parent, field, value, path) -> {
+            try {
+                writer.write(parent, field, value);
+            } catch (final ValueRefusal refusal) {
+                throw refusal.at(path, value);
+            } catch (final ArithmeticException e) {
+                throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.OUT_OF_RANGE,
+                        "is outside the range of the column type");
+            }
+        };
+    }
+
+    private ValueWriter listWriter(final ParquetShape.ListOf list, final String path) {
+        final ValueWriter element = writerOf(list.element(), FieldPaths.child(path, "element"));
+        final boolean elementIsRepeated = list.elementIsRepeated();
+        final boolean elementsNullable = list.elementsNullable();
+        return (parent, field, value, valuePath) -> {
+            final Object[] elements = elementsOf(value, valuePath);
+            final Group listGroup = parent.addGroup(field);
+            for (int i = 0; i < elements.length; i++) {
+                final String elementPath = FieldPaths.element(valuePath, i);
+                if (elements[i] == null && !elementsNullable) {
+                    throw RecordConversionException.forField(elementPath, RecordConversionException.Reason.NULL_INTO_REQUIRED,
+                            "list element {} is null but the list's elements are required");
+                }
+                if (elementIsRepeated) {
+                    element.write(listGroup, 0, elements[i], elementPath);
+                } else {
+                    final Group wrapper = listGroup.addGroup(0);
+                    if (elements[i] != null) {
+                        element.write(wrapper, 0, elements[i], elementPath);
+                    }
+                }
+            }
+        };
+    }
+
+    private ValueWriter mapWriter(final ParquetShape.MapOf map, final String path) {
+        MapKeys.requireSupported(map.key(), path);
+        final ValueWriter key = scalarWriter(ScalarWriter.of(ParquetScalar.of(map.key())));
+        final ValueWriter value = writerOf(map.value(), FieldPaths.child(path, "value"));
+        final boolean valuesNullable = map.value().isRepetition(Type.Repetition.OPTIONAL);
+        return (parent, field, mapValue, valuePath) -> {
+            final Map<?, ?> entries = switch (mapValue) {
+                case Map<?, ?> javaMap -> javaMap;
+                case Record record -> record.toMap();
+                default -> throw RecordConversionException.forValue(valuePath, mapValue, RecordConversionException.Reason.WRONG_TYPE,
+                        "is not a map");
+            };
+            final Group mapGroup = parent.addGroup(field);
+            for (final Map.Entry<?, ?> entry : entries.entrySet()) {
+                final String entryPath = FieldPaths.entry(valuePath, entry.getKey());
+                if (entry.getKey() == null) {
+                    throw RecordConversionException.forField(valuePath, RecordConversionException.Reason.NULL_INTO_REQUIRED,
+                            "map {} has a null key");
+                }
+                if (entry.getValue() == null && !valuesNullable) {
+                    throw RecordConversionException.forField(entryPath, RecordConversionException.Reason.NULL_INTO_REQUIRED,
+                            "map value {} is null but the map's values are required");
+                }
+                final Group keyValue = mapGroup.addGroup(0);
+                key.write(keyValue, 0, entry.getKey(), entryPath);
+                if (entry.getValue() != null) {
+                    value.write(keyValue, 1, entry.getValue(), entryPath);
+                }
+            }
+        };
+    }
+
+    private static Object[] elementsOf(final Object value, final String path) {
+        return switch (value) {
+            case Object[] array -> array;
+            case Collection<?> collection -> collection.toArray();
+            default -> throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.WRONG_TYPE,
+                    "is not an array or list");
+        };
+    }
+
+    /** A group's fields, written from a NiFi {@link Record} or a {@code Map} of field name to value. */
+    private final class StructWriter {
+        private final GroupType type;
+        private final ValueWriter[] writers;
+
+        StructWriter(final GroupType type, final String path) {
+            this.type = type;
+            this.writers = new ValueWriter[type.getFieldCount()];
+            for (int i = 0; i < writers.length; i++) {
+                writers[i] = writerOf(type.getType(i), FieldPaths.child(path, type.getType(i).getName()));
+            }
+        }
+
+        void fill(final Group target, final Object value, final String path) {
+            final FieldSource source = FieldSource.of(value, path);
+            if (!options.ignoreExtraFields()) {
+                for (final String name : source.names()) {
+                    if (!type.containsField(name)) {
+                        throw RecordConversionException.forField(FieldPaths.child(path, name), RecordConversionException.Reason.EXTRA_FIELD,
+                                "field {} is not in the target schema");
+                    }
+                }
+            }
+            for (int i = 0; i < writers.length; i++) {
+                final Type field = type.getType(i);
+                final String fieldPath = FieldPaths.child(path, field.getName());
+                if (!source.has(field.getName())) {
+                    requireMayBeMissing(field, fieldPath);
+                    continue;
+                }
+                final Object fieldValue = source.get(field.getName());
+                if (fieldValue == null) {
+                    requireMayBeNull(field, fieldPath);
+                } else if (field.isRepetition(Type.Repetition.REPEATED)) {
+                    final Object[] elements = elementsOf(fieldValue, fieldPath);
+                    for (int k = 0; k < elements.length; k++) {
+                        if (elements[k] == null) {
+                            throw RecordConversionException.forField(FieldPaths.element(fieldPath, k),
+                                    RecordConversionException.Reason.NULL_INTO_REQUIRED, "element {} of a repeated field is null");
+                        }
+                        writers[i].write(target, i, elements[k], FieldPaths.element(fieldPath, k));
+                    }
+                } else {
+                    writers[i].write(target, i, fieldValue, fieldPath);
+                }
+            }
+        }
+
+        private void requireMayBeMissing(final Type field, final String path) {
+            if (!field.isRepetition(Type.Repetition.OPTIONAL)) {
+                throw RecordConversionException.forField(path, RecordConversionException.Reason.MISSING_FIELD,
+                        (field.isRepetition(Type.Repetition.REQUIRED) ? "required" : "repeated") + " field {} is missing");
+            }
+            if (options.schemaHandling() == RecordConversionOptions.SchemaHandling.STRICT) {
+                throw RecordConversionException.forField(path, RecordConversionException.Reason.MISSING_FIELD,
+                        "optional field {} is missing (schema handling is strict; fill-missing-nullable would write null)");
+            }
+        }
+
+        private static void requireMayBeNull(final Type field, final String path) {
+            if (!field.isRepetition(Type.Repetition.OPTIONAL)) {
+                throw RecordConversionException.forField(path, RecordConversionException.Reason.NULL_INTO_REQUIRED,
+                        (field.isRepetition(Type.Repetition.REQUIRED) ? "required field {} is null"
+                                : "repeated field {} is null (use an empty array for no values)"));
+            }
+        }
+    }
+
+    /** Field names and values of a record-like value. */
+    private record FieldSource(Set<String> names, Record record, Map<?, ?> map) {
+
+        static FieldSource of(final Object value, final String path) {
+            return switch (value) {
+                case Record record -> {
+                    final Set<String> names = new LinkedHashSet<>(record.getSchema().getFieldNames());
+                    names.addAll(record.getRawFieldNames());
+                    yield new FieldSource(names, record, null);
+                }
+                case Map<?, ?> map -> {
+                    final Set<String> names = new LinkedHashSet<>();
+                    map.keySet().forEach(key -> names.add(String.valueOf(key)));
+                    yield new FieldSource(names, null, map);
+                }
+                default -> throw RecordConversionException.forValue(path.isEmpty() ? "<record>" : path, value,
+                        RecordConversionException.Reason.WRONG_TYPE, "is not a record");
+            };
+        }
+
+        boolean has(final String name) {
+            return names.contains(name) || record != null && record.getSchema().getField(name).isPresent();
+        }
+
+        Object get(final String name) {
+            return record != null ? record.getValue(name) : map.get(name);
+        }
+    }
+}
