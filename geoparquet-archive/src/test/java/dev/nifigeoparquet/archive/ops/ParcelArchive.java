@@ -62,10 +62,6 @@ final class ParcelArchive {
         return parcels;
     }
 
-    /** The archive reopened on another storage view of the same root (e.g. a fault-injecting one). */
-    static GeoParquetArchive open(ArchiveStorage storage) throws IOException {
-        return GeoParquetArchive.open(storage);
-    }
 
     /** The partition created with the most rows. */
     String largestCell() {
