@@ -11,7 +11,12 @@ import java.util.regex.Pattern;
  * &lt;root&gt;/_geoparquet_archive/descriptor.json                     the archive descriptor
  * &lt;root&gt;/_geoparquet_archive/log/&lt;cell&gt;/&lt;version:020d&gt;.json      a partition's commit entries
  * &lt;root&gt;/_geoparquet_archive/staging/&lt;cell&gt;/&lt;name&gt;.staged       data files written but not yet published
+ * &lt;root&gt;/_geoparquet_archive/index/index-&lt;nn&gt;/&lt;name&gt;.keys       key-index shard files (Parquet content)
+ * &lt;root&gt;/_geoparquet_archive/txn/&lt;id&gt;.json                       decisions of multi-partition transactions
  * </pre>
+ *
+ * A "partition" in the protocol is either a data partition (named by its H3 cell) or a key-index shard (named
+ * {@code index-<nn>}); both have a log, a staging directory and a directory of live files.
  *
  * The metadata directory starts with '_' (ignored by pyarrow, Spark and Hive-style readers) and nothing inside
  * it ends in ".parquet", so a {@code <root>/*}{@code /*.parquet} glob never matches it.
@@ -26,18 +31,55 @@ public final class ArchiveLayout {
     public static final String STAGING_DIRECTORY = METADATA_DIRECTORY + "/staging";
     public static final String DATA_FILE_SUFFIX = ".parquet";
     public static final String STAGED_SUFFIX = ".staged";
+    public static final String INDEX_DIRECTORY = METADATA_DIRECTORY + "/index";
+    public static final String INDEX_FILE_SUFFIX = ".keys";
+    public static final String TRANSACTION_DIRECTORY = METADATA_DIRECTORY + "/txn";
+    private static final String INDEX_SHARD_PREFIX = "index-";
 
     private static final String LOG_ENTRY_SUFFIX = ".json";
     private static final Pattern LOG_ENTRY_NAME = Pattern.compile("\\d{20}\\.json");
     /** Path safety only: a cell reaches a path only after the keying rules validated it as an H3 cell. */
     private static final Pattern PATH_SAFE_CELL = Pattern.compile("[0-9a-f]{15}");
-    private static final Pattern DATA_FILE_NAME = Pattern.compile("[A-Za-z0-9._=-]+\\.parquet");
+    private static final Pattern INDEX_SHARD = Pattern.compile("index-[0-9a-f]{2}");
+    private static final Pattern DATA_FILE_NAME = Pattern.compile("[A-Za-z0-9._=-]+\\.(parquet|keys)");
+    private static final Pattern TRANSACTION_ID = Pattern.compile("[0-9a-f-]{36}");
 
     private ArchiveLayout() {
     }
 
+    /** Where a partition's live files are: {@code h3_cell=<cell>}, or the index directory for a key-index shard. */
     public static String partitionDirectory(String cell) {
-        return PARTITION_PREFIX + pathSafe(cell);
+        String id = pathSafe(cell);
+        return isIndexShard(id) ? INDEX_DIRECTORY + "/" + id : PARTITION_PREFIX + id;
+    }
+
+    /** The protocol name of key-index shard {@code shard}. */
+    public static String indexShard(int shard) {
+        if (shard < 0 || shard > 0xff) {
+            throw new IllegalArgumentException("Index shard " + shard + " is outside 0..255");
+        }
+        return INDEX_SHARD_PREFIX + String.format("%02x", shard);
+    }
+
+    public static boolean isIndexShard(String id) {
+        return id != null && INDEX_SHARD.matcher(id).matches();
+    }
+
+    /** A fresh, unique key-index file name; the content is Parquet but the name never ends in ".parquet". */
+    public static String newIndexFileName() {
+        return "part-" + UUID.randomUUID() + INDEX_FILE_SUFFIX;
+    }
+
+    /** A new transaction id. */
+    public static String newTransactionId() {
+        return UUID.randomUUID().toString();
+    }
+
+    public static String transactionDecision(String transactionId) {
+        if (transactionId == null || !TRANSACTION_ID.matcher(transactionId).matches()) {
+            throw new IllegalArgumentException("Not a transaction id: '" + transactionId + "'");
+        }
+        return TRANSACTION_DIRECTORY + "/" + transactionId + ".json";
     }
 
     public static String dataFile(String cell, String fileName) {
@@ -83,7 +125,7 @@ public final class ArchiveLayout {
     }
 
     private static String pathSafe(String cell) {
-        if (cell == null || !PATH_SAFE_CELL.matcher(cell).matches()) {
+        if (cell == null || !(PATH_SAFE_CELL.matcher(cell).matches() || INDEX_SHARD.matcher(cell).matches())) {
             throw new IllegalArgumentException("Not a canonical H3 cell name, refused as a path component: '" + cell + "'");
         }
         return cell;

@@ -3,13 +3,18 @@ package dev.nifigeoparquet.archive.format;
 import java.io.IOException;
 
 /** Another writer committed the same partition version first; the operation must be redone on the new state. */
-public final class CommitConflictException extends IOException {
+public class CommitConflictException extends IOException {
 
     private final String cell;
     private final long version;
 
     public CommitConflictException(String cell, long version, String detail) {
-        super("Partition " + cell + ": version " + version + " was committed by another writer" + (detail == null ? "" : " (" + detail + ")"));
+        this("Partition " + cell + ": version " + version + " was committed by another writer" + (detail == null ? "" : " (" + detail + ")"),
+                cell, version);
+    }
+
+    protected CommitConflictException(String message, String cell, long version) {
+        super(message);
         this.cell = cell;
         this.version = version;
     }

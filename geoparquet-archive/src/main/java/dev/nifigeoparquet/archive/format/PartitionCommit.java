@@ -20,11 +20,13 @@ import java.util.Objects;
  * @param removed            file names this commit superseded (deleted right after the commit)
  * @param rowCount           rows in the partition after the commit
  * @param recentOperationIds operation ids committed to this partition, oldest first, bounded by the archive's retention
+ * @param transaction        for an entry written by a multi-partition transaction, its id: the entry takes effect only
+ *                           if the transaction's decision record says committed; null for a plain commit
  */
 public record PartitionCommit(int formatVersion, String cell, long version, String operationId,
                               OperationType operationType, Instant committedAt, List<DataFileEntry> files,
                               List<String> added, List<String> removed, long rowCount,
-                              List<String> recentOperationIds) {
+                              List<String> recentOperationIds, String transaction) {
 
     public static final int FORMAT_VERSION = 1;
 
@@ -43,7 +45,7 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
 
     /** The state of a partition that has never been committed. */
     public static PartitionCommit empty(String cell) {
-        return new PartitionCommit(FORMAT_VERSION, cell, 0, null, null, null, List.of(), List.of(), List.of(), 0, List.of());
+        return new PartitionCommit(FORMAT_VERSION, cell, 0, null, null, null, List.of(), List.of(), List.of(), 0, List.of(), null);
     }
 
     public boolean isEmptyPartition() {
@@ -65,12 +67,24 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
     /** The commit that follows this one, remembering at most {@code idRetention} operation ids. */
     public PartitionCommit next(String id, OperationType type, Instant now, List<DataFileEntry> newFiles,
                                 List<String> addedNames, List<String> removedNames, int idRetention) {
+        return next(version + 1, id, type, now, newFiles, addedNames, removedNames, idRetention, null);
+    }
+
+    /**
+     * The commit that follows this state at {@code newVersion} (higher than {@code version + 1} when entries of
+     * aborted transactions lie between), written by {@code transactionId} or plainly when null.
+     */
+    public PartitionCommit next(long newVersion, String id, OperationType type, Instant now, List<DataFileEntry> newFiles,
+                                List<String> addedNames, List<String> removedNames, int idRetention, String transactionId) {
         List<String> ids = new ArrayList<>(recentOperationIds);
         ids.add(id);
         while (ids.size() > idRetention) {
             ids.remove(0);
         }
         long rows = newFiles.stream().mapToLong(DataFileEntry::rows).sum();
-        return new PartitionCommit(FORMAT_VERSION, cell, version + 1, id, type, now, newFiles, addedNames, removedNames, rows, ids);
+        if (newVersion <= version) {
+            throw new IllegalArgumentException("Next version " + newVersion + " of " + cell + " must follow " + version);
+        }
+        return new PartitionCommit(FORMAT_VERSION, cell, newVersion, id, type, now, newFiles, addedNames, removedNames, rows, ids, transactionId);
     }
 }

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.format.PartitionRecovery.PartitionBusyException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 
 import java.io.IOException;
@@ -7,23 +8,26 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Runs one operation on one partition under the commit protocol:
- * <ol>
- *   <li>recover the partition (finish an interrupted publish, delete superseded and stale staged files);</li>
- *   <li>read the latest state; an operation id it already holds makes the operation a no-op (replay);</li>
- *   <li>let the update stage its new files and say which live files it supersedes;</li>
- *   <li>commit version N+1 exclusively; if another writer took N+1, discard the staged files and redo from 2;</li>
- *   <li>publish the new files into the partition directory and delete the superseded ones.</li>
- * </ol>
- * Until step 4 the archive is unchanged; from step 4 the new state is the archive's state, and step 5 is
- * completed by whoever touches the partition next if this process dies.
+ * Runs operations under the commit protocol (docs/archive-format.md, section 5).
+ *
+ * <p>One partition: recover it; read its state (an operation id it already holds makes the operation a replay);
+ * let the update stage new files; create version N+1 exclusively (another writer took it: discard and redo);
+ * publish. Until the exclusive creation the archive is unchanged; after it, the new state is in effect and
+ * publishing is completed by whoever touches the partition next if this process dies.
+ *
+ * <p>Several partitions at once (a key moving between cells, and the key index): the same steps, except that
+ * each participant's entry names a transaction, and the transaction takes effect when its decision record is
+ * created exclusively as committed. An entry whose transaction is undecided or aborted is not in effect.
  */
 public final class PartitionCommitter {
 
@@ -39,60 +43,165 @@ public final class PartitionCommitter {
         this.recovery = new PartitionRecovery(storage, settings);
     }
 
+    /** One participant of an operation: what it does to one partition. */
+    public record Participant(OperationType type, PartitionUpdate update) {
+    }
+
     public CommitOutcome commit(String cell, String operationId, OperationType type, PartitionUpdate update) throws IOException {
+        return commitAll(operationId, Map.of(cell, new Participant(type, update))).get(cell);
+    }
+
+    /**
+     * Commits an operation on one or more partitions atomically: every participant's new state takes effect, or
+     * none does. Outcomes are keyed by partition; for a replay every outcome says so.
+     */
+    public Map<String, CommitOutcome> commitAll(String operationId, Map<String, Participant> participants) throws IOException {
         Objects.requireNonNull(operationId, "operationId");
-        ReentrantLock lock = PartitionLocks.lockFor(storage.describe(), cell);
-        lock.lock();
+        if (participants.isEmpty()) {
+            throw new IllegalArgumentException("An operation needs at least one partition");
+        }
+        // Sorted, so two writers lock overlapping partitions in the same order and cannot deadlock.
+        TreeMap<String, Participant> sorted = new TreeMap<>(participants);
+        List<ReentrantLock> locks = new ArrayList<>();
         try {
-            return commitLocked(cell, operationId, type, update);
+            for (String cell : sorted.keySet()) {
+                ReentrantLock lock = PartitionLocks.lockFor(storage.describe(), cell);
+                lock.lock();
+                locks.add(lock);
+            }
+            return commitLocked(operationId, sorted);
         } finally {
-            lock.unlock();
+            locks.forEach(ReentrantLock::unlock);
         }
     }
 
-    private CommitOutcome commitLocked(String cell, String operationId, OperationType type, PartitionUpdate update) throws IOException {
-        PartitionLog log = new PartitionLog(storage, cell);
-        PartitionCommit current = recovery.recover(cell, clock.instant()).state();
+    private Map<String, CommitOutcome> commitLocked(String operationId, TreeMap<String, Participant> participants) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            if (current.hasCommitted(operationId)) {
-                return new CommitOutcome(current, current, PartitionChange.none(), true, attempt);
-            }
-            DataFileStager stager = new DataFileStager(storage, cell);
-            PartitionCommit next;
-            PartitionChange change;
+            Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
             try {
-                change = update.apply(current, stager);
-                next = nextCommit(current, operationId, type, change, clock.instant());
-                log.commit(next);
-            } catch (CommitConflictException conflict) {
-                stager.discard();
-                if (attempt >= settings.maxCommitAttempts()) {
-                    throw new CommitConflictException(cell, conflict.version(),
-                            "gave up after " + attempt + " attempts; the partition is being written concurrently");
+                for (String cell : participants.keySet()) {
+                    states.put(cell, recovery.recover(cell, clock.instant()));
                 }
-                backOff(attempt);
-                current = recovery.recover(cell, clock.instant()).state();
+            } catch (PartitionBusyException busy) {
+                retryOrGiveUp(attempt, busy);
                 continue;
+            }
+            if (states.values().stream().anyMatch(report -> report.state().hasCommitted(operationId))) {
+                Map<String, CommitOutcome> replays = new LinkedHashMap<>();
+                states.forEach((cell, report) -> replays.put(cell,
+                        new CommitOutcome(report.state(), report.state(), PartitionChange.none(), true, 1)));
+                return replays;
+            }
+            Map<String, DataFileStager> stagers = new LinkedHashMap<>();
+            Map<String, CommitOutcome> outcomes;
+            try {
+                outcomes = stage(operationId, participants, states, stagers, attempt);
             } catch (IOException | RuntimeException failure) {
-                stager.discard();
+                discardAll(stagers);
                 throw failure;
             }
-            publish(cell);
-            return new CommitOutcome(current, next, change, false, attempt);
+            if (commit(operationId, outcomes, stagers)) {
+                publish(outcomes.keySet());
+                return outcomes;
+            }
+            retryOrGiveUp(attempt, new CommitConflictException(participants.firstKey(), -1,
+                    "another writer committed first or gave this transaction up"));
+        }
+    }
+
+    private static void discardAll(Map<String, DataFileStager> stagers) {
+        stagers.values().forEach(DataFileStager::discard);
+    }
+
+    /**
+     * Lets every participant compute its change on its current state, staging new files; nothing is committed yet.
+     */
+    private Map<String, CommitOutcome> stage(String operationId, TreeMap<String, Participant> participants,
+                                             Map<String, PartitionRecovery.Report> states,
+                                             Map<String, DataFileStager> stagers, int attempt) throws IOException {
+        Instant now = clock.instant();
+        String transaction = participants.size() > 1 ? ArchiveLayout.newTransactionId() : null;
+        Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
+        for (Map.Entry<String, Participant> participant : participants.entrySet()) {
+            String cell = participant.getKey();
+            PartitionRecovery.Report state = states.get(cell);
+            DataFileStager stager = new DataFileStager(storage, cell);
+            stagers.put(cell, stager);
+            PartitionChange change = participant.getValue().update().apply(state.state(), stager);
+            PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, operationId, participant.getValue().type(),
+                    change, now, transaction);
+            outcomes.put(cell, new CommitOutcome(state.state(), next, change, false, attempt));
+        }
+        return outcomes;
+    }
+
+    /**
+     * Creates the entries (and, for several partitions, the decision). True when the operation took effect; false
+     * after a definite loss (another writer's version, or the transaction given up), when this attempt's staged
+     * files have been discarded and the operation is redone. Any other failure propagates without discarding:
+     * the commit may have happened, and recovery removes the files later if it did not.
+     */
+    private boolean commit(String operationId, Map<String, CommitOutcome> outcomes, Map<String, DataFileStager> stagers) throws IOException {
+        String transaction = outcomes.values().iterator().next().after().transaction();
+        List<String> written = new ArrayList<>();
+        try {
+            for (Map.Entry<String, CommitOutcome> entry : outcomes.entrySet()) {
+                new PartitionLog(storage, entry.getKey()).commit(entry.getValue().after());
+                written.add(entry.getKey());
+            }
+        } catch (CommitConflictException conflict) {
+            if (transaction != null && !written.isEmpty()) {
+                TransactionDecision standing = TransactionRecords.decide(storage, transaction, operationId,
+                        TransactionDecision.Outcome.ABORTED, clock.instant(), written);
+                if (standing.outcome() != TransactionDecision.Outcome.ABORTED) {
+                    return true;
+                }
+            }
+            discardAll(stagers);
+            return false;
+        }
+        if (transaction == null) {
+            return true;
+        }
+        TransactionDecision decision = TransactionRecords.decide(storage, transaction, operationId,
+                TransactionDecision.Outcome.COMMITTED, clock.instant(), List.copyOf(outcomes.keySet()));
+        if (decision.outcome() == TransactionDecision.Outcome.COMMITTED) {
+            return true;
+        }
+        discardAll(stagers);
+        return false;
+    }
+
+    private void retryOrGiveUp(int attempt, CommitConflictException conflict) throws CommitConflictException {
+        if (attempt >= settings.maxCommitAttempts()) {
+            throw new CommitConflictException(conflict.getMessage() + "; gave up after " + attempt
+                    + " attempts, the partition is being written concurrently", conflict.cell(), conflict.version());
+        }
+        long maxMillis = Math.min(1000, 10L << Math.min(attempt, 6));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, maxMillis + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
     /** Publishing is recovery of the state just committed: one code path for normal runs and for crashes. */
-    private void publish(String cell) throws IOException {
-        try {
-            recovery.recover(cell, clock.instant());
-        } catch (IOException e) {
-            throw new PublishIncompleteException(cell, e);
+    private void publish(Set<String> cells) throws IOException {
+        IOException first = null;
+        for (String cell : cells) {
+            try {
+                recovery.recover(cell, clock.instant());
+            } catch (IOException e) {
+                first = first == null ? new PublishIncompleteException(cell, e) : first;
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 
-    private PartitionCommit nextCommit(PartitionCommit current, String operationId, OperationType type,
-                                       PartitionChange change, Instant now) {
+    private PartitionCommit nextCommit(PartitionCommit current, long version, String operationId, OperationType type,
+                                       PartitionChange change, Instant now, String transaction) {
         Set<String> removed = new HashSet<>(change.removed());
         if (!current.fileNames().containsAll(removed)) {
             List<String> unknown = new ArrayList<>(removed);
@@ -120,16 +229,8 @@ public final class PartitionCommitter {
         if (!placed) {
             files.addAll(newEntries);
         }
-        return current.next(operationId, type, now, files, addedNames, change.removed(), settings.operationIdRetention());
-    }
-
-    private static void backOff(int attempt) {
-        long maxMillis = Math.min(1000, 10L << Math.min(attempt, 6));
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, maxMillis + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return current.next(version, operationId, type, now, files, addedNames, change.removed(),
+                settings.operationIdRetention(), transaction);
     }
 
     /**

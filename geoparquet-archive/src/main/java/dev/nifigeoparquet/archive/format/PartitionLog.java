@@ -29,15 +29,37 @@ public final class PartitionLog {
         return cell;
     }
 
+    /**
+     * What the log says now.
+     *
+     * @param committed  the latest state in effect (a plain entry, or one whose transaction committed)
+     * @param topVersion the highest version present, in effect or not; the next commit takes {@code topVersion + 1}
+     * @param pending    the top entry when its transaction is not decided yet, else null
+     */
+    public record View(PartitionCommit committed, long topVersion, PartitionCommit pending) {
+    }
+
     /** The latest committed state, or {@link PartitionCommit#empty} when the partition has never been committed. */
     public PartitionCommit latest() throws IOException {
+        return view().committed();
+    }
+
+    /**
+     * Reads the log from its newest entry down to the first that is in effect: entries of aborted transactions are
+     * skipped, and an undecided transaction's entry is reported as pending.
+     */
+    public View view() throws IOException {
         for (int attempt = 1; ; attempt++) {
-            long version = latestVersion();
-            if (version == 0) {
-                return PartitionCommit.empty(cell);
+            List<Long> versions = new java.util.ArrayList<>();
+            for (StoredObject entry : storage.list(ArchiveLayout.logDirectory(cell))) {
+                long version = ArchiveLayout.logEntryVersion(entry.name());
+                if (version > 0) {
+                    versions.add(version);
+                }
             }
+            versions.sort(java.util.Comparator.reverseOrder());
             try {
-                return read(version);
+                return resolve(versions);
             } catch (NoSuchFileException pruned) {
                 // A concurrent writer committed and pruned between our list and read: list again.
                 if (attempt == READ_ATTEMPTS) {
@@ -45,6 +67,28 @@ public final class PartitionLog {
                 }
             }
         }
+    }
+
+    private View resolve(List<Long> newestFirst) throws IOException {
+        long top = newestFirst.isEmpty() ? 0 : newestFirst.get(0);
+        PartitionCommit pending = null;
+        for (long version : newestFirst) {
+            PartitionCommit entry = read(version);
+            if (entry.transaction() == null) {
+                return new View(entry, top, pending);
+            }
+            TransactionDecision decision = TransactionRecords.read(storage, entry.transaction());
+            if (decision == null) {
+                if (version == top) {
+                    pending = entry;
+                }
+                continue;
+            }
+            if (decision.outcome() == TransactionDecision.Outcome.COMMITTED) {
+                return new View(entry, top, pending);
+            }
+        }
+        return new View(PartitionCommit.empty(cell), top, pending);
     }
 
     /** The highest committed version, 0 when none. */

@@ -6,6 +6,7 @@ import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -26,7 +27,7 @@ public final class PartitionRecovery {
     }
 
     /** What recovery did, for logging and tests. */
-    public record Report(PartitionCommit state, int published, int supersededDeleted, int stagingDeleted,
+    public record Report(PartitionCommit state, long topVersion, int published, int supersededDeleted, int stagingDeleted,
                          int logEntriesPruned) {
         public boolean didAnything() {
             return published + supersededDeleted + stagingDeleted + logEntriesPruned > 0;
@@ -37,19 +38,47 @@ public final class PartitionRecovery {
     public Report recover(String cell, Instant now) throws IOException {
         PartitionLog log = new PartitionLog(storage, cell);
         for (int attempt = 1; ; attempt++) {
-            PartitionCommit latest = log.latest();
+            PartitionLog.View view = settlePending(log, now);
+            PartitionCommit latest = view.committed();
             try {
-                return recover(log, latest, now);
+                return recover(log, latest, view.topVersion(), now);
             } catch (CommittedFileMissingException missing) {
                 // A concurrent writer may have superseded and deleted the file after we read the state.
-                if (attempt == ATTEMPTS || log.latestVersion() == latest.version()) {
+                if (attempt == ATTEMPTS || log.latestVersion() == view.topVersion()) {
                     throw missing;
                 }
             }
         }
     }
 
-    private Report recover(PartitionLog log, PartitionCommit latest, Instant now) throws IOException {
+    /**
+     * A transaction whose entry tops the log and is still undecided either belongs to a live writer (younger than
+     * the lease: the partition is busy, the caller retries later) or to one that died (older: it is aborted here,
+     * and the entry never takes effect).
+     */
+    private PartitionLog.View settlePending(PartitionLog log, Instant now) throws IOException {
+        PartitionLog.View view = log.view();
+        PartitionCommit pending = view.pending();
+        if (pending == null) {
+            return view;
+        }
+        if (!settings.lease().expired(pending.committedAt(), now)) {
+            throw new PartitionBusyException(log.cell(), pending.transaction());
+        }
+        TransactionRecords.decide(storage, pending.transaction(), pending.operationId(), TransactionDecision.Outcome.ABORTED,
+                now, List.of(log.cell()));
+        return log.view();
+    }
+
+    /** Another writer's transaction holds the partition; it is decided within moments, or aborted after the lease. */
+    public static final class PartitionBusyException extends CommitConflictException {
+        public PartitionBusyException(String cell, String transaction) {
+            super("Partition " + cell + " is held by transaction " + transaction + " of another writer, which is still in progress",
+                    cell, -1);
+        }
+    }
+
+    private Report recover(PartitionLog log, PartitionCommit latest, long topVersion, Instant now) throws IOException {
         String cell = log.cell();
         Set<String> present = new HashSet<>();
         for (StoredObject object : storage.list(ArchiveLayout.partitionDirectory(cell))) {
@@ -97,14 +126,14 @@ public final class PartitionRecovery {
         int pruned = 0;
         for (StoredObject entry : log.listEntries()) {
             long version = ArchiveLayout.logEntryVersion(entry.name());
-            boolean oldEntry = version >= 0 && version <= latest.version() - settings.logEntryRetention();
+            boolean oldEntry = version > 0 && version <= latest.version() - settings.logEntryRetention();
             boolean debris = version < 0 && lease.expired(entry.lastModified(), now);
             if (oldEntry || debris) {
                 storage.delete(entry.path());
                 pruned++;
             }
         }
-        return new Report(latest, published, supersededDeleted, stagingDeleted, pruned);
+        return new Report(latest, topVersion, published, supersededDeleted, stagingDeleted, pruned);
     }
 
     /** A file the latest commit lists is neither published nor staged: the archive was damaged outside the protocol. */
