@@ -1,0 +1,29 @@
+package dev.nifigeoparquet.archive.compaction;
+
+/**
+ * What compaction did to one partition.
+ *
+ * @param cell         the partition
+ * @param filesBefore  live files before
+ * @param filesAfter   live files after
+ * @param rows         rows in the partition after (compaction never changes the count)
+ * @param rowsRewritten rows read from input files and written to new ones
+ * @param bytesRead    bytes of the input files
+ * @param bytesWritten bytes of the files written
+ * @param commits      commits made (one per group rewritten)
+ * @param replays      groups found already committed (a replay of the same compaction)
+ * @param skipReason   why nothing was rewritten; null when something was
+ * @param failure      the error that stopped the partition's compaction; null when none
+ */
+public record PartitionCompaction(String cell, int filesBefore, int filesAfter, long rows, long rowsRewritten,
+                                  long bytesRead, long bytesWritten, int commits, int replays, String skipReason,
+                                  String failure) {
+
+    public boolean compacted() {
+        return commits > 0;
+    }
+
+    public boolean failed() {
+        return failure != null;
+    }
+}
