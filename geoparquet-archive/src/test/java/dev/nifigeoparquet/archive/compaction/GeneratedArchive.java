@@ -60,6 +60,10 @@ public final class GeneratedArchive {
 
     public static final String GEO = GeoMetadata.builder().wkbColumn("geometry", List.of("Point"), null, null).build().rawString();
 
+    /** The same block with a PROJJSON crs identified as EPSG:4326. */
+    public static final String GEO_EPSG_4326 = GeoMetadata.builder().wkbColumn("geometry", List.of("Point"),
+            epsg4326(), null).build().rawString();
+
     private static final GeometryFactory GEOMETRIES = new GeometryFactory();
 
     private GeneratedArchive() {
@@ -74,7 +78,11 @@ public final class GeneratedArchive {
     }
 
     public static GeoParquetArchive create(ArchiveStorage storage, Clock clock, CompactionSettings compaction) throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(SCHEMA, FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, GEO)), List.of("id"), null,
+        return create(storage, clock, compaction, GEO);
+    }
+
+    public static GeoParquetArchive create(ArchiveStorage storage, Clock clock, CompactionSettings compaction, String geo) throws IOException {
+        ArchiveSpec spec = ArchiveSpec.of(SCHEMA, FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo)), List.of("id"), null,
                 RESOLUTION, writerSettings(), "generated").withCompaction(compaction);
         return ArchiveCreator.create(storage, spec, clock);
     }
@@ -125,6 +133,14 @@ public final class GeneratedArchive {
             append(archive, cell, "append-" + cell + "-" + start, rows(centre, start, rowsPerFile));
         }
         return (long) files * rowsPerFile;
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode epsg4326() {
+        com.fasterxml.jackson.databind.node.ObjectNode crs = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        crs.put("type", "GeographicCRS");
+        crs.put("name", "WGS 84");
+        crs.putObject("id").put("authority", "EPSG").put("code", 4326);
+        return crs;
     }
 
     static Point point(double lon, double lat) {
