@@ -1,12 +1,16 @@
 package dev.nifigeoparquet.archive.compaction;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 /**
  * What compaction did to one partition.
  *
  * @param cell         the partition
  * @param filesBefore  live files before
  * @param filesAfter   live files after
- * @param rows         rows in the partition after (compaction never changes the count)
+ * @param rows         rows in the partition after (compaction never changes the count); -1 when the compaction
+ *                     failed before the state could be read again
  * @param rowsRewritten rows read from input files and written to new ones
  * @param bytesRead    bytes of the input files
  * @param bytesWritten bytes of the files written
@@ -25,5 +29,26 @@ public record PartitionCompaction(String cell, int filesBefore, int filesAfter, 
 
     public boolean failed() {
         return failure != null;
+    }
+
+    public ObjectNode toJson() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("cell", cell);
+        node.put("compacted", compacted());
+        node.put("filesBefore", filesBefore);
+        node.put("filesAfter", filesAfter);
+        node.put("rows", rows);
+        node.put("rowsRewritten", rowsRewritten);
+        node.put("bytesRead", bytesRead);
+        node.put("bytesWritten", bytesWritten);
+        node.put("commits", commits);
+        node.put("replays", replays);
+        if (skipReason != null) {
+            node.put("skipReason", skipReason);
+        }
+        if (failure != null) {
+            node.put("failure", failure);
+        }
+        return node;
     }
 }

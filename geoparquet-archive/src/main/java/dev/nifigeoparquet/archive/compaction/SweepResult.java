@@ -1,5 +1,9 @@
 package dev.nifigeoparquet.archive.compaction;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.util.List;
 
 /**
@@ -27,5 +31,17 @@ public record SweepResult(List<PartitionCompaction> partitions) {
 
     public long bytesWritten() {
         return partitions.stream().mapToLong(PartitionCompaction::bytesWritten).sum();
+    }
+
+    public ObjectNode toJson() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("partitions", partitions.size());
+        node.put("compacted", compacted().size());
+        node.put("failed", failed().size());
+        node.put("bytesRead", bytesRead());
+        node.put("bytesWritten", bytesWritten());
+        ArrayNode array = node.putArray("results");
+        partitions.forEach(partition -> array.add(partition.toJson()));
+        return node;
     }
 }

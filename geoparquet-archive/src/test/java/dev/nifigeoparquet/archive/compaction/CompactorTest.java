@@ -221,6 +221,8 @@ class CompactorTest {
         }
         assertEquals(1, archive.partitionState(qualifying).files().size());
         assertEquals(rows, archive.partitionState(qualifying).rowCount());
+        assertEquals(1, sweep.toJson().path("compacted").asInt());
+        assertEquals(3, sweep.toJson().path("results").size());
         Map<Path, Snapshot> after = new HashMap<>();
         for (String cell : others) {
             after.putAll(snapshot(root.resolve(ArchiveLayout.partitionDirectory(cell))));
