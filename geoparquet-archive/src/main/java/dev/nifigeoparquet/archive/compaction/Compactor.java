@@ -1,0 +1,180 @@
+package dev.nifigeoparquet.archive.compaction;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.CommitOutcome;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.DataFileStager;
+import dev.nifigeoparquet.archive.format.NewDataFile;
+import dev.nifigeoparquet.archive.format.OperationType;
+import dev.nifigeoparquet.archive.format.PartitionChange;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.ops.LiveFiles;
+import dev.nifigeoparquet.archive.ops.RollingFileWriter;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.ParquetFileException;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import org.apache.parquet.example.data.Group;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Executes compaction plans: rewrites each group of consecutive small files into files of the target size
+ * through {@link RollingFileWriter} (so the output carries the archive's schema, canonical footer entries, codec,
+ * level and row-group size, like any originally written file), and commits each group as one {@code COMPACT}
+ * commit that supersedes its input files. Rows keep their order and their count.
+ */
+public final class Compactor {
+
+    private final GeoParquetArchive archive;
+    private final CompactionPlanner planner;
+    private final WriterSettings writerSettings;
+
+    public Compactor(GeoParquetArchive archive) {
+        this(archive, CompactionOptions.archiveDefaults());
+    }
+
+    public Compactor(GeoParquetArchive archive, CompactionOptions options) {
+        this.archive = Objects.requireNonNull(archive, "archive");
+        this.planner = new CompactionPlanner(options.resolve(archive.descriptor()));
+        this.writerSettings = archive.descriptor().writer().withTargetFileBytes(planner.policy().targetFileBytes());
+    }
+
+    public CompactionPolicy policy() {
+        return planner.policy();
+    }
+
+    /** Plans one partition from its latest commit state. */
+    public PartitionPlan plan(String cell) throws IOException {
+        return planner.plan(archive.partitionState(cell), archive.clock().instant());
+    }
+
+    /** Plans every partition the archive tracks, from the commit states only. */
+    public List<PartitionPlan> planArchive() throws IOException {
+        List<PartitionPlan> plans = new ArrayList<>();
+        for (String cell : archive.partitionCells()) {
+            plans.add(plan(cell));
+        }
+        return plans;
+    }
+
+    /** Plans and compacts one partition. */
+    public PartitionCompaction compact(String cell) throws IOException {
+        return execute(plan(archive.requireCell(cell)));
+    }
+
+    /**
+     * Plans every partition and compacts only those that qualify; the others are not touched (no recovery, no
+     * write). A partition that fails is reported and the sweep goes on with the next.
+     */
+    public SweepResult sweep() throws IOException {
+        List<PartitionCompaction> results = new ArrayList<>();
+        for (PartitionPlan plan : planArchive()) {
+            try {
+                results.add(execute(plan));
+            } catch (IOException | RuntimeException e) {
+                results.add(new PartitionCompaction(plan.cell(), plan.liveFiles(), plan.liveFiles(), -1, 0, 0, 0, 0, 0,
+                        null, e.getMessage()));
+            }
+        }
+        return new SweepResult(results);
+    }
+
+    /** Rewrites a plan's groups, one commit per group, and reports the partition's state afterwards. */
+    public PartitionCompaction execute(PartitionPlan plan) throws IOException {
+        if (!plan.qualifies()) {
+            PartitionCommit state = archive.partitionState(plan.cell());
+            return new PartitionCompaction(plan.cell(), plan.liveFiles(), plan.liveFiles(), state.rowCount(), 0, 0, 0, 0, 0,
+                    plan.skipReason(), null);
+        }
+        long rowsRewritten = 0;
+        long bytesRead = 0;
+        long bytesWritten = 0;
+        int commits = 0;
+        int replays = 0;
+        List<String> stale = new ArrayList<>();
+        PartitionCommit after = null;
+        for (FileGroup group : plan.groups()) {
+            CommitOutcome outcome;
+            try {
+                outcome = archive.committer().commit(plan.cell(), group.operationId(), OperationType.COMPACT,
+                        (current, stager) -> rewrite(group, current, stager));
+            } catch (PlanOutdatedException e) {
+                stale.add(e.getMessage());
+                continue;
+            }
+            after = outcome.after();
+            if (outcome.replay()) {
+                replays++;
+                continue;
+            }
+            commits++;
+            rowsRewritten += group.rows();
+            bytesRead += group.bytes();
+            bytesWritten += outcome.change().added().stream().mapToLong(NewDataFile::bytes).sum();
+        }
+        if (after == null) {
+            after = archive.partitionState(plan.cell());
+        }
+        String skipReason = commits > 0 ? null
+                : replays > 0 ? "already compacted (replay of the same compaction)"
+                : "plan outdated by concurrent commits: " + String.join("; ", stale);
+        return new PartitionCompaction(plan.cell(), plan.liveFiles(), after.files().size(), after.rowCount(), rowsRewritten,
+                bytesRead, bytesWritten, commits, replays, skipReason, null);
+    }
+
+    /**
+     * The update of one group, applied to the partition's current state (again on a newer state after a commit
+     * race): the group's files must still be live and consecutive, or the plan is outdated.
+     */
+    private PartitionChange rewrite(FileGroup group, PartitionCommit current, DataFileStager stager) throws IOException {
+        if (!group.consecutiveIn(current.fileNames())) {
+            throw new PlanOutdatedException("files " + group.fileNames() + " of partition " + group.cell()
+                    + " are no longer live and consecutive in version " + current.version());
+        }
+        List<NewDataFile> written;
+        try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), writerSettings)) {
+            for (DataFileEntry file : group.files()) {
+                copyRows(group.cell(), file, writer);
+            }
+            written = writer.finish();
+        }
+        long rows = written.stream().mapToLong(NewDataFile::rows).sum();
+        if (rows != group.rows()) {
+            throw new IOException("Compaction of partition " + group.cell() + " wrote " + rows + " rows but its input files "
+                    + group.fileNames() + " are committed with " + group.rows());
+        }
+        return new PartitionChange(written, group.fileNames());
+    }
+
+    private void copyRows(String cell, DataFileEntry file, RollingFileWriter writer) throws IOException {
+        try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), cell, file.name())) {
+            if (!reader.footer().schema().equals(archive.schema())) {
+                throw new ParquetFileException(reader.footer().file(), "schema differs from the archive's, refusing to "
+                        + "rewrite it under the archive's schema: " + reader.footer().schema());
+            }
+            long copied = 0;
+            Iterator<Group> rows = reader.rows();
+            while (rows.hasNext()) {
+                writer.write(rows.next());
+                copied++;
+            }
+            if (copied != file.rows()) {
+                throw new ParquetFileException(reader.footer().file(), "holds " + copied + " rows but is committed with " + file.rows());
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** The files a plan meant to rewrite changed under it; the partition is left for the next run to plan again. */
+    static final class PlanOutdatedException extends IOException {
+        PlanOutdatedException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.nifigeoparquet.archive.compaction;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * What compaction did to one partition.
+ *
+ * @param cell         the partition
+ * @param filesBefore  live files before
+ * @param filesAfter   live files after
+ * @param rows         rows in the partition after (compaction never changes the count); -1 when the compaction
+ *                     failed before the state could be read again
+ * @param rowsRewritten rows read from input files and written to new ones
+ * @param bytesRead    bytes of the input files
+ * @param bytesWritten bytes of the files written
+ * @param commits      commits made (one per group rewritten)
+ * @param replays      groups found already committed (a replay of the same compaction)
+ * @param skipReason   why nothing was rewritten; null when something was
+ * @param failure      the error that stopped the partition's compaction; null when none
+ */
+public record PartitionCompaction(String cell, int filesBefore, int filesAfter, long rows, long rowsRewritten,
+                                  long bytesRead, long bytesWritten, int commits, int replays, String skipReason,
+                                  String failure) {
+
+    public boolean compacted() {
+        return commits > 0;
+    }
+
+    public boolean failed() {
+        return failure != null;
+    }
+
+    public ObjectNode toJson() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("cell", cell);
+        node.put("compacted", compacted());
+        node.put("filesBefore", filesBefore);
+        node.put("filesAfter", filesAfter);
+        node.put("rows", rows);
+        node.put("rowsRewritten", rowsRewritten);
+        node.put("bytesRead", bytesRead);
+        node.put("bytesWritten", bytesWritten);
+        node.put("commits", commits);
+        node.put("replays", replays);
+        if (skipReason != null) {
+            node.put("skipReason", skipReason);
+        }
+        if (failure != null) {
+            node.put("failure", failure);
+        }
+        return node;
+    }
+}

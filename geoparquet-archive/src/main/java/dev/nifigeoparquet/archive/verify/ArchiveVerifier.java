@@ -1,0 +1,269 @@
+package dev.nifigeoparquet.archive.verify;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.AdoptionRecord;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.ops.LiveFiles;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StoredObject;
+import org.apache.parquet.example.data.Group;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Verifies an archive, or some of its partitions, against its descriptor and commit state without writing
+ * anything (no recovery runs; only listings and reads):
+ * <ul>
+ *   <li>each live file's schema, canonical footer entries byte for byte, {@code geo} block (with a JSON-level diff
+ *       when its bytes differ) and CRS;</li>
+ *   <li>live files and row counts against the latest commit entry: files missing, committed but not yet published,
+ *       superseded but not yet deleted, untracked {@code .parquet} files, unreadable (truncated, corrupt) files;</li>
+ *   <li>uniqueness of feature keys across the verified partitions;</li>
+ *   <li>optionally, the total row count against an expected count.</li>
+ * </ul>
+ *
+ * <p>Key uniqueness keeps only a 64-bit hash per row in a primitive set; rows whose hash was seen twice are compared
+ * exactly in a second pass that reads the files again and keeps only those keys.
+ */
+public final class ArchiveVerifier {
+
+    private final GeoParquetArchive archive;
+    private final ArchiveStorage storage;
+    private final FooterCheck footerCheck;
+    private final Instant adoptedAt;
+
+    public ArchiveVerifier(GeoParquetArchive archive) {
+        this.archive = archive;
+        this.storage = archive.storage();
+        this.footerCheck = new FooterCheck(archive.schema(), archive.canonicalFooter(), archive.descriptor().geometryColumn(),
+                archive.sourceCrs());
+        AdoptionRecord adoption = archive.descriptor().adoption();
+        this.adoptedAt = adoption == null ? null : adoption.adoptedAt();
+    }
+
+    /** Verifies the whole archive. */
+    public VerificationReport verify() throws IOException {
+        return verify(VerifyOptions.wholeArchive());
+    }
+
+    public VerificationReport verify(VerifyOptions options) throws IOException {
+        Findings findings = new Findings();
+        List<String> cells = options.wholeArchiveSelected() ? archive.partitionCells()
+                : options.cells().stream().map(archive::requireCell).toList();
+
+        Map<String, PartitionCommit> states = new LinkedHashMap<>();
+        for (String cell : cells) {
+            try {
+                states.put(cell, archive.partitionState(cell));
+            } catch (IOException | RuntimeException e) {
+                findings.problem(new Problem(ArchiveLayout.logDirectory(cell), ProblemKind.CORRUPT_LOG,
+                        "the partition's latest commit entry cannot be read: " + e.getMessage(), null));
+            }
+        }
+        if (options.wholeArchiveSelected()) {
+            findPartitionsWithoutLog(new HashSet<>(cells), findings);
+        }
+
+        long committedRows = states.values().stream().mapToLong(PartitionCommit::rowCount).sum();
+        KeyScan keys = archive.descriptor().hasKey() ? new KeyScan(committedRows) : null;
+        List<ReadableFile> readable = new ArrayList<>();
+        int files = 0;
+        long rowsRead = 0;
+        for (PartitionCommit state : states.values()) {
+            files += state.files().size();
+            for (ReadableFile file : checkPartitionFiles(state, findings)) {
+                Long rows = scan(file, keys, findings);
+                if (rows != null) {
+                    rowsRead += rows;
+                    readable.add(file);
+                }
+            }
+        }
+        if (keys != null && !keys.colliding.isEmpty()) {
+            findDuplicates(readable, keys.colliding, options.maxDuplicateKeysReported(), findings);
+        }
+        if (options.expectedRows().isPresent() && options.expectedRows().getAsLong() != committedRows) {
+            findings.problem(new Problem(storage.describe(), ProblemKind.TOTAL_MISMATCH, "the archive holds " + committedRows
+                    + " rows, " + options.expectedRows().getAsLong() + " were expected", null));
+        }
+        return new VerificationReport(storage.describe(), archive.sourceCrs().authorityCode(), states.size(), files,
+                committedRows, rowsRead, options.expectedRows(), keys != null, findings.problems, findings.knownVariations);
+    }
+
+    /** A live file that exists (published or staged) and can be opened for reading. */
+    private record ReadableFile(String cell, String path, DataFileEntry entry) {
+    }
+
+    /**
+     * Compares the partition's directory with its commit state and returns the live files that exist and are to
+     * be read.
+     */
+    private List<ReadableFile> checkPartitionFiles(PartitionCommit state, Findings findings) throws IOException {
+        String cell = state.cell();
+        Map<String, StoredObject> present = new HashMap<>();
+        for (StoredObject object : storage.list(ArchiveLayout.partitionDirectory(cell))) {
+            if (!object.directory()) {
+                present.put(object.name(), object);
+            }
+        }
+        Set<String> staged = new HashSet<>();
+        for (StoredObject object : storage.list(ArchiveLayout.stagingDirectory(cell))) {
+            staged.add(object.name());
+        }
+        List<ReadableFile> files = new ArrayList<>();
+        for (DataFileEntry entry : state.files()) {
+            String path = ArchiveLayout.dataFile(cell, entry.name());
+            StoredObject object = present.get(entry.name());
+            if (object != null) {
+                if (object.size() != entry.bytes()) {
+                    findings.problem(new Problem(path, ProblemKind.SIZE_MISMATCH, "is " + object.size()
+                            + " bytes, its commit entry (version " + state.version() + ") says " + entry.bytes(), null));
+                }
+            } else if (staged.contains(entry.name() + ArchiveLayout.STAGED_SUFFIX)) {
+                findings.problem(new Problem(path, ProblemKind.UNPUBLISHED_FILE, "is committed (version " + state.version()
+                        + ") but not yet published; plain readers miss its " + entry.rows()
+                        + " rows until the next writer of the partition publishes it", null));
+            } else {
+                findings.problem(new Problem(path, ProblemKind.MISSING_FILE, "is committed (version " + state.version()
+                        + ") but neither published nor staged", null));
+                continue;
+            }
+            files.add(new ReadableFile(cell, path, entry));
+        }
+        Set<String> live = new HashSet<>(state.fileNames());
+        for (StoredObject object : present.values()) {
+            String name = object.name();
+            if (live.contains(name) || !name.endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
+                continue;
+            }
+            String path = ArchiveLayout.partitionDirectory(cell) + "/" + name;
+            if (state.removed().contains(name)) {
+                findings.problem(new Problem(path, ProblemKind.SUPERSEDED_FILE, "was superseded by version " + state.version()
+                        + " but is not deleted yet; plain readers read its rows too until the next writer deletes it", null));
+            } else {
+                findings.problem(new Problem(path, ProblemKind.UNTRACKED_FILE, "is in the partition directory but in no commit"
+                        + " (version " + state.version() + "); plain readers read it, the engine does not", null));
+            }
+        }
+        return files;
+    }
+
+    private void findPartitionsWithoutLog(Set<String> tracked, Findings findings) throws IOException {
+        for (StoredObject directory : storage.list("")) {
+            String cell = directory.directory() ? ArchiveLayout.cellOfPartitionDirectory(directory.name()) : null;
+            if (cell == null || tracked.contains(cell)) {
+                continue;
+            }
+            for (StoredObject object : storage.list(directory.name())) {
+                if (!object.directory() && object.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
+                    findings.problem(new Problem(directory.name() + "/" + object.name(), ProblemKind.UNTRACKED_FILE,
+                            "is in a partition directory that has no commit log; plain readers read it, the engine does not", null));
+                }
+            }
+        }
+    }
+
+    /** Checks a file's footer and reads every row, hashing keys; returns rows read, or null when unreadable. */
+    private Long scan(ReadableFile file, KeyScan keys, Findings findings) {
+        try (GeoParquetFileReader reader = LiveFiles.open(storage, file.cell, file.entry.name())) {
+            footerCheck.check(file.path, reader.footer(), predatesAdoption(file.entry), findings);
+            FeatureKey.Extractor extractor = keys == null ? null : keyExtractor(reader);
+            long rows = 0;
+            for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                Group row = it.next();
+                rows++;
+                if (extractor != null) {
+                    FeatureKey key = extractor.keyOf(row);
+                    if (key != null) {
+                        keys.add(KeyHashes.hash(key));
+                    }
+                }
+            }
+            if (rows != file.entry.rows()) {
+                findings.problem(new Problem(file.path, ProblemKind.ROW_COUNT_MISMATCH, "holds " + rows
+                        + " rows, its commit entry says " + file.entry.rows(), null));
+            }
+            return rows;
+        } catch (IOException | RuntimeException e) {
+            String reason = e instanceof UncheckedIOException unchecked ? unchecked.getCause().getMessage() : e.getMessage();
+            findings.problem(new Problem(file.path, ProblemKind.CORRUPT_FILE, "cannot be read: " + reason, null));
+            return null;
+        }
+    }
+
+    private FeatureKey.Extractor keyExtractor(GeoParquetFileReader reader) {
+        try {
+            return FeatureKey.extractor(reader.footer().schema(), archive.descriptor().keyColumns());
+        } catch (IllegalArgumentException e) {
+            // Already reported as a schema mismatch; its keys cannot be compared.
+            return null;
+        }
+    }
+
+    private boolean predatesAdoption(DataFileEntry entry) {
+        return adoptedAt != null && !entry.committedAt().isAfter(adoptedAt);
+    }
+
+    /** Second pass: exact keys, only for rows whose hash was seen more than once. */
+    private void findDuplicates(List<ReadableFile> files, LongHashSet colliding, int maxReported, Findings findings) {
+        Map<FeatureKey, String> firstSeen = new HashMap<>();
+        long duplicates = 0;
+        for (ReadableFile file : files) {
+            try (GeoParquetFileReader reader = LiveFiles.open(storage, file.cell, file.entry.name())) {
+                FeatureKey.Extractor extractor = FeatureKey.extractor(reader.footer().schema(), archive.descriptor().keyColumns());
+                for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                    FeatureKey key = extractor.keyOf(it.next());
+                    if (key == null || !colliding.contains(KeyHashes.hash(key))) {
+                        continue;
+                    }
+                    String first = firstSeen.putIfAbsent(key, file.path);
+                    if (first != null) {
+                        duplicates++;
+                        if (duplicates <= maxReported) {
+                            findings.problem(new Problem(file.path, ProblemKind.DUPLICATE_KEY, "key " + key + " ("
+                                    + String.join(", ", archive.descriptor().keyColumns()) + ") also occurs in "
+                                    + (first.equals(file.path) ? "this file" : first), null));
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                findings.problem(new Problem(file.path, ProblemKind.CORRUPT_FILE, "cannot be read again to compare keys: "
+                        + e.getMessage(), null));
+            }
+        }
+        if (duplicates > maxReported) {
+            findings.problem(new Problem(storage.describe(), ProblemKind.DUPLICATE_KEY, (duplicates - maxReported)
+                    + " more duplicate key occurrences not listed (" + duplicates + " in all)", null));
+        }
+    }
+
+    /** First pass of key uniqueness: every key's hash, and the hashes seen more than once. */
+    private static final class KeyScan {
+        private final LongHashSet seen;
+        private final LongHashSet colliding = new LongHashSet(16);
+
+        KeyScan(long expectedRows) {
+            this.seen = new LongHashSet(expectedRows);
+        }
+
+        void add(long hash) {
+            if (!seen.add(hash)) {
+                colliding.add(hash);
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package dev.nifigeoparquet.archive.verify;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.format.ArchiveJson;
+import dev.nifigeoparquet.archive.geo.GeoBlockDiff;
+import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
+import dev.nifigeoparquet.archive.keying.KeyingException;
+import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.ParquetFooter;
+import org.apache.parquet.schema.MessageType;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Compares one file's footer with the archive's: schema, every canonical entry byte for byte, the {@code geo}
+ * block (with a JSON-level diff when its bytes differ) and the CRS it resolves to.
+ */
+final class FooterCheck {
+
+    /** {@code geo} paths whose per-file values adopted archives are known to carry (GeoPandas writes both). */
+    private static final Pattern ADOPTION_VARIATION = Pattern.compile("columns\\.[^.]+\\.(bbox|geometry_types)");
+
+    private final MessageType schema;
+    private final FooterEntries canonical;
+    private final JsonNode canonicalGeo;
+    private final String geometryColumn;
+    private final SourceCrs crs;
+
+    FooterCheck(MessageType schema, FooterEntries canonical, String geometryColumn, SourceCrs crs) {
+        this.schema = schema;
+        this.canonical = canonical;
+        this.geometryColumn = geometryColumn;
+        this.crs = crs;
+        try {
+            this.canonicalGeo = canonical.geo() == null ? null : ArchiveJson.mapper().readTree(canonical.geo());
+        } catch (IOException e) {
+            throw new IllegalStateException("The archive's canonical geo block is not JSON", e);
+        }
+    }
+
+    /**
+     * Checks a footer.
+     *
+     * @param predatesAdoption the file was committed no later than the archive's adoption, so per-file
+     *                         {@code bbox}/{@code geometry_types} and extra entries are known variations
+     */
+    void check(String file, ParquetFooter footer, boolean predatesAdoption, Findings findings) {
+        if (!footer.schema().equals(schema)) {
+            ObjectNode detail = JsonNodeFactory.instance.objectNode();
+            detail.put("expected", schema.toString());
+            detail.put("actual", footer.schema().toString());
+            findings.problem(new Problem(file, ProblemKind.SCHEMA_MISMATCH, "schema differs from the archive's", detail));
+        }
+        Map<String, String> entries = footer.keyValues();
+        for (Map.Entry<String, String> entry : canonical.asMap().entrySet()) {
+            String key = entry.getKey();
+            String actual = entries.get(key);
+            if (key.equals(FooterEntries.GEO)) {
+                checkGeo(file, actual, predatesAdoption, findings);
+            } else if (actual == null) {
+                findings.problem(new Problem(file, ProblemKind.FOOTER_MISMATCH, "lacks the canonical footer entry '" + key + "'", null));
+            } else if (!actual.equals(entry.getValue())) {
+                findings.problem(new Problem(file, ProblemKind.FOOTER_MISMATCH, "footer entry '" + key + "' differs from the canonical value ("
+                        + actual.length() + " characters, canonical " + entry.getValue().length() + ")", null));
+            }
+        }
+        for (String key : entries.keySet()) {
+            if (FooterEntries.isCanonical(key) && !canonical.asMap().containsKey(key)) {
+                Problem extra = new Problem(file, ProblemKind.FOOTER_MISMATCH, "carries footer entry '" + key
+                        + "', which is not one of the archive's canonical entries", null);
+                findings.problemOrVariation(extra, predatesAdoption);
+            }
+        }
+    }
+
+    private void checkGeo(String file, String actualText, boolean predatesAdoption, Findings findings) {
+        if (actualText == null) {
+            findings.problem(new Problem(file, ProblemKind.GEO_MISMATCH, "has no geo entry", null));
+            return;
+        }
+        JsonNode actual;
+        try {
+            actual = ArchiveJson.mapper().readTree(actualText);
+        } catch (IOException e) {
+            findings.problem(new Problem(file, ProblemKind.GEO_MISMATCH, "geo entry is not JSON: " + e.getMessage(), null));
+            return;
+        }
+        checkCrs(file, actual, findings);
+        if (actualText.equals(canonical.geo())) {
+            return;
+        }
+        List<GeoBlockDiff.Difference> differences = GeoBlockDiff.differences(canonicalGeo, actual);
+        ArrayNode keyOrder = keyOrderDifferences("", canonicalGeo, actual, JsonNodeFactory.instance.arrayNode());
+        ObjectNode detail = JsonNodeFactory.instance.objectNode();
+        List<String> what = new ArrayList<>();
+        if (!differences.isEmpty()) {
+            detail.set("differences", GeoBlockDiff.toJson(differences));
+            differences.forEach(difference -> what.add(difference.path()));
+        }
+        if (!keyOrder.isEmpty()) {
+            detail.set("keyOrder", keyOrder);
+            what.add("key order");
+        }
+        if (what.isEmpty()) {
+            what.add("formatting only (whitespace or number spelling)");
+        }
+        String message = "geo bytes differ from the canonical block: " + String.join(", ", what);
+        boolean knownVariation = predatesAdoption && !differences.isEmpty() && differences.stream()
+                .allMatch(difference -> ADOPTION_VARIATION.matcher(difference.path()).matches());
+        findings.problemOrVariation(new Problem(file, ProblemKind.GEO_MISMATCH, message, detail), knownVariation);
+    }
+
+    private void checkCrs(String file, JsonNode geo, Findings findings) {
+        JsonNode column = geo.path("columns").path(geometryColumn);
+        SourceCrs fileCrs;
+        try {
+            fileCrs = GeoParquetCrs.resolve(column.has("crs") ? column.get("crs") : null);
+        } catch (KeyingException e) {
+            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs cannot be identified: " + e.getMessage(), null));
+            return;
+        }
+        if (!fileCrs.equals(crs)) {
+            ObjectNode detail = JsonNodeFactory.instance.objectNode();
+            detail.put("expected", crs.authorityCode());
+            detail.put("actual", fileCrs.authorityCode());
+            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs is " + fileCrs.authorityCode()
+                    + ", the archive's is " + crs.authorityCode(), detail));
+        }
+    }
+
+    /** Objects whose keys appear in a different order, as {path, expected: [keys], actual: [keys]}. */
+    private static ArrayNode keyOrderDifferences(String path, JsonNode expected, JsonNode actual, ArrayNode out) {
+        if (!expected.isObject() || !actual.isObject()) {
+            return out;
+        }
+        List<String> expectedKeys = keys(expected);
+        List<String> actualKeys = keys(actual);
+        List<String> commonExpected = new ArrayList<>(expectedKeys);
+        commonExpected.retainAll(actualKeys);
+        List<String> commonActual = new ArrayList<>(actualKeys);
+        commonActual.retainAll(expectedKeys);
+        if (!commonExpected.equals(commonActual)) {
+            ObjectNode node = out.addObject();
+            node.put("path", path.isEmpty() ? "(root)" : path);
+            commonExpected.forEach(node.putArray("expected")::add);
+            commonActual.forEach(node.putArray("actual")::add);
+        }
+        for (String key : commonExpected) {
+            keyOrderDifferences(path.isEmpty() ? key : path + "." + key, expected.get(key), actual.get(key), out);
+        }
+        return out;
+    }
+
+    private static List<String> keys(JsonNode object) {
+        List<String> keys = new ArrayList<>();
+        for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
+            keys.add(names.next());
+        }
+        return keys;
+    }
+}

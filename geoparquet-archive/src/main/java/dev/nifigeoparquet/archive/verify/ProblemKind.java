@@ -1,0 +1,33 @@
+package dev.nifigeoparquet.archive.verify;
+
+/** What verification found wrong with a file (or, for {@link #TOTAL_MISMATCH}, with the archive). */
+public enum ProblemKind {
+    /** The {@code geo} entry's bytes differ from the canonical block; the detail holds a JSON-level diff. */
+    GEO_MISMATCH,
+    /** Another canonical footer entry is missing or different, or the file carries an entry the archive does not. */
+    FOOTER_MISMATCH,
+    /** The geometry column's CRS differs from the archive's or cannot be identified. */
+    CRS_MISMATCH,
+    /** The Parquet schema differs from the descriptor's. */
+    SCHEMA_MISMATCH,
+    /** The file's row count differs from its commit entry. */
+    ROW_COUNT_MISMATCH,
+    /** The file's size differs from its commit entry. */
+    SIZE_MISMATCH,
+    /** A committed file is neither published nor staged. */
+    MISSING_FILE,
+    /** A committed file is still only staged: plain readers do not see its rows until the next writer publishes it. */
+    UNPUBLISHED_FILE,
+    /** A file the latest commit superseded is still in the partition directory: plain readers see its rows too. */
+    SUPERSEDED_FILE,
+    /** A {@code .parquet} file in a partition directory that no commit lists: plain readers read it, the engine does not. */
+    UNTRACKED_FILE,
+    /** The file cannot be read: truncated, corrupt, or not Parquet. */
+    CORRUPT_FILE,
+    /** A partition's commit log cannot be read. */
+    CORRUPT_LOG,
+    /** A feature key occurs more than once in the archive. */
+    DUPLICATE_KEY,
+    /** The archive's total row count differs from the expected count. */
+    TOTAL_MISMATCH
+}

@@ -1,0 +1,151 @@
+package dev.nifigeoparquet.archive.compaction;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.OperationType;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.PartitionLog;
+import dev.nifigeoparquet.archive.format.PartitionRecovery;
+import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.testing.DuckDb;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Fails every storage call of a compaction in turn (opening the archive, recovery, reading the inputs, staging,
+ * the commit, publishing, deleting the superseded files), with each kind of fault. Reopening then shows exactly
+ * the ten old files or the one new file with the same rows; recovery after the writer lease leaves nothing behind;
+ * and running the compaction again lands it exactly once.
+ */
+class CompactionFaultTest {
+
+    /** Now: staged objects carry real modification times, which the writer lease is measured against. */
+    private static final Instant START = Instant.now();
+    private static final int FILES = 10;
+    private static final int ROWS_PER_FILE = 23;
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void everyStorageCallOfACompactionCanFailAndTheArchiveShowsTheOldOrTheNewState() throws IOException {
+        Path baseline = temp.resolve("baseline");
+        GeoParquetArchive seeded = GeneratedArchive.create(new LocalArchiveStorage(baseline), new TestClock(START));
+        long rows = GeneratedArchive.fill(seeded, 0, 0, FILES, ROWS_PER_FILE);
+        String cell = GeneratedArchive.cellOf(0);
+        PartitionCommit old = seeded.partitionState(cell);
+
+        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(copy(baseline, temp.resolve("count"))));
+        PartitionCompaction counted = new Compactor(GeoParquetArchive.open(counter, new TestClock(START))).compact(cell);
+        assertEquals(1, counted.filesAfter());
+        int calls = counter.callCount();
+        assertTrue(calls > 2 * FILES, "a compaction opens every input file, saw " + counter.calls());
+
+        int exercised = 0;
+        int oldStates = 0;
+        int newStates = 0;
+        for (Fault fault : Fault.values()) {
+            for (int failAt = 1; failAt <= calls; failAt++) {
+                Path archive = copy(baseline, temp.resolve(fault + "-" + failAt));
+                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(archive), failAt, fault);
+                try {
+                    new Compactor(GeoParquetArchive.open(faulty, new TestClock(START))).compact(cell);
+                } catch (IOException expected) {
+                    // the fault; what matters is the state it left
+                }
+                String where = fault + " at call " + failAt + " (" + faulty.calls().get(failAt - 1) + ")";
+                boolean isNew = assertOldOrNew(archive, cell, old, rows, where);
+                if (isNew) {
+                    newStates++;
+                } else {
+                    oldStates++;
+                }
+                assertRetryLandsExactlyOnce(archive, cell, rows, where);
+                exercised++;
+            }
+        }
+        assertTrue(oldStates > 0 && newStates > 0, "faults before and after the commit point: " + oldStates + " old, " + newStates + " new");
+        System.out.println("compaction fault points exercised: " + exercised + " (" + calls + " calls x " + Fault.values().length
+                + " faults; " + oldStates + " left the old state, " + newStates + " the new)");
+    }
+
+    /** Returns whether the archive holds the new state. */
+    private static boolean assertOldOrNew(Path archive, String cell, PartitionCommit old, long rows, String where) throws IOException {
+        LocalArchiveStorage storage = new LocalArchiveStorage(archive);
+        PartitionCommit state = new PartitionLog(storage, cell).latest();
+        boolean isNew = state.version() != old.version();
+        if (isNew) {
+            assertEquals(old.version() + 1, state.version(), where);
+            assertEquals(OperationType.COMPACT, state.operationType(), where);
+            assertEquals(1, state.files().size(), where + ": the new state has exactly the one compacted file");
+            assertEquals(rows, state.rowCount(), where);
+        } else {
+            assertEquals(old, state, where + ": old state intact");
+        }
+        Instant later = START.plus(Duration.ofDays(1));
+        PartitionCommit recovered = new PartitionRecovery(storage, GeoParquetArchive.open(storage).descriptor().protocol())
+                .recover(cell, later).state();
+        assertEquals(state, recovered, where + ": recovery does not change the committed state");
+        assertEquals(new TreeSet<>(state.fileNames()), names(archive.resolve(ArchiveLayout.partitionDirectory(cell))),
+                where + ": the partition directory holds exactly the live files");
+        assertTrue(names(archive.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": nothing staged survives recovery");
+        for (String name : names(archive.resolve(ArchiveLayout.logDirectory(cell)))) {
+            assertTrue(ArchiveLayout.logEntryVersion(name) > 0, where + ": debris in the log directory: " + name);
+        }
+        String glob = archive.resolve(ArchiveLayout.partitionDirectory(cell)).resolve("*.parquet").toString();
+        List<Object> counts = DuckDb.query("SELECT count(*), count(DISTINCT id) FROM read_parquet(?)", glob).get(0);
+        assertEquals(rows, ((Number) counts.get(0)).longValue(), where + ": a plain reader sees every row once");
+        assertEquals(rows, ((Number) counts.get(1)).longValue(), where + ": and every key once");
+        return isNew;
+    }
+
+    private static void assertRetryLandsExactlyOnce(Path archive, String cell, long rows, String where) throws IOException {
+        LocalArchiveStorage storage = new LocalArchiveStorage(archive);
+        TestClock later = new TestClock(START.plus(Duration.ofDays(1)));
+        new Compactor(GeoParquetArchive.open(storage, later)).compact(cell);
+        PartitionCommit state = new PartitionLog(storage, cell).latest();
+        assertEquals(FILES + 1, state.version(), where + ": the compaction committed exactly once");
+        assertEquals(1, state.files().size(), where);
+        assertEquals(rows, state.rowCount(), where);
+        assertEquals(new TreeSet<>(state.fileNames()), names(archive.resolve(ArchiveLayout.partitionDirectory(cell))), where);
+    }
+
+    private static Set<String> names(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return Set.of();
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.map(path -> path.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+
+    private static Path copy(Path source, Path target) throws IOException {
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path destination = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(destination);
+                } else {
+                    Files.copy(path, destination);
+                }
+            }
+        }
+        return target;
+    }
+}
