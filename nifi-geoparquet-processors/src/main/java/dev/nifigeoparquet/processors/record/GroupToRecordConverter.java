@@ -1,9 +1,14 @@
 package dev.nifigeoparquet.processors.record;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.nifi.serialization.SimpleRecordSchema;
+import org.apache.nifi.serialization.record.DataType;
 import org.apache.nifi.serialization.record.MapRecord;
 import org.apache.nifi.serialization.record.Record;
+import org.apache.nifi.serialization.record.RecordField;
 import org.apache.nifi.serialization.record.RecordSchema;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.schema.GroupType;
@@ -23,12 +28,33 @@ public final class GroupToRecordConverter {
         Object read(Group parent, int field, int index);
     }
 
+    /**
+     * Reads one top-level column in place of the exact mapping, e.g. a geometry column decoded to WKB or WKT.
+     * {@link #read} gets the whole row and is only called when the column holds a value.
+     */
+    public interface ColumnOverride {
+        /** The NiFi type of the values {@link #read} returns. */
+        DataType dataType();
+
+        Object read(Group row, int fieldIndex);
+    }
+
     private final MessageType parquetSchema;
     private final StructReader root;
 
     public GroupToRecordConverter(final MessageType parquetSchema) {
+        this(parquetSchema, Map.of());
+    }
+
+    /** @param overrides top-level column name to the reader used for it instead of the exact mapping */
+    public GroupToRecordConverter(final MessageType parquetSchema, final Map<String, ColumnOverride> overrides) {
+        for (final String column : overrides.keySet()) {
+            if (!parquetSchema.containsField(column)) {
+                throw new IllegalArgumentException("no top-level column '" + column + "' to override in " + parquetSchema.getName());
+            }
+        }
         this.parquetSchema = parquetSchema;
-        this.root = new StructReader(parquetSchema, "");
+        this.root = new StructReader(parquetSchema, "", overrides);
     }
 
     public MessageType parquetSchema() {
@@ -48,7 +74,7 @@ public final class GroupToRecordConverter {
         return switch (ParquetShape.of(type, path)) {
             case ParquetShape.Scalar scalar -> ScalarReader.of(ParquetScalar.of(scalar.type()), path)::read;
             case ParquetShape.Struct struct -> {
-                final StructReader reader = new StructReader(struct.type(), path);
+                final StructReader reader = new StructReader(struct.type(), path, Map.of());
                 yield (parent, field, index) -> reader.toRecord(parent.getGroup(field, index));
             }
             case ParquetShape.ListOf list -> listReader(list, path);
@@ -98,18 +124,28 @@ public final class GroupToRecordConverter {
         private final boolean[] repeated;
         private final ValueReader[] readers;
 
-        StructReader(final GroupType type, final String path) {
-            this.schema = ParquetRecordSchemas.recordSchemaOf(type, path);
+        StructReader(final GroupType type, final String path, final Map<String, ColumnOverride> overrides) {
             final int count = type.getFieldCount();
             this.names = new String[count];
             this.repeated = new boolean[count];
             this.readers = new ValueReader[count];
+            final List<RecordField> fields = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 final Type field = type.getType(i);
+                final String fieldPath = FieldPaths.child(path, field.getName());
+                final ColumnOverride override = overrides.get(field.getName());
                 names[i] = field.getName();
-                repeated[i] = field.isRepetition(Type.Repetition.REPEATED);
-                readers[i] = readerOf(field, FieldPaths.child(path, field.getName()));
+                if (override == null) {
+                    repeated[i] = field.isRepetition(Type.Repetition.REPEATED);
+                    readers[i] = readerOf(field, fieldPath);
+                    fields.add(new RecordField(field.getName(), ParquetRecordSchemas.fieldTypeOf(field, fieldPath),
+                            field.isRepetition(Type.Repetition.OPTIONAL)));
+                } else {
+                    readers[i] = (parent, fieldIndex, index) -> override.read(parent, fieldIndex);
+                    fields.add(new RecordField(field.getName(), override.dataType(), !field.isRepetition(Type.Repetition.REQUIRED)));
+                }
             }
+            this.schema = new SimpleRecordSchema(fields);
         }
 
         Record toRecord(final Group group) {

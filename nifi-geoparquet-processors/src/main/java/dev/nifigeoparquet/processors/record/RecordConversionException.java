@@ -47,7 +47,12 @@ public final class RecordConversionException extends RuntimeException {
         return reason;
     }
 
-    static RecordConversionException forValue(final String path, final Object value, final Reason reason, final String why) {
+    /**
+     * A refusal of one value, for conversions that callers plug in (see the converters' {@code ColumnOverride}).
+     *
+     * @param why completes "field 'path' value v ...", e.g. "is not valid WKB"
+     */
+    public static RecordConversionException forValue(final String path, final Object value, final Reason reason, final String why) {
         return new RecordConversionException(path, reason,
                 "field '" + path + "' value " + ValueDescriptions.describe(value) + " " + why);
     }

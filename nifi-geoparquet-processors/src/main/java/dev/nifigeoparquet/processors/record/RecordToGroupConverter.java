@@ -26,14 +26,39 @@ public final class RecordToGroupConverter {
         void write(Group parent, int field, Object value, String path);
     }
 
+    /**
+     * Writes one top-level column in place of the exact mapping, e.g. a geometry given as WKB or WKT that the
+     * column stores in a GeoArrow layout. The converter still checks that the field is present (per the options)
+     * and not null when the column is required; {@link #write} is only called with a non-null value.
+     */
+    public interface ColumnOverride {
+        /**
+         * Appends {@code value} to {@code row}'s column {@code fieldIndex}.
+         *
+         * @throws RecordConversionException if the value does not fit the column
+         */
+        void write(Group row, int fieldIndex, Object value, String fieldPath);
+    }
+
     private final MessageType parquetSchema;
     private final RecordConversionOptions options;
     private final StructWriter root;
 
     public RecordToGroupConverter(final MessageType parquetSchema, final RecordConversionOptions options) {
+        this(parquetSchema, options, Map.of());
+    }
+
+    /** @param overrides top-level column name to the writer used for it instead of the exact mapping */
+    public RecordToGroupConverter(final MessageType parquetSchema, final RecordConversionOptions options,
+                                  final Map<String, ColumnOverride> overrides) {
         this.parquetSchema = Objects.requireNonNull(parquetSchema, "parquetSchema");
         this.options = Objects.requireNonNull(options, "options");
-        this.root = new StructWriter(parquetSchema, "");
+        for (final String column : overrides.keySet()) {
+            if (!parquetSchema.containsField(column) || parquetSchema.getType(column).isRepetition(Type.Repetition.REPEATED)) {
+                throw new IllegalArgumentException("no non-repeated top-level column '" + column + "' to override in " + parquetSchema.getName());
+            }
+        }
+        this.root = new StructWriter(parquetSchema, "", overrides);
     }
 
     public MessageType parquetSchema() {
@@ -51,7 +76,7 @@ public final class RecordToGroupConverter {
         return switch (ParquetShape.of(type, path)) {
             case ParquetShape.Scalar scalar -> scalarWriter(ScalarWriter.of(ParquetScalar.of(scalar.type())));
             case ParquetShape.Struct struct -> {
-                final StructWriter writer = new StructWriter(struct.type(), path);
+                final StructWriter writer = new StructWriter(struct.type(), path, Map.of());
                 yield (parent, field, value, valuePath) -> writer.fill(parent.addGroup(field), value, valuePath);
             }
             case ParquetShape.ListOf list -> listWriter(list, path);
@@ -143,11 +168,13 @@ public final class RecordToGroupConverter {
         private final GroupType type;
         private final ValueWriter[] writers;
 
-        StructWriter(final GroupType type, final String path) {
+        StructWriter(final GroupType type, final String path, final Map<String, ColumnOverride> overrides) {
             this.type = type;
             this.writers = new ValueWriter[type.getFieldCount()];
             for (int i = 0; i < writers.length; i++) {
-                writers[i] = writerOf(type.getType(i), FieldPaths.child(path, type.getType(i).getName()));
+                final ColumnOverride override = overrides.get(type.getType(i).getName());
+                writers[i] = override != null ? override::write
+                        : writerOf(type.getType(i), FieldPaths.child(path, type.getType(i).getName()));
             }
         }
 

@@ -8,12 +8,12 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.Type;
 
 /** Field-by-field equality of Parquet rows (SimpleGroup has no equals), down to the stored bits. */
-final class GroupAssertions {
+public final class GroupAssertions {
 
     private GroupAssertions() {
     }
 
-    static void assertGroupsEqual(final Group expected, final Group actual) {
+    public static void assertGroupsEqual(final Group expected, final Group actual) {
         assertEquals(expected.getType(), actual.getType(), "row schema");
         assertGroupsEqual(expected, actual, "");
     }

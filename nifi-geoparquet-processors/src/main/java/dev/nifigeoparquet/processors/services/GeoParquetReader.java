@@ -1,0 +1,82 @@
+package dev.nifigeoparquet.processors.services;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import org.apache.nifi.annotation.documentation.CapabilityDescription;
+import org.apache.nifi.annotation.documentation.SeeAlso;
+import org.apache.nifi.annotation.documentation.Tags;
+import org.apache.nifi.annotation.lifecycle.OnEnabled;
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.controller.AbstractControllerService;
+import org.apache.nifi.controller.ConfigurationContext;
+import org.apache.nifi.flowfile.attributes.CoreAttributes;
+import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.processor.DataUnit;
+import org.apache.nifi.processor.util.StandardValidators;
+import org.apache.nifi.serialization.MalformedRecordException;
+import org.apache.nifi.serialization.RecordReader;
+import org.apache.nifi.serialization.RecordReaderFactory;
+
+@Tags({"geoparquet", "parquet", "geospatial", "gis", "wkb", "wkt", "geoarrow", "record", "reader", "parse"})
+@CapabilityDescription("Reads GeoParquet 1.0 and 1.1 files (geometries encoded as WKB or in the GeoArrow native "
+        + "layouts) and Parquet files with the native GEOMETRY or GEOGRAPHY logical type, returning each row as a record. "
+        + "The record schema comes from the file: every Parquet column maps to the NiFi type that holds its values "
+        + "exactly (timestamps keep their instant or wall-clock meaning and full precision, decimals their precision and "
+        + "scale, binary stays bytes, lists become arrays, structs become records, maps become maps), and each geometry "
+        + "column is delivered as WKB bytes or as WKT text. Because the Parquet footer is at the end of a file, the "
+        + "content is first copied to a temporary file, bounded by Maximum Content Size, and deleted when the records "
+        + "have been read. The file's GeoParquet metadata and Parquet schema travel with the record schema, so "
+        + "GeoParquetRecordSetWriter can write the data back with the same column types and 'geo' block.")
+@SeeAlso(GeoParquetRecordSetWriter.class)
+public class GeoParquetReader extends AbstractControllerService implements RecordReaderFactory {
+
+    public static final PropertyDescriptor GEOMETRY_FORMAT = new PropertyDescriptor.Builder()
+            .name("Geometry Format")
+            .description("How geometry column values appear in the records. WKB geometries stored as WKB are passed on "
+                    + "byte for byte; geometries in a GeoArrow native layout are converted to ISO WKB.")
+            .required(true)
+            .allowableValues(GeometryFormat.class)
+            .defaultValue(GeometryFormat.WKB)
+            .build();
+
+    public static final PropertyDescriptor MAXIMUM_CONTENT_SIZE = new PropertyDescriptor.Builder()
+            .name("Maximum Content Size")
+            .description("The largest FlowFile content this reader accepts. The content is copied to a temporary file "
+                    + "(in the JVM's java.io.tmpdir) before it is read, so this bounds the disk space one read may use. "
+                    + "Larger content fails the read with a message naming this property.")
+            .required(true)
+            .addValidator(StandardValidators.DATA_SIZE_VALIDATOR)
+            .defaultValue("1 GB")
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(GEOMETRY_FORMAT, MAXIMUM_CONTENT_SIZE);
+
+    private volatile GeometryFormat geometryFormat;
+    private volatile long maximumContentBytes;
+
+    @Override
+    protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
+        return PROPERTY_DESCRIPTORS;
+    }
+
+    @OnEnabled
+    public void onEnabled(final ConfigurationContext context) {
+        geometryFormat = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(GeometryFormat.class);
+        maximumContentBytes = context.getProperty(MAXIMUM_CONTENT_SIZE).asDataSize(DataUnit.B).longValue();
+    }
+
+    /**
+     * Returns a {@link GeoParquetRecordReader}; the content is spooled to a temporary file first, which the
+     * reader deletes when closed.
+     */
+    @Override
+    public RecordReader createRecordReader(final Map<String, String> variables, final InputStream in, final long inputLength,
+                                           final ComponentLog logger) throws MalformedRecordException, IOException {
+        final String filename = variables == null ? null : variables.get(CoreAttributes.FILENAME.key());
+        final String name = filename == null ? "FlowFile content" : filename;
+        final SpooledContent content = SpooledContent.spool(in, inputLength, maximumContentBytes);
+        return new GeoParquetRecordReader(content, name, geometryFormat);
+    }
+}

@@ -1,0 +1,381 @@
+package dev.nifigeoparquet.processors.services;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.geo.GeoColumn;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.processors.record.ParquetRecordSchemas;
+import dev.nifigeoparquet.processors.record.RecordConversionOptions;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.nifi.annotation.behavior.Restricted;
+import org.apache.nifi.annotation.behavior.Restriction;
+import org.apache.nifi.annotation.documentation.CapabilityDescription;
+import org.apache.nifi.annotation.documentation.SeeAlso;
+import org.apache.nifi.annotation.documentation.Tags;
+import org.apache.nifi.annotation.lifecycle.OnEnabled;
+import org.apache.nifi.context.PropertyContext;
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.components.RequiredPermission;
+import org.apache.nifi.components.ValidationContext;
+import org.apache.nifi.components.ValidationResult;
+import org.apache.nifi.controller.AbstractControllerService;
+import org.apache.nifi.controller.ConfigurationContext;
+import org.apache.nifi.flowfile.attributes.CoreAttributes;
+import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.processor.util.StandardValidators;
+import org.apache.nifi.schema.access.SchemaNotFoundException;
+import org.apache.nifi.serialization.RecordSetWriter;
+import org.apache.nifi.serialization.RecordSetWriterFactory;
+import org.apache.nifi.serialization.SimpleRecordSchema;
+import org.apache.nifi.serialization.record.DataType;
+import org.apache.nifi.serialization.record.RecordField;
+import org.apache.nifi.serialization.record.RecordFieldType;
+import org.apache.nifi.serialization.record.RecordSchema;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+
+@Tags({"geoparquet", "parquet", "geospatial", "gis", "wkb", "wkt", "geoarrow", "record", "writer", "recordset"})
+@CapabilityDescription("Writes records as one GeoParquet file per FlowFile. Geometry fields may hold WKB bytes or WKT "
+        + "text; each is encoded for its column (WKB, a GeoArrow native layout, or the Parquet GEOMETRY type). The Parquet "
+        + "schema and the footer entries come from the Schema Source: the records (keeping the exact schema and 'geo' "
+        + "block of files read by GeoParquetReader), a Parquet schema with a configurable 'geo' block, or an archive, "
+        + "whose schema and canonical footer bytes are used verbatim so the file can be upserted into it. Values are "
+        + "converted exactly: a value that does not fit its column (out of range, too precise, wrong type) fails the "
+        + "write and names the field, rather than being truncated.")
+@SeeAlso(GeoParquetReader.class)
+@Restricted(restrictions = {
+        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                explanation = "With Schema Source 'Archive Directory' the writer reads the archive descriptor from a local directory.")
+})
+public class GeoParquetRecordSetWriter extends AbstractControllerService implements RecordSetWriterFactory {
+
+    static final String WRITE_NULL = "Write Null";
+    static final String FAIL = "Fail";
+    static final String IGNORE = "Ignore";
+    static final String DEFAULT_GEOMETRY_COLUMN = "geometry";
+
+    public static final PropertyDescriptor SCHEMA_SOURCE = new PropertyDescriptor.Builder()
+            .name("Schema Source")
+            .description("Where the Parquet schema and the footer entries (the 'geo' block among them) of the written file come from.")
+            .required(true)
+            .allowableValues(SchemaSource.class)
+            .defaultValue(SchemaSource.RECORD_SCHEMA)
+            .build();
+
+    public static final PropertyDescriptor ARCHIVE_DIRECTORY = new PropertyDescriptor.Builder()
+            .name("Archive Directory")
+            .description("Root directory of a GeoParquet archive on the local filesystem. Its pinned Parquet schema and its "
+                    + "canonical footer entries ('geo' and whatever the archive's creator wrote beside it) are written byte for "
+                    + "byte. They are read when the service is enabled; re-enable it after the archive's schema changes.")
+            .required(true)
+            .addValidator(StandardValidators.createDirectoryExistsValidator(false, false))
+            .dependsOn(SCHEMA_SOURCE, SchemaSource.ARCHIVE)
+            .build();
+
+    public static final PropertyDescriptor PARQUET_SCHEMA = new PropertyDescriptor.Builder()
+            .name("Parquet Schema")
+            .description("The Parquet schema of the written file in Parquet's text form, for example "
+                    + "'message features { required binary id (STRING); optional binary geometry; }'.")
+            .required(true)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(SCHEMA_SOURCE, SchemaSource.PARQUET_SCHEMA)
+            .build();
+
+    public static final PropertyDescriptor GEO_METADATA = new PropertyDescriptor.Builder()
+            .name("GeoParquet Metadata")
+            .description("The 'geo' footer entry to write, as JSON, written byte for byte as given (GeoParquet 1.0 or 1.1: "
+                    + "version, primary_column, and per column encoding, geometry_types, crs, covering, ...). It decides "
+                    + "which columns hold geometries and their encoding. When empty, a GeoParquet 1.1.0 block is generated for "
+                    + "Geometry Column: WKB encoding, any geometry type, CRS OGC:CRS84. With Schema Source 'Record Schema' "
+                    + "it replaces the 'geo' entry of files read by GeoParquetReader; otherwise theirs is kept.")
+            .required(false)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(SCHEMA_SOURCE, SchemaSource.RECORD_SCHEMA, SchemaSource.PARQUET_SCHEMA)
+            .build();
+
+    public static final PropertyDescriptor GEOMETRY_COLUMN = new PropertyDescriptor.Builder()
+            .name("Geometry Column")
+            .description("The field holding the geometry when GeoParquet Metadata is empty and the records do not carry a "
+                    + "source file's 'geo' block.")
+            .required(true)
+            .defaultValue(DEFAULT_GEOMETRY_COLUMN)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(SCHEMA_SOURCE, SchemaSource.RECORD_SCHEMA, SchemaSource.PARQUET_SCHEMA)
+            .build();
+
+    public static final PropertyDescriptor MISSING_FIELDS = new PropertyDescriptor.Builder()
+            .name("Missing Fields")
+            .description("What to do when a record lacks a nullable column of the schema: write null, or fail the write. "
+                    + "A record lacking a required column always fails.")
+            .required(true)
+            .allowableValues(WRITE_NULL, FAIL)
+            .defaultValue(WRITE_NULL)
+            .build();
+
+    public static final PropertyDescriptor UNKNOWN_FIELDS = new PropertyDescriptor.Builder()
+            .name("Unknown Fields")
+            .description("What to do when a record has a field the schema has no column for: fail the write, so no data is "
+                    + "silently dropped, or ignore the field.")
+            .required(true)
+            .allowableValues(FAIL, IGNORE)
+            .defaultValue(FAIL)
+            .build();
+
+    public static final PropertyDescriptor COMPRESSION_CODEC = new PropertyDescriptor.Builder()
+            .name("Compression Codec")
+            .description("Compression of every column chunk. ZSTD gives the best size for its speed among the codecs every "
+                    + "Parquet reader supports.")
+            .required(true)
+            .allowableValues(WriterSettings.SUPPORTED_CODECS.stream().map(Enum::name).sorted().toArray(String[]::new))
+            .defaultValue(WriterSettings.DEFAULT_CODEC.name())
+            .build();
+
+    public static final PropertyDescriptor ZSTD_LEVEL = new PropertyDescriptor.Builder()
+            .name("ZSTD Level")
+            .description("ZSTD compression level, " + WriterSettings.MIN_ZSTD_LEVEL + " (fastest) to "
+                    + WriterSettings.MAX_ZSTD_LEVEL + " (smallest).")
+            .required(true)
+            .defaultValue(String.valueOf(WriterSettings.DEFAULT_ZSTD_LEVEL))
+            .addValidator(StandardValidators.createLongValidator(WriterSettings.MIN_ZSTD_LEVEL, WriterSettings.MAX_ZSTD_LEVEL, true))
+            .dependsOn(COMPRESSION_CODEC, CompressionCodecName.ZSTD.name())
+            .build();
+
+    public static final PropertyDescriptor ROW_GROUP_SIZE = new PropertyDescriptor.Builder()
+            .name("Row Group Size")
+            .description("Rows per row group; every row group but the last holds exactly this many rows.")
+            .required(true)
+            .defaultValue(String.valueOf(WriterSettings.DEFAULT_ROW_GROUP_ROW_COUNT))
+            .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(SCHEMA_SOURCE, ARCHIVE_DIRECTORY, PARQUET_SCHEMA,
+            GEO_METADATA, GEOMETRY_COLUMN, MISSING_FIELDS, UNKNOWN_FIELDS, COMPRESSION_CODEC, ZSTD_LEVEL, ROW_GROUP_SIZE);
+
+    /** The schema and footer entries a file is written with. */
+    record Target(MessageType schema, FooterEntries footer) {
+    }
+
+    private volatile SchemaSource schemaSource;
+    private volatile Target fixedTarget;
+    private volatile String geoProperty;
+    private volatile String geometryColumn;
+    private volatile WriterSettings settings;
+    private volatile RecordConversionOptions options;
+
+    @Override
+    protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
+        return PROPERTY_DESCRIPTORS;
+    }
+
+    @Override
+    protected Collection<ValidationResult> customValidate(final ValidationContext context) {
+        final List<ValidationResult> results = new ArrayList<>();
+        final SchemaSource source = context.getProperty(SCHEMA_SOURCE).asAllowableValue(SchemaSource.class);
+        final String geo = context.getProperty(GEO_METADATA).getValue();
+        if (source != SchemaSource.ARCHIVE && geo != null) {
+            try {
+                GeoMetadata.parse(geo);
+            } catch (final IllegalArgumentException e) {
+                results.add(invalid(GEO_METADATA, "is not valid GeoParquet metadata: " + e.getMessage()));
+                return results;
+            }
+        }
+        try {
+            switch (source) {
+                case ARCHIVE -> {
+                    if (context.getProperty(ARCHIVE_DIRECTORY).isSet()) {
+                        archiveTarget(context);
+                    }
+                }
+                case PARQUET_SCHEMA -> {
+                    if (context.getProperty(PARQUET_SCHEMA).isSet()) {
+                        schemaTarget(context);
+                    }
+                }
+                case RECORD_SCHEMA -> {
+                    if (geo != null) {
+                        GeoMetadata.parse(geo).columns().forEach((column, declared) -> {
+                            if (declared.encoding().isNative()) {
+                                throw new IllegalArgumentException("declares the GeoArrow '" + declared.encoding().jsonName()
+                                        + "' encoding for '" + column + "', but a schema derived from records stores geometries "
+                                        + "as WKB; set Schema Source to Parquet Schema to write a native layout");
+                            }
+                        });
+                    }
+                }
+            }
+        } catch (final IOException | RuntimeException e) {
+            final PropertyDescriptor subject = switch (source) {
+                case ARCHIVE -> ARCHIVE_DIRECTORY;
+                case PARQUET_SCHEMA -> PARQUET_SCHEMA;
+                case RECORD_SCHEMA -> GEO_METADATA;
+            };
+            results.add(invalid(subject, e.getMessage()));
+        }
+        return results;
+    }
+
+    private static ValidationResult invalid(final PropertyDescriptor property, final String explanation) {
+        return new ValidationResult.Builder().subject(property.getDisplayName()).valid(false).explanation(explanation).build();
+    }
+
+    @OnEnabled
+    public void onEnabled(final ConfigurationContext context) throws IOException {
+        schemaSource = context.getProperty(SCHEMA_SOURCE).asAllowableValue(SchemaSource.class);
+        geoProperty = context.getProperty(GEO_METADATA).getValue();
+        geometryColumn = context.getProperty(GEOMETRY_COLUMN).getValue();
+        fixedTarget = switch (schemaSource) {
+            case ARCHIVE -> archiveTarget(context);
+            case PARQUET_SCHEMA -> schemaTarget(context);
+            case RECORD_SCHEMA -> null;
+        };
+        final CompressionCodecName codec = CompressionCodecName.valueOf(context.getProperty(COMPRESSION_CODEC).getValue());
+        settings = WriterSettings.defaults()
+                .withCodec(codec)
+                .withZstdLevel(codec == CompressionCodecName.ZSTD ? context.getProperty(ZSTD_LEVEL).asInteger() : WriterSettings.DEFAULT_ZSTD_LEVEL)
+                .withRowGroupRowCountLimit(context.getProperty(ROW_GROUP_SIZE).asInteger());
+        options = new RecordConversionOptions(
+                WRITE_NULL.equals(context.getProperty(MISSING_FIELDS).getValue())
+                        ? RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE : RecordConversionOptions.SchemaHandling.STRICT,
+                IGNORE.equals(context.getProperty(UNKNOWN_FIELDS).getValue()));
+    }
+
+    private static Target archiveTarget(final PropertyContext context) throws IOException {
+        final Path root = Path.of(context.getProperty(ARCHIVE_DIRECTORY).getValue());
+        final GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
+        return new Target(archive.schema(), archive.canonicalFooter());
+    }
+
+    private static Target schemaTarget(final PropertyContext context) {
+        final MessageType schema;
+        try {
+            schema = MessageTypeParser.parseMessageType(context.getProperty(PARQUET_SCHEMA).getValue());
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("is not a Parquet schema in text form: " + e.getMessage(), e);
+        }
+        final String geo = context.getProperty(GEO_METADATA).getValue();
+        final String column = context.getProperty(GEOMETRY_COLUMN).getValue();
+        final FooterEntries footer;
+        if (geo != null) {
+            footer = geoFooter(geo);
+        } else if (schema.containsField(column) && GeometryCodec.isParquetGeospatial(schema.getType(column))) {
+            footer = FooterEntries.canonicalOf(Map.of()); // the GEOMETRY logical type describes the column itself
+        } else if (schema.containsField(column) && isBinary(schema.getType(column))) {
+            footer = geoFooter(defaultGeo(column));
+        } else {
+            throw new IllegalArgumentException("has no binary Geometry Column '" + column + "' for a generated WKB 'geo' "
+                    + "block; name the geometry column, or give GeoParquet Metadata (required for GeoArrow native layouts)");
+        }
+        checkFits(schema, footer);
+        return new Target(schema, footer);
+    }
+
+    /** Fails with a message when a geometry column of {@code geo} is absent from the schema or has the wrong shape. */
+    private static void checkFits(final MessageType schema, final FooterEntries footer) {
+        if (footer.geo() == null) {
+            return;
+        }
+        final GeoMetadata geo = GeoMetadata.parse(footer.geo());
+        for (final String column : geo.columns().keySet()) {
+            if (!schema.containsField(column)) {
+                throw new IllegalArgumentException("has no column '" + column + "', which the GeoParquet Metadata declares");
+            }
+            GeometryCodec.forFile(schema, column, geo);
+        }
+    }
+
+    private static String defaultGeo(final String column) {
+        return GeoMetadata.builder().wkbColumn(column, List.of(), null, null).build().rawString();
+    }
+
+    private static FooterEntries geoFooter(final String geo) {
+        return FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo));
+    }
+
+    /** The schema and footer entries records of {@code recordSchema} are written with. */
+    Target targetFor(final RecordSchema recordSchema) throws SchemaNotFoundException {
+        if (fixedTarget != null) {
+            return fixedTarget;
+        }
+        final var carried = FileSchemaText.carriedBy(recordSchema);
+        if (carried.isPresent()) {
+            if (geoProperty == null) {
+                return new Target(carried.get().schema(), carried.get().footer());
+            }
+            final Map<String, String> entries = new LinkedHashMap<>(carried.get().footer().asMap());
+            entries.put(FooterEntries.GEO, geoProperty);
+            final Target target = new Target(carried.get().schema(), FooterEntries.canonicalOf(entries));
+            try {
+                checkFits(target.schema(), target.footer());
+            } catch (final IllegalArgumentException e) {
+                throw new SchemaNotFoundException("The records' source schema " + e.getMessage());
+            }
+            return target;
+        }
+        final String geo = geoProperty != null ? geoProperty : defaultGeo(geometryColumn);
+        final GeoMetadata parsed = GeoMetadata.parse(geo);
+        final Set<String> geometries = new LinkedHashSet<>(parsed.columns().keySet());
+        final Map<String, List<String>> coverings = new LinkedHashMap<>();
+        for (final GeoColumn column : parsed.columns().values()) {
+            column.coveringBbox().ifPresent(paths -> {
+                final String struct = paths.values().iterator().next().get(0);
+                coverings.put(struct, paths.values().stream().map(path -> path.get(path.size() - 1)).toList());
+            });
+        }
+        try {
+            return new Target(RecordSchemaToParquet.of(recordSchema, geometries, coverings), geoFooter(geo));
+        } catch (final IllegalArgumentException e) {
+            throw new SchemaNotFoundException("Cannot derive a Parquet schema from the record schema: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The record schema that is written: the records' own with Schema Source 'Record Schema', else the target
+     * schema's, in which geometry columns accept WKB bytes or WKT text.
+     */
+    @Override
+    public RecordSchema getSchema(final Map<String, String> variables, final RecordSchema readSchema) throws SchemaNotFoundException {
+        if (fixedTarget == null) {
+            return readSchema;
+        }
+        final RecordSchema exact = ParquetRecordSchemas.toRecordSchema(fixedTarget.schema());
+        final GeoMetadata geo = fixedTarget.footer().geo() == null ? null : GeoMetadata.parse(fixedTarget.footer().geo());
+        final Set<String> geometries = new LinkedHashSet<>(GeometryColumns.of(fixedTarget.schema(), geo));
+        final DataType geometryType = RecordFieldType.CHOICE.getChoiceDataType(
+                GeometryColumns.dataType(GeometryFormat.WKB), GeometryColumns.dataType(GeometryFormat.WKT));
+        final List<RecordField> fields = new ArrayList<>();
+        for (final RecordField field : exact.getFields()) {
+            fields.add(geometries.contains(field.getFieldName())
+                    ? new RecordField(field.getFieldName(), geometryType, field.isNullable()) : field);
+        }
+        return new SimpleRecordSchema(fields);
+    }
+
+    @Override
+    public RecordSetWriter createWriter(final ComponentLog logger, final RecordSchema schema, final OutputStream out,
+                                        final Map<String, String> variables) throws SchemaNotFoundException, IOException {
+        final Target target = targetFor(schema);
+        final String filename = variables == null ? null : variables.get(CoreAttributes.FILENAME.key());
+        return new WriteGeoParquetResult(out, target.schema(), target.footer(), settings, options,
+                filename == null ? "GeoParquet output" : filename);
+    }
+
+    private static boolean isBinary(final Type type) {
+        return type.isPrimitive() && type.asPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BINARY;
+    }
+}

@@ -1,0 +1,180 @@
+package dev.nifigeoparquet.processors.services;
+
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.geo.GeometryEncoding;
+import dev.nifigeoparquet.archive.geo.Wkb;
+import dev.nifigeoparquet.processors.record.GroupToRecordConverter;
+import dev.nifigeoparquet.processors.record.RecordConversionException;
+import dev.nifigeoparquet.processors.record.RecordToGroupConverter;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.nifi.serialization.record.DataType;
+import org.apache.nifi.serialization.record.RecordFieldType;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.io.ParseException;
+import org.locationtech.jts.io.WKBReader;
+import org.locationtech.jts.io.WKTReader;
+import org.locationtech.jts.io.WKTWriter;
+
+/**
+ * The geometry columns of a Parquet schema and how their values cross into and out of NiFi records: as WKB
+ * bytes or WKT text on the NiFi side, in whatever encoding the column has on the Parquet side (WKB, a GeoArrow
+ * native layout, or the Parquet GEOMETRY/GEOGRAPHY logical type). Geometry encoding itself stays in the engine's
+ * {@link GeometryCodec}; this class only adapts it to the record converters.
+ */
+final class GeometryColumns {
+
+    /** EWKB flag bits (Z, M, SRID): GeoParquet requires ISO WKB, so such input is re-encoded. */
+    private static final int EWKB_FLAGS = 0xE0000000;
+
+    private GeometryColumns() {
+    }
+
+    /**
+     * Top-level geometry columns in schema order: those the {@code geo} metadata lists and those annotated with the
+     * Parquet GEOMETRY or GEOGRAPHY logical type.
+     */
+    static List<String> of(final MessageType schema, final GeoMetadata geo) {
+        final List<String> columns = new ArrayList<>();
+        for (final Type field : schema.getFields()) {
+            if (geo != null && geo.columns().containsKey(field.getName()) || GeometryCodec.isParquetGeospatial(field)) {
+                columns.add(field.getName());
+            }
+        }
+        return columns;
+    }
+
+    /** The NiFi type of a geometry value in the given format. */
+    static DataType dataType(final GeometryFormat format) {
+        return format == GeometryFormat.WKT ? RecordFieldType.STRING.getDataType()
+                : RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType(), false);
+    }
+
+    /** How each geometry column reads into a record. Not thread-safe: one map per open file. */
+    static Map<String, GroupToRecordConverter.ColumnOverride> readers(final MessageType schema, final GeoMetadata geo,
+                                                                      final GeometryFormat format) {
+        final Map<String, GroupToRecordConverter.ColumnOverride> readers = new LinkedHashMap<>();
+        for (final String column : of(schema, geo)) {
+            final GeometryCodec codec = GeometryCodec.forFile(schema, column, geo);
+            final boolean verbatim = format == GeometryFormat.WKB && codec.encoding() == GeometryEncoding.WKB;
+            final WKTWriter wktWriter = new WKTWriter(4);
+            readers.put(column, new GroupToRecordConverter.ColumnOverride() {
+                private long row;
+
+                @Override
+                public DataType dataType() {
+                    return GeometryColumns.dataType(format);
+                }
+
+                @Override
+                public Object read(final Group group, final int fieldIndex) {
+                    row++;
+                    if (verbatim) {
+                        return boxed(group.getBinary(fieldIndex, 0).getBytes());
+                    }
+                    final Geometry geometry = codec.decode(group, row - 1);
+                    return format == GeometryFormat.WKT ? wktWriter.write(geometry) : boxed(Wkb.write(geometry));
+                }
+            });
+        }
+        return readers;
+    }
+
+    /**
+     * How each geometry column is written from a record value: WKB bytes ({@code byte[]}, an array of
+     * {@code Byte}, a {@code ByteBuffer}) or WKT text. ISO WKB going into a WKB column is kept byte for byte (after
+     * checking it parses); anything else is decoded and encoded for the column. Not thread-safe: one map per writer.
+     */
+    static Map<String, RecordToGroupConverter.ColumnOverride> writers(final MessageType schema, final GeoMetadata geo) {
+        final Map<String, RecordToGroupConverter.ColumnOverride> writers = new LinkedHashMap<>();
+        for (final String column : of(schema, geo)) {
+            final GeometryCodec codec = GeometryCodec.forFile(schema, column, geo);
+            final boolean keepIsoWkb = codec.encoding() == GeometryEncoding.WKB
+                    && (geo == null || !geo.columns().containsKey(column) || !geo.column(column).counterclockwise());
+            final WKBReader wkbReader = new WKBReader();
+            final WKTReader wktReader = new WKTReader();
+            writers.put(column, (row, fieldIndex, value, path) -> {
+                final Geometry geometry;
+                if (value instanceof CharSequence text) {
+                    try {
+                        geometry = wktReader.read(text.toString());
+                    } catch (final ParseException | RuntimeException e) {
+                        throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.UNPARSEABLE,
+                                "is not valid WKT: " + e.getMessage());
+                    }
+                } else {
+                    final byte[] wkb = bytesOf(value, path);
+                    try {
+                        geometry = wkbReader.read(wkb);
+                    } catch (final ParseException | RuntimeException e) {
+                        throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.UNPARSEABLE,
+                                "is not valid WKB: " + e.getMessage());
+                    }
+                    if (keepIsoWkb && isIsoWkb(wkb)) {
+                        row.add(fieldIndex, Binary.fromConstantByteArray(wkb == value ? wkb.clone() : wkb));
+                        return;
+                    }
+                }
+                try {
+                    codec.encode(geometry, row);
+                } catch (final RuntimeException e) {
+                    throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.WRONG_TYPE,
+                            "cannot be stored in this column: " + e.getMessage());
+                }
+            });
+        }
+        return writers;
+    }
+
+    private static boolean isIsoWkb(final byte[] wkb) {
+        if (wkb.length < 5) {
+            return false;
+        }
+        final ByteOrder order = wkb[0] == 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+        return (ByteBuffer.wrap(wkb, 1, 4).order(order).getInt() & EWKB_FLAGS) == 0;
+    }
+
+    private static byte[] bytesOf(final Object value, final String path) {
+        return switch (value) {
+            case byte[] bytes -> bytes;
+            case ByteBuffer buffer -> {
+                final byte[] bytes = new byte[buffer.remaining()];
+                buffer.duplicate().get(bytes);
+                yield bytes;
+            }
+            case Object[] elements -> unboxed(elements, value, path);
+            case List<?> elements -> unboxed(elements.toArray(), value, path);
+            default -> throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.WRONG_TYPE,
+                    "is not a geometry (expected WKB bytes or a WKT string)");
+        };
+    }
+
+    private static byte[] unboxed(final Object[] elements, final Object value, final String path) {
+        final byte[] bytes = new byte[elements.length];
+        for (int i = 0; i < elements.length; i++) {
+            if (!(elements[i] instanceof Byte element)) {
+                throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.WRONG_TYPE,
+                        "is not a geometry (expected WKB bytes or a WKT string)");
+            }
+            bytes[i] = element;
+        }
+        return bytes;
+    }
+
+    private static Byte[] boxed(final byte[] bytes) {
+        final Byte[] boxed = new Byte[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            boxed[i] = bytes[i];
+        }
+        return boxed;
+    }
+}
