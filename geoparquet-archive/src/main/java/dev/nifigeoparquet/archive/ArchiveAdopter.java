@@ -102,7 +102,7 @@ public final class ArchiveAdopter {
         ArchiveDescriptor descriptor = new ArchiveDescriptor(ArchiveDescriptor.FORMAT_VERSION, now, resolution,
                 ArchiveDescriptor.KEYING_RULE, spec.geometryColumn(), spec.keyColumns(), spec.versionColumn(),
                 ArchiveDescriptor.schemaText(spec.schema()), ArchiveDescriptor.footerEntries(canonical), writer,
-                ProtocolSettings.DEFAULT, spec.compaction(), record);
+                ProtocolSettings.DEFAULT, spec.compaction(), record, spec.keyColumns().isEmpty() ? 0 : ArchiveDescriptor.DEFAULT_KEY_INDEX_SHARDS);
         GeoParquetArchive archive = GeoParquetArchive.writeDescriptor(storage, descriptor, clock);
         long rows = files.stream().mapToLong(file -> file.footer().rowCount()).sum();
         return new AdoptionReport(archive, partitions.size(), files.size(), rows, record);

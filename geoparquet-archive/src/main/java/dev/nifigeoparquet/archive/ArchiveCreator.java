@@ -16,7 +16,8 @@ public final class ArchiveCreator {
         ArchiveDescriptor descriptor = new ArchiveDescriptor(ArchiveDescriptor.FORMAT_VERSION, clock.instant(),
                 spec.h3Resolution(), ArchiveDescriptor.KEYING_RULE, spec.geometryColumn(), spec.keyColumns(),
                 spec.versionColumn(), ArchiveDescriptor.schemaText(spec.schema()),
-                ArchiveDescriptor.footerEntries(spec.footer()), spec.writer(), spec.protocol(), spec.compaction(), null);
+                ArchiveDescriptor.footerEntries(spec.footer()), spec.writer(), spec.protocol(), spec.compaction(), null,
+                spec.keyColumns().isEmpty() ? 0 : ArchiveDescriptor.DEFAULT_KEY_INDEX_SHARDS);
         return GeoParquetArchive.writeDescriptor(storage, descriptor, clock);
     }
 }

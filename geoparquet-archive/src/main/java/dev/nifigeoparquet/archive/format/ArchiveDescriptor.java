@@ -33,14 +33,17 @@ import java.util.Optional;
  * @param protocol       commit protocol settings
  * @param compaction     when partitions qualify for compaction
  * @param adoption       what adoption found; null for archives created here
+ * @param keyIndexShards how many shards the key-to-cell index has; 0 for an archive without a key
  */
 public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Resolution, String keyingRule,
                                 String geometryColumn, List<String> keyColumns, String versionColumn, String schema,
                                 List<FooterEntry> footer, WriterSettings writer, ProtocolSettings protocol,
-                                CompactionSettings compaction, AdoptionRecord adoption) {
+                                CompactionSettings compaction, AdoptionRecord adoption, int keyIndexShards) {
 
     public static final int FORMAT_VERSION = 1;
     public static final String KEYING_RULE = "h3-cell-of-centroid-in-EPSG:4326";
+    /** Key-index shards of a keyed archive: about 20,000 keys a shard for five million features. */
+    public static final int DEFAULT_KEY_INDEX_SHARDS = 256;
 
     public ArchiveDescriptor {
         Objects.requireNonNull(createdAt, "createdAt");
@@ -53,6 +56,10 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
         Objects.requireNonNull(compaction, "compaction");
         if (!KEYING_RULE.equals(keyingRule)) {
             throw new IllegalArgumentException("Unknown keying rule '" + keyingRule + "'; this implementation keys by " + KEYING_RULE);
+        }
+        if (keyColumns.isEmpty() ? keyIndexShards != 0 : keyIndexShards < 1 || keyIndexShards > 256) {
+            throw new IllegalArgumentException("keyIndexShards must be 1..256 for a keyed archive and 0 without a key, was "
+                    + keyIndexShards + " with key columns " + keyColumns);
         }
         MessageType parsed = MessageTypeParser.parseMessageType(schema);
         if (!parsed.containsField(geometryColumn)) {

@@ -24,7 +24,7 @@ public final class DataFileStager {
 
     /** A staged file under a fresh name; {@link StagedFile#name()} is the name it will have once published. */
     public StagedFile stage() throws IOException {
-        String name = ArchiveLayout.newDataFileName();
+        String name = ArchiveLayout.isIndexShard(cell) ? ArchiveLayout.newIndexFileName() : ArchiveLayout.newDataFileName();
         String path = ArchiveLayout.stagedFile(cell, name);
         stagedPaths.add(path);
         return new StagedFile(name, new StorageOutputFile(storage, path));

@@ -10,5 +10,7 @@ public enum OperationType {
     REPLACE,
     /** The partition lost rows whose keys moved into another partition. */
     MOVE_OUT,
-    COMPACT
+    COMPACT,
+    /** A key-index shard recorded which cells hold which keys. */
+    INDEX
 }

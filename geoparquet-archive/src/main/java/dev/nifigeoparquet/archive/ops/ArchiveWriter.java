@@ -5,64 +5,248 @@ import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.DataFileStager;
 import dev.nifigeoparquet.archive.format.NewDataFile;
+import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.PartitionCommitter.Participant;
+import dev.nifigeoparquet.archive.format.PartitionUpdate;
+import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * Applies a validated {@link PartitionDelta} to its partition under the commit protocol: append, upsert,
- * delete or replace. It reads and writes only that partition. Memory grows with the delta and one row group,
- * never with the partition: existing files are scanned by their key columns first, and only files holding a
- * delta key are rewritten, streamed row group by row group.
+ * Applies a validated {@link PartitionDelta} under the commit protocol: append, upsert, delete or replace.
+ *
+ * <p>It reads and writes only the delta's partition, except for keys found elsewhere through the key index: a
+ * key whose new geometry moved it to another cell leaves its old partition in the same transaction, and a
+ * delete reaches the partition that holds the key. Memory grows with the delta and one row group, never with a
+ * partition: existing files are scanned by their key columns first, and only files holding a delta key are
+ * rewritten, streamed row group by row group.
  */
 public final class ArchiveWriter {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
+
     private final GeoParquetArchive archive;
+    private final KeyScanner scanner;
 
     public ArchiveWriter(GeoParquetArchive archive) {
         this.archive = archive;
+        this.scanner = new KeyScanner(archive);
     }
 
     public OperationResult apply(PartitionDelta delta) throws IOException {
-        Counts counts = new Counts();
-        CommitOutcome outcome = archive.committer().commit(delta.cell(), delta.deltaId(), delta.mode().operationType(),
-                (current, stager) -> {
-                    counts.reset();
-                    return switch (delta.mode()) {
-                        case APPEND -> append(delta, stager, counts);
-                        case REPLACE -> replace(current, delta, stager, counts);
-                        case UPSERT, DELETE -> merge(current, delta, stager, counts);
-                    };
-                });
-        if (outcome.replay()) {
-            long rows = outcome.before().rowCount();
-            return new OperationResult(delta.deltaId(), true, List.of(), rows, rows, 0, 0, 0, rows, 0,
-                    delta.duplicateKeys(), 0, 0, 0, 0, 0, 0);
+        if (!archive.descriptor().hasKey()) {
+            Counts counts = new Counts();
+            PartitionUpdate update = (current, stager) -> {
+                counts.reset();
+                return delta.mode() == WriteMode.APPEND ? append(delta, stager, counts) : replace(current, delta, stager, counts);
+            };
+            CommitOutcome outcome = archive.committer().commit(delta.cell(), delta.deltaId(), delta.mode().operationType(), update);
+            return result(delta, Map.of(delta.cell(), outcome), Map.of(delta.cell(), counts));
         }
-        PartitionCommit before = outcome.before();
-        PartitionCommit after = outcome.after();
-        long bytesRemoved = before.files().stream().filter(f -> outcome.change().removed().contains(f.name()))
-                .mapToLong(DataFileEntry::bytes).sum();
-        long bytesWritten = outcome.change().added().stream().mapToLong(NewDataFile::bytes).sum();
-        return new OperationResult(delta.deltaId(), false, List.of(delta.cell()), before.rowCount(), after.rowCount(),
-                counts.inserted, counts.updated, counts.deleted, before.rowCount() - counts.updated - counts.deleted,
-                counts.olderSkipped, delta.duplicateKeys(), counts.absentDeletes, outcome.change().added().size(), bytesWritten,
-                outcome.change().removed().size(), bytesRemoved, counts.bytesRead);
+        return applyKeyed(delta);
     }
 
-    /** Counters of one attempt; reset when a commit conflict makes the update run again. */
+    private OperationResult applyKeyed(PartitionDelta delta) throws IOException {
+        String target = delta.cell();
+        Map<FeatureKey, DeltaRow> rows = delta.rowsByKey();
+        PartitionCommit state = target == null ? null : archive.partitionState(target);
+        if (state != null && state.hasCommitted(delta.deltaId())) {
+            return replay(delta, state);
+        }
+        KeyIndex index = new KeyIndex(archive);
+        Set<FeatureKey> inTarget = state == null ? Set.of() : scanner.scan(state, rows.keySet()).found();
+        Map<String, Set<FeatureKey>> elsewhere = findElsewhere(index, rows.keySet(), inTarget, target);
+
+        if (delta.mode() == WriteMode.APPEND) {
+            List<String> held = new ArrayList<>();
+            inTarget.forEach(key -> held.add(key + " (in " + target + ")"));
+            elsewhere.forEach((cell, keys) -> keys.forEach(key -> held.add(key + " (in " + cell + ")")));
+            if (!held.isEmpty()) {
+                throw new DeltaRejectedException("Append to partition " + target,
+                        List.of("the archive already holds keys " + held.subList(0, Math.min(10, held.size()))
+                                + (held.size() > 10 ? " and " + (held.size() - 10) + " more" : "") + "; use Upsert to change existing features"));
+            }
+        }
+
+        // Record where keys will be before they get there, so the index never misses a key (see KeyIndex).
+        Map<FeatureKey, String> arriving = new HashMap<>();
+        if (target != null) {
+            rows.forEach((key, row) -> {
+                if (!row.delete() && !inTarget.contains(key)) {
+                    arriving.put(key, target);
+                }
+            });
+        }
+        if (!arriving.isEmpty()) {
+            index.record(arriving, Map.of());
+        }
+
+        Map<String, Participant> participants = new TreeMap<>();
+        Map<String, Counts> counts = new LinkedHashMap<>();
+        if (target != null) {
+            Counts targetCounts = new Counts();
+            counts.put(target, targetCounts);
+            participants.put(target, new Participant(delta.mode().operationType(), (current, stager) -> {
+                targetCounts.reset();
+                return switch (delta.mode()) {
+                    case APPEND -> append(delta, stager, targetCounts);
+                    case REPLACE -> replace(current, delta, stager, targetCounts);
+                    case UPSERT, DELETE -> merge(current, rows, stager, targetCounts);
+                };
+            }));
+        }
+        for (Map.Entry<String, Set<FeatureKey>> other : elsewhere.entrySet()) {
+            Map<FeatureKey, DeltaRow> removals = new LinkedHashMap<>();
+            other.getValue().forEach(key -> removals.put(key, DeltaRow.deletion(rows.get(key).row())));
+            boolean moveOut = other.getValue().stream().anyMatch(key -> !rows.get(key).delete() && target != null);
+            Counts otherCounts = new Counts();
+            counts.put(other.getKey(), otherCounts);
+            participants.put(other.getKey(), new Participant(moveOut ? OperationType.MOVE_OUT : OperationType.DELETE,
+                    (current, stager) -> {
+                        otherCounts.reset();
+                        return merge(current, removals, stager, otherCounts);
+                    }));
+        }
+        if (participants.isEmpty()) {
+            return new OperationResult(delta.deltaId(), false, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, delta.duplicateKeys(),
+                    rows.size(), 0, 0, 0, 0, 0);
+        }
+        Map<String, CommitOutcome> outcomes = archive.committer().commitAll(delta.deltaId(), participants);
+        if (!outcomes.values().iterator().next().replay()) {
+            forgetRemovedKeys(index, delta, outcomes, elsewhere, target);
+        }
+        return result(delta, outcomes, counts);
+    }
+
+    /** Cells other than the target that hold delta keys: index candidates, each confirmed by a key scan. */
+    private Map<String, Set<FeatureKey>> findElsewhere(KeyIndex index, Set<FeatureKey> keys, Set<FeatureKey> inTarget,
+                                                       String target) throws IOException {
+        Set<FeatureKey> unresolved = new HashSet<>(keys);
+        unresolved.removeAll(inTarget);
+        Map<String, Set<FeatureKey>> candidatesByCell = new TreeMap<>();
+        index.candidates(unresolved).forEach((key, cells) -> cells.stream().filter(cell -> !cell.equals(target))
+                .forEach(cell -> candidatesByCell.computeIfAbsent(cell, c -> new HashSet<>()).add(key)));
+        Map<String, Set<FeatureKey>> confirmed = new TreeMap<>();
+        for (Map.Entry<String, Set<FeatureKey>> candidate : candidatesByCell.entrySet()) {
+            Set<FeatureKey> found = scanner.scan(archive.partitionState(candidate.getKey()), candidate.getValue()).found();
+            if (!found.isEmpty()) {
+                confirmed.put(candidate.getKey(), found);
+            }
+        }
+        return confirmed;
+    }
+
+    /**
+     * After the commit, removes index records of keys that left a cell. Best effort: a record left behind only
+     * costs a confirming scan later.
+     */
+    private void forgetRemovedKeys(KeyIndex index, PartitionDelta delta, Map<String, CommitOutcome> outcomes,
+                                   Map<String, Set<FeatureKey>> elsewhere, String target) {
+        Map<FeatureKey, String> gone = new HashMap<>();
+        elsewhere.forEach((cell, keys) -> keys.forEach(key -> gone.put(key, cell)));
+        if (target != null) {
+            delta.rowsByKey().forEach((key, row) -> {
+                if (row.delete()) {
+                    gone.putIfAbsent(key, target);
+                }
+            });
+        }
+        try {
+            if (delta.mode() == WriteMode.REPLACE && target != null) {
+                PartitionCommit before = outcomes.get(target).before();
+                for (FeatureKey key : allKeys(before)) {
+                    if (!delta.rowsByKey().containsKey(key)) {
+                        gone.put(key, target);
+                    }
+                }
+            }
+            if (!gone.isEmpty()) {
+                index.record(Map.of(), gone);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Operation {} committed; removing {} key-index records failed and they stay as harmless extra candidates: {}",
+                    delta.deltaId(), gone.size(), e.toString());
+        }
+    }
+
+    private Set<FeatureKey> allKeys(PartitionCommit state) throws IOException {
+        Set<FeatureKey> keys = new HashSet<>();
+        for (DataFileEntry file : state.files()) {
+            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state.cell(), file.name())) {
+                reader.project(archive.descriptor().keyColumns());
+                FeatureKey.Extractor extractor = FeatureKey.extractor(reader.readSchema(), archive.descriptor().keyColumns());
+                reader.rows().forEachRemaining(row -> keys.add(extractor.keyOf(row)));
+            }
+        }
+        return keys;
+    }
+
+    private OperationResult replay(PartitionDelta delta, PartitionCommit state) {
+        long rows = state.rowCount();
+        return new OperationResult(delta.deltaId(), true, List.of(), rows, rows, 0, 0, 0, 0, rows, 0,
+                delta.duplicateKeys(), 0, 0, 0, 0, 0, 0);
+    }
+
+    private OperationResult result(PartitionDelta delta, Map<String, CommitOutcome> outcomes, Map<String, Counts> counts) {
+        if (outcomes.values().iterator().next().replay()) {
+            long rows = outcomes.values().stream().mapToLong(o -> o.before().rowCount()).sum();
+            return new OperationResult(delta.deltaId(), true, List.of(), rows, rows, 0, 0, 0, 0, rows, 0,
+                    delta.duplicateKeys(), 0, 0, 0, 0, 0, 0);
+        }
+        long before = 0, after = 0, inserted = 0, updated = 0, deleted = 0, skipped = 0, absent = 0, read = 0;
+        long filesWritten = 0, bytesWritten = 0, filesRemoved = 0, bytesRemoved = 0, moved = 0;
+        for (Map.Entry<String, CommitOutcome> entry : outcomes.entrySet()) {
+            CommitOutcome outcome = entry.getValue();
+            Counts c = counts.get(entry.getKey());
+            before += outcome.before().rowCount();
+            after += outcome.after().rowCount();
+            boolean isTarget = entry.getKey().equals(delta.cell());
+            inserted += c.inserted;
+            updated += c.updated;
+            skipped += c.olderSkipped;
+            read += c.bytesRead;
+            if (isTarget) {
+                deleted += c.deleted;
+                absent += c.absentDeletes;
+            } else {
+                long movedHere = outcome.after().operationType() == OperationType.MOVE_OUT ? c.deleted : 0;
+                moved += movedHere;
+                deleted += c.deleted - movedHere;
+            }
+            filesWritten += outcome.change().added().size();
+            bytesWritten += outcome.change().added().stream().mapToLong(NewDataFile::bytes).sum();
+            filesRemoved += outcome.change().removed().size();
+            bytesRemoved += outcome.before().files().stream().filter(f -> outcome.change().removed().contains(f.name()))
+                    .mapToLong(DataFileEntry::bytes).sum();
+        }
+        long unchanged = before - updated - deleted - moved;
+        // A key that moved was inserted into its new cell and deleted from its old one: for the feature, an update.
+        inserted -= moved;
+        updated += moved;
+        if (delta.cell() == null) {
+            absent = delta.rowsByKey().size() - deleted;
+        }
+        return new OperationResult(delta.deltaId(), false, List.copyOf(outcomes.keySet()), before, after, inserted, updated,
+                moved, deleted, unchanged, skipped, delta.duplicateKeys(), absent,
+                filesWritten, bytesWritten, filesRemoved, bytesRemoved, read);
+    }
+
+    /** Counters of one participant's attempt; reset when a commit conflict makes the update run again. */
     private static final class Counts {
         long inserted;
         long updated;
@@ -88,9 +272,11 @@ public final class ArchiveWriter {
 
     private PartitionChange replace(PartitionCommit current, PartitionDelta delta, DataFileStager stager, Counts counts) throws IOException {
         if (archive.descriptor().hasKey()) {
-            Set<FeatureKey> existing = scanKeys(current, delta.rowsByKey().keySet(), counts).found();
-            long kept = delta.rowsByKey().entrySet().stream().filter(e -> !e.getValue().delete()).count();
-            counts.updated = delta.rowsByKey().entrySet().stream().filter(e -> !e.getValue().delete() && existing.contains(e.getKey())).count();
+            KeyScanner.Result scan = scanner.scan(current, delta.rowsByKey().keySet());
+            counts.bytesRead += scan.bytesRead();
+            long kept = delta.rowsByKey().values().stream().filter(row -> !row.delete()).count();
+            counts.updated = delta.rowsByKey().entrySet().stream()
+                    .filter(e -> !e.getValue().delete() && scan.found().contains(e.getKey())).count();
             counts.inserted = kept - counts.updated;
             counts.deleted = current.rowCount() - counts.updated;
         } else {
@@ -106,17 +292,18 @@ public final class ArchiveWriter {
     }
 
     /** Upsert and delete: rewrite only the files that hold a delta key, then add the new keys. */
-    private PartitionChange merge(PartitionCommit current, PartitionDelta delta, DataFileStager stager, Counts counts) throws IOException {
-        Map<FeatureKey, DeltaRow> rows = delta.rowsByKey();
-        KeyScan scan = scanKeys(current, rows.keySet(), counts);
+    private PartitionChange merge(PartitionCommit current, Map<FeatureKey, DeltaRow> rows, DataFileStager stager,
+                                  Counts counts) throws IOException {
+        KeyScanner.Result scan = scanner.scan(current, rows.keySet());
+        counts.bytesRead += scan.bytesRead();
         Set<FeatureKey> consumed = new HashSet<>();
         VersionOrder versions = archive.descriptor().versionColumn() == null ? null
                 : new VersionOrder(archive.schema(), archive.descriptor().versionColumn());
         FeatureKey.Extractor keys = archive.keyExtractor();
         try (RollingFileWriter writer = newWriter(stager)) {
-            for (String file : scan.filesToRewrite()) {
-                try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), delta.cell(), file)) {
-                    counts.bytesRead += fileBytes(current, file);
+            for (String file : scan.filesHoldingKeys()) {
+                try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current.cell(), file)) {
+                    counts.bytesRead += current.files().stream().filter(f -> f.name().equals(file)).mapToLong(DataFileEntry::bytes).sum();
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                         Group existing = it.next();
                         FeatureKey key = keys.keyOf(existing);
@@ -149,52 +336,8 @@ public final class ArchiveWriter {
                     writer.write(entry.getValue().row());
                 }
             }
-            return new PartitionChange(writer.finish(), List.copyOf(scan.filesToRewrite()));
+            return new PartitionChange(writer.finish(), List.copyOf(scan.filesHoldingKeys()));
         }
-    }
-
-    /** Which live files hold any of the keys, found by reading only the key column chunks. */
-    private record KeyScan(Set<String> filesToRewrite, Set<FeatureKey> found) {
-    }
-
-    private KeyScan scanKeys(PartitionCommit current, Set<FeatureKey> wanted, Counts counts) throws IOException {
-        Set<String> files = new LinkedHashSet<>();
-        Set<FeatureKey> found = new HashSet<>();
-        List<String> keyColumns = archive.descriptor().keyColumns();
-        if (wanted.isEmpty()) {
-            return new KeyScan(files, found);
-        }
-        for (DataFileEntry file : current.files()) {
-            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current.cell(), file.name())) {
-                counts.bytesRead += keyColumnBytes(reader, keyColumns);
-                reader.project(keyColumns);
-                FeatureKey.Extractor keys = FeatureKey.extractor(reader.readSchema(), keyColumns);
-                for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
-                    FeatureKey key = keys.keyOf(it.next());
-                    if (key != null && wanted.contains(key)) {
-                        files.add(file.name());
-                        found.add(key);
-                    }
-                }
-            }
-        }
-        return new KeyScan(files, found);
-    }
-
-    private static long keyColumnBytes(GeoParquetFileReader reader, List<String> keyColumns) {
-        long bytes = 0;
-        for (BlockMetaData block : reader.footer().rowGroups()) {
-            for (ColumnChunkMetaData chunk : block.getColumns()) {
-                if (keyColumns.contains(chunk.getPath().toArray()[0])) {
-                    bytes += chunk.getTotalSize();
-                }
-            }
-        }
-        return bytes;
-    }
-
-    private static long fileBytes(PartitionCommit current, String name) {
-        return current.files().stream().filter(f -> f.name().equals(name)).mapToLong(DataFileEntry::bytes).sum();
     }
 
     /** The delta's rows to write, in order: keyed rows that are not deletes, then rows of a key-less archive. */

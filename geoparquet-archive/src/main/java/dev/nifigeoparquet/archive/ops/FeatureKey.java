@@ -29,6 +29,31 @@ public record FeatureKey(List<String> values) {
         return new Extractor(List.copyOf(keyColumns), fields);
     }
 
+    /** One string per key, unambiguous for several key columns (a JSON array), as the key index stores it. */
+    public String indexText() {
+        if (values.size() == 1) {
+            return values.get(0);
+        }
+        try {
+            return dev.nifigeoparquet.archive.format.ArchiveJson.mapper().writer()
+                    .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(values);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The inverse of {@link #indexText()} for a key of {@code columns} columns. */
+    public static FeatureKey fromIndexText(String text, int columns) {
+        if (columns == 1) {
+            return new FeatureKey(List.of(text));
+        }
+        try {
+            return new FeatureKey(List.of(dev.nifigeoparquet.archive.format.ArchiveJson.mapper().readValue(text, String[].class)));
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("Not a key of " + columns + " columns: " + text, e);
+        }
+    }
+
     @Override
     public String toString() {
         return values.size() == 1 ? values.get(0) : values.toString();

@@ -11,7 +11,9 @@ import java.util.List;
  * @param rowsBefore         rows in the touched partitions before
  * @param rowsAfter          rows in them after
  * @param inserted           rows with keys new to the partition (all rows for an archive without a key)
- * @param updated            archive rows replaced by a delta row with the same key
+ * @param updated            archive rows replaced by a delta row with the same key (including keys that moved in
+ *                           from another cell)
+ * @param moved              keys whose new geometry moved them from another cell into this partition
  * @param deleted            archive rows removed
  * @param unchanged          archive rows kept as they were
  * @param olderVersionsSkipped delta rows ignored because the archive's row has a newer version
@@ -24,7 +26,7 @@ import java.util.List;
  * @param bytesRead          bytes read from the archive (key column chunks scanned plus files rewritten)
  */
 public record OperationResult(String deltaId, boolean replay, List<String> partitionsTouched, long rowsBefore, long rowsAfter,
-                              long inserted, long updated, long deleted, long unchanged, long olderVersionsSkipped,
+                              long inserted, long updated, long moved, long deleted, long unchanged, long olderVersionsSkipped,
                               long duplicateKeysInDelta, long absentKeysDeleted, long filesWritten, long bytesWritten,
                               long filesRemoved, long bytesRemoved, long bytesRead) {
 
@@ -43,7 +45,7 @@ public record OperationResult(String deltaId, boolean replay, List<String> parti
         other.partitionsTouched.stream().filter(cell -> !cells.contains(cell)).forEach(cells::add);
         return new OperationResult(deltaId.equals(other.deltaId) ? deltaId : deltaId + "," + other.deltaId,
                 replay && other.replay, cells, rowsBefore + other.rowsBefore, rowsAfter + other.rowsAfter,
-                inserted + other.inserted, updated + other.updated, deleted + other.deleted, unchanged + other.unchanged,
+                inserted + other.inserted, updated + other.updated, moved + other.moved, deleted + other.deleted, unchanged + other.unchanged,
                 olderVersionsSkipped + other.olderVersionsSkipped, duplicateKeysInDelta + other.duplicateKeysInDelta,
                 absentKeysDeleted + other.absentKeysDeleted, filesWritten + other.filesWritten, bytesWritten + other.bytesWritten,
                 filesRemoved + other.filesRemoved, bytesRemoved + other.bytesRemoved, bytesRead + other.bytesRead);

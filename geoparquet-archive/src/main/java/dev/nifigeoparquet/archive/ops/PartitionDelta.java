@@ -49,11 +49,16 @@ public final class PartitionDelta {
     /**
      * Validates a partition's delta rows (already in the archive's schema).
      *
+     * @param cell    the partition; null only for a Delete by key, which finds the keys' partitions in the key index
      * @param deltaId the operation id; null to derive it from the rows (SHA-256 of their canonical form)
      * @throws DeltaRejectedException naming each bad record
      */
     public static PartitionDelta prepare(GeoParquetArchive archive, String cell, WriteMode mode, Collection<DeltaRow> rows, String deltaId) {
-        archive.requireCell(cell);
+        if (cell != null) {
+            archive.requireCell(cell);
+        } else if (mode != WriteMode.DELETE) {
+            throw new DeltaRejectedException("Delta", mode + " needs the partition's cell; only Delete can find its keys' partitions through the key index");
+        }
         boolean keyed = archive.descriptor().hasKey();
         if (mode.needsKey() && !keyed) {
             throw new DeltaRejectedException("Partition " + cell, mode + " needs a feature key, and this archive has none (it is append-only)");
@@ -63,7 +68,7 @@ public final class PartitionDelta {
         Set<String> allowedTypes = allowedGeometryTypes(archive);
         MessageDigest digest = sha256();
         digest.update(ID_DOMAIN);
-        digest.update(RowValues.utf8(mode + "\n" + cell + "\n"));
+        digest.update(RowValues.utf8(mode + "\n" + (cell == null ? "*" : cell) + "\n"));
 
         List<String> problems = new ArrayList<>();
         Map<FeatureKey, DeltaRow> byKey = new LinkedHashMap<>();
