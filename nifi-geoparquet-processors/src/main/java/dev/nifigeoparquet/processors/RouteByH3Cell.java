@@ -186,7 +186,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                     + " field is replaced in the output by the WKB geometry field.")
             .required(true)
             .defaultValue(DEFAULT_GEOMETRY_FIELD)
-            .addValidator(FIELD_PATH_VALIDATOR())
+            .addValidator(fieldPathValidator())
             .dependsOn(GEOMETRY_FORMAT, GeometryFormat.WKB, GeometryFormat.WKT, GeometryFormat.GEOJSON)
             .build();
 
@@ -195,7 +195,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             .description("The numeric field holding x: longitude, or easting in a projected Source CRS.")
             .required(true)
             .defaultValue("longitude")
-            .addValidator(FIELD_PATH_VALIDATOR())
+            .addValidator(fieldPathValidator())
             .dependsOn(GEOMETRY_FORMAT, GeometryFormat.LON_LAT)
             .build();
 
@@ -204,7 +204,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             .description("The numeric field holding y: latitude, or northing in a projected Source CRS.")
             .required(true)
             .defaultValue("latitude")
-            .addValidator(FIELD_PATH_VALIDATOR())
+            .addValidator(fieldPathValidator())
             .dependsOn(GEOMETRY_FORMAT, GeometryFormat.LON_LAT)
             .build();
 
@@ -214,7 +214,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                     + " (OGC:CRS84, longitude/latitude, without an archive service). Geometries are converted to the archive's CRS before"
                     + " they are keyed and written.")
             .required(false)
-            .addValidator(CRS_VALIDATOR())
+            .addValidator(crsValidator())
             .build();
 
     public static final PropertyDescriptor MAX_OPEN_WRITERS = new PropertyDescriptor.Builder()
@@ -251,8 +251,10 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     private volatile CellRouting routing;
     private volatile String outputGeometryField;
+    /** The top-level field the geometry was read from, which the output drops; null for lon/lat or nested fields. */
+    private volatile String sourceGeometryField;
 
-    private static Validator FIELD_PATH_VALIDATOR() {
+    private static Validator fieldPathValidator() {
         return (subject, input, context) -> {
             try {
                 FieldPath.parse(input);
@@ -263,7 +265,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         };
     }
 
-    private static Validator CRS_VALIDATOR() {
+    private static Validator crsValidator() {
         return (subject, input, context) -> {
             try {
                 SourceCrs.declared(input);
@@ -639,7 +641,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     private RecordSchema outputSchema(RecordSchema inputSchema) {
         DataType wkb = RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType());
         RecordField geometry = new RecordField(outputGeometryField, wkb, false);
-        String source = sourceGeometryField();
+        String source = sourceGeometryField;
         List<RecordField> fields = new ArrayList<>();
         boolean placed = false;
         boolean existing = inputSchema.getField(outputGeometryField).isPresent();
@@ -660,13 +662,6 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         }
         return new SimpleRecordSchema(fields);
     }
-
-    /** The top-level field the geometry was read from, which the output drops; null for lon/lat or nested fields. */
-    private String sourceGeometryField() {
-        return sourceGeometryField;
-    }
-
-    private volatile String sourceGeometryField;
 
     private static RecordSchema failureSchema(RecordSchema inputSchema) {
         List<RecordField> fields = new ArrayList<>(inputSchema.getFields());
