@@ -1,0 +1,685 @@
+package dev.nifigeoparquet.processors;
+
+import dev.nifigeoparquet.archive.keying.CrsReprojector;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.keying.KeyingException;
+import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.processors.geometry.FieldPath;
+import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
+import dev.nifigeoparquet.processors.geometry.GeometryFormat;
+import dev.nifigeoparquet.processors.geometry.UnkeyableRecordException;
+import dev.nifigeoparquet.services.GeoParquetArchiveService;
+import org.apache.nifi.annotation.behavior.InputRequirement;
+import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
+import org.apache.nifi.annotation.behavior.SupportsBatching;
+import org.apache.nifi.annotation.behavior.WritesAttribute;
+import org.apache.nifi.annotation.behavior.WritesAttributes;
+import org.apache.nifi.annotation.documentation.CapabilityDescription;
+import org.apache.nifi.annotation.documentation.SeeAlso;
+import org.apache.nifi.annotation.documentation.Tags;
+import org.apache.nifi.annotation.documentation.UseCase;
+import org.apache.nifi.annotation.lifecycle.OnScheduled;
+import org.apache.nifi.annotation.lifecycle.OnStopped;
+import org.apache.nifi.components.ConfigVerificationResult;
+import org.apache.nifi.components.ConfigVerificationResult.Outcome;
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.components.ValidationContext;
+import org.apache.nifi.components.ValidationResult;
+import org.apache.nifi.components.Validator;
+import org.apache.nifi.context.PropertyContext;
+import org.apache.nifi.flowfile.FlowFile;
+import org.apache.nifi.flowfile.attributes.CoreAttributes;
+import org.apache.nifi.flowfile.attributes.FragmentAttributes;
+import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.processor.AbstractProcessor;
+import org.apache.nifi.processor.ProcessContext;
+import org.apache.nifi.processor.ProcessSession;
+import org.apache.nifi.processor.Relationship;
+import org.apache.nifi.processor.VerifiableProcessor;
+import org.apache.nifi.processor.exception.ProcessException;
+import org.apache.nifi.processor.util.StandardValidators;
+import org.apache.nifi.serialization.MalformedRecordException;
+import org.apache.nifi.serialization.RecordReader;
+import org.apache.nifi.serialization.RecordReaderFactory;
+import org.apache.nifi.serialization.RecordSetWriter;
+import org.apache.nifi.serialization.RecordSetWriterFactory;
+import org.apache.nifi.schema.access.SchemaNotFoundException;
+import org.apache.nifi.serialization.SimpleRecordSchema;
+import org.apache.nifi.serialization.WriteResult;
+import org.apache.nifi.serialization.record.DataType;
+import org.apache.nifi.serialization.record.MapRecord;
+import org.apache.nifi.serialization.record.Record;
+import org.apache.nifi.serialization.record.RecordField;
+import org.apache.nifi.serialization.record.RecordFieldType;
+import org.apache.nifi.serialization.record.RecordSchema;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.GeometryFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+@SupportsBatching
+@InputRequirement(Requirement.INPUT_REQUIRED)
+@Tags({"geoparquet", "h3", "partition", "route", "record", "geospatial", "wkb", "wkt", "geojson", "reproject"})
+@CapabilityDescription("Splits a delta of geospatial records into one FlowFile per H3 cell, the partition key of a GeoParquet archive,"
+        + " so that each FlowFile touches exactly one partition. Reads any record format through the Record Reader and writes each cell's"
+        + " records through the Record Writer. The geometry is read from a field holding WKB, WKT or GeoJSON, or from longitude and"
+        + " latitude fields; it leaves as ISO WKB in the archive's CRS in the archive's geometry column, so the output can be upserted as is."
+        + " The H3 resolution is the archive's pinned one, taken from the GeoParquet Archive Service. Records that cannot be keyed go"
+        + " together to one 'failure' FlowFile, each with its reason; the other records of the same input are still routed. Memory and"
+        + " open writers stay bounded however many cells an input spans: see Maximum Open Writers.")
+@WritesAttributes({
+        @WritesAttribute(attribute = RouteByH3Cell.H3_CELL, description = "The H3 cell of every record in the FlowFile (the partition it belongs to)"),
+        @WritesAttribute(attribute = RouteByH3Cell.H3_RESOLUTION_ATTRIBUTE, description = "The H3 resolution the cell was computed at"),
+        @WritesAttribute(attribute = RouteByH3Cell.RECORD_COUNT, description = "The number of records in the FlowFile"),
+        @WritesAttribute(attribute = RouteByH3Cell.DELTA_ID, description = "The SHA-256 (hexadecimal) of the FlowFile's content: the same records"
+                + " written the same way always get the same id, so the archive recognises a redelivered delta and applies it once"),
+        @WritesAttribute(attribute = "fragment.identifier", description = "The same random UUID on every cell FlowFile made from one input"),
+        @WritesAttribute(attribute = "fragment.index", description = "The position of the FlowFile among those made from one input, from 0, in cell order"),
+        @WritesAttribute(attribute = "fragment.count", description = "How many cell FlowFiles were made from the input"),
+        @WritesAttribute(attribute = "mime.type", description = "The MIME type the Record Writer declares"),
+        @WritesAttribute(attribute = RouteByH3Cell.ERROR_MESSAGE, description = "On the failure FlowFile: how many records could not be keyed, by reason;"
+                + " or why the whole input could not be read")
+})
+@SeeAlso(classNames = {"dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
+        "org.apache.nifi.processors.standard.PartitionRecord"})
+@UseCase(
+        description = "Prepare a nightly delta of features for upserting into an H3-partitioned GeoParquet archive, one FlowFile per partition.",
+        keywords = {"geoparquet", "h3", "delta", "partition", "upsert", "nightly"},
+        configuration = """
+                Add a StandardGeoParquetArchiveService pointing at the archive's root directory and select it as \
+                "GeoParquet Archive Service". Leave "H3 Resolution" empty: the archive's pinned resolution is used.
+                Choose a "Record Reader" for the delta's format (for example a JsonTreeReader or a CSVReader) and a \
+                "Record Writer" for what the next processor reads (for example a ParquetRecordSetWriter or an AvroRecordSetWriter).
+                Set "Geometry Format" to how the delta carries geometries, and "Geometry Field" to the field holding them, for \
+                example WKT in a field named wkt. For CSV files with coordinates, choose "Longitude and Latitude Fields" and name \
+                the two fields instead.
+                Connect "success" to the processor that upserts into the archive; every FlowFile carries h3.cell and delta.id. \
+                Connect "failure" to a place where an operator can read the records that could not be keyed and their reason \
+                in the h3_keying_error field. "original" can be auto-terminated.
+                """
+)
+@UseCase(
+        description = "Route a delta whose coordinates are in another CRS (for example Web Mercator, EPSG:3857) into an archive stored in longitude/latitude.",
+        keywords = {"crs", "reproject", "epsg", "3857", "mercator", "projection"},
+        configuration = """
+                Configure the processor as for any delta, then set "Source CRS" to the delta's CRS as AUTHORITY:CODE, for example EPSG:3857.
+                Every geometry is converted to the archive's CRS before it is keyed and written, so the cell FlowFiles hold WKB \
+                in the archive's own CRS and can be upserted without further conversion.
+                Run "Verify Properties" to see the archive's CRS and a test conversion from the Source CRS.
+                """
+)
+public class RouteByH3Cell extends AbstractProcessor implements VerifiableProcessor {
+
+    static final String H3_CELL = "h3.cell";
+    static final String H3_RESOLUTION_ATTRIBUTE = "h3.resolution";
+    static final String RECORD_COUNT = "record.count";
+    static final String DELTA_ID = "delta.id";
+    static final String ERROR_MESSAGE = "error.message";
+
+    /** The field added to each record of the failure FlowFile, saying why that record could not be keyed. */
+    public static final String KEYING_ERROR_FIELD = "h3_keying_error";
+
+    static final String COUNTER_RECORDS_ROUTED = "Records Routed";
+    static final String COUNTER_RECORDS_FAILED = "Records Not Keyed";
+    static final String COUNTER_CELLS_TOUCHED = "Cells Touched";
+
+    /** Output geometry field when no archive service names one and the geometry does not come from a named field. */
+    static final String DEFAULT_GEOMETRY_FIELD = "geometry";
+
+    public static final PropertyDescriptor RECORD_READER = new PropertyDescriptor.Builder()
+            .name("Record Reader")
+            .description("Reads the incoming delta's records.")
+            .identifiesControllerService(RecordReaderFactory.class)
+            .required(true)
+            .build();
+
+    public static final PropertyDescriptor RECORD_WRITER = new PropertyDescriptor.Builder()
+            .name("Record Writer")
+            .description("Writes each cell's records, and the records that could not be keyed.")
+            .identifiesControllerService(RecordSetWriterFactory.class)
+            .required(true)
+            .build();
+
+    public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
+            .name("GeoParquet Archive Service")
+            .description("The archive the delta is bound for. Its pinned H3 resolution, CRS and geometry column decide how records are keyed"
+                    + " and written, so the routing can never drift from the archive. Leave empty only to route without an archive, and"
+                    + " then set H3 Resolution.")
+            .identifiesControllerService(GeoParquetArchiveService.class)
+            .required(false)
+            .build();
+
+    public static final PropertyDescriptor H3_RESOLUTION = new PropertyDescriptor.Builder()
+            .name("H3 Resolution")
+            .description("The H3 resolution (0 to 15) to route at. Allowed only when no GeoParquet Archive Service is set: an archive's"
+                    + " resolution is pinned and always taken from the service.")
+            .required(false)
+            .addValidator(StandardValidators.createLongValidator(0, 15, true))
+            .build();
+
+    public static final PropertyDescriptor GEOMETRY_FORMAT = new PropertyDescriptor.Builder()
+            .name("Geometry Format")
+            .description("How each record carries its geometry.")
+            .required(true)
+            .allowableValues(GeometryFormat.class)
+            .defaultValue(GeometryFormat.WKB)
+            .build();
+
+    public static final PropertyDescriptor GEOMETRY_FIELD = new PropertyDescriptor.Builder()
+            .name("Geometry Field")
+            .description("The field holding the geometry: a field name, or a path of nested fields such as /location/wkt. A top-level"
+                    + " field is replaced in the output by the WKB geometry field.")
+            .required(true)
+            .defaultValue(DEFAULT_GEOMETRY_FIELD)
+            .addValidator(fieldPathValidator())
+            .dependsOn(GEOMETRY_FORMAT, GeometryFormat.WKB, GeometryFormat.WKT, GeometryFormat.GEOJSON)
+            .build();
+
+    public static final PropertyDescriptor LONGITUDE_FIELD = new PropertyDescriptor.Builder()
+            .name("Longitude Field")
+            .description("The numeric field holding x: longitude, or easting in a projected Source CRS.")
+            .required(true)
+            .defaultValue("longitude")
+            .addValidator(fieldPathValidator())
+            .dependsOn(GEOMETRY_FORMAT, GeometryFormat.LON_LAT)
+            .build();
+
+    public static final PropertyDescriptor LATITUDE_FIELD = new PropertyDescriptor.Builder()
+            .name("Latitude Field")
+            .description("The numeric field holding y: latitude, or northing in a projected Source CRS.")
+            .required(true)
+            .defaultValue("latitude")
+            .addValidator(fieldPathValidator())
+            .dependsOn(GEOMETRY_FORMAT, GeometryFormat.LON_LAT)
+            .build();
+
+    public static final PropertyDescriptor SOURCE_CRS = new PropertyDescriptor.Builder()
+            .name("Source CRS")
+            .description("The CRS of the incoming coordinates as AUTHORITY:CODE, for example EPSG:3857. Empty means the archive's CRS"
+                    + " (OGC:CRS84, longitude/latitude, without an archive service). Geometries are converted to the archive's CRS before"
+                    + " they are keyed and written.")
+            .required(false)
+            .addValidator(crsValidator())
+            .build();
+
+    public static final PropertyDescriptor MAX_OPEN_WRITERS = new PropertyDescriptor.Builder()
+            .name("Maximum Open Writers")
+            .description("How many cell FlowFiles are written at the same time. An input spanning more cells is read once to find its"
+                    + " cells and then once more for every group of this many cells, so memory stays bounded by this many open Record"
+                    + " Writers whatever the input holds. Higher values read the input fewer times but need more memory per writer.")
+            .required(true)
+            .defaultValue("100")
+            .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
+            RECORD_READER, RECORD_WRITER, ARCHIVE_SERVICE, H3_RESOLUTION, GEOMETRY_FORMAT, GEOMETRY_FIELD, LONGITUDE_FIELD,
+            LATITUDE_FIELD, SOURCE_CRS, MAX_OPEN_WRITERS);
+
+    public static final Relationship REL_SUCCESS = new Relationship.Builder()
+            .name("success")
+            .description("One FlowFile per H3 cell, holding the input's records of that cell with their geometry as WKB in the archive's CRS")
+            .build();
+
+    public static final Relationship REL_FAILURE = new Relationship.Builder()
+            .name("failure")
+            .description("One FlowFile with every record of an input that could not be keyed, each with its reason in the "
+                    + KEYING_ERROR_FIELD + " field; or the unchanged input when it could not be read at all")
+            .build();
+
+    public static final Relationship REL_ORIGINAL = new Relationship.Builder()
+            .name("original")
+            .description("The input, once all its records have been routed to success or failure")
+            .build();
+
+    private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_SUCCESS, REL_FAILURE, REL_ORIGINAL);
+
+    private volatile CellRouting routing;
+    private volatile String outputGeometryField;
+    /** The top-level field the geometry was read from, which the output drops; null for lon/lat or nested fields. */
+    private volatile String sourceGeometryField;
+
+    private static Validator fieldPathValidator() {
+        return (subject, input, context) -> {
+            try {
+                FieldPath.parse(input);
+                return new ValidationResult.Builder().subject(subject).input(input).valid(true).build();
+            } catch (IllegalArgumentException e) {
+                return new ValidationResult.Builder().subject(subject).input(input).valid(false).explanation(e.getMessage()).build();
+            }
+        };
+    }
+
+    private static Validator crsValidator() {
+        return (subject, input, context) -> {
+            try {
+                SourceCrs.declared(input);
+                return new ValidationResult.Builder().subject(subject).input(input).valid(true).build();
+            } catch (KeyingException e) {
+                return new ValidationResult.Builder().subject(subject).input(input).valid(false).explanation(e.getMessage()).build();
+            }
+        };
+    }
+
+    @Override
+    protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
+        return PROPERTY_DESCRIPTORS;
+    }
+
+    @Override
+    public Set<Relationship> getRelationships() {
+        return RELATIONSHIPS;
+    }
+
+    @Override
+    protected Collection<ValidationResult> customValidate(ValidationContext context) {
+        List<ValidationResult> results = new ArrayList<>();
+        boolean hasService = context.getProperty(ARCHIVE_SERVICE).isSet();
+        boolean hasResolution = context.getProperty(H3_RESOLUTION).isSet();
+        if (hasService && hasResolution) {
+            results.add(new ValidationResult.Builder().subject(H3_RESOLUTION.getDisplayName()).valid(false)
+                    .explanation("H3 Resolution must be empty when a GeoParquet Archive Service is set: the resolution is the archive's"
+                            + " pinned one, taken from the service, so that routing cannot drift from the archive")
+                    .build());
+        }
+        if (!hasService && !hasResolution) {
+            results.add(new ValidationResult.Builder().subject(H3_RESOLUTION.getDisplayName()).valid(false)
+                    .explanation("Set a GeoParquet Archive Service (recommended: the archive's pinned resolution is then used) or, to route"
+                            + " without an archive, an H3 Resolution")
+                    .build());
+        }
+        return results;
+    }
+
+    @OnScheduled
+    public void onScheduled(ProcessContext context) {
+        GeoParquetArchiveService service = archiveService(context);
+        routing = routingFor(context, service);
+        outputGeometryField = outputGeometryField(context, service);
+        GeometryFormat format = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(GeometryFormat.class);
+        sourceGeometryField = format == GeometryFormat.LON_LAT ? null
+                : FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue()).topLevelName().orElse(null);
+    }
+
+    @OnStopped
+    public void onStopped() {
+        routing = null;
+    }
+
+    private static GeoParquetArchiveService archiveService(PropertyContext context) {
+        return context.getProperty(ARCHIVE_SERVICE).isSet()
+                ? context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class) : null;
+    }
+
+    private static CellRouting routingFor(PropertyContext context, GeoParquetArchiveService service) {
+        H3Keyer keyer = service != null ? service.keyer() : new H3Keyer(context.getProperty(H3_RESOLUTION).asInteger());
+        SourceCrs target = service != null ? service.crs() : SourceCrs.CRS84;
+        String declared = context.getProperty(SOURCE_CRS).getValue();
+        SourceCrs source = declared == null || declared.isBlank() ? target : SourceCrs.declared(declared);
+        if (service == null) {
+            target = source; // without an archive there is no other CRS to convert to
+        }
+        GeometryFormat format = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(GeometryFormat.class);
+        FieldPath geometry = format == GeometryFormat.LON_LAT ? null : FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue());
+        FieldPath longitude = format == GeometryFormat.LON_LAT ? FieldPath.parse(context.getProperty(LONGITUDE_FIELD).getValue()) : null;
+        FieldPath latitude = format == GeometryFormat.LON_LAT ? FieldPath.parse(context.getProperty(LATITUDE_FIELD).getValue()) : null;
+        return new CellRouting(keyer, source, target, new CrsReprojector(),
+                () -> new GeometryExtractor(format, geometry, longitude, latitude));
+    }
+
+    /** The archive's geometry column; without a service, the top-level geometry field, or "geometry". */
+    private static String outputGeometryField(PropertyContext context, GeoParquetArchiveService service) {
+        if (service != null) {
+            return service.geometryColumn();
+        }
+        GeometryFormat format = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(GeometryFormat.class);
+        if (format == GeometryFormat.LON_LAT) {
+            return DEFAULT_GEOMETRY_FIELD;
+        }
+        return FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue()).topLevelName().orElse(DEFAULT_GEOMETRY_FIELD);
+    }
+
+    @Override
+    public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
+        List<ConfigVerificationResult> results = new ArrayList<>();
+        GeoParquetArchiveService service;
+        try {
+            service = archiveService(context);
+            if (service != null) {
+                results.add(result("GeoParquet Archive", Outcome.SUCCESSFUL, "Routing for the archive at " + service.location()
+                        + ": H3 resolution " + service.h3Resolution() + ", CRS " + service.crs() + ", geometry written to column '"
+                        + service.geometryColumn() + "'"));
+            } else {
+                results.add(result("GeoParquet Archive", Outcome.SKIPPED, "No archive service: routing at H3 resolution "
+                        + context.getProperty(H3_RESOLUTION).getValue() + " without converting geometries"));
+            }
+        } catch (RuntimeException e) {
+            results.add(result("GeoParquet Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + e.getMessage()));
+            return results;
+        }
+        try {
+            CellRouting candidate = routingFor(context, service);
+            if (CrsReprojector.isIdentity(candidate.source(), candidate.target())) {
+                results.add(result("Source CRS", Outcome.SUCCESSFUL, "Geometries are in " + candidate.target() + " already; no conversion"));
+            } else {
+                // One conversion proves the projection library knows both CRSs and can go from one to the other.
+                var origin = new GeometryFactory().createPoint(new Coordinate(0, 0));
+                var converted = candidate.reprojector().reproject(origin, candidate.source(), candidate.target());
+                results.add(result("Source CRS", Outcome.SUCCESSFUL, "Geometries are converted from " + candidate.source() + " to the archive's "
+                        + candidate.target() + " (the origin of " + candidate.source() + " becomes " + converted.getCoordinate() + ")"));
+            }
+        } catch (RuntimeException e) {
+            results.add(result("Source CRS", Outcome.FAILED, e.getMessage()));
+        }
+        return results;
+    }
+
+    private static ConfigVerificationResult result(String step, Outcome outcome, String explanation) {
+        return new ConfigVerificationResult.Builder().verificationStepName(step).outcome(outcome).explanation(explanation).build();
+    }
+
+    @Override
+    public void onTrigger(ProcessContext context, ProcessSession session) throws ProcessException {
+        FlowFile original = session.get();
+        if (original == null) {
+            return;
+        }
+        RecordReaderFactory readerFactory = context.getProperty(RECORD_READER).asControllerService(RecordReaderFactory.class);
+        RecordSetWriterFactory writerFactory = context.getProperty(RECORD_WRITER).asControllerService(RecordSetWriterFactory.class);
+        int maxOpenWriters = context.getProperty(MAX_OPEN_WRITERS).asInteger();
+        CellRouting.Task task = routing.newTask();
+        String resolution = String.valueOf(routing.keyer().resolution());
+
+        List<FlowFile> created = new ArrayList<>();
+        try {
+            Scan scan = scan(session, original, readerFactory, writerFactory, task, created);
+            List<String> cells = new ArrayList<>(scan.recordsPerCell().keySet());
+            List<CellOutput> outputs = new ArrayList<>(cells.size());
+            for (int start = 0; start < cells.size(); start += maxOpenWriters) {
+                List<String> window = cells.subList(start, Math.min(cells.size(), start + maxOpenWriters));
+                outputs.addAll(writeCells(session, original, readerFactory, writerFactory, task, scan.outputSchema(), window, created));
+            }
+
+            String fragmentId = UUID.randomUUID().toString();
+            List<FlowFile> cellFlowFiles = new ArrayList<>(outputs.size());
+            long routed = 0;
+            for (int index = 0; index < outputs.size(); index++) {
+                CellOutput output = outputs.get(index);
+                if (output.recordCount() != scan.recordsPerCell().get(output.cell())) {
+                    throw new ProcessException("The input changed between reads: cell " + output.cell() + " had "
+                            + scan.recordsPerCell().get(output.cell()) + " records on the first read and " + output.recordCount() + " later");
+                }
+                Map<String, String> attributes = new HashMap<>(output.attributes());
+                attributes.put(H3_CELL, output.cell());
+                attributes.put(H3_RESOLUTION_ATTRIBUTE, resolution);
+                attributes.put(RECORD_COUNT, String.valueOf(output.recordCount()));
+                attributes.put(DELTA_ID, output.sha256());
+                attributes.put(CoreAttributes.MIME_TYPE.key(), output.mimeType());
+                attributes.put(FragmentAttributes.FRAGMENT_ID.key(), fragmentId);
+                attributes.put(FragmentAttributes.FRAGMENT_INDEX.key(), String.valueOf(index));
+                attributes.put(FragmentAttributes.FRAGMENT_COUNT.key(), String.valueOf(outputs.size()));
+                cellFlowFiles.add(session.putAllAttributes(output.flowFile(), attributes));
+                routed += output.recordCount();
+            }
+
+            List<FlowFile> children = new ArrayList<>(cellFlowFiles);
+            if (scan.failure() != null) {
+                Failures failures = scan.failure();
+                Map<String, String> attributes = new HashMap<>(failures.attributes());
+                attributes.put(ERROR_MESSAGE, failures.summary());
+                attributes.put(RECORD_COUNT, String.valueOf(failures.count()));
+                attributes.put(H3_RESOLUTION_ATTRIBUTE, resolution);
+                attributes.put(CoreAttributes.MIME_TYPE.key(), failures.mimeType());
+                FlowFile failed = session.putAllAttributes(failures.flowFile(), attributes);
+                children.add(failed);
+                session.transfer(failed, REL_FAILURE);
+                getLogger().warn("{}: {}", original, failures.summary());
+            }
+            if (!children.isEmpty()) {
+                session.getProvenanceReporter().fork(original, children, "Routed " + routed + " records to " + cellFlowFiles.size()
+                        + " H3 cells" + (scan.failure() == null ? "" : "; " + scan.failure().count() + " records could not be keyed"));
+            }
+            session.transfer(cellFlowFiles, REL_SUCCESS);
+            session.transfer(original, REL_ORIGINAL);
+            session.adjustCounter(COUNTER_RECORDS_ROUTED, routed, false);
+            session.adjustCounter(COUNTER_CELLS_TOUCHED, cellFlowFiles.size(), false);
+            if (scan.failure() != null) {
+                session.adjustCounter(COUNTER_RECORDS_FAILED, scan.failure().count(), false);
+            }
+        } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
+            session.remove(created);
+            getLogger().error("Cannot route {} by H3 cell; routing it to failure", original, e);
+            FlowFile failed = session.putAttribute(original, ERROR_MESSAGE, String.valueOf(e.getMessage()));
+            session.transfer(failed, REL_FAILURE);
+        }
+    }
+
+    /** What the first read found: the cells with their record counts, the output schema, and the failed records. */
+    private record Scan(TreeMap<String, Long> recordsPerCell, RecordSchema outputSchema, Failures failure) {
+    }
+
+    /** The failure FlowFile written during the first read. */
+    private record Failures(FlowFile flowFile, long count, String summary, Map<String, String> attributes, String mimeType) {
+    }
+
+    /** One finished cell FlowFile. */
+    private record CellOutput(String cell, FlowFile flowFile, long recordCount, String sha256, Map<String, String> attributes,
+                              String mimeType) {
+    }
+
+    /**
+     * The first read: keys every record, counting records per cell, and writes the records that cannot be keyed to the
+     * failure FlowFile. Holds one writer (failures) and the distinct cells, never the records.
+     */
+    private Scan scan(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory, RecordSetWriterFactory writerFactory,
+                      CellRouting.Task task, List<FlowFile> created)
+            throws IOException, MalformedRecordException, SchemaNotFoundException {
+        TreeMap<String, Long> perCell = new TreeMap<>();
+        Map<String, Long> perReason = new TreeMap<>();
+        FlowFile failureFlowFile = null;
+        RecordSetWriter failureWriter = null;
+        RecordSchema failureSchema = null;
+        WriteResult failureResult = null;
+        long failed = 0;
+        String firstFailure = null;
+        RecordSchema outputSchema;
+        try (InputStream in = session.read(original);
+             RecordReader reader = readerFactory.createRecordReader(original.getAttributes(), in, original.getSize(), getLogger())) {
+            RecordSchema inputSchema = reader.getSchema();
+            outputSchema = outputSchema(inputSchema);
+            Record record;
+            while ((record = reader.nextRecord()) != null) {
+                try {
+                    perCell.merge(task.cellOf(record), 1L, Long::sum);
+                } catch (UnkeyableRecordException e) {
+                    if (failureWriter == null) {
+                        failureSchema = writerFactory.getSchema(original.getAttributes(), failureSchema(inputSchema));
+                        failureFlowFile = session.create(original);
+                        created.add(failureFlowFile);
+                        failureWriter = writerFactory.createWriter(getLogger(), failureSchema, session.write(failureFlowFile), failureFlowFile);
+                        failureWriter.beginRecordSet();
+                    }
+                    Map<String, Object> values = new LinkedHashMap<>(record.toMap());
+                    values.put(KEYING_ERROR_FIELD, e.getMessage());
+                    failureWriter.write(new MapRecord(failureSchema, values));
+                    perReason.merge(e.reason(), 1L, Long::sum);
+                    failed++;
+                    if (firstFailure == null) {
+                        firstFailure = e.getMessage();
+                    }
+                }
+            }
+            if (failureWriter != null) {
+                failureResult = failureWriter.finishRecordSet();
+            }
+        } finally {
+            if (failureWriter != null) {
+                failureWriter.close();
+            }
+        }
+        Failures failures = null;
+        if (failureWriter != null) {
+            long total = failed + perCell.values().stream().mapToLong(Long::longValue).sum();
+            String summary = failed + " of " + total + " records could not be keyed, by reason " + perReason + "; the first: " + firstFailure;
+            failures = new Failures(failureFlowFile, failed, summary, failureResult.getAttributes(), failureWriter.getMimeType());
+        }
+        return new Scan(perCell, outputSchema, failures);
+    }
+
+    /**
+     * One further read: writes the records of the cells in {@code window}, at most that many writers open at once.
+     * Every cell's content passes through a SHA-256 digest on its way out, which becomes the cell's delta id.
+     */
+    private List<CellOutput> writeCells(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory,
+                                        RecordSetWriterFactory writerFactory, CellRouting.Task task, RecordSchema outputSchema,
+                                        List<String> window, List<FlowFile> created)
+            throws IOException, MalformedRecordException, SchemaNotFoundException {
+        Map<String, OpenCell> open = new HashMap<>();
+        for (String cell : window) {
+            open.put(cell, null);
+        }
+        RecordSchema writeSchema = writerFactory.getSchema(original.getAttributes(), outputSchema);
+        List<CellOutput> outputs = new ArrayList<>(window.size());
+        try {
+            try (InputStream in = session.read(original);
+                 RecordReader reader = readerFactory.createRecordReader(original.getAttributes(), in, original.getSize(), getLogger())) {
+                Record record;
+                while ((record = reader.nextRecord()) != null) {
+                    CellRouting.Keyed keyed;
+                    try {
+                        keyed = task.key(record);
+                    } catch (UnkeyableRecordException e) {
+                        continue; // written to the failure FlowFile by the first read
+                    }
+                    if (!open.containsKey(keyed.cell())) {
+                        continue; // another window's cell
+                    }
+                    OpenCell cell = open.get(keyed.cell());
+                    if (cell == null) {
+                        cell = OpenCell.open(session, original, writerFactory, writeSchema, getLogger(), created);
+                        open.put(keyed.cell(), cell);
+                    }
+                    cell.writer().write(withGeometry(record, writeSchema, keyed.wkb()));
+                }
+            }
+            for (String cell : window) {
+                OpenCell written = open.get(cell);
+                WriteResult result = written.writer().finishRecordSet();
+                written.close();
+                open.put(cell, null);
+                outputs.add(new CellOutput(cell, written.flowFile(), result.getRecordCount(), written.sha256(), result.getAttributes(),
+                        written.writer().getMimeType()));
+            }
+        } finally {
+            for (OpenCell cell : open.values()) {
+                if (cell != null) {
+                    cell.closeQuietly();
+                }
+            }
+        }
+        return outputs;
+    }
+
+    /** A cell FlowFile being written: its writer and the digest of what reaches the content. */
+    private record OpenCell(FlowFile flowFile, RecordSetWriter writer, DigestOutputStream out) {
+
+        static OpenCell open(ProcessSession session, FlowFile original, RecordSetWriterFactory writerFactory, RecordSchema schema,
+                             ComponentLog logger, List<FlowFile> created) throws IOException, SchemaNotFoundException {
+            FlowFile child = session.create(original);
+            created.add(child);
+            DigestOutputStream out = new DigestOutputStream(session.write(child), newSha256());
+            RecordSetWriter writer = writerFactory.createWriter(logger, schema, out, child);
+            writer.beginRecordSet();
+            return new OpenCell(child, writer, out);
+        }
+
+        void close() throws IOException {
+            writer.close();
+            out.close();
+        }
+
+        void closeQuietly() {
+            try {
+                close();
+            } catch (IOException | RuntimeException ignored) {
+                // already failing: the FlowFile is removed and the first error is reported
+            }
+        }
+
+        String sha256() {
+            return HexFormat.of().formatHex(out.getMessageDigest().digest());
+        }
+    }
+
+    private static MessageDigest newSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every Java runtime provides SHA-256", e);
+        }
+    }
+
+    /**
+     * The input schema with the geometry as WKB bytes: a top-level geometry field is replaced where it stood, by a field
+     * named after the archive's geometry column; a field already named so is replaced in place; otherwise it is appended.
+     */
+    private RecordSchema outputSchema(RecordSchema inputSchema) {
+        DataType wkb = RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType());
+        RecordField geometry = new RecordField(outputGeometryField, wkb, false);
+        String source = sourceGeometryField;
+        List<RecordField> fields = new ArrayList<>();
+        boolean placed = false;
+        boolean existing = inputSchema.getField(outputGeometryField).isPresent();
+        for (RecordField field : inputSchema.getFields()) {
+            boolean isTarget = field.getFieldName().equals(outputGeometryField);
+            boolean isSource = field.getFieldName().equals(source);
+            if (isTarget || (isSource && !existing)) {
+                if (!placed) {
+                    fields.add(geometry);
+                    placed = true;
+                }
+            } else if (!isSource) {
+                fields.add(field);
+            }
+        }
+        if (!placed) {
+            fields.add(geometry);
+        }
+        return new SimpleRecordSchema(fields);
+    }
+
+    private static RecordSchema failureSchema(RecordSchema inputSchema) {
+        List<RecordField> fields = new ArrayList<>(inputSchema.getFields());
+        fields.removeIf(field -> field.getFieldName().equals(KEYING_ERROR_FIELD));
+        fields.add(new RecordField(KEYING_ERROR_FIELD, RecordFieldType.STRING.getDataType(), false));
+        return new SimpleRecordSchema(fields);
+    }
+
+    private Record withGeometry(Record record, RecordSchema schema, byte[] wkb) {
+        Map<String, Object> values = new LinkedHashMap<>(record.toMap());
+        if (sourceGeometryField != null) {
+            values.remove(sourceGeometryField);
+        }
+        Byte[] boxed = new Byte[wkb.length];
+        for (int i = 0; i < wkb.length; i++) {
+            boxed[i] = wkb[i];
+        }
+        values.put(outputGeometryField, boxed);
+        return new MapRecord(schema, values);
+    }
+}

@@ -1,0 +1,461 @@
+package dev.nifigeoparquet.processors.service;
+
+import dev.nifigeoparquet.archive.AdoptionOptions;
+import dev.nifigeoparquet.archive.AdoptionReport;
+import dev.nifigeoparquet.archive.ArchiveAdopter;
+import dev.nifigeoparquet.archive.ArchiveCreator;
+import dev.nifigeoparquet.archive.ArchiveNotFoundException;
+import dev.nifigeoparquet.archive.ArchiveSpec;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.AdoptionRecord;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.PartitionLocks;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.services.GeoParquetArchiveService;
+import org.apache.nifi.annotation.behavior.Restricted;
+import org.apache.nifi.annotation.behavior.Restriction;
+import org.apache.nifi.annotation.documentation.CapabilityDescription;
+import org.apache.nifi.annotation.documentation.SeeAlso;
+import org.apache.nifi.annotation.documentation.Tags;
+import org.apache.nifi.annotation.documentation.UseCase;
+import org.apache.nifi.annotation.lifecycle.OnDisabled;
+import org.apache.nifi.annotation.lifecycle.OnEnabled;
+import org.apache.nifi.components.ConfigVerificationResult;
+import org.apache.nifi.components.ConfigVerificationResult.Outcome;
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.components.RequiredPermission;
+import org.apache.nifi.components.ValidationContext;
+import org.apache.nifi.components.ValidationResult;
+import org.apache.nifi.context.PropertyContext;
+import org.apache.nifi.controller.AbstractControllerService;
+import org.apache.nifi.controller.ConfigurationContext;
+import org.apache.nifi.controller.VerifiableControllerService;
+import org.apache.nifi.expression.ExpressionLanguageScope;
+import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.processor.util.StandardValidators;
+import org.apache.nifi.reporting.InitializationException;
+import org.apache.parquet.io.LocalInputFile;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+@Tags({"geoparquet", "parquet", "archive", "h3", "geospatial", "partition"})
+@CapabilityDescription("Opens one H3-partitioned GeoParquet archive (<root>/h3_cell=<cell>/*.parquet) when enabled and shares its"
+        + " pinned settings with the processors that use it: the H3 resolution, the canonical 'geo' metadata bytes, the CRS, the geometry"
+        + " and key columns. The archive descriptor is read once; processors never re-read a file for these settings. A root that holds"
+        + " GeoParquet partitions written by another tool can be adopted, and a missing archive can be created from a template GeoParquet"
+        + " file. Writers of one partition inside this NiFi node take turns through the service's per-partition lock.")
+@SeeAlso(classNames = {"dev.nifigeoparquet.processors.RouteByH3Cell"})
+@Restricted(restrictions = {
+        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                explanation = "Reads the archive descriptor, commit logs and data files under the Archive Root Directory, and the Template GeoParquet File."),
+        @Restriction(requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
+                explanation = "Creates or adopts an archive under the Archive Root Directory, writing its descriptor and commit logs.")
+})
+@UseCase(
+        description = "Point a flow at an existing H3-partitioned GeoParquet archive and make sure it is the one the flow was built for.",
+        keywords = {"geoparquet", "archive", "h3", "resolution", "open"},
+        configuration = """
+                Set "Archive Root Directory" to the directory that holds the h3_cell=<cell> partition folders, for example \
+                #{archive.root} from a Parameter Context, so that test and production flows differ only in their parameters.
+                Set "Allowed Archive Roots" to the base directory your administrators allow archives in, for example /data/archives. \
+                A root outside it makes the service invalid before it can be enabled.
+                Set "H3 Resolution" to the resolution the flow expects, for example 7. If the archive was pinned at another \
+                resolution, the service is invalid and says both numbers, instead of routing features to the wrong cells.
+                Leave "Missing Archive Strategy" at "Require Existing Archive".
+                Run "Verify Properties" before enabling: it reports the archive found, its resolution, CRS and any warning.
+                """
+)
+@UseCase(
+        description = "Start managing a partitioned GeoParquet dataset that GeoPandas, pyarrow or DuckDB wrote.",
+        keywords = {"adopt", "geopandas", "pyarrow", "duckdb", "existing"},
+        configuration = """
+                Set "Archive Root Directory" to the dataset's root, whose folders are named h3_cell=<cell>.
+                Set "Missing Archive Strategy" to "Adopt Existing Partitions" and "Key Columns" to the column(s) that identify a \
+                feature, for example id. Set "H3 Resolution" to the resolution the cell names should have; adoption refuses a \
+                dataset whose cells disagree with it.
+                Enable the service. Adoption runs once and records the archive's settings; bulletins report what it had to derive \
+                (for example when the files carry different per-file bbox values in their geo metadata).
+                """
+)
+public class StandardGeoParquetArchiveService extends AbstractControllerService
+        implements GeoParquetArchiveService, VerifiableControllerService {
+
+    public static final PropertyDescriptor ARCHIVE_ROOT = new PropertyDescriptor.Builder()
+            .name("Archive Root Directory")
+            .description("The directory that holds the archive: its h3_cell=<cell> partition folders and its _geoparquet_archive folder."
+                    + " Expression Language sees parameters and environment variables only; FlowFile attributes are not available to a"
+                    + " controller service.")
+            .required(true)
+            .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .build();
+
+    public static final PropertyDescriptor ALLOWED_ROOTS = new PropertyDescriptor.Builder()
+            .name("Allowed Archive Roots")
+            .description("Comma-separated base directories the Archive Root Directory must lie under (after resolving '..' and symbolic"
+                    + " links). Leave empty to allow any directory the NiFi user can write.")
+            .required(false)
+            .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .build();
+
+    public static final PropertyDescriptor H3_RESOLUTION = new PropertyDescriptor.Builder()
+            .name("H3 Resolution")
+            .description("The H3 resolution (0 to 15) the flow expects. An existing archive must be pinned at exactly this resolution,"
+                    + " otherwise the service is invalid. Required to create an archive; checked against the cell names when adopting."
+                    + " Leave empty to accept the archive's pinned resolution.")
+            .required(false)
+            .addValidator(StandardValidators.createLongValidator(0, 15, true))
+            .build();
+
+    public static final PropertyDescriptor MISSING_ARCHIVE_STRATEGY = new PropertyDescriptor.Builder()
+            .name("Missing Archive Strategy")
+            .description("What to do when the Archive Root Directory holds no archive descriptor.")
+            .required(true)
+            .allowableValues(MissingArchiveStrategy.class)
+            .defaultValue(MissingArchiveStrategy.FAIL)
+            .build();
+
+    public static final PropertyDescriptor TEMPLATE_FILE = new PropertyDescriptor.Builder()
+            .name("Template GeoParquet File")
+            .description("A GeoParquet file whose schema and footer metadata (the geo block among them) every data file of the new archive"
+                    + " will carry. Only its footer is read.")
+            .required(true)
+            .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE)
+            .build();
+
+    public static final PropertyDescriptor KEY_COLUMNS = new PropertyDescriptor.Builder()
+            .name("Key Columns")
+            .description("Comma-separated column(s) whose values identify a feature, used by upserts and deletes. Leave empty for an"
+                    + " append-only archive.")
+            .required(false)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE, MissingArchiveStrategy.ADOPT)
+            .build();
+
+    public static final PropertyDescriptor VERSION_COLUMN = new PropertyDescriptor.Builder()
+            .name("Version Column")
+            .description("Optional column holding a feature's version; an upsert keeps the row with the higher version.")
+            .required(false)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE, MissingArchiveStrategy.ADOPT)
+            .build();
+
+    public static final PropertyDescriptor STATE_CACHE_SIZE = new PropertyDescriptor.Builder()
+            .name("Partition State Cache Size")
+            .description("How many partitions' latest commit states the service keeps in memory for planning and reporting. 0 disables"
+                    + " the cache. Writers never use cached states: they read the newest state under the partition lock.")
+            .required(true)
+            .defaultValue("1000")
+            .addValidator(StandardValidators.NON_NEGATIVE_INTEGER_VALIDATOR)
+            .build();
+
+    public static final PropertyDescriptor STATE_CACHE_EXPIRATION = new PropertyDescriptor.Builder()
+            .name("Partition State Cache Expiration")
+            .description("How long a cached partition state is served before it is read again; a commit by another node or process is"
+                    + " seen at the latest after this time.")
+            .required(true)
+            .defaultValue("30 sec")
+            .addValidator(StandardValidators.TIME_PERIOD_VALIDATOR)
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
+            ARCHIVE_ROOT, ALLOWED_ROOTS, H3_RESOLUTION, MISSING_ARCHIVE_STRATEGY, TEMPLATE_FILE, KEY_COLUMNS, VERSION_COLUMN,
+            STATE_CACHE_SIZE, STATE_CACHE_EXPIRATION);
+
+    private static final String TEMPLATE_NAME = "template";
+
+    /** Everything an enabled service serves, read once. */
+    private record Opened(GeoParquetArchive archive, Optional<byte[]> geo, List<String> warnings, PartitionStateCache cache) {
+    }
+
+    private volatile Opened opened;
+
+    @Override
+    protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
+        return PROPERTY_DESCRIPTORS;
+    }
+
+    @Override
+    protected Collection<ValidationResult> customValidate(ValidationContext context) {
+        List<ValidationResult> results = new ArrayList<>();
+        Settings settings;
+        try {
+            settings = Settings.of(context);
+        } catch (RuntimeException e) {
+            return results; // a property's own validator already explains the bad value
+        }
+        for (Finding finding : inspect(settings)) {
+            if (finding.outcome() == Outcome.FAILED) {
+                results.add(new ValidationResult.Builder().subject(finding.step()).valid(false).explanation(finding.explanation()).build());
+            }
+        }
+        return results;
+    }
+
+    @Override
+    public List<ConfigVerificationResult> verify(ConfigurationContext context, ComponentLog verificationLogger, java.util.Map<String, String> variables) {
+        return inspect(Settings.of(context)).stream()
+                .map(finding -> new ConfigVerificationResult.Builder().verificationStepName(finding.step())
+                        .outcome(finding.outcome()).explanation(finding.explanation()).build())
+                .toList();
+    }
+
+    @OnEnabled
+    public void onEnabled(ConfigurationContext context) throws InitializationException {
+        Settings settings = Settings.of(context);
+        List<String> warnings = new ArrayList<>();
+        GeoParquetArchive archive;
+        try {
+            archive = openOrInitialise(settings, warnings);
+        } catch (IOException | RuntimeException e) {
+            // Validation catches configuration mistakes first; what is left here is the archive changing under us.
+            throw new InitializationException("Cannot open the GeoParquet archive at " + settings.root() + ": " + e.getMessage(), e);
+        }
+        if (settings.resolution() != null && settings.resolution() != archive.h3Resolution()) {
+            throw new InitializationException("H3 Resolution " + settings.resolution() + " does not match the resolution "
+                    + archive.h3Resolution() + " pinned by the archive at " + settings.root());
+        }
+        archive.sourceCrs().conformanceWarning().ifPresent(warnings::add);
+        AdoptionRecord adoption = archive.descriptor().adoption();
+        if (adoption != null) {
+            adoption.warnings().stream().filter(w -> !warnings.contains(w)).forEach(warnings::add);
+            if (adoption.canonicalDerived()) {
+                warnings.add("The archive's canonical geo block was derived at adoption, not copied from a file: "
+                        + String.join("; ", adoption.derivation()));
+            }
+        }
+        Optional<byte[]> geo = archive.geo().map(GeoMetadata::rawBytes);
+        PartitionStateCache cache = new PartitionStateCache(settings.cacheSize(), settings.cacheExpiration(), System::nanoTime);
+        opened = new Opened(archive, geo, List.copyOf(warnings), cache);
+        for (String warning : warnings) {
+            getLogger().warn("GeoParquet archive at {}: {}", settings.root(), warning);
+        }
+        getLogger().info("Opened {} (geometry column '{}', CRS {}, key columns {})", archive,
+                archive.descriptor().geometryColumn(), archive.sourceCrs(), archive.descriptor().keyColumns());
+    }
+
+    @OnDisabled
+    public void onDisabled() {
+        opened = null;
+    }
+
+    private static GeoParquetArchive openOrInitialise(Settings settings, List<String> warnings) throws IOException {
+        LocalArchiveStorage storage = new LocalArchiveStorage(settings.root());
+        if (GeoParquetArchive.exists(storage)) {
+            return GeoParquetArchive.open(storage);
+        }
+        return switch (settings.strategy()) {
+            case FAIL -> throw new ArchiveNotFoundException(storage.describe());
+            case ADOPT -> {
+                AdoptionOptions options = new AdoptionOptions(settings.keyColumns(), settings.versionColumn(), settings.resolution(), null, null);
+                AdoptionReport report = ArchiveAdopter.adopt(storage, options, Clock.systemUTC());
+                warnings.add("Adopted " + report.files() + " files with " + report.rows() + " rows in " + report.partitions() + " partitions");
+                yield report.archive();
+            }
+            case CREATE -> {
+                ArchiveSpec spec = ArchiveSpec.fromTemplate(new LocalInputFile(settings.template()), settings.template().toString(),
+                        settings.keyColumns(), settings.versionColumn(), settings.resolution(), WriterSettings.defaults());
+                warnings.addAll(spec.warnings());
+                Files.createDirectories(settings.root());
+                yield ArchiveCreator.create(storage, spec, Clock.systemUTC());
+            }
+        };
+    }
+
+    /** One checked aspect of the configuration, shared by validation and verification. */
+    record Finding(String step, Outcome outcome, String explanation) {
+    }
+
+    /** The configuration, resolved. */
+    record Settings(Path root, List<Path> allowedBases, Integer resolution, MissingArchiveStrategy strategy, Path template,
+                    List<String> keyColumns, String versionColumn, int cacheSize, Duration cacheExpiration) {
+
+        static Settings of(PropertyContext context) {
+            String root = context.getProperty(ARCHIVE_ROOT).evaluateAttributeExpressions().getValue();
+            String bases = context.getProperty(ALLOWED_ROOTS).evaluateAttributeExpressions().getValue();
+            Integer resolution = context.getProperty(H3_RESOLUTION).asInteger();
+            MissingArchiveStrategy strategy = context.getProperty(MISSING_ARCHIVE_STRATEGY).asAllowableValue(MissingArchiveStrategy.class);
+            String template = strategy == MissingArchiveStrategy.CREATE
+                    ? context.getProperty(TEMPLATE_FILE).evaluateAttributeExpressions().getValue() : null;
+            String keys = strategy == MissingArchiveStrategy.FAIL ? null : context.getProperty(KEY_COLUMNS).getValue();
+            String version = strategy == MissingArchiveStrategy.FAIL ? null : context.getProperty(VERSION_COLUMN).getValue();
+            Integer cacheSize = context.getProperty(STATE_CACHE_SIZE).asInteger();
+            Long expirationMillis = context.getProperty(STATE_CACHE_EXPIRATION).asTimePeriod(TimeUnit.MILLISECONDS);
+            return new Settings(root == null || root.isBlank() ? null : Path.of(root.strip()).toAbsolutePath().normalize(),
+                    ArchiveLocation.parseBases(bases), resolution, strategy,
+                    template == null || template.isBlank() ? null : Path.of(template.strip()),
+                    keys == null ? List.of() : Arrays.stream(keys.split(",")).map(String::strip).filter(k -> !k.isEmpty()).toList(),
+                    version == null || version.isBlank() ? null : version.strip(),
+                    cacheSize == null ? 0 : cacheSize, Duration.ofMillis(expirationMillis == null ? 0 : expirationMillis));
+        }
+    }
+
+    static final String STEP_ROOT = "Archive Root Directory";
+    static final String STEP_ARCHIVE = "Archive";
+    static final String STEP_RESOLUTION = "H3 Resolution";
+
+    /**
+     * Checks the configuration against the file system without changing anything: the root against the allowed bases,
+     * the archive (or what would be adopted or created), and the resolution against the pinned one.
+     */
+    static List<Finding> inspect(Settings settings) {
+        List<Finding> findings = new ArrayList<>();
+        if (settings.root() == null) {
+            findings.add(new Finding(STEP_ROOT, Outcome.FAILED, "Archive Root Directory is empty"));
+            return findings;
+        }
+        Optional<String> outside = ArchiveLocation.outsideAllowedBases(settings.root(), settings.allowedBases());
+        if (outside.isPresent()) {
+            findings.add(new Finding(STEP_ROOT, Outcome.FAILED, outside.get()));
+            return findings;
+        }
+        findings.add(new Finding(STEP_ROOT, Outcome.SUCCESSFUL, settings.root() + (settings.allowedBases().isEmpty() ? ""
+                : " lies under the allowed bases " + settings.allowedBases())));
+
+        LocalArchiveStorage storage = new LocalArchiveStorage(settings.root());
+        GeoParquetArchive archive = null;
+        try {
+            if (GeoParquetArchive.exists(storage)) {
+                archive = GeoParquetArchive.open(storage);
+            }
+        } catch (IOException | RuntimeException e) {
+            findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "Cannot read the archive descriptor at " + settings.root() + ": " + e.getMessage()));
+            return findings;
+        }
+        if (archive != null) {
+            findings.add(new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "Found an archive at " + settings.root() + " pinned at H3 resolution "
+                    + archive.h3Resolution() + ", geometry column '" + archive.descriptor().geometryColumn() + "' in " + archive.sourceCrs()
+                    + archive.sourceCrs().conformanceWarning().map(w -> " (warning: " + w + ")").orElse("")
+                    + ", key columns " + archive.descriptor().keyColumns()));
+            findings.add(resolutionFinding(settings.resolution(), archive.h3Resolution(), settings.root()));
+            return findings;
+        }
+        switch (settings.strategy()) {
+            case FAIL -> findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "No archive at " + settings.root()
+                    + " (it has no _geoparquet_archive/descriptor.json) and Missing Archive Strategy is '"
+                    + MissingArchiveStrategy.FAIL.getDisplayName() + "'; point the service at an existing archive, or choose '"
+                    + MissingArchiveStrategy.ADOPT.getDisplayName() + "' or '" + MissingArchiveStrategy.CREATE.getDisplayName() + "'"));
+            case ADOPT -> findings.add(Files.isDirectory(settings.root())
+                    ? new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "No archive descriptor at " + settings.root()
+                            + "; its h3_cell=<cell> partitions will be adopted when the service is enabled")
+                    : new Finding(STEP_ARCHIVE, Outcome.FAILED, "Nothing to adopt: " + settings.root() + " is not a directory"));
+            case CREATE -> findings.add(templateFinding(settings));
+        }
+        return findings;
+    }
+
+    private static Finding resolutionFinding(Integer configured, int pinned, Path root) {
+        if (configured == null) {
+            return new Finding(STEP_RESOLUTION, Outcome.SUCCESSFUL, "Using the archive's pinned H3 resolution " + pinned);
+        }
+        if (configured != pinned) {
+            return new Finding(STEP_RESOLUTION, Outcome.FAILED, "H3 Resolution " + configured + " does not match the resolution " + pinned
+                    + " pinned by the archive at " + root + "; set H3 Resolution to " + pinned + " or leave it empty");
+        }
+        return new Finding(STEP_RESOLUTION, Outcome.SUCCESSFUL, "H3 Resolution " + configured + " matches the archive's pinned resolution");
+    }
+
+    private static Finding templateFinding(Settings settings) {
+        if (settings.resolution() == null) {
+            return new Finding(STEP_ARCHIVE, Outcome.FAILED, "Creating an archive at " + settings.root()
+                    + " needs H3 Resolution: the resolution is pinned for the archive's lifetime");
+        }
+        if (settings.template() == null || !Files.isRegularFile(settings.template())) {
+            return new Finding(STEP_ARCHIVE, Outcome.FAILED, "Template GeoParquet File " + settings.template() + " is not a readable file");
+        }
+        try {
+            ArchiveSpec spec = ArchiveSpec.fromTemplate(new LocalInputFile(settings.template()), settings.template().toString(),
+                    settings.keyColumns(), settings.versionColumn(), settings.resolution(), WriterSettings.defaults());
+            return new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "No archive at " + settings.root() + "; one will be created at H3 resolution "
+                    + spec.h3Resolution() + " from " + settings.template() + " (geometry column '" + spec.geometryColumn() + "')"
+                    + (spec.warnings().isEmpty() ? "" : "; warnings: " + spec.warnings()));
+        } catch (IOException | RuntimeException e) {
+            return new Finding(STEP_ARCHIVE, Outcome.FAILED, "Template GeoParquet File " + settings.template()
+                    + " cannot pin an archive: " + e.getMessage());
+        }
+    }
+
+    private Opened requireOpened() {
+        Opened current = opened;
+        if (current == null) {
+            throw new IllegalStateException("The GeoParquet archive service is not enabled");
+        }
+        return current;
+    }
+
+    @Override
+    public GeoParquetArchive archive() {
+        return requireOpened().archive();
+    }
+
+    @Override
+    public String location() {
+        return archive().storage().describe();
+    }
+
+    @Override
+    public int h3Resolution() {
+        return archive().h3Resolution();
+    }
+
+    @Override
+    public H3Keyer keyer() {
+        return archive().keyer();
+    }
+
+    @Override
+    public SourceCrs crs() {
+        return archive().sourceCrs();
+    }
+
+    @Override
+    public String geometryColumn() {
+        return archive().descriptor().geometryColumn();
+    }
+
+    @Override
+    public List<String> keyColumns() {
+        return archive().descriptor().keyColumns();
+    }
+
+    @Override
+    public Optional<byte[]> canonicalGeoBytes() {
+        return requireOpened().geo().map(byte[]::clone);
+    }
+
+    @Override
+    public List<String> warnings() {
+        return requireOpened().warnings();
+    }
+
+    @Override
+    public PartitionCommit partitionState(String cell) throws IOException {
+        Opened current = requireOpened();
+        String valid = current.archive().requireCell(cell);
+        return current.cache().get(valid, current.archive()::partitionState);
+    }
+
+    @Override
+    public Lock partitionLock(String cell) {
+        GeoParquetArchive archive = archive();
+        return PartitionLocks.lockFor(archive.storage().describe(), archive.requireCell(cell));
+    }
+}

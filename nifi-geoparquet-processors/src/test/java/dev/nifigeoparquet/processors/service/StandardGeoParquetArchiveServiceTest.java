@@ -1,0 +1,171 @@
+package dev.nifigeoparquet.processors.service;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.PartitionLocks;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
+import dev.nifigeoparquet.processors.testing.TestArchives;
+import org.apache.nifi.components.ConfigVerificationResult;
+import org.apache.nifi.components.ConfigVerificationResult.Outcome;
+import org.apache.nifi.components.ValidationResult;
+import org.apache.nifi.reporting.InitializationException;
+import org.apache.nifi.util.NoOpProcessor;
+import org.apache.nifi.util.TestRunner;
+import org.apache.nifi.util.TestRunners;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StandardGeoParquetArchiveServiceTest {
+
+    private static final String ID = "archive";
+
+    @TempDir
+    Path dir;
+
+    private TestRunner runner;
+    private StandardGeoParquetArchiveService service;
+
+    @BeforeEach
+    void setUp() throws InitializationException {
+        runner = TestRunners.newTestRunner(NoOpProcessor.class);
+        service = new StandardGeoParquetArchiveService();
+        runner.addControllerService(ID, service);
+    }
+
+    @Test
+    void servesThePinnedSettingsReadOnceOnEnable() throws Exception {
+        Path root = dir.resolve("archive");
+        GeoParquetArchive archive = TestArchives.create(root, 7);
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.setProperty(service, StandardGeoParquetArchiveService.H3_RESOLUTION, "7");
+        runner.assertValid(service);
+        runner.enableControllerService(service);
+
+        assertEquals(7, service.h3Resolution());
+        assertEquals(7, service.keyer().resolution());
+        assertEquals("geometry", service.geometryColumn());
+        assertEquals(List.of("id"), service.keyColumns());
+        assertEquals("OGC:CRS84", service.crs().authorityCode());
+        byte[] geo = service.canonicalGeoBytes().orElseThrow();
+        assertArrayEquals(archive.canonicalFooter().geo().getBytes(StandardCharsets.UTF_8), geo);
+        geo[0] = 'X';
+        assertEquals('{', service.canonicalGeoBytes().orElseThrow()[0], "callers get a copy");
+        assertTrue(service.warnings().isEmpty());
+
+        String cell = service.keyer().cellOf(new org.locationtech.jts.geom.GeometryFactory()
+                .createPoint(new org.locationtech.jts.geom.Coordinate(13.4, 52.5)), service.crs());
+        assertSame(PartitionLocks.lockFor(new LocalArchiveStorage(root).describe(), cell), service.partitionLock(cell),
+                "the service hands out the very lock the engine's committer takes");
+        assertEquals(0, service.partitionState(cell).rowCount());
+    }
+
+    @Test
+    void refusesAResolutionMismatchNamingBothValues() throws Exception {
+        Path root = dir.resolve("archive");
+        TestArchives.create(root, 7);
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.setProperty(service, StandardGeoParquetArchiveService.H3_RESOLUTION, "9");
+        runner.assertNotValid(service);
+        String explanation = explanations(runner.validate(service));
+        assertTrue(explanation.contains("H3 Resolution 9 does not match the resolution 7"), explanation);
+
+        ConfigVerificationResult resolution = step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_RESOLUTION);
+        assertEquals(Outcome.FAILED, resolution.getOutcome());
+        assertTrue(resolution.getExplanation().contains("9") && resolution.getExplanation().contains("7"), resolution.getExplanation());
+    }
+
+    @Test
+    void refusesARootOutsideTheAllowedBase() throws Exception {
+        Path allowed = Files.createDirectories(dir.resolve("allowed"));
+        Path root = dir.resolve("elsewhere/archive");
+        TestArchives.create(root, 7);
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.setProperty(service, StandardGeoParquetArchiveService.ALLOWED_ROOTS, allowed.toString());
+        runner.assertNotValid(service);
+        String explanation = explanations(runner.validate(service));
+        assertTrue(explanation.contains(root.toRealPath().toString()) && explanation.contains(allowed.toRealPath().toString()), explanation);
+
+        // '..' cannot climb out of the base either.
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, allowed.resolve("../elsewhere/archive").toString());
+        runner.assertNotValid(service);
+
+        ConfigVerificationResult rootStep = step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ROOT);
+        assertEquals(Outcome.FAILED, rootStep.getOutcome());
+
+        runner.setProperty(service, StandardGeoParquetArchiveService.ALLOWED_ROOTS, allowed + ", " + dir.resolve("elsewhere"));
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.assertValid(service);
+    }
+
+    @Test
+    void explainsAMissingArchive() {
+        Path root = dir.resolve("nothing-here");
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.assertNotValid(service);
+        String explanation = explanations(runner.validate(service));
+        assertTrue(explanation.contains("No archive at " + root), explanation);
+        assertEquals(Outcome.FAILED, step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ARCHIVE).getOutcome());
+    }
+
+    @Test
+    void createsAMissingArchiveFromATemplate() throws Exception {
+        Path template = TestArchives.template(dir);
+        Path root = dir.resolve("new-archive");
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.setProperty(service, StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE);
+        runner.setProperty(service, StandardGeoParquetArchiveService.TEMPLATE_FILE, template.toString());
+        runner.setProperty(service, StandardGeoParquetArchiveService.KEY_COLUMNS, "id");
+        runner.assertNotValid(service); // the resolution is pinned for life, so it must be given
+
+        runner.setProperty(service, StandardGeoParquetArchiveService.H3_RESOLUTION, "6");
+        runner.assertValid(service);
+        assertEquals(Outcome.SUCCESSFUL, step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ARCHIVE).getOutcome());
+        assertFalse(GeoParquetArchive.exists(new LocalArchiveStorage(root)), "verification changes nothing");
+
+        runner.enableControllerService(service);
+        assertTrue(GeoParquetArchive.exists(new LocalArchiveStorage(root)));
+        assertEquals(6, GeoParquetArchive.open(new LocalArchiveStorage(root)).h3Resolution());
+        assertEquals(List.of("id"), service.keyColumns());
+    }
+
+    @Test
+    void adoptsAGeoPandasDatasetAndReportsWhatItDerivedAsBulletins() throws Exception {
+        Path root = dir.resolve("geopandas");
+        ArchiveFixtures.writeGeoPandasStyleArchive(root, 2);
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.setProperty(service, StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.ADOPT);
+        runner.setProperty(service, StandardGeoParquetArchiveService.KEY_COLUMNS, "name");
+        runner.setProperty(service, StandardGeoParquetArchiveService.H3_RESOLUTION, "2");
+        runner.assertValid(service);
+        runner.enableControllerService(service);
+
+        assertEquals(2, service.h3Resolution());
+        assertTrue(GeoParquetArchive.exists(new LocalArchiveStorage(root)));
+        assertTrue(service.warnings().stream().anyMatch(w -> w.contains("derived")), service.warnings().toString());
+        List<String> bulletins = runner.getControllerServiceLogger(ID).getWarnMessages().stream().map(m -> m.getMsg()).toList();
+        assertTrue(bulletins.stream().anyMatch(m -> m.contains("derived")), bulletins.toString());
+    }
+
+    private static String explanations(Collection<ValidationResult> results) {
+        return results.stream().filter(r -> !r.isValid()).map(ValidationResult::getExplanation).toList().toString();
+    }
+
+    private static ConfigVerificationResult step(List<ConfigVerificationResult> results, String name) {
+        return results.stream().filter(r -> r.getVerificationStepName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no step " + name + " in " + results));
+    }
+}
