@@ -1,16 +1,16 @@
-package dev.nifigeoparquet.processors.services;
+package dev.nifigeoparquet.processors.geoparquet;
 
 import org.apache.nifi.components.DescribedValue;
 
 /** How a geometry appears in a NiFi record: ISO WKB bytes or WKT text. */
-public enum GeometryFormat implements DescribedValue {
+public enum RecordGeometryEncoding implements DescribedValue {
     WKB("WKB", "Well-Known Binary: the geometry is an array of bytes (ISO WKB, little-endian when re-encoded)."),
     WKT("WKT", "Well-Known Text: the geometry is a string such as POINT (30 10) or POLYGON Z ((...)).");
 
     private final String displayName;
     private final String description;
 
-    GeometryFormat(final String displayName, final String description) {
+    RecordGeometryEncoding(final String displayName, final String description) {
         this.displayName = displayName;
         this.description = description;
     }

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.processors.services;
+package dev.nifigeoparquet.processors.geoparquet;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.geo.GeoColumn;
@@ -357,7 +357,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         final GeoMetadata geo = fixedTarget.footer().geo() == null ? null : GeoMetadata.parse(fixedTarget.footer().geo());
         final Set<String> geometries = new LinkedHashSet<>(GeometryColumns.of(fixedTarget.schema(), geo));
         final DataType geometryType = RecordFieldType.CHOICE.getChoiceDataType(
-                GeometryColumns.dataType(GeometryFormat.WKB), GeometryColumns.dataType(GeometryFormat.WKT));
+                GeometryColumns.dataType(RecordGeometryEncoding.WKB), GeometryColumns.dataType(RecordGeometryEncoding.WKT));
         final List<RecordField> fields = new ArrayList<>();
         for (final RecordField field : exact.getFields()) {
             fields.add(geometries.contains(field.getFieldName())

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.processors.services;
+package dev.nifigeoparquet.processors.geoparquet;
 
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
@@ -46,7 +46,7 @@ public final class GeoParquetRecordReader implements RecordReader {
     private long rowIndex;
 
     /** Takes ownership of {@code content}: it is deleted when this reader is closed or cannot be created. */
-    GeoParquetRecordReader(final SpooledContent content, final String name, final GeometryFormat geometryFormat)
+    GeoParquetRecordReader(final SpooledContent content, final String name, final RecordGeometryEncoding geometryFormat)
             throws IOException, MalformedRecordException {
         this.content = content;
         GeoParquetFileReader opened = null;

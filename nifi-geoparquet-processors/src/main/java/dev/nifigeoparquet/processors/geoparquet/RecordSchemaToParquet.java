@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.processors.services;
+package dev.nifigeoparquet.processors.geoparquet;
 
 import java.util.List;
 import java.util.Map;

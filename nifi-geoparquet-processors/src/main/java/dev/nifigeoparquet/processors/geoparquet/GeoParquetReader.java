@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.processors.services;
+package dev.nifigeoparquet.processors.geoparquet;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,8 +37,8 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
             .description("How geometry column values appear in the records. WKB geometries stored as WKB are passed on "
                     + "byte for byte; geometries in a GeoArrow native layout are converted to ISO WKB.")
             .required(true)
-            .allowableValues(GeometryFormat.class)
-            .defaultValue(GeometryFormat.WKB)
+            .allowableValues(RecordGeometryEncoding.class)
+            .defaultValue(RecordGeometryEncoding.WKB)
             .build();
 
     public static final PropertyDescriptor MAXIMUM_CONTENT_SIZE = new PropertyDescriptor.Builder()
@@ -53,7 +53,7 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
 
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(GEOMETRY_FORMAT, MAXIMUM_CONTENT_SIZE);
 
-    private volatile GeometryFormat geometryFormat;
+    private volatile RecordGeometryEncoding geometryFormat;
     private volatile long maximumContentBytes;
 
     @Override
@@ -63,7 +63,7 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
 
     @OnEnabled
     public void onEnabled(final ConfigurationContext context) {
-        geometryFormat = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(GeometryFormat.class);
+        geometryFormat = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(RecordGeometryEncoding.class);
         maximumContentBytes = context.getProperty(MAXIMUM_CONTENT_SIZE).asDataSize(DataUnit.B).longValue();
     }
 

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.processors.services;
+package dev.nifigeoparquet.processors.geoparquet;
 
 import static dev.nifigeoparquet.processors.record.GroupAssertions.assertGroupsEqual;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -88,7 +88,7 @@ class GeoParquetServicesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("peerFiles")
     void wktRecordsAreEncodedBackForEveryPeerFile(final String peerFile) throws IOException {
-        runner.setProperty(reader, GeoParquetReader.GEOMETRY_FORMAT, GeometryFormat.WKT.getValue());
+        runner.setProperty(reader, GeoParquetReader.GEOMETRY_FORMAT, RecordGeometryEncoding.WKT.getValue());
         runner.enableControllerService(reader);
         runner.enableControllerService(writer);
         final Path input = PeerData.copy(peerFile, temp.resolve("in"));
@@ -112,7 +112,7 @@ class GeoParquetServicesTest {
             assertEquals(3, (int) wkb[1], "polygon type code");
         }
         runner.disableControllerService(reader);
-        runner.setProperty(reader, GeoParquetReader.GEOMETRY_FORMAT, GeometryFormat.WKT.getValue());
+        runner.setProperty(reader, GeoParquetReader.GEOMETRY_FORMAT, RecordGeometryEncoding.WKT.getValue());
         runner.enableControllerService(reader);
         final List<String> expected = Files.readAllLines(PeerData.file("geoparquet-1.1.0/data-polygon-wkt.csv")).stream()
                 .skip(1).toList();
@@ -227,7 +227,7 @@ class GeoParquetServicesTest {
         final RecordSchema schema = writer.getSchema(Map.of(), null);
         final List<Record> records = new ArrayList<>();
         final List<String> wkt = Files.readAllLines(PeerData.file("geoparquet-1.1.0/data-point-wkt.csv")).stream().skip(1).toList();
-        try (RecordReader peerRecords = readWith(peer, GeometryFormat.WKT)) {
+        try (RecordReader peerRecords = readWith(peer, RecordGeometryEncoding.WKT)) {
             Record record;
             while ((record = peerRecords.nextRecord()) != null) {
                 records.add(new MapRecord(schema, new LinkedHashMap<>(record.toMap())));
@@ -317,7 +317,7 @@ class GeoParquetServicesTest {
         return reader.createRecordReader(Map.of("filename", input.getFileName().toString()), Files.newInputStream(input), Files.size(input), LOG);
     }
 
-    private RecordReader readWith(final Path input, final GeometryFormat format) throws Exception {
+    private RecordReader readWith(final Path input, final RecordGeometryEncoding format) throws Exception {
         final GeoParquetReader other = new GeoParquetReader();
         runner.addControllerService("other-reader", other);
         runner.setProperty(other, GeoParquetReader.GEOMETRY_FORMAT, format.getValue());

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.processors.services;
+package dev.nifigeoparquet.processors.geoparquet;
 
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
@@ -54,18 +54,18 @@ final class GeometryColumns {
     }
 
     /** The NiFi type of a geometry value in the given format. */
-    static DataType dataType(final GeometryFormat format) {
-        return format == GeometryFormat.WKT ? RecordFieldType.STRING.getDataType()
+    static DataType dataType(final RecordGeometryEncoding format) {
+        return format == RecordGeometryEncoding.WKT ? RecordFieldType.STRING.getDataType()
                 : RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType(), false);
     }
 
     /** How each geometry column reads into a record. Not thread-safe: one map per open file. */
     static Map<String, GroupToRecordConverter.ColumnOverride> readers(final MessageType schema, final GeoMetadata geo,
-                                                                      final GeometryFormat format) {
+                                                                      final RecordGeometryEncoding format) {
         final Map<String, GroupToRecordConverter.ColumnOverride> readers = new LinkedHashMap<>();
         for (final String column : of(schema, geo)) {
             final GeometryCodec codec = GeometryCodec.forFile(schema, column, geo);
-            final boolean verbatim = format == GeometryFormat.WKB && codec.encoding() == GeometryEncoding.WKB;
+            final boolean verbatim = format == RecordGeometryEncoding.WKB && codec.encoding() == GeometryEncoding.WKB;
             final WKTWriter wktWriter = new WKTWriter(4);
             readers.put(column, new GroupToRecordConverter.ColumnOverride() {
                 private long row;
@@ -82,7 +82,7 @@ final class GeometryColumns {
                         return boxed(group.getBinary(fieldIndex, 0).getBytes());
                     }
                     final Geometry geometry = codec.decode(group, row - 1);
-                    return format == GeometryFormat.WKT ? wktWriter.write(geometry) : boxed(Wkb.write(geometry));
+                    return format == RecordGeometryEncoding.WKT ? wktWriter.write(geometry) : boxed(Wkb.write(geometry));
                 }
             });
         }

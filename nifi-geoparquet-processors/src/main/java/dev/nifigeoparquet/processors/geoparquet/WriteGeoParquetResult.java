@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.processors.services;
+package dev.nifigeoparquet.processors.geoparquet;
 
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
