@@ -42,8 +42,9 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
 
     public static final int FORMAT_VERSION = 1;
     public static final String KEYING_RULE = "h3-cell-of-centroid-in-EPSG:4326";
-    /** Key-index shards of a keyed archive: about 20,000 keys a shard for five million features. */
-    public static final int DEFAULT_KEY_INDEX_SHARDS = 256;
+    /** Key-index shards of a keyed archive. Lookups read only the row groups whose key range can hold a wanted key,
+     *  so shards may be large; fewer shards keep the journal folds that touch them cheap. */
+    public static final int DEFAULT_KEY_INDEX_SHARDS = 16;
 
     public ArchiveDescriptor {
         Objects.requireNonNull(createdAt, "createdAt");

@@ -40,7 +40,9 @@ public final class ArchiveLayout {
     private static final Pattern LOG_ENTRY_NAME = Pattern.compile("\\d{20}\\.json");
     /** Path safety only: a cell reaches a path only after the keying rules validated it as an H3 cell. */
     private static final Pattern PATH_SAFE_CELL = Pattern.compile("[0-9a-f]{15}");
-    private static final Pattern INDEX_SHARD = Pattern.compile("index-[0-9a-f]{2}");
+    private static final Pattern INDEX_SHARD = Pattern.compile("index-([0-9a-f]{2}|journal)");
+    /** The key index's journal: every operation's index records land here first, in one small commit. */
+    public static final String INDEX_JOURNAL = "index-journal";
     private static final Pattern DATA_FILE_NAME = Pattern.compile("[A-Za-z0-9._=-]+\\.(parquet|keys)");
     private static final Pattern TRANSACTION_ID = Pattern.compile("[0-9a-f-]{36}");
 

@@ -14,8 +14,13 @@ import dev.nifigeoparquet.archive.ops.RollingFileWriter;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -24,13 +29,15 @@ import org.apache.parquet.schema.Types;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -40,11 +47,14 @@ import java.util.UUID;
  * the key into that partition, and removes the record only after a commit took the key out. So every key in
  * the archive is findable, whatever crashed when; a record that outlived its key is harmless, because a
  * candidate cell is always confirmed by scanning that partition's key column before anything is done to it.
- * That is what lets the index be written by small, separate commits instead of joining every transaction.
+ * That is what lets the index be written by its own small commits instead of joining every transaction.
  *
- * <p>The index is sharded by key hash into {@code index-<nn>} partitions of the commit protocol. A shard's
- * state is a list of small Parquet files of {@code (key, cell, present)} records, later records overriding
- * earlier ones; when a shard has {@value #MERGE_AT_FILES} files, the next update merges them into one.
+ * <p>Layout, all under the commit protocol: a journal ({@code index-journal}) takes each operation's records in
+ * one small commit; every {@value #FOLD_JOURNAL_AT} journal files are folded into {@code index-<nn>} shards by key
+ * hash. A shard holds files of {@code (key, cell, present)} records sorted by key, later files overriding earlier
+ * ones; small files are merged with each other, and into the shard's base file only when they add up to a tenth
+ * of it, so a record is rewritten a bounded number of times. Lookups read the journal, then only the row groups of
+ * shard files whose key range can hold a wanted key.
  */
 public final class KeyIndex {
 
@@ -53,7 +63,12 @@ public final class KeyIndex {
             .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("cell")
             .required(PrimitiveTypeName.BOOLEAN).named("present")
             .named("key_index");
-    static final int MERGE_AT_FILES = 8;
+    static final int FOLD_JOURNAL_AT = 16;
+    static final int MERGE_SHARD_AT = 8;
+    private static final double BASE_MERGE_FRACTION = 0.1;
+    /** Small row groups: a lookup reads the ones whose key range can hold a wanted key. */
+    private static final WriterSettings INDEX_FILES = new WriterSettings(CompressionCodecName.ZSTD, 3, 2048, 64L << 20);
+    private static final Comparator<Group> BY_KEY = Comparator.comparing((Group row) -> row.getString("key", 0));
 
     private final GeoParquetArchive archive;
     private final int shards;
@@ -68,80 +83,182 @@ public final class KeyIndex {
 
     /** The shard a key lives in: a well-mixed hash of its index text. */
     public String shardOf(FeatureKey key) {
-        long h = key.indexText().hashCode();
+        return shardOf(key.indexText());
+    }
+
+    private String shardOf(String keyText) {
+        long h = keyText.hashCode();
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;
         return ArchiveLayout.indexShard((int) Math.floorMod(h, (long) shards));
     }
 
-    /** For each key, the cells the index records for it (empty when none). Reads only the keys' shards. */
+    /** For each key, the cells the index records for it (empty when none). */
     public Map<FeatureKey, Set<String>> candidates(Collection<FeatureKey> keys) throws IOException {
-        Map<String, List<FeatureKey>> byShard = groupByShard(keys);
         Map<FeatureKey, Set<String>> result = new HashMap<>();
-        for (Map.Entry<String, List<FeatureKey>> shard : byShard.entrySet()) {
-            Set<String> wanted = new java.util.HashSet<>();
-            shard.getValue().forEach(key -> wanted.add(key.indexText()));
-            Map<String, Set<String>> cells = fold(new PartitionLog(archive.storage(), shard.getKey()).latest(), wanted);
-            for (FeatureKey key : shard.getValue()) {
-                result.put(key, cells.getOrDefault(key.indexText(), Set.of()));
-            }
+        if (keys.isEmpty()) {
+            return result;
         }
+        Map<String, FeatureKey> byText = new HashMap<>();
+        keys.forEach(key -> byText.put(key.indexText(), key));
+        // The journal is read before the shards: a fold writes the shards before it prunes the journal, so
+        // whatever moment the two reads fall on, no record is missed.
+        PartitionCommit journal = new PartitionLog(archive.storage(), ArchiveLayout.INDEX_JOURNAL).latest();
+        Map<String, List<String>> byShard = new TreeMap<>();
+        byText.keySet().forEach(text -> byShard.computeIfAbsent(shardOf(text), s -> new ArrayList<>()).add(text));
+        Map<String, Set<String>> cells = new HashMap<>();
+        for (Map.Entry<String, List<String>> shard : byShard.entrySet()) {
+            PartitionCommit state = new PartitionLog(archive.storage(), shard.getKey()).latest();
+            apply(cells, read(state, new TreeSet<>(shard.getValue())));
+        }
+        apply(cells, read(journal, new TreeSet<>(byText.keySet())));
+        byText.forEach((text, key) -> result.put(key, cells.getOrDefault(text, Set.of())));
         return result;
     }
 
     /**
-     * Records keys as present in cells ({@code present}) and as gone from cells ({@code gone}): one small commit per
-     * shard touched, retried on its own when another writer updates the shard at the same moment.
+     * Records keys as present in cells ({@code present}) and as gone from cells ({@code gone}) in one journal
+     * commit, and folds the journal into the shards when it has grown long enough.
      */
     public void record(Map<FeatureKey, String> present, Map<FeatureKey, String> gone) throws IOException {
-        Map<String, List<Group>> byShard = new TreeMap<>();
-        present.forEach((key, cell) -> byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(row(key, cell, true)));
-        gone.forEach((key, cell) -> byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(row(key, cell, false)));
-        PartitionCommitter committer = archive.committer();
-        for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
-            committer.commit(shard.getKey(), "index-" + UUID.randomUUID(), OperationType.INDEX,
-                    (current, stager) -> {
-                        boolean merge = current.files().size() + 1 >= MERGE_AT_FILES;
-                        List<Group> rows = merge ? merged(current, shard.getValue()) : shard.getValue();
-                        try (RollingFileWriter writer = new RollingFileWriter(stager, SCHEMA, FooterEntries.canonicalOf(Map.of()),
-                                WriterSettings.defaults())) {
-                            for (Group row : rows) {
-                                writer.write(row);
-                            }
-                            return new PartitionChange(writer.finish(), merge ? current.fileNames() : List.of());
-                        }
-                    });
+        List<Group> records = new ArrayList<>();
+        present.forEach((key, cell) -> records.add(row(key.indexText(), cell, true)));
+        gone.forEach((key, cell) -> records.add(row(key.indexText(), cell, false)));
+        if (records.isEmpty()) {
+            return;
+        }
+        records.sort(BY_KEY);
+        PartitionCommit journal = commit(ArchiveLayout.INDEX_JOURNAL, (current, stager) -> new PartitionChange(
+                write(stager, records), List.of())).after();
+        if (journal.files().size() >= FOLD_JOURNAL_AT) {
+            fold(journal);
         }
     }
 
-    private List<Group> merged(PartitionCommit current, List<Group> changes) throws IOException {
-        Map<String, Set<String>> cells = new TreeMap<>(fold(current, null));
-        apply(cells, changes.iterator());
-        List<Group> rows = new ArrayList<>();
-        cells.forEach((key, where) -> where.forEach(cell -> rows.add(row(key, cell, true))));
-        return rows;
+    /** Writes records straight into the shards (adoption: the whole archive's keys at once). */
+    public void build(Map<FeatureKey, String> present) throws IOException {
+        Map<String, List<Group>> byShard = new TreeMap<>();
+        present.forEach((key, cell) -> byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(row(key.indexText(), cell, true)));
+        for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
+            appendToShard(shard.getKey(), shard.getValue());
+        }
     }
 
-    /** key text -> cells, folding the shard's files in order; only {@code wanted} keys when not null. */
-    private Map<String, Set<String>> fold(PartitionCommit shard, Set<String> wanted) throws IOException {
-        Map<String, Set<String>> cells = new HashMap<>();
-        for (DataFileEntry file : shard.files()) {
-            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), shard.cell(), file.name())) {
-                Iterator<Group> rows = reader.rows();
-                if (wanted == null) {
-                    apply(cells, rows);
-                } else {
-                    apply(cells, new FilteringIterator(rows, wanted));
+    /** Moves the journal's records into the shards, then prunes the folded journal files. */
+    private void fold(PartitionCommit journal) throws IOException {
+        Map<String, List<Group>> byShard = new TreeMap<>();
+        for (Group record : read(journal, null)) {
+            byShard.computeIfAbsent(shardOf(record.getString("key", 0)), s -> new ArrayList<>()).add(record);
+        }
+        for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
+            appendToShard(shard.getKey(), shard.getValue());
+        }
+        List<String> folded = journal.fileNames();
+        commit(ArchiveLayout.INDEX_JOURNAL, (current, stager) -> {
+            List<String> stillThere = current.fileNames().stream().filter(folded::contains).toList();
+            return new PartitionChange(List.of(), stillThere);
+        });
+    }
+
+    /** Adds records to a shard as one more file, merging small files (and at times the base) to bound the count. */
+    private void appendToShard(String shard, List<Group> records) throws IOException {
+        commit(shard, (current, stager) -> {
+            if (current.files().size() + 1 < MERGE_SHARD_AT) {
+                List<Group> sorted = new ArrayList<>(records);
+                sorted.sort(Comparator.comparing((Group row) -> row.getString("key", 0)));
+                return new PartitionChange(write(stager, sorted), List.of());
+            }
+            // The base is the oldest file: merged output takes the place of the first file it replaces, so records
+            // merged beside the base stay after it and keep overriding it.
+            DataFileEntry base = current.files().get(0);
+            long smallBytes = current.totalBytes() - base.bytes();
+            boolean includeBase = smallBytes >= BASE_MERGE_FRACTION * base.bytes();
+            List<DataFileEntry> merging = current.files().stream().filter(file -> includeBase || file != base).toList();
+            // The last record of each (key, cell) pair decides it. Merged with the base, only presence remains;
+            // beside an unmerged base, removals stay too, since they still override the base's records.
+            Map<String, Boolean> last = new TreeMap<>();
+            for (DataFileEntry file : merging) {
+                readFile(shard, file.name(), null).forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
+            }
+            records.forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
+            List<Group> merged = new ArrayList<>();
+            last.forEach((pair, present) -> {
+                if (present || !includeBase) {
+                    int split = pair.lastIndexOf('\u0000');
+                    merged.add(row(pair.substring(0, split), pair.substring(split + 1), present));
+                }
+            });
+            merged.sort(BY_KEY);
+            return new PartitionChange(write(stager, merged), merging.stream().map(DataFileEntry::name).toList());
+        });
+    }
+
+    private static String pair(Group record) {
+        return record.getString("key", 0) + '\u0000' + record.getString("cell", 0);
+    }
+
+    private dev.nifigeoparquet.archive.format.CommitOutcome commit(String id, dev.nifigeoparquet.archive.format.PartitionUpdate update)
+            throws IOException {
+        PartitionCommitter committer = archive.committer();
+        return committer.commit(id, "index-" + UUID.randomUUID(), OperationType.INDEX, update);
+    }
+
+    private static List<dev.nifigeoparquet.archive.format.NewDataFile> write(
+            dev.nifigeoparquet.archive.format.DataFileStager stager, List<Group> rows) throws IOException {
+        try (RollingFileWriter writer = new RollingFileWriter(stager, SCHEMA, FooterEntries.canonicalOf(Map.of()), INDEX_FILES)) {
+            for (Group row : rows) {
+                writer.write(row);
+            }
+            return writer.finish();
+        }
+    }
+
+    /** Records of a shard's (or the journal's) files in order; only {@code wanted} keys when not null. */
+    private List<Group> read(PartitionCommit state, NavigableSet<String> wanted) throws IOException {
+        List<Group> records = new ArrayList<>();
+        for (DataFileEntry file : state.files()) {
+            records.addAll(readFile(state.cell(), file.name(), wanted));
+        }
+        return records;
+    }
+
+    private List<Group> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
+        List<Group> records = new ArrayList<>();
+        try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), id, name)) {
+            List<BlockMetaData> groups = reader.footer().rowGroups();
+            while (reader.nextRowGroupIndex() < groups.size()) {
+                if (wanted != null && !mayHoldAny(groups.get(reader.nextRowGroupIndex()), wanted)) {
+                    reader.skipRowGroup();
+                    continue;
+                }
+                GeoParquetFileReader.RowGroup group = reader.nextRowGroup();
+                while (group.hasNext()) {
+                    Group record = group.next();
+                    if (wanted == null || wanted.contains(record.getString("key", 0))) {
+                        records.add(record);
+                    }
                 }
             }
         }
-        return cells;
+        return records;
     }
 
-    private static void apply(Map<String, Set<String>> cells, Iterator<Group> records) {
-        while (records.hasNext()) {
-            Group record = records.next();
+    /** Whether the row group's key range (from its statistics) contains any wanted key; true when unknown. */
+    private static boolean mayHoldAny(BlockMetaData group, NavigableSet<String> wanted) {
+        ColumnChunkMetaData keyColumn = group.getColumns().get(0);
+        Statistics<?> statistics = keyColumn.getStatistics();
+        if (statistics == null || !statistics.hasNonNullValue()) {
+            return true;
+        }
+        String min = ((Binary) statistics.genericGetMin()).toStringUsingUTF8();
+        String max = ((Binary) statistics.genericGetMax()).toStringUsingUTF8();
+        String first = wanted.ceiling(min);
+        return first != null && first.compareTo(max) <= 0;
+    }
+
+    private static void apply(Map<String, Set<String>> cells, List<Group> records) {
+        for (Group record : records) {
             String key = record.getString("key", 0);
             String cell = record.getString("cell", 0);
             if (record.getBoolean("present", 0)) {
@@ -158,55 +275,11 @@ public final class KeyIndex {
         }
     }
 
-    private Map<String, List<FeatureKey>> groupByShard(Collection<FeatureKey> keys) {
-        Map<String, List<FeatureKey>> byShard = new TreeMap<>();
-        for (FeatureKey key : keys) {
-            byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(key);
-        }
-        return byShard;
-    }
-
-    private static Group row(FeatureKey key, String cell, boolean present) {
-        return row(key.indexText(), cell, present);
-    }
-
     private static Group row(String key, String cell, boolean present) {
         Group row = new SimpleGroup(SCHEMA);
         row.add("key", key);
         row.add("cell", cell);
         row.add("present", present);
         return row;
-    }
-
-    private static final class FilteringIterator implements Iterator<Group> {
-        private final Iterator<Group> rows;
-        private final Set<String> wanted;
-        private Group next;
-
-        FilteringIterator(Iterator<Group> rows, Set<String> wanted) {
-            this.rows = rows;
-            this.wanted = wanted;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (next == null && rows.hasNext()) {
-                Group candidate = rows.next();
-                if (wanted.contains(candidate.getString("key", 0))) {
-                    next = candidate;
-                }
-            }
-            return next != null;
-        }
-
-        @Override
-        public Group next() {
-            if (!hasNext()) {
-                throw new java.util.NoSuchElementException();
-            }
-            Group result = next;
-            next = null;
-            return result;
-        }
     }
 }

@@ -128,7 +128,7 @@ public final class ArchiveWriter {
         }
         Map<String, CommitOutcome> outcomes = archive.committer().commitAll(delta.deltaId(), participants);
         if (!outcomes.values().iterator().next().replay()) {
-            forgetRemovedKeys(index, delta, outcomes, elsewhere, target);
+            forgetRemovedKeys(index, delta, elsewhere, target, target == null ? null : counts.get(target));
         }
         return result(delta, outcomes, counts);
     }
@@ -155,8 +155,8 @@ public final class ArchiveWriter {
      * After the commit, removes index records of keys that left a cell. Best effort: a record left behind only
      * costs a confirming scan later.
      */
-    private void forgetRemovedKeys(KeyIndex index, PartitionDelta delta, Map<String, CommitOutcome> outcomes,
-                                   Map<String, Set<FeatureKey>> elsewhere, String target) {
+    private void forgetRemovedKeys(KeyIndex index, PartitionDelta delta, Map<String, Set<FeatureKey>> elsewhere,
+                                   String target, Counts targetCounts) {
         Map<FeatureKey, String> gone = new HashMap<>();
         elsewhere.forEach((cell, keys) -> keys.forEach(key -> gone.put(key, cell)));
         if (target != null) {
@@ -166,15 +166,10 @@ public final class ArchiveWriter {
                 }
             });
         }
+        if (targetCounts != null) {
+            targetCounts.keysReplacedAway.forEach(key -> gone.put(key, target));
+        }
         try {
-            if (delta.mode() == WriteMode.REPLACE && target != null) {
-                PartitionCommit before = outcomes.get(target).before();
-                for (FeatureKey key : allKeys(before)) {
-                    if (!delta.rowsByKey().containsKey(key)) {
-                        gone.put(key, target);
-                    }
-                }
-            }
             if (!gone.isEmpty()) {
                 index.record(Map.of(), gone);
             }
@@ -254,9 +249,12 @@ public final class ArchiveWriter {
         long olderSkipped;
         long absentDeletes;
         long bytesRead;
+        /** Keys a Replace removed from the partition, read before the commit superseded their files. */
+        final Set<FeatureKey> keysReplacedAway = new HashSet<>();
 
         void reset() {
             inserted = updated = deleted = olderSkipped = absentDeletes = bytesRead = 0;
+            keysReplacedAway.clear();
         }
     }
 
@@ -279,6 +277,11 @@ public final class ArchiveWriter {
                     .filter(e -> !e.getValue().delete() && scan.found().contains(e.getKey())).count();
             counts.inserted = kept - counts.updated;
             counts.deleted = current.rowCount() - counts.updated;
+            for (FeatureKey key : allKeys(current)) {
+                if (!delta.rowsByKey().containsKey(key) || delta.rowsByKey().get(key).delete()) {
+                    counts.keysReplacedAway.add(key);
+                }
+            }
         } else {
             counts.inserted = delta.unkeyedRows().size();
             counts.deleted = current.rowCount();

@@ -51,6 +51,7 @@ public final class GeoParquetFileReader implements Closeable {
     private MessageType readSchema;
     private MessageColumnIO columnIO;
     private long rowsRead;
+    private int nextRowGroup;
 
     private GeoParquetFileReader(String name, ParquetFooter footer, ParquetFileReader reader) {
         this.name = name;
@@ -180,7 +181,27 @@ public final class GeoParquetFileReader implements Closeable {
     }
 
     /** The next row group's rows, or {@code null} after the last one. Earlier row groups are released. */
+    /**
+     * Skips the next row group without reading its pages; true when there was one. With {@link #nextRowGroupIndex()}
+     * and the footer's row-group statistics, a sorted file is searched by reading only the row groups that can
+     * hold what is wanted.
+     */
+    public boolean skipRowGroup() throws IOException {
+        if (nextRowGroup >= footer.rowGroupCount()) {
+            return false;
+        }
+        reader.skipNextRowGroup();
+        nextRowGroup++;
+        return true;
+    }
+
+    /** The index (in the footer's row groups) of the row group {@link #nextRowGroup()} would read next. */
+    public int nextRowGroupIndex() {
+        return nextRowGroup;
+    }
+
     public RowGroup nextRowGroup() throws IOException {
+        nextRowGroup++;
         PageReadStore pages;
         try {
             pages = reader.readNextRowGroup();
