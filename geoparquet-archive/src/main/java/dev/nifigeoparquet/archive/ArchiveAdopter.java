@@ -14,6 +14,8 @@ import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.geo.GeoBlockDiff;
+import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.ops.FeatureKey;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.keying.InvalidCellException;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
@@ -31,6 +33,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -103,6 +106,9 @@ public final class ArchiveAdopter {
                 ArchiveDescriptor.KEYING_RULE, spec.geometryColumn(), spec.keyColumns(), spec.versionColumn(),
                 ArchiveDescriptor.schemaText(spec.schema()), ArchiveDescriptor.footerEntries(canonical), writer,
                 ProtocolSettings.DEFAULT, spec.compaction(), record, spec.keyColumns().isEmpty() ? 0 : ArchiveDescriptor.DEFAULT_KEY_INDEX_SHARDS);
+        if (descriptor.hasKey()) {
+            buildKeyIndex(GeoParquetArchive.beforeDescriptor(storage, descriptor, clock), files);
+        }
         GeoParquetArchive archive = GeoParquetArchive.writeDescriptor(storage, descriptor, clock);
         long rows = files.stream().mapToLong(file -> file.footer().rowCount()).sum();
         return new AdoptionReport(archive, partitions.size(), files.size(), rows, record);
@@ -288,6 +294,40 @@ public final class ArchiveAdopter {
             settings = settings.withRowGroupRowCountLimit((int) rowGroups.get(0).getRowCount());
         }
         return settings;
+    }
+
+    /**
+     * Records every key's cell in the key index, reading only the key columns; keys that are not unique across
+     * the archive are refused, since the archive's operations rely on one row per key.
+     */
+    private static void buildKeyIndex(GeoParquetArchive archive, List<FoundFile> files) throws IOException {
+        List<String> keyColumns = archive.descriptor().keyColumns();
+        Map<FeatureKey, String> cells = new HashMap<>();
+        List<String> duplicates = new ArrayList<>();
+        int nullKeys = 0;
+        for (FoundFile file : files) {
+            try (GeoParquetFileReader reader = GeoParquetFileReader.open(archive.storage().openInputFile(file.path()), file.path())) {
+                reader.project(keyColumns);
+                FeatureKey.Extractor extractor = FeatureKey.extractor(reader.readSchema(), keyColumns);
+                for (var rows = reader.rows(); rows.hasNext(); ) {
+                    FeatureKey key = extractor.keyOf(rows.next());
+                    if (key == null) {
+                        nullKeys++;
+                    } else {
+                        String previous = cells.put(key, file.cell());
+                        if (previous != null && duplicates.size() < FILES_NAMED_IN_ERRORS * 2) {
+                            duplicates.add(key + " (in " + previous + " and " + file.cell() + ")");
+                        }
+                    }
+                }
+            }
+        }
+        if (nullKeys > 0 || !duplicates.isEmpty()) {
+            throw new IllegalArgumentException("Key " + keyColumns + " does not identify features: " + nullKeys + " null key(s)"
+                    + (duplicates.isEmpty() ? "" : ", duplicates such as " + duplicates)
+                    + "; adopt with another key, or without a key for an append-only archive");
+        }
+        new KeyIndex(archive).build(cells);
     }
 
     /** Commits a partition's existing files as version 1; a version 1 left by an interrupted adoption is kept. */

@@ -97,6 +97,11 @@ public final class GeoParquetArchive {
         return storage.exists(ArchiveLayout.DESCRIPTOR);
     }
 
+    /** An archive whose descriptor is about to be written (adoption builds the key index first). */
+    static GeoParquetArchive beforeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
+        return new GeoParquetArchive(storage, descriptor, clock);
+    }
+
     /** Writes a descriptor exclusively; fails when the location already holds an archive. */
     static GeoParquetArchive writeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) throws IOException {
         try {

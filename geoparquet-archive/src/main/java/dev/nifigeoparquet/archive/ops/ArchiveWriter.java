@@ -98,7 +98,9 @@ public final class ArchiveWriter {
 
         Map<String, Participant> participants = new TreeMap<>();
         Map<String, Counts> counts = new LinkedHashMap<>();
-        if (target != null) {
+        // A delete whose keys all live elsewhere leaves the target alone; otherwise the target records the operation.
+        boolean targetTakesPart = target != null && (delta.mode() != WriteMode.DELETE || !inTarget.isEmpty() || elsewhere.isEmpty());
+        if (targetTakesPart) {
             Counts targetCounts = new Counts();
             counts.put(target, targetCounts);
             participants.put(target, new Participant(delta.mode().operationType(), (current, stager) -> {
@@ -233,7 +235,7 @@ public final class ArchiveWriter {
         // A key that moved was inserted into its new cell and deleted from its old one: for the feature, an update.
         inserted -= moved;
         updated += moved;
-        if (delta.cell() == null) {
+        if (!outcomes.containsKey(delta.cell())) {
             absent = delta.rowsByKey().size() - deleted;
         }
         return new OperationResult(delta.deltaId(), false, List.copyOf(outcomes.keySet()), before, after, inserted, updated,
