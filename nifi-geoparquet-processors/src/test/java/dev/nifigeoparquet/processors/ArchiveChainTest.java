@@ -306,6 +306,28 @@ class ArchiveChainTest {
         assertOnlyTouchedPartitionsChanged(before, ParcelArchives.hashes(root), delta.cells());
     }
 
+    @Test
+    void aSweepWithoutInputCompactsEveryQualifyingPartitionAndKeepsTheRows() throws Exception {
+        long rows = parcels.duckDbCount();
+        long qualifying = parcels.initial.values().stream().filter(cellRows -> cellRows.size() > 1).count();
+        TestRunner sweep = compact(root);
+        sweep.setIncomingConnection(false);
+        sweep.run();
+        sweep.assertAllFlowFilesTransferred(CompactGeoParquetPartition.REL_SUCCESS, (int) qualifying);
+        for (MockFlowFile flowFile : sweep.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS)) {
+            flowFile.assertAttributeEquals("compaction.files.before", "2");
+            flowFile.assertAttributeEquals("compaction.files.after", "1");
+            assertTrue(parcels.initial.containsKey(flowFile.getAttribute("h3.cell")));
+            assertEquals(flowFile.getAttribute("h3.cell"), JSON.readTree(flowFile.getContent()).get("cell").asText());
+        }
+        assertEquals(rows, parcels.duckDbCount());
+
+        TestRunner audit = verify(root);
+        audit.setIncomingConnection(false);
+        audit.run();
+        audit.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);
+    }
+
     /** Every file of a partition the delta did not touch has the same content; nothing appeared or vanished there. */
     static void assertOnlyTouchedPartitionsChanged(Map<String, String> before, Map<String, String> after, Set<String> touched) {
         Set<String> paths = new TreeSet<>(before.keySet());
