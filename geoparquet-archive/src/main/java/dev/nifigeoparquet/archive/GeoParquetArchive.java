@@ -182,12 +182,13 @@ public final class GeoParquetArchive {
 
     /**
      * The cells that have a commit log, i.e. every partition the archive tracks. One listing of the log
-     * directory: no partition directory is opened.
+     * directory: no partition directory is opened. The key index's shards keep their logs there too; they are
+     * not partitions and are left out.
      */
     public List<String> partitionCells() throws IOException {
         List<String> cells = new ArrayList<>();
         for (StoredObject entry : storage.list(ArchiveLayout.LOG_DIRECTORY)) {
-            if (entry.directory()) {
+            if (entry.directory() && !ArchiveLayout.isIndexShard(entry.name())) {
                 cells.add(entry.name());
             }
         }

@@ -10,6 +10,7 @@ import dev.nifigeoparquet.processors.record.RecordToGroupConverter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ import org.locationtech.jts.io.WKTWriter;
  * native layout, or the Parquet GEOMETRY/GEOGRAPHY logical type). Geometry encoding itself stays in the engine's
  * {@link GeometryCodec}; this class only adapts it to the record converters.
  */
-final class GeometryColumns {
+public final class GeometryColumns {
 
     /** EWKB flag bits (Z, M, SRID): GeoParquet requires ISO WKB, so such input is re-encoded. */
     private static final int EWKB_FLAGS = 0xE0000000;
@@ -91,10 +92,12 @@ final class GeometryColumns {
 
     /**
      * How each geometry column is written from a record value: WKB bytes ({@code byte[]}, an array of
-     * {@code Byte}, a {@code ByteBuffer}) or WKT text. ISO WKB going into a WKB column is kept byte for byte (after
-     * checking it parses); anything else is decoded and encoded for the column. Not thread-safe: one map per writer.
+     * {@code Byte}, a {@code ByteBuffer}), WKB as hexadecimal text (how JSON and CSV writers render bytes), or WKT
+     * text. Text made only of hexadecimal digit pairs is never valid WKT, so the two text forms cannot be confused.
+     * ISO WKB going into a WKB column is kept byte for byte (after checking it parses); anything else is decoded and
+     * encoded for the column. Not thread-safe: one map per writer.
      */
-    static Map<String, RecordToGroupConverter.ColumnOverride> writers(final MessageType schema, final GeoMetadata geo) {
+    public static Map<String, RecordToGroupConverter.ColumnOverride> writers(final MessageType schema, final GeoMetadata geo) {
         final Map<String, RecordToGroupConverter.ColumnOverride> writers = new LinkedHashMap<>();
         for (final String column : of(schema, geo)) {
             final GeometryCodec codec = GeometryCodec.forFile(schema, column, geo);
@@ -104,7 +107,19 @@ final class GeometryColumns {
             final WKTReader wktReader = new WKTReader();
             writers.put(column, (row, fieldIndex, value, path) -> {
                 final Geometry geometry;
-                if (value instanceof CharSequence text) {
+                if (value instanceof CharSequence text && isHexWkb(text)) {
+                    final byte[] wkb = HexFormat.of().parseHex(text);
+                    try {
+                        geometry = wkbReader.read(wkb);
+                    } catch (final ParseException | RuntimeException e) {
+                        throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.UNPARSEABLE,
+                                "is not valid hexadecimal WKB: " + e.getMessage());
+                    }
+                    if (keepIsoWkb && isIsoWkb(wkb)) {
+                        row.add(fieldIndex, Binary.fromConstantByteArray(wkb));
+                        return;
+                    }
+                } else if (value instanceof CharSequence text) {
                     try {
                         geometry = wktReader.read(text.toString());
                     } catch (final ParseException | RuntimeException e) {
@@ -133,6 +148,19 @@ final class GeometryColumns {
             });
         }
         return writers;
+    }
+
+    /** Hexadecimal digit pairs starting with a WKB byte-order marker (00 or 01); no WKT text looks like this. */
+    private static boolean isHexWkb(final CharSequence text) {
+        if (text.length() < 10 || text.length() % 2 != 0 || text.charAt(0) != '0' || (text.charAt(1) != '0' && text.charAt(1) != '1')) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.digit(text.charAt(i), 16) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isIsoWkb(final byte[] wkb) {

@@ -72,6 +72,18 @@ public final class RecordToGroupConverter {
         return row;
     }
 
+    /**
+     * Converts a record given as its fields by name, for callers that drop or add a field first (a field absent
+     * from the map is missing, a field mapped to null is null).
+     *
+     * @throws RecordConversionException if the fields do not fit the target schema exactly.
+     */
+    public Group convertFields(final Map<String, ?> fields) {
+        final Group row = new SimpleGroup(parquetSchema);
+        root.fill(row, fields, "");
+        return row;
+    }
+
     private ValueWriter writerOf(final Type type, final String path) {
         return switch (ParquetShape.of(type, path)) {
             case ParquetShape.Scalar scalar -> scalarWriter(ScalarWriter.of(ParquetScalar.of(scalar.type())));

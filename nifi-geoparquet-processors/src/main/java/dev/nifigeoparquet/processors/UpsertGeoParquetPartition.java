@@ -1,0 +1,596 @@
+package dev.nifigeoparquet.processors;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.ops.ArchiveWriter;
+import dev.nifigeoparquet.archive.ops.DeltaRow;
+import dev.nifigeoparquet.archive.ops.OperationResult;
+import dev.nifigeoparquet.archive.ops.PartitionDelta;
+import dev.nifigeoparquet.archive.ops.WriteMode;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.processors.record.RecordConversionException;
+import dev.nifigeoparquet.processors.record.RecordConversionOptions;
+import dev.nifigeoparquet.services.GeoParquetArchiveService;
+import org.apache.nifi.annotation.behavior.InputRequirement;
+import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
+import org.apache.nifi.annotation.behavior.ReadsAttribute;
+import org.apache.nifi.annotation.behavior.ReadsAttributes;
+import org.apache.nifi.annotation.behavior.Restricted;
+import org.apache.nifi.annotation.behavior.Restriction;
+import org.apache.nifi.annotation.behavior.WritesAttribute;
+import org.apache.nifi.annotation.behavior.WritesAttributes;
+import org.apache.nifi.annotation.documentation.CapabilityDescription;
+import org.apache.nifi.annotation.documentation.SeeAlso;
+import org.apache.nifi.annotation.documentation.Tags;
+import org.apache.nifi.annotation.documentation.UseCase;
+import org.apache.nifi.annotation.lifecycle.OnScheduled;
+import org.apache.nifi.components.ConfigVerificationResult;
+import org.apache.nifi.components.ConfigVerificationResult.Outcome;
+import org.apache.nifi.components.DescribedValue;
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.components.RequiredPermission;
+import org.apache.nifi.components.ValidationContext;
+import org.apache.nifi.components.ValidationResult;
+import org.apache.nifi.context.PropertyContext;
+import org.apache.nifi.flowfile.FlowFile;
+import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.processor.AbstractProcessor;
+import org.apache.nifi.processor.ProcessContext;
+import org.apache.nifi.processor.ProcessSession;
+import org.apache.nifi.processor.Relationship;
+import org.apache.nifi.processor.VerifiableProcessor;
+import org.apache.nifi.processor.util.StandardValidators;
+import org.apache.nifi.schema.access.SchemaNotFoundException;
+import org.apache.nifi.serialization.MalformedRecordException;
+import org.apache.nifi.serialization.RecordReader;
+import org.apache.nifi.serialization.RecordReaderFactory;
+import org.apache.nifi.serialization.record.Record;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+@InputRequirement(Requirement.INPUT_REQUIRED)
+@Tags({"geoparquet", "parquet", "h3", "partition", "upsert", "merge", "delete", "append", "archive", "geospatial", "record"})
+@CapabilityDescription("Applies one partition's delta to an H3-partitioned GeoParquet archive, rewriting only that partition:"
+        + " appends, upserts on the archive's feature key, deletes by key, or replaces the partition. Each FlowFile holds the"
+        + " records of one H3 cell, as RouteByH3Cell produces them, in any format the Record Reader reads (GeoParquet deltas"
+        + " through GeoParquetReader). The cell comes from an attribute and is validated as a canonical H3 index of the archive's"
+        + " pinned resolution before any path is built from it; every record is re-keyed, and a record outside that cell fails the"
+        + " FlowFile. Values are converted to the archive's Parquet types exactly or the FlowFile fails naming the record and field."
+        + " Each delta is committed atomically under the archive's commit protocol and is idempotent: its id is the delta.id"
+        + " attribute (or the SHA-256 of the content), never the FlowFile UUID, so a redelivered or replayed delta changes nothing.")
+@ReadsAttributes({
+        @ReadsAttribute(attribute = UpsertGeoParquetPartition.DEFAULT_CELL_ATTRIBUTE, description = "The H3 cell of every record"
+                + " (the attribute is configurable: H3 Cell Attribute)"),
+        @ReadsAttribute(attribute = UpsertGeoParquetPartition.DELTA_ID, description = "The delta's id, as RouteByH3Cell writes it; when"
+                + " absent, the SHA-256 of the FlowFile's content is used")
+})
+@WritesAttributes({
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.OPERATION_ID, description = "The operation id recorded in the partition's"
+                + " commit log: the write mode and the delta id, e.g. upsert:3f0c..."),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.REPLAY, description = "true when the delta had already been committed and"
+                + " nothing changed"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_BEFORE, description = "Rows in the touched partitions before the"
+                + " delta (the baseline for a row-count reconciliation); for a replay, the partition's rows"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_AFTER, description = "Rows in the touched partitions after the delta"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_NET, description = "rows after minus rows before: the net delta"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_INSERTED, description = "Rows with keys new to the archive"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_UPDATED, description = "Rows replaced by a delta row with the same key,"
+                + " including keys whose new geometry moved them in from another cell"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_DELETED, description = "Rows removed"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.PARTITIONS_TOUCHED, description = "Comma-separated cells whose state"
+                + " changed: the FlowFile's cell, and the old cells of keys that moved; empty for a replay"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.FILES_WRITTEN, description = "Data files written"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_WRITTEN, description = "Bytes of the data files written"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.FILES_REMOVED, description = "Data files superseded and deleted"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_REMOVED, description = "Bytes of the data files superseded"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ERROR_MESSAGE, description = "On failure and retry: why")
+})
+@SeeAlso(classNames = {"dev.nifigeoparquet.processors.RouteByH3Cell", "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
+        "dev.nifigeoparquet.processors.VerifyGeoMetadata", "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
+        "dev.nifigeoparquet.processors.geoparquet.GeoParquetReader"})
+@Restricted(restrictions = {
+        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                explanation = "Reads the data files and commit logs of the archive's partitions."),
+        @Restriction(requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
+                explanation = "Writes data files and commit entries into the archive, and deletes the data files a commit supersedes.")
+})
+@UseCase(
+        description = "Keep an H3-partitioned GeoParquet archive current with a nightly delta, rewriting only the partitions it touches.",
+        keywords = {"geoparquet", "upsert", "merge", "nightly", "delta", "partition"},
+        configuration = """
+                Route the delta with RouteByH3Cell first and connect its "success" here: every FlowFile then holds one cell's \
+                records and carries h3.cell and delta.id.
+                Select the same GeoParquet Archive Service as RouteByH3Cell. Set "Record Reader" to a reader of RouteByH3Cell's \
+                Record Writer format: a GeoParquetReader when it writes GeoParquet, a JsonTreeReader for JSON.
+                Leave "Write Mode" at "Upsert". If the delta marks removed features with a boolean field, for example is_deleted, \
+                set "Delete Marker Field" to it.
+                Connect "success" to CompactGeoParquetPartition (or VerifyGeoMetadata). Connect "retry" back to this processor: \
+                it receives deltas that lost a commit race or met a transient I/O error, penalised. Connect "failure" to a place \
+                an operator watches: error.message says which record, field or file was wrong, and the archive is unchanged.
+                """
+)
+@UseCase(
+        description = "Replace whole partitions with a fresh extract of them.",
+        keywords = {"replace", "overwrite", "reload", "partition"},
+        configuration = """
+                Configure the processor as for an upsert and set "Write Mode" to "Replace Partition". Each FlowFile's records \
+                become the complete content of its cell's partition; other partitions are not read or written. Keys that were \
+                in another cell before keep only their new row.
+                """
+)
+public class UpsertGeoParquetPartition extends AbstractProcessor implements VerifiableProcessor {
+
+    static final String DEFAULT_CELL_ATTRIBUTE = "h3.cell";
+    static final String DELTA_ID = "delta.id";
+    static final String OPERATION_ID = "geoparquet.operation.id";
+    static final String REPLAY = "geoparquet.replay";
+    static final String ROWS_BEFORE = "geoparquet.rows.before";
+    static final String ROWS_AFTER = "geoparquet.rows.after";
+    static final String ROWS_NET = "geoparquet.rows.net";
+    static final String ROWS_INSERTED = "geoparquet.rows.inserted";
+    static final String ROWS_UPDATED = "geoparquet.rows.updated";
+    static final String ROWS_DELETED = "geoparquet.rows.deleted";
+    static final String PARTITIONS_TOUCHED = "geoparquet.partitions.touched";
+    static final String FILES_WRITTEN = "geoparquet.files.written";
+    static final String BYTES_WRITTEN = "geoparquet.bytes.written";
+    static final String FILES_REMOVED = "geoparquet.files.removed";
+    static final String BYTES_REMOVED = "geoparquet.bytes.removed";
+    static final String ERROR_MESSAGE = "error.message";
+
+    /** Ids become part of a JSON commit entry and of log messages; nothing longer or stranger is accepted. */
+    private static final Pattern DELTA_ID_PATTERN = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    /** How the delta changes its partition, as the canvas names it. */
+    enum Mode implements DescribedValue {
+        APPEND("Append", WriteMode.APPEND, "The delta's records become a new data file; existing files are untouched. A key the"
+                + " archive already holds fails the FlowFile."),
+        UPSERT("Upsert", WriteMode.UPSERT, "Merge on the archive's feature key: a delta record replaces the archive's row with"
+                + " the same key (unless the archive's version is newer), new keys are added, records marked deleted are removed."),
+        DELETE("Delete", WriteMode.DELETE, "Remove the features whose keys the records carry; records need only the key fields."),
+        REPLACE("Replace Partition", WriteMode.REPLACE, "The delta's records become the whole partition.");
+
+        private final String displayName;
+        private final WriteMode writeMode;
+        private final String description;
+
+        Mode(String displayName, WriteMode writeMode, String description) {
+            this.displayName = displayName;
+            this.writeMode = writeMode;
+            this.description = description;
+        }
+
+        WriteMode writeMode() {
+            return writeMode;
+        }
+
+        @Override
+        public String getValue() {
+            return displayName;
+        }
+
+        @Override
+        public String getDisplayName() {
+            return displayName;
+        }
+
+        @Override
+        public String getDescription() {
+            return description;
+        }
+    }
+
+    /** What to do about archive fields a record lacks. */
+    enum MissingFields implements DescribedValue {
+        STRICT("Strict", RecordConversionOptions.SchemaHandling.STRICT,
+                "Every field of the archive's schema must be present in every record; a missing one fails the FlowFile."),
+        FILL_NULLABLE("Fill Missing Nullable Fields", RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE,
+                "A nullable archive field the record lacks is written as null; a missing required field still fails.");
+
+        private final String displayName;
+        private final RecordConversionOptions.SchemaHandling handling;
+        private final String description;
+
+        MissingFields(String displayName, RecordConversionOptions.SchemaHandling handling, String description) {
+            this.displayName = displayName;
+            this.handling = handling;
+            this.description = description;
+        }
+
+        RecordConversionOptions.SchemaHandling handling() {
+            return handling;
+        }
+
+        @Override
+        public String getValue() {
+            return displayName;
+        }
+
+        @Override
+        public String getDisplayName() {
+            return displayName;
+        }
+
+        @Override
+        public String getDescription() {
+            return description;
+        }
+    }
+
+    public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
+            .name("GeoParquet Archive Service")
+            .description("The archive the deltas are applied to.")
+            .identifiesControllerService(GeoParquetArchiveService.class)
+            .required(true)
+            .build();
+
+    public static final PropertyDescriptor RECORD_READER = new PropertyDescriptor.Builder()
+            .name("Record Reader")
+            .description("Reads the delta's records: a GeoParquetReader for GeoParquet deltas, or any reader of the format"
+                    + " RouteByH3Cell's Record Writer wrote.")
+            .identifiesControllerService(RecordReaderFactory.class)
+            .required(true)
+            .build();
+
+    public static final PropertyDescriptor WRITE_MODE = new PropertyDescriptor.Builder()
+            .name("Write Mode")
+            .description("How each delta changes its partition.")
+            .required(true)
+            .allowableValues(Mode.class)
+            .defaultValue(Mode.UPSERT)
+            .build();
+
+    public static final PropertyDescriptor CELL_ATTRIBUTE = new PropertyDescriptor.Builder()
+            .name("H3 Cell Attribute")
+            .description("The FlowFile attribute holding the delta's H3 cell. Its value must be a canonical H3 index (15 lower-case"
+                    + " hexadecimal digits) at the archive's pinned resolution, and every record's geometry must key to it.")
+            .required(true)
+            .defaultValue(DEFAULT_CELL_ATTRIBUTE)
+            .addValidator(StandardValidators.ATTRIBUTE_KEY_VALIDATOR)
+            .build();
+
+    public static final PropertyDescriptor DELETE_MARKER = new PropertyDescriptor.Builder()
+            .name("Delete Marker Field")
+            .description("A boolean record field whose true value deletes the record's key instead of upserting it; such records"
+                    + " need only the key fields. The field is not written to the archive. Only for Write Mode Upsert.")
+            .required(false)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(WRITE_MODE, Mode.UPSERT)
+            .build();
+
+    public static final PropertyDescriptor VERSION_COLUMN = new PropertyDescriptor.Builder()
+            .name("Version Column")
+            .description("The column the flow expects to order versions of a feature: an upsert keeps the row with the higher"
+                    + " version. The archive pins its version column when it is created; this property states the flow's"
+                    + " expectation, and the processor refuses to run against an archive whose version column differs. Leave empty"
+                    + " to accept the archive's.")
+            .required(false)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(WRITE_MODE, Mode.UPSERT)
+            .build();
+
+    public static final PropertyDescriptor MISSING_FIELDS = new PropertyDescriptor.Builder()
+            .name("Schema Handling")
+            .description("What to do when a record lacks a field of the archive's schema. A record with a field the archive does"
+                    + " not have always fails (schema evolution is not supported), so no value is dropped silently.")
+            .required(true)
+            .allowableValues(MissingFields.class)
+            .defaultValue(MissingFields.STRICT)
+            .build();
+
+    public static final PropertyDescriptor BATCH_SIZE = new PropertyDescriptor.Builder()
+            .name("Batch Size")
+            .description("The most FlowFiles taken per run. They are grouped by cell and each group is applied in queue order;"
+                    + " see the processor's documentation for how a batch commits.")
+            .required(true)
+            .defaultValue("50")
+            .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
+            ARCHIVE_SERVICE, RECORD_READER, WRITE_MODE, CELL_ATTRIBUTE, DELETE_MARKER, VERSION_COLUMN, MISSING_FIELDS, BATCH_SIZE);
+
+    public static final Relationship REL_SUCCESS = new Relationship.Builder()
+            .name("success")
+            .description("Deltas committed, or found already committed (geoparquet.replay is true), with what they changed")
+            .build();
+
+    public static final Relationship REL_FAILURE = new Relationship.Builder()
+            .name("failure")
+            .description("Deltas that cannot be applied as they are: a bad cell attribute, a record outside the cell, a value the"
+                    + " archive cannot hold, a corrupt data file in the partition. The archive is unchanged; error.message says why")
+            .build();
+
+    public static final Relationship REL_RETRY = new Relationship.Builder()
+            .name("retry")
+            .description("Deltas that met a commit conflict or a transient I/O error; the archive is unchanged and the FlowFile is"
+                    + " penalised, so routing it back here applies it later")
+            .build();
+
+    private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_SUCCESS, REL_FAILURE, REL_RETRY);
+
+    /** The configuration of one schedule. */
+    private record Settings(Mode mode, String cellAttribute, String deleteMarker, String versionColumn, MissingFields missingFields,
+                            int batchSize) {
+
+        static Settings of(PropertyContext context) {
+            Mode mode = context.getProperty(WRITE_MODE).asAllowableValue(Mode.class);
+            return new Settings(mode, context.getProperty(CELL_ATTRIBUTE).getValue(),
+                    mode == Mode.UPSERT ? trimmed(context.getProperty(DELETE_MARKER).getValue()) : null,
+                    mode == Mode.UPSERT ? trimmed(context.getProperty(VERSION_COLUMN).getValue()) : null,
+                    context.getProperty(MISSING_FIELDS).asAllowableValue(MissingFields.class),
+                    context.getProperty(BATCH_SIZE).asInteger());
+        }
+
+        private static String trimmed(String value) {
+            return value == null || value.isBlank() ? null : value.strip();
+        }
+    }
+
+    private volatile Settings settings;
+
+    @Override
+    protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
+        return PROPERTY_DESCRIPTORS;
+    }
+
+    @Override
+    public Set<Relationship> getRelationships() {
+        return RELATIONSHIPS;
+    }
+
+    @Override
+    protected Collection<ValidationResult> customValidate(ValidationContext context) {
+        List<ValidationResult> results = new ArrayList<>();
+        String marker = context.getProperty(DELETE_MARKER).getValue();
+        String cellAttribute = context.getProperty(CELL_ATTRIBUTE).getValue();
+        if (marker != null && marker.strip().equals(cellAttribute)) {
+            results.add(new ValidationResult.Builder().subject(DELETE_MARKER.getDisplayName()).valid(false)
+                    .explanation("names a record field; it cannot also be the H3 Cell Attribute '" + cellAttribute + "'").build());
+        }
+        return results;
+    }
+
+    @OnScheduled
+    public void onScheduled(ProcessContext context) {
+        Settings configured = Settings.of(context);
+        GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+        List<String> problems = archiveProblems(configured, archive);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", problems));
+        }
+        settings = configured;
+    }
+
+    /** What makes the configuration unusable against this archive; empty when it fits. */
+    private static List<String> archiveProblems(Settings settings, GeoParquetArchive archive) {
+        List<String> problems = new ArrayList<>();
+        List<String> keys = archive.descriptor().keyColumns();
+        if (settings.mode().writeMode().needsKey() && keys.isEmpty()) {
+            problems.add("Write Mode " + settings.mode().getDisplayName() + " needs a feature key, and the archive at "
+                    + archive.storage().describe() + " has none (it is append-only); choose Append or Replace Partition");
+        }
+        String pinned = archive.descriptor().versionColumn();
+        if (settings.versionColumn() != null && !settings.versionColumn().equals(pinned)) {
+            problems.add("Version Column '" + settings.versionColumn() + "' differs from the archive's "
+                    + (pinned == null ? "(it has no version column)" : "'" + pinned + "'")
+                    + "; set it to the archive's or leave it empty");
+        }
+        if (settings.deleteMarker() != null && archive.schema().containsField(settings.deleteMarker())) {
+            problems.add("Delete Marker Field '" + settings.deleteMarker() + "' is a column of the archive; it must be a field"
+                    + " that only the delta carries");
+        }
+        return problems;
+    }
+
+    @Override
+    public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
+        List<ConfigVerificationResult> results = new ArrayList<>();
+        GeoParquetArchive archive;
+        try {
+            archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+        } catch (RuntimeException e) {
+            results.add(result("Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + ArchiveFailures.describe(e)));
+            return results;
+        }
+        results.add(result("Archive", Outcome.SUCCESSFUL, archive + ": H3 resolution " + archive.h3Resolution() + ", key columns "
+                + archive.descriptor().keyColumns() + ", version column " + archive.descriptor().versionColumn()));
+        List<String> problems = archiveProblems(Settings.of(context), archive);
+        results.add(problems.isEmpty()
+                ? result("Configuration against the archive", Outcome.SUCCESSFUL, "Write Mode, Version Column and Delete Marker Field fit")
+                : result("Configuration against the archive", Outcome.FAILED, String.join("; ", problems)));
+        String cellAttribute = context.getProperty(CELL_ATTRIBUTE).getValue();
+        String cell = attributes.get(cellAttribute);
+        if (cell != null) {
+            try {
+                archive.requireCell(cell);
+                results.add(result("H3 Cell Attribute", Outcome.SUCCESSFUL, "'" + cell + "' is a cell of the archive's resolution"));
+            } catch (IllegalArgumentException e) {
+                results.add(result("H3 Cell Attribute", Outcome.FAILED, e.getMessage()));
+            }
+        }
+        return results;
+    }
+
+    private static ConfigVerificationResult result(String step, Outcome outcome, String explanation) {
+        return new ConfigVerificationResult.Builder().verificationStepName(step).outcome(outcome).explanation(explanation).build();
+    }
+
+    @Override
+    public void onTrigger(ProcessContext context, ProcessSession session) {
+        Settings current = settings;
+        List<FlowFile> flowFiles = session.get(current.batchSize());
+        if (flowFiles.isEmpty()) {
+            return;
+        }
+        GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+        RecordReaderFactory readers = context.getProperty(RECORD_READER).asControllerService(RecordReaderFactory.class);
+
+        // Group by the validated cell, keeping queue order inside each cell.
+        Map<String, List<FlowFile>> byCell = new LinkedHashMap<>();
+        for (FlowFile flowFile : flowFiles) {
+            String raw = flowFile.getAttribute(current.cellAttribute());
+            try {
+                byCell.computeIfAbsent(archive.requireCell(raw), cell -> new ArrayList<>()).add(flowFile);
+            } catch (IllegalArgumentException e) {
+                fail(session, flowFile, "Attribute " + current.cellAttribute() + " is not a partition of the archive: " + e.getMessage(), null);
+            }
+        }
+        ArchiveWriter writer = new ArchiveWriter(archive);
+        DeltaRecords records = new DeltaRecords(archive, current.mode().writeMode(), current.deleteMarker(),
+                current.missingFields().handling());
+        for (Map.Entry<String, List<FlowFile>> group : byCell.entrySet()) {
+            for (FlowFile flowFile : group.getValue()) {
+                apply(session, archive, writer, readers, records, current, group.getKey(), flowFile);
+            }
+        }
+    }
+
+    /** Reads, validates and commits one FlowFile's delta, and routes the FlowFile. */
+    private void apply(ProcessSession session, GeoParquetArchive archive, ArchiveWriter writer, RecordReaderFactory readers,
+                       DeltaRecords records, Settings current, String cell, FlowFile flowFile) {
+        PartitionDelta delta;
+        try {
+            Delta read = read(session, flowFile, readers, records);
+            String operationId = operationId(current.mode(), flowFile.getAttribute(DELTA_ID), read.contentSha256());
+            delta = PartitionDelta.prepare(archive, cell, current.mode().writeMode(), read.rows(), operationId);
+        } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
+            fail(session, flowFile, "Delta for partition " + cell + " cannot be applied: " + ArchiveFailures.describe(e), e);
+            return;
+        }
+        OperationResult result;
+        try {
+            result = writer.apply(delta);
+        } catch (IOException | RuntimeException e) {
+            if (ArchiveFailures.isTransient(e)) {
+                getLogger().warn("{}: applying the delta to partition {} met a transient failure; routing to retry", flowFile, cell, e);
+                FlowFile retried = session.putAttribute(flowFile, ERROR_MESSAGE, ArchiveFailures.describe(e));
+                session.transfer(session.penalize(retried), REL_RETRY);
+            } else {
+                fail(session, flowFile, "Partition " + cell + " was not changed: " + ArchiveFailures.describe(e), e);
+            }
+            return;
+        }
+        FlowFile done = session.putAllAttributes(flowFile, attributesOf(result));
+        if (!result.replay()) {
+            reportWrittenFiles(session, archive, done, result);
+        }
+        session.adjustCounter(result.replay() ? "Deltas Replayed" : "Deltas Committed", 1, false);
+        session.transfer(done, REL_SUCCESS);
+    }
+
+    private void fail(ProcessSession session, FlowFile flowFile, String message, Throwable cause) {
+        if (cause == null) {
+            getLogger().error("{}: {}; routing to failure", flowFile, message);
+        } else {
+            getLogger().error("{}: {}; routing to failure", flowFile, message, cause);
+        }
+        session.transfer(session.putAttribute(flowFile, ERROR_MESSAGE, message), REL_FAILURE);
+    }
+
+    /** A FlowFile's records as delta rows, and the SHA-256 of its content. */
+    private record Delta(List<DeltaRow> rows, String contentSha256) {
+    }
+
+    private Delta read(ProcessSession session, FlowFile flowFile, RecordReaderFactory readers, DeltaRecords records)
+            throws IOException, MalformedRecordException, SchemaNotFoundException {
+        List<DeltaRow> rows = new ArrayList<>();
+        MessageDigest digest = sha256();
+        try (InputStream in = new DigestInputStream(session.read(flowFile), digest);
+             RecordReader reader = readers.createRecordReader(flowFile.getAttributes(), in, flowFile.getSize(), getLogger())) {
+            Record record;
+            long index = 0;
+            while ((record = reader.nextRecord()) != null) {
+                try {
+                    rows.add(records.toRow(record, index));
+                } catch (RecordConversionException e) {
+                    throw new IllegalArgumentException("record " + index + ": " + e.getMessage(), e);
+                }
+                index++;
+            }
+            in.transferTo(java.io.OutputStream.nullOutputStream()); // the id covers the whole content, read or not
+        }
+        return new Delta(rows, HexFormat.of().formatHex(digest.digest()));
+    }
+
+    /**
+     * The id the partition's commit log remembers: the write mode (so the same records deleted after being upserted are
+     * not mistaken for a replay) and the delta id, which is the delta.id attribute or else the content's SHA-256.
+     */
+    static String operationId(Mode mode, String deltaIdAttribute, String contentSha256) {
+        String deltaId = deltaIdAttribute == null || deltaIdAttribute.isBlank() ? contentSha256 : deltaIdAttribute.strip();
+        if (!DELTA_ID_PATTERN.matcher(deltaId).matches()) {
+            throw new IllegalArgumentException("attribute " + DELTA_ID + " must be 1 to 128 letters, digits or . _ : -");
+        }
+        return mode.writeMode().name().toLowerCase(java.util.Locale.ROOT) + ":" + deltaId;
+    }
+
+    private static Map<String, String> attributesOf(OperationResult result) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        attributes.put(OPERATION_ID, result.deltaId());
+        attributes.put(REPLAY, String.valueOf(result.replay()));
+        attributes.put(ROWS_BEFORE, String.valueOf(result.rowsBefore()));
+        attributes.put(ROWS_AFTER, String.valueOf(result.rowsAfter()));
+        attributes.put(ROWS_NET, String.valueOf(result.netRows()));
+        attributes.put(ROWS_INSERTED, String.valueOf(result.inserted()));
+        attributes.put(ROWS_UPDATED, String.valueOf(result.updated()));
+        attributes.put(ROWS_DELETED, String.valueOf(result.deleted()));
+        attributes.put(PARTITIONS_TOUCHED, String.join(",", result.partitionsTouched()));
+        attributes.put(FILES_WRITTEN, String.valueOf(result.filesWritten()));
+        attributes.put(BYTES_WRITTEN, String.valueOf(result.bytesWritten()));
+        attributes.put(FILES_REMOVED, String.valueOf(result.filesRemoved()));
+        attributes.put(BYTES_REMOVED, String.valueOf(result.bytesRemoved()));
+        return attributes;
+    }
+
+    /**
+     * One SEND event per data file the operation wrote, named by its path. When another writer committed the same
+     * partition in between, the files cannot be told apart any more and the event names the partition directory.
+     */
+    private void reportWrittenFiles(ProcessSession session, GeoParquetArchive archive, FlowFile flowFile, OperationResult result) {
+        for (String cell : result.partitionsTouched()) {
+            List<String> paths = new ArrayList<>();
+            try {
+                PartitionCommit state = archive.partitionState(cell);
+                if (result.deltaId().equals(state.operationId())) {
+                    state.added().forEach(name -> paths.add(ArchiveLayout.dataFile(cell, name)));
+                } else {
+                    paths.add(ArchiveLayout.partitionDirectory(cell));
+                }
+            } catch (IOException | RuntimeException e) {
+                paths.add(ArchiveLayout.partitionDirectory(cell));
+            }
+            for (String path : paths) {
+                session.getProvenanceReporter().send(flowFile, transitUri(archive, path),
+                        "Committed " + result.deltaId() + " to partition " + cell);
+            }
+        }
+    }
+
+    static String transitUri(GeoParquetArchive archive, String path) {
+        if (archive.storage() instanceof LocalArchiveStorage local) {
+            return local.root().resolve(path).toUri().toString();
+        }
+        return archive.storage().describe() + "/" + path;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every Java runtime provides SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,307 @@
+package dev.nifigeoparquet.processors;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
+import dev.nifigeoparquet.archive.verify.Problem;
+import dev.nifigeoparquet.archive.verify.VerificationReport;
+import dev.nifigeoparquet.archive.verify.VerifyOptions;
+import dev.nifigeoparquet.services.GeoParquetArchiveService;
+import org.apache.nifi.annotation.behavior.InputRequirement;
+import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
+import org.apache.nifi.annotation.behavior.ReadsAttribute;
+import org.apache.nifi.annotation.behavior.ReadsAttributes;
+import org.apache.nifi.annotation.behavior.Restricted;
+import org.apache.nifi.annotation.behavior.Restriction;
+import org.apache.nifi.annotation.behavior.WritesAttribute;
+import org.apache.nifi.annotation.behavior.WritesAttributes;
+import org.apache.nifi.annotation.documentation.CapabilityDescription;
+import org.apache.nifi.annotation.documentation.SeeAlso;
+import org.apache.nifi.annotation.documentation.Tags;
+import org.apache.nifi.annotation.documentation.UseCase;
+import org.apache.nifi.components.ConfigVerificationResult;
+import org.apache.nifi.components.ConfigVerificationResult.Outcome;
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.components.RequiredPermission;
+import org.apache.nifi.expression.ExpressionLanguageScope;
+import org.apache.nifi.flowfile.FlowFile;
+import org.apache.nifi.flowfile.attributes.CoreAttributes;
+import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.processor.AbstractProcessor;
+import org.apache.nifi.processor.ProcessContext;
+import org.apache.nifi.processor.ProcessSession;
+import org.apache.nifi.processor.Relationship;
+import org.apache.nifi.processor.VerifiableProcessor;
+import org.apache.nifi.processor.util.StandardValidators;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+@InputRequirement(Requirement.INPUT_ALLOWED)
+@Tags({"geoparquet", "parquet", "h3", "verify", "validate", "metadata", "crs", "audit", "archive"})
+@CapabilityDescription("Verifies a GeoParquet archive without changing it: every live data file's 'geo' footer entry byte for"
+        + " byte against the archive's canonical block (with a JSON-level diff when it differs), its CRS, its Parquet schema and"
+        + " its other canonical footer entries; the files against the partition's commit log (missing, unpublished, superseded,"
+        + " untracked, truncated or corrupt files, row counts); feature key uniqueness; and the row count against an expected"
+        + " count. With an incoming connection it verifies the partitions each FlowFile names and reconciles the row count with"
+        + " what UpsertGeoParquetPartition reported; without one it verifies the whole archive on its schedule. The JSON report"
+        + " becomes the FlowFile's content.")
+@ReadsAttributes({
+        @ReadsAttribute(attribute = UpsertGeoParquetPartition.ROWS_BEFORE, description = "With " + UpsertGeoParquetPartition.ROWS_NET
+                + ", the expected row count of the partitions named (baseline + net delta) when Expected Row Count is empty"),
+        @ReadsAttribute(attribute = UpsertGeoParquetPartition.ROWS_NET, description = "See " + UpsertGeoParquetPartition.ROWS_BEFORE)
+})
+@WritesAttributes({
+        @WritesAttribute(attribute = VerifyGeoMetadata.GEO_CONSISTENT, description = "true when verification found no problem of any"
+                + " kind (the FlowFile went to valid)"),
+        @WritesAttribute(attribute = VerifyGeoMetadata.GEO_CRS, description = "The archive's CRS in short form, e.g. OGC:CRS84 or EPSG:4326"),
+        @WritesAttribute(attribute = VerifyGeoMetadata.ROW_COUNT, description = "Rows the verified partitions hold according to their"
+                + " commit logs (the whole archive on a sweep)"),
+        @WritesAttribute(attribute = VerifyGeoMetadata.PARTITIONS_CHECKED, description = "How many partitions were verified"),
+        @WritesAttribute(attribute = VerifyGeoMetadata.FILES_CHECKED, description = "How many data files were verified"),
+        @WritesAttribute(attribute = VerifyGeoMetadata.PROBLEM_COUNT, description = "How many problems were found"),
+        @WritesAttribute(attribute = VerifyGeoMetadata.EXPECTED_ROWS, description = "The expected row count reconciled against, when any"),
+        @WritesAttribute(attribute = VerifyGeoMetadata.ERROR_MESSAGE, description = "On failure: why verification could not run"),
+        @WritesAttribute(attribute = "mime.type", description = "application/json")
+})
+@SeeAlso(classNames = {"dev.nifigeoparquet.processors.UpsertGeoParquetPartition", "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
+        "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService"})
+@Restricted(restrictions = {
+        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                explanation = "Reads the commit logs and every data file of the partitions verified.")
+})
+@UseCase(
+        description = "Check after each upsert that the partitions written still carry the archive's exact GeoParquet metadata and the expected rows.",
+        keywords = {"verify", "after upsert", "reconcile", "row count", "geo metadata"},
+        configuration = """
+                Connect UpsertGeoParquetPartition's "success" (or CompactGeoParquetPartition's) here and select the same \
+                GeoParquet Archive Service. Leave "Partitions" and "Expected Row Count" at their defaults: the partitions the \
+                upsert touched are verified and their row count is reconciled with the upsert's baseline plus its net delta.
+                Route "invalid" to an alert: its content is the JSON report, each problem naming its file.
+                """
+)
+@UseCase(
+        description = "Audit the whole archive every night, for example before a downstream export.",
+        keywords = {"audit", "nightly", "whole archive", "schedule", "crs"},
+        configuration = """
+                Add the processor with no incoming connection, schedule it with CRON driven scheduling, and in a cluster set \
+                Execution to "Primary node". Set "Expected Row Count" to a parameter such as #{expected.rows} when the total is \
+                known, or leave it empty.
+                "valid" and "invalid" FlowFiles carry geo.consistent, geo.crs, archive.row.count and partitions.checked.
+                """
+)
+public class VerifyGeoMetadata extends AbstractProcessor implements VerifiableProcessor {
+
+    static final String GEO_CONSISTENT = "geo.consistent";
+    static final String GEO_CRS = "geo.crs";
+    static final String ROW_COUNT = "archive.row.count";
+    static final String PARTITIONS_CHECKED = "partitions.checked";
+    static final String FILES_CHECKED = "files.checked";
+    static final String PROBLEM_COUNT = "geo.problems";
+    static final String EXPECTED_ROWS = "archive.row.count.expected";
+    static final String ERROR_MESSAGE = "error.message";
+
+    public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
+            .name("GeoParquet Archive Service")
+            .description("The archive to verify.")
+            .identifiesControllerService(GeoParquetArchiveService.class)
+            .required(true)
+            .build();
+
+    public static final PropertyDescriptor PARTITIONS = new PropertyDescriptor.Builder()
+            .name("Partitions")
+            .description("With an incoming connection: the comma-separated H3 cells to verify for each FlowFile. The default takes"
+                    + " the partitions UpsertGeoParquetPartition touched, or the FlowFile's h3.cell. Each is validated as a canonical"
+                    + " cell of the archive's resolution. Ignored without an incoming connection, when the whole archive is verified.")
+            .required(true)
+            .defaultValue("${geoparquet.partitions.touched:replaceEmpty(${h3.cell})}")
+            .expressionLanguageSupported(ExpressionLanguageScope.FLOWFILE_ATTRIBUTES)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .build();
+
+    public static final PropertyDescriptor EXPECTED_ROW_COUNT = new PropertyDescriptor.Builder()
+            .name("Expected Row Count")
+            .description("The rows the verified partitions (the whole archive on a sweep) must hold. Empty: with an incoming"
+                    + " FlowFile that carries " + UpsertGeoParquetPartition.ROWS_BEFORE + " and " + UpsertGeoParquetPartition.ROWS_NET
+                    + ", their sum (baseline + net delta); otherwise the count is not reconciled.")
+            .required(false)
+            .expressionLanguageSupported(ExpressionLanguageScope.FLOWFILE_ATTRIBUTES)
+            .addValidator(StandardValidators.createAttributeExpressionLanguageValidator(
+                    org.apache.nifi.expression.AttributeExpression.ResultType.STRING, true))
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(ARCHIVE_SERVICE, PARTITIONS, EXPECTED_ROW_COUNT);
+
+    public static final Relationship REL_VALID = new Relationship.Builder()
+            .name("valid")
+            .description("Verification found no problem; the content is the JSON report")
+            .build();
+
+    public static final Relationship REL_INVALID = new Relationship.Builder()
+            .name("invalid")
+            .description("Verification found problems; the content is the JSON report, problems listed per file")
+            .build();
+
+    public static final Relationship REL_FAILURE = new Relationship.Builder()
+            .name("failure")
+            .description("Verification could not run: the FlowFile named a cell that is not a partition of the archive, the"
+                    + " expected count is not a number, or the archive could not be listed. The content is unchanged")
+            .build();
+
+    private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_VALID, REL_INVALID, REL_FAILURE);
+
+    @Override
+    protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
+        return PROPERTY_DESCRIPTORS;
+    }
+
+    @Override
+    public Set<Relationship> getRelationships() {
+        return RELATIONSHIPS;
+    }
+
+    @Override
+    public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
+        List<ConfigVerificationResult> results = new ArrayList<>();
+        try {
+            GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+            List<String> cells = archive.partitionCells();
+            results.add(result("Archive", Outcome.SUCCESSFUL, archive + " holds " + cells.size() + " partitions in "
+                    + archive.sourceCrs()));
+        } catch (IOException | RuntimeException e) {
+            results.add(result("Archive", Outcome.FAILED, "Cannot list the archive's partitions: " + ArchiveFailures.describe(e)));
+        }
+        return results;
+    }
+
+    private static ConfigVerificationResult result(String step, Outcome outcome, String explanation) {
+        return new ConfigVerificationResult.Builder().verificationStepName(step).outcome(outcome).explanation(explanation).build();
+    }
+
+    @Override
+    public void onTrigger(ProcessContext context, ProcessSession session) {
+        GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+        FlowFile flowFile = null;
+        if (context.hasIncomingConnection()) {
+            flowFile = session.get();
+            if (flowFile == null) {
+                return;
+            }
+        }
+        VerifyOptions options;
+        VerificationReport report;
+        try {
+            options = optionsFor(context, archive, flowFile);
+            report = new ArchiveVerifier(archive).verify(options);
+        } catch (IOException | RuntimeException e) {
+            String message = "Cannot verify " + archive + ": " + ArchiveFailures.describe(e);
+            if (flowFile == null) {
+                getLogger().error(message, e);
+                context.yield();
+            } else {
+                getLogger().error("{}: {}; routing to failure", flowFile, message, e);
+                session.transfer(session.putAttribute(flowFile, ERROR_MESSAGE, message), REL_FAILURE);
+            }
+            return;
+        }
+        FlowFile output = flowFile == null ? session.create() : flowFile;
+        byte[] json = reportJson(report).toPrettyString().getBytes(StandardCharsets.UTF_8);
+        output = session.write(output, out -> out.write(json));
+        output = session.putAllAttributes(output, attributesOf(report));
+        if (flowFile == null) {
+            session.getProvenanceReporter().create(output, "Verified " + report.partitions() + " partitions of " + archive);
+        } else {
+            session.getProvenanceReporter().modifyContent(output, "Verified partitions " + options.cells());
+        }
+        if (!report.consistent()) {
+            getLogger().warn("{} is not consistent: {}", archive, report);
+        }
+        session.transfer(output, report.consistent() ? REL_VALID : REL_INVALID);
+    }
+
+    /** What to verify for this FlowFile (or, without one, the whole archive) and the row count to expect. */
+    private static VerifyOptions optionsFor(ProcessContext context, GeoParquetArchive archive, FlowFile flowFile) {
+        VerifyOptions options = VerifyOptions.wholeArchive();
+        if (flowFile != null) {
+            String named = context.getProperty(PARTITIONS).evaluateAttributeExpressions(flowFile).getValue();
+            List<String> cells = new ArrayList<>();
+            for (String cell : named == null ? new String[0] : named.split(",")) {
+                if (!cell.isBlank()) {
+                    cells.add(archive.requireCell(cell.strip()));
+                }
+            }
+            if (cells.isEmpty()) {
+                throw new IllegalArgumentException("Partitions evaluated to no cell");
+            }
+            options = VerifyOptions.partitions(cells);
+        }
+        OptionalLong expected = expectedRows(context, flowFile);
+        return expected.isPresent() ? options.expectingRows(expected.getAsLong()) : options;
+    }
+
+    private static OptionalLong expectedRows(ProcessContext context, FlowFile flowFile) {
+        String configured = flowFile == null
+                ? context.getProperty(EXPECTED_ROW_COUNT).evaluateAttributeExpressions().getValue()
+                : context.getProperty(EXPECTED_ROW_COUNT).evaluateAttributeExpressions(flowFile).getValue();
+        if (configured != null && !configured.isBlank()) {
+            return OptionalLong.of(parseCount(EXPECTED_ROW_COUNT.getDisplayName(), configured));
+        }
+        if (flowFile != null && flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_BEFORE) != null
+                && flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_NET) != null) {
+            long baseline = parseCount(UpsertGeoParquetPartition.ROWS_BEFORE, flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_BEFORE));
+            long net;
+            try {
+                net = Long.parseLong(flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_NET).strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(UpsertGeoParquetPartition.ROWS_NET + " is not a whole number", e);
+            }
+            return OptionalLong.of(Math.addExact(baseline, net));
+        }
+        return OptionalLong.empty();
+    }
+
+    private static long parseCount(String what, String value) {
+        try {
+            long count = Long.parseLong(value.strip());
+            if (count < 0) {
+                throw new IllegalArgumentException(what + " must not be negative, was " + count);
+            }
+            return count;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " is not a whole number: '" + value + "'", e);
+        }
+    }
+
+    /** The engine's report with its problems also grouped by file, for readers who start from a file. */
+    static ObjectNode reportJson(VerificationReport report) {
+        ObjectNode json = report.toJson();
+        Map<String, List<Problem>> byFile = new LinkedHashMap<>();
+        report.problems().forEach(problem -> byFile.computeIfAbsent(problem.file(), file -> new ArrayList<>()).add(problem));
+        ObjectNode files = json.putObject("problemsByFile");
+        byFile.forEach((file, problems) -> {
+            ArrayNode list = files.putArray(file);
+            problems.forEach(problem -> list.add(problem.toJson()));
+        });
+        return json;
+    }
+
+    private static Map<String, String> attributesOf(VerificationReport report) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        attributes.put(GEO_CONSISTENT, String.valueOf(report.consistent()));
+        attributes.put(GEO_CRS, report.crs());
+        attributes.put(ROW_COUNT, String.valueOf(report.rows()));
+        attributes.put(PARTITIONS_CHECKED, String.valueOf(report.partitions()));
+        attributes.put(FILES_CHECKED, String.valueOf(report.files()));
+        attributes.put(PROBLEM_COUNT, String.valueOf(report.problems().size()));
+        report.expectedRows().ifPresent(expected -> attributes.put(EXPECTED_ROWS, String.valueOf(expected)));
+        attributes.put(CoreAttributes.MIME_TYPE.key(), "application/json");
+        return attributes;
+    }
+}

@@ -1,0 +1,394 @@
+package dev.nifigeoparquet.processors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
+import dev.nifigeoparquet.processors.geometry.GeometryFormat;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordSetWriter;
+import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
+import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
+import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
+import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import org.apache.nifi.controller.ControllerService;
+import org.apache.nifi.processor.Processor;
+import org.apache.nifi.provenance.ProvenanceEventRecord;
+import org.apache.nifi.provenance.ProvenanceEventType;
+import org.apache.nifi.serialization.RecordReaderFactory;
+import org.apache.nifi.serialization.RecordSetWriterFactory;
+import org.apache.nifi.util.MockFlowFile;
+import org.apache.nifi.util.TestRunner;
+import org.apache.nifi.util.TestRunners;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.locationtech.jts.io.WKBReader;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole flow on a generated archive: RouteByH3Cell, then UpsertGeoParquetPartition, CompactGeoParquetPartition and
+ * VerifyGeoMetadata, the output of each enqueued into the next.
+ */
+class ArchiveChainTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String DELETE_MARKER = "is_deleted";
+    static final Instant EDIT_TIME = Instant.parse("2026-02-01T00:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    ParcelArchives parcels;
+    Path root;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        root = dir.resolve("archive");
+        parcels = ParcelArchives.create(root, 400);
+    }
+
+    /** What a delta does to two cells: edits, new keys, a deletion. */
+    record Delta(List<Group> upserts, List<Group> deletions, Set<String> cells, long net) {
+    }
+
+    /** Edits two rows, adds two keys and deletes one row in each of the two largest cells. */
+    Delta delta() {
+        List<Group> upserts = new ArrayList<>();
+        List<Group> deletions = new ArrayList<>();
+        Set<String> cells = new TreeSet<>();
+        for (String cell : parcels.cellsBySize().subList(0, 2)) {
+            List<Group> rows = parcels.initial.get(cell);
+            cells.add(cell);
+            upserts.add(copy(rows.get(0), key(rows.get(0)), 1234.5, EDIT_TIME));
+            upserts.add(copy(rows.get(1), key(rows.get(1)), 2345.5, EDIT_TIME));
+            upserts.add(copy(rows.get(2), "new-" + cell + "-a", 10.25, EDIT_TIME));
+            upserts.add(copy(rows.get(3), "new-" + cell + "-b", 20.5, EDIT_TIME));
+            deletions.add(copy(rows.get(4), key(rows.get(4)), rows.get(4).getDouble("area_m2", 0), EDIT_TIME));
+        }
+        return new Delta(upserts, deletions, cells, 2L * (2 - 1));
+    }
+
+    static String key(Group row) {
+        return row.getString(SyntheticParcels.KEY, 0);
+    }
+
+    static Group copy(Group row, String id, double area, Instant updatedAt) {
+        Group copy = new SimpleGroup(SyntheticParcels.schema());
+        copy.add(SyntheticParcels.KEY, id);
+        copy.add("land_use", row.getString("land_use", 0));
+        copy.add("area_m2", area);
+        copy.add(SyntheticParcels.VERSION, ChronoUnit.MICROS.between(Instant.EPOCH, updatedAt));
+        copy.add(SyntheticParcels.GEOMETRY, row.getBinary(SyntheticParcels.GEOMETRY, 0));
+        return copy;
+    }
+
+    /** The parcel schema plus the delete marker: the shape of a GeoParquet delta file. */
+    static MessageType deltaSchema() {
+        Types.MessageTypeBuilder builder = Types.buildMessage();
+        SyntheticParcels.schema().getFields().forEach(builder::addField);
+        return builder.optional(PrimitiveTypeName.BOOLEAN).named(DELETE_MARKER).named("parcels_delta");
+    }
+
+    static Path geoParquetDelta(Path file, Delta delta) throws Exception {
+        MessageType schema = deltaSchema();
+        List<Group> rows = new ArrayList<>();
+        for (Group upsert : delta.upserts()) {
+            rows.add(withMarker(schema, upsert, false));
+        }
+        for (Group deletion : delta.deletions()) {
+            rows.add(withMarker(schema, deletion, true));
+        }
+        ArchiveFixtures.writeFile(file, schema, SyntheticParcels.footer(), rows);
+        return file;
+    }
+
+    private static Group withMarker(MessageType schema, Group row, boolean deleted) {
+        Group copy = new SimpleGroup(schema);
+        copy.add(SyntheticParcels.KEY, key(row));
+        copy.add("land_use", row.getString("land_use", 0));
+        copy.add("area_m2", row.getDouble("area_m2", 0));
+        copy.add(SyntheticParcels.VERSION, row.getLong(SyntheticParcels.VERSION, 0));
+        copy.add(SyntheticParcels.GEOMETRY, row.getBinary(SyntheticParcels.GEOMETRY, 0));
+        copy.add(DELETE_MARKER, deleted);
+        return copy;
+    }
+
+    /** The delta as JSON with WKT geometries and ISO timestamps, as an export from another system would carry it. */
+    static byte[] jsonDelta(Delta delta) throws Exception {
+        ArrayNode array = JSON.createArrayNode();
+        WKBReader wkb = new WKBReader();
+        for (Group row : delta.upserts()) {
+            array.add(jsonRow(wkb, row, false));
+        }
+        for (Group row : delta.deletions()) {
+            array.add(jsonRow(wkb, row, true));
+        }
+        return JSON.writeValueAsBytes(array);
+    }
+
+    private static JsonNode jsonRow(WKBReader wkb, Group row, boolean deleted) throws Exception {
+        return JSON.createObjectNode()
+                .put(SyntheticParcels.KEY, key(row))
+                .put("land_use", row.getString("land_use", 0))
+                .put("area_m2", row.getDouble("area_m2", 0))
+                .put(SyntheticParcels.VERSION, Instant.EPOCH.plus(row.getLong(SyntheticParcels.VERSION, 0), ChronoUnit.MICROS).toString())
+                .put("wkt", wkb.read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes()).toText())
+                .put(DELETE_MARKER, deleted);
+    }
+
+    // ---- runners
+
+    static TestRunner runner(Class<? extends Processor> type, Path root) throws Exception {
+        TestRunner runner = TestRunners.newTestRunner(type);
+        StandardGeoParquetArchiveService archive = new StandardGeoParquetArchiveService();
+        runner.addControllerService("archive", archive);
+        runner.setProperty(archive, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.enableControllerService(archive);
+        runner.setProperty("GeoParquet Archive Service", "archive");
+        return runner;
+    }
+
+    static void addService(TestRunner runner, String id, ControllerService service) throws Exception {
+        runner.addControllerService(id, service);
+        runner.enableControllerService(service);
+    }
+
+    static TestRunner route(Path root, boolean geoParquet) throws Exception {
+        TestRunner runner = runner(RouteByH3Cell.class, root);
+        addService(runner, "reader", geoParquet ? new GeoParquetReader() : new JsonRecordReaderService());
+        addService(runner, "writer", geoParquet ? new GeoParquetRecordSetWriter() : new JsonRecordWriterService());
+        runner.setProperty(RouteByH3Cell.RECORD_READER, "reader");
+        runner.setProperty(RouteByH3Cell.RECORD_WRITER, "writer");
+        if (!geoParquet) {
+            runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.WKT);
+            runner.setProperty(RouteByH3Cell.GEOMETRY_FIELD, "wkt");
+        }
+        return runner;
+    }
+
+    static TestRunner upsert(Path root, Supplier<RecordReaderFactory> reader) throws Exception {
+        TestRunner runner = runner(UpsertGeoParquetPartition.class, root);
+        addService(runner, "reader", reader.get());
+        runner.setProperty(UpsertGeoParquetPartition.RECORD_READER, "reader");
+        runner.setProperty(UpsertGeoParquetPartition.DELETE_MARKER, DELETE_MARKER);
+        return runner;
+    }
+
+    static TestRunner compact(Path root) throws Exception {
+        return runner(CompactGeoParquetPartition.class, root);
+    }
+
+    static TestRunner verify(Path root) throws Exception {
+        return runner(VerifyGeoMetadata.class, root);
+    }
+
+    /** Moves the FlowFiles a runner sent to {@code relationship} into the next runner's queue, attributes and content. */
+    static void pass(List<MockFlowFile> flowFiles, TestRunner next) {
+        for (MockFlowFile flowFile : flowFiles) {
+            next.enqueue(flowFile.getContentStream(), flowFile.getAttributes());
+        }
+    }
+
+    // ---- the chain
+
+    @Test
+    void aGeoParquetDeltaFlowsThroughTheChainAndChangesOnlyItsPartitions() throws Exception {
+        Delta delta = delta();
+        Path file = geoParquetDelta(dir.resolve("delta.parquet"), delta);
+        runChain(route(root, true), () -> new GeoParquetReader(), Files.readAllBytes(file), delta);
+    }
+
+    @Test
+    void aJsonDeltaFlowsThroughTheChainAndChangesOnlyItsPartitions() throws Exception {
+        Delta delta = delta();
+        runChain(route(root, false), JsonRecordReaderService::new, jsonDelta(delta), delta);
+    }
+
+    private void runChain(TestRunner route, Supplier<RecordReaderFactory> reader, byte[] content, Delta delta) throws Exception {
+        long baseline = parcels.duckDbCount();
+        Map<String, String> before = ParcelArchives.hashes(root);
+
+        route.enqueue(content);
+        route.run();
+        List<MockFlowFile> routed = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
+        assertEquals(delta.cells(), new TreeSet<>(routed.stream().map(f -> f.getAttribute("h3.cell")).toList()));
+
+        TestRunner upsert = upsert(root, reader);
+        pass(routed, upsert);
+        upsert.run();
+        upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, delta.cells().size());
+        List<MockFlowFile> upserted = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS);
+        long net = 0;
+        Set<String> touched = new TreeSet<>();
+        for (MockFlowFile flowFile : upserted) {
+            flowFile.assertAttributeEquals("geoparquet.replay", "false");
+            flowFile.assertAttributeEquals("geoparquet.rows.inserted", "2");
+            flowFile.assertAttributeEquals("geoparquet.rows.updated", "2");
+            flowFile.assertAttributeEquals("geoparquet.rows.deleted", "1");
+            flowFile.assertAttributeEquals("geoparquet.operation.id", "upsert:" + flowFile.getAttribute("delta.id"));
+            net += Long.parseLong(flowFile.getAttribute("geoparquet.rows.net"));
+            touched.addAll(List.of(flowFile.getAttribute("geoparquet.partitions.touched").split(",")));
+        }
+        assertEquals(delta.cells(), touched);
+        assertEquals(delta.cells().size(), net, "each cell: two inserted, one deleted");
+        assertWrittenFilesAreInProvenance(upsert, delta.cells());
+
+        TestRunner compact = compact(root);
+        pass(upserted, compact);
+        compact.run(upserted.size());
+        compact.assertAllFlowFilesTransferred(CompactGeoParquetPartition.REL_SUCCESS, upserted.size());
+        for (MockFlowFile flowFile : compact.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS)) {
+            flowFile.assertAttributeEquals("compaction.compacted", "true");
+            assertTrue(Integer.parseInt(flowFile.getAttribute("compaction.files.after"))
+                    < Integer.parseInt(flowFile.getAttribute("compaction.files.before")), flowFile.getAttributes().toString());
+        }
+
+        TestRunner verify = verify(root);
+        pass(compact.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS), verify);
+        verify.run(upserted.size());
+        verify.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, upserted.size());
+        for (MockFlowFile report : verify.getFlowFilesForRelationship(VerifyGeoMetadata.REL_VALID)) {
+            report.assertAttributeEquals("geo.consistent", "true");
+            report.assertAttributeEquals("geo.crs", "OGC:CRS84");
+            report.assertAttributeEquals("partitions.checked", "1");
+            assertEquals(report.getAttribute("archive.row.count"), report.getAttribute("archive.row.count.expected"),
+                    "the partition holds the upsert's baseline plus its net delta");
+            JsonNode json = JSON.readTree(report.getContent());
+            assertTrue(json.get("consistent").asBoolean());
+            assertEquals(0, json.get("problems").size());
+        }
+
+        // The whole archive on a timer: consistent, and the total is the baseline plus the net delta.
+        TestRunner audit = verify(root);
+        audit.setIncomingConnection(false);
+        audit.setProperty(VerifyGeoMetadata.EXPECTED_ROW_COUNT, String.valueOf(baseline + net));
+        audit.run();
+        audit.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);
+        MockFlowFile report = audit.getFlowFilesForRelationship(VerifyGeoMetadata.REL_VALID).get(0);
+        report.assertAttributeEquals("archive.row.count", String.valueOf(baseline + net));
+        report.assertAttributeEquals("partitions.checked", String.valueOf(parcels.initial.size()));
+
+        // DuckDB reads the result: the count, the edits, the new keys, the deletions.
+        assertEquals(baseline + net, parcels.duckDbCount());
+        Map<String, Double> areas = parcels.duckDbAreas();
+        for (Group row : delta.upserts()) {
+            assertEquals(row.getDouble("area_m2", 0), areas.get(key(row)), 0.0, key(row));
+        }
+        for (Group row : delta.deletions()) {
+            assertFalse(areas.containsKey(key(row)), key(row) + " was deleted");
+        }
+
+        assertOnlyTouchedPartitionsChanged(before, ParcelArchives.hashes(root), delta.cells());
+    }
+
+    @Test
+    void aSweepWithoutInputCompactsEveryQualifyingPartitionAndKeepsTheRows() throws Exception {
+        long rows = parcels.duckDbCount();
+        long qualifying = parcels.initial.values().stream().filter(cellRows -> cellRows.size() > 1).count();
+        TestRunner sweep = compact(root);
+        sweep.setIncomingConnection(false);
+        sweep.run();
+        sweep.assertAllFlowFilesTransferred(CompactGeoParquetPartition.REL_SUCCESS, (int) qualifying);
+        for (MockFlowFile flowFile : sweep.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS)) {
+            flowFile.assertAttributeEquals("compaction.files.before", "2");
+            flowFile.assertAttributeEquals("compaction.files.after", "1");
+            assertTrue(parcels.initial.containsKey(flowFile.getAttribute("h3.cell")));
+            assertEquals(flowFile.getAttribute("h3.cell"), JSON.readTree(flowFile.getContent()).get("cell").asText());
+        }
+        assertEquals(rows, parcels.duckDbCount());
+
+        TestRunner audit = verify(root);
+        audit.setIncomingConnection(false);
+        audit.run();
+        audit.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);
+    }
+
+    /** Every file of a partition the delta did not touch has the same content; nothing appeared or vanished there. */
+    static void assertOnlyTouchedPartitionsChanged(Map<String, String> before, Map<String, String> after, Set<String> touched) {
+        Set<String> paths = new TreeSet<>(before.keySet());
+        paths.addAll(after.keySet());
+        List<String> unexpected = new ArrayList<>();
+        int changed = 0;
+        for (String path : paths) {
+            if (java.util.Objects.equals(before.get(path), after.get(path))) {
+                continue;
+            }
+            changed++;
+            String cell = cellOf(path);
+            // The key index (its shards' files and logs) and transaction records are archive-wide metadata, not partitions.
+            boolean archiveWide = path.startsWith(ArchiveLayout.INDEX_DIRECTORY) || path.startsWith(ArchiveLayout.TRANSACTION_DIRECTORY)
+                    || ArchiveLayout.isIndexShard(cell);
+            if (!archiveWide && (cell == null || !touched.contains(cell))) {
+                unexpected.add(path);
+            }
+        }
+        assertTrue(changed > 0, "the touched partitions changed");
+        assertEquals(List.of(), unexpected, "files outside the touched partitions changed");
+    }
+
+    /** The cell a data, log or staging path belongs to; null for anything else. */
+    static String cellOf(String path) {
+        if (path.startsWith(ArchiveLayout.PARTITION_PREFIX)) {
+            return path.substring(ArchiveLayout.PARTITION_PREFIX.length(), path.indexOf('/'));
+        }
+        for (String prefix : List.of(ArchiveLayout.LOG_DIRECTORY + "/", ArchiveLayout.STAGING_DIRECTORY + "/")) {
+            if (path.startsWith(prefix)) {
+                String rest = path.substring(prefix.length());
+                return rest.contains("/") ? rest.substring(0, rest.indexOf('/')) : null;
+            }
+        }
+        return null;
+    }
+
+    static void assertWrittenFilesAreInProvenance(TestRunner upsert, Set<String> cells) {
+        Map<String, Integer> perCell = new HashMap<>();
+        for (ProvenanceEventRecord event : upsert.getProvenanceEvents()) {
+            if (event.getEventType() == ProvenanceEventType.SEND) {
+                String uri = event.getTransitUri();
+                assertTrue(uri.startsWith("file:") && uri.endsWith(".parquet"), uri);
+                String cell = uri.substring(uri.indexOf(ArchiveLayout.PARTITION_PREFIX) + ArchiveLayout.PARTITION_PREFIX.length());
+                perCell.merge(cell.substring(0, cell.indexOf('/')), 1, Integer::sum);
+            }
+        }
+        assertEquals(cells, perCell.keySet());
+    }
+
+    // ---- helpers shared with UpsertGeoParquetPartitionTest
+
+    /** Routes a GeoParquet delta and returns the cell FlowFiles. */
+    static List<MockFlowFile> routeGeoParquet(Path root, Path file) throws Exception {
+        TestRunner route = route(root, true);
+        route.enqueue(Files.readAllBytes(file));
+        route.run();
+        List<MockFlowFile> routed = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
+        assertNotNull(routed);
+        assertNull(route.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).stream().findFirst().orElse(null));
+        return routed;
+    }
+
+}
