@@ -76,8 +76,22 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
      */
     public PartitionCommit next(long newVersion, String id, OperationType type, Instant now, List<DataFileEntry> newFiles,
                                 List<String> addedNames, List<String> removedNames, int idRetention, String transactionId) {
+        return next(newVersion, List.of(id), type, now, newFiles, addedNames, removedNames, idRetention, transactionId);
+    }
+
+    /**
+     * As above for a commit that applies several operations at once (a batch of deltas for one partition): each id
+     * is remembered, so a later redelivery of any one of them alone is recognised as a replay.
+     */
+    public PartitionCommit next(long newVersion, List<String> operationIds, OperationType type, Instant now,
+                                List<DataFileEntry> newFiles, List<String> addedNames, List<String> removedNames,
+                                int idRetention, String transactionId) {
+        if (operationIds.isEmpty()) {
+            throw new IllegalArgumentException("A commit needs at least one operation id");
+        }
+        String id = String.join(",", operationIds);
         List<String> ids = new ArrayList<>(recentOperationIds);
-        ids.add(id);
+        ids.addAll(operationIds);
         while (ids.size() > idRetention) {
             ids.remove(0);
         }

@@ -56,7 +56,18 @@ public final class PartitionCommitter {
      * none does. Outcomes are keyed by partition; for a replay every outcome says so.
      */
     public Map<String, CommitOutcome> commitAll(String operationId, Map<String, Participant> participants) throws IOException {
-        Objects.requireNonNull(operationId, "operationId");
+        return commitAll(List.of(Objects.requireNonNull(operationId, "operationId")), participants);
+    }
+
+    /**
+     * Commits several operations as one (for example a batch of deltas for one partition): every id is recorded, so
+     * each is recognised later on its own. When all were committed already this is a replay; when only some were,
+     * {@link PartiallyCommittedException} names them, and the caller leaves them out and tries again.
+     */
+    public Map<String, CommitOutcome> commitAll(List<String> operationIds, Map<String, Participant> participants) throws IOException {
+        if (operationIds.isEmpty()) {
+            throw new IllegalArgumentException("An operation needs an id");
+        }
         if (participants.isEmpty()) {
             throw new IllegalArgumentException("An operation needs at least one partition");
         }
@@ -69,13 +80,14 @@ public final class PartitionCommitter {
                 lock.lock();
                 locks.add(lock);
             }
-            return commitLocked(operationId, sorted);
+            return commitLocked(List.copyOf(operationIds), sorted);
         } finally {
             locks.forEach(ReentrantLock::unlock);
         }
     }
 
-    private Map<String, CommitOutcome> commitLocked(String operationId, TreeMap<String, Participant> participants) throws IOException {
+    private Map<String, CommitOutcome> commitLocked(List<String> operationIds, TreeMap<String, Participant> participants) throws IOException {
+        String operationId = String.join(",", operationIds);
         for (int attempt = 1; ; attempt++) {
             Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
             try {
@@ -86,7 +98,16 @@ public final class PartitionCommitter {
                 retryOrGiveUp(attempt, busy);
                 continue;
             }
-            if (states.values().stream().anyMatch(report -> report.state().hasCommitted(operationId))) {
+            Set<String> committed = new java.util.TreeSet<>();
+            for (String id : operationIds) {
+                if (states.values().stream().anyMatch(report -> report.state().hasCommitted(id))) {
+                    committed.add(id);
+                }
+            }
+            if (!committed.isEmpty() && committed.size() < new HashSet<>(operationIds).size()) {
+                throw new PartiallyCommittedException(committed);
+            }
+            if (!committed.isEmpty()) {
                 Map<String, CommitOutcome> replays = new LinkedHashMap<>();
                 states.forEach((cell, report) -> replays.put(cell,
                         new CommitOutcome(report.state(), report.state(), PartitionChange.none(), true, 1)));
@@ -95,7 +116,7 @@ public final class PartitionCommitter {
             Map<String, DataFileStager> stagers = new LinkedHashMap<>();
             Map<String, CommitOutcome> outcomes;
             try {
-                outcomes = stage(operationId, participants, states, stagers, attempt);
+                outcomes = stage(operationIds, participants, states, stagers, attempt);
             } catch (IOException | RuntimeException failure) {
                 discardAll(stagers);
                 throw failure;
@@ -116,7 +137,7 @@ public final class PartitionCommitter {
     /**
      * Lets every participant compute its change on its current state, staging new files; nothing is committed yet.
      */
-    private Map<String, CommitOutcome> stage(String operationId, TreeMap<String, Participant> participants,
+    private Map<String, CommitOutcome> stage(List<String> operationIds, TreeMap<String, Participant> participants,
                                              Map<String, PartitionRecovery.Report> states,
                                              Map<String, DataFileStager> stagers, int attempt) throws IOException {
         Instant now = clock.instant();
@@ -128,7 +149,7 @@ public final class PartitionCommitter {
             DataFileStager stager = new DataFileStager(storage, cell);
             stagers.put(cell, stager);
             PartitionChange change = participant.getValue().update().apply(state.state(), stager);
-            PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, operationId, participant.getValue().type(),
+            PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, operationIds, participant.getValue().type(),
                     change, now, transaction);
             outcomes.put(cell, new CommitOutcome(state.state(), next, change, false, attempt));
         }
@@ -200,7 +221,7 @@ public final class PartitionCommitter {
         }
     }
 
-    private PartitionCommit nextCommit(PartitionCommit current, long version, String operationId, OperationType type,
+    private PartitionCommit nextCommit(PartitionCommit current, long version, List<String> operationIds, OperationType type,
                                        PartitionChange change, Instant now, String transaction) {
         Set<String> removed = new HashSet<>(change.removed());
         if (!current.fileNames().containsAll(removed)) {
@@ -229,8 +250,22 @@ public final class PartitionCommitter {
         if (!placed) {
             files.addAll(newEntries);
         }
-        return current.next(version, operationId, type, now, files, addedNames, change.removed(),
+        return current.next(version, operationIds, type, now, files, addedNames, change.removed(),
                 settings.operationIdRetention(), transaction);
+    }
+
+    /** Some of a batch's operation ids were committed already; the caller drops those operations and retries. */
+    public static final class PartiallyCommittedException extends IOException {
+        private final Set<String> committed;
+
+        public PartiallyCommittedException(Set<String> committed) {
+            super("Operations " + committed + " of this batch were committed already");
+            this.committed = Set.copyOf(committed);
+        }
+
+        public Set<String> committed() {
+            return committed;
+        }
     }
 
     /**

@@ -48,6 +48,38 @@ public final class ArchiveWriter {
         this.scanner = new KeyScanner(archive);
     }
 
+    /**
+     * Applies several deltas of one partition and mode with one rewrite of the partition. Deltas already committed
+     * are left out (each is recognised by its own id), so a redelivered delta is never applied twice, whether it
+     * comes back alone or in another batch. The result is a replay only when every delta was.
+     */
+    public OperationResult applyBatch(List<PartitionDelta> deltas) throws IOException {
+        List<PartitionDelta> pending = new ArrayList<>(deltas);
+        for (int attempt = 0; ; attempt++) {
+            PartitionDelta first = pending.get(0);
+            if (first.cell() != null) {
+                PartitionCommit state = archive.partitionState(first.cell());
+                List<PartitionDelta> fresh = pending.stream()
+                        .filter(delta -> !delta.operationIds().stream().allMatch(state::hasCommitted)).toList();
+                if (fresh.isEmpty()) {
+                    return replay(PartitionDelta.combine(pending), state);
+                }
+                pending = new ArrayList<>(fresh);
+            }
+            try {
+                return apply(PartitionDelta.combine(pending));
+            } catch (dev.nifigeoparquet.archive.format.PartitionCommitter.PartiallyCommittedException partial) {
+                if (attempt >= deltas.size()) {
+                    throw partial;
+                }
+                pending.removeIf(delta -> partial.committed().containsAll(delta.operationIds()));
+                if (pending.isEmpty()) {
+                    return replay(PartitionDelta.combine(deltas), archive.partitionState(deltas.get(0).cell()));
+                }
+            }
+        }
+    }
+
     public OperationResult apply(PartitionDelta delta) throws IOException {
         if (!archive.descriptor().hasKey()) {
             Counts counts = new Counts();
@@ -55,8 +87,9 @@ public final class ArchiveWriter {
                 counts.reset();
                 return delta.mode() == WriteMode.APPEND ? append(delta, stager, counts) : replace(current, delta, stager, counts);
             };
-            CommitOutcome outcome = archive.committer().commit(delta.cell(), delta.deltaId(), delta.mode().operationType(), update);
-            return result(delta, Map.of(delta.cell(), outcome), Map.of(delta.cell(), counts));
+            Map<String, CommitOutcome> outcome = archive.committer().commitAll(delta.operationIds(),
+                    Map.of(delta.cell(), new Participant(delta.mode().operationType(), update)));
+            return result(delta, outcome, Map.of(delta.cell(), counts));
         }
         return applyKeyed(delta);
     }
@@ -65,7 +98,7 @@ public final class ArchiveWriter {
         String target = delta.cell();
         Map<FeatureKey, DeltaRow> rows = delta.rowsByKey();
         PartitionCommit state = target == null ? null : archive.partitionState(target);
-        if (state != null && state.hasCommitted(delta.deltaId())) {
+        if (state != null && delta.operationIds().stream().allMatch(state::hasCommitted)) {
             return replay(delta, state);
         }
         KeyIndex index = new KeyIndex(archive);
@@ -128,7 +161,7 @@ public final class ArchiveWriter {
             return new OperationResult(delta.deltaId(), false, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, delta.duplicateKeys(),
                     rows.size(), 0, 0, 0, 0, 0);
         }
-        Map<String, CommitOutcome> outcomes = archive.committer().commitAll(delta.deltaId(), participants);
+        Map<String, CommitOutcome> outcomes = archive.committer().commitAll(delta.operationIds(), participants);
         if (!outcomes.values().iterator().next().replay()) {
             forgetRemovedKeys(index, delta, elsewhere, target, target == null ? null : counts.get(target));
         }

@@ -30,16 +30,18 @@ public final class PartitionDelta {
     private final String cell;
     private final WriteMode mode;
     private final String deltaId;
+    private final List<String> operationIds;
     private final Map<FeatureKey, DeltaRow> byKey;
     private final List<Group> unkeyedRows;
     private final int inputRows;
     private final int duplicateKeys;
 
-    private PartitionDelta(String cell, WriteMode mode, String deltaId, Map<FeatureKey, DeltaRow> byKey,
+    private PartitionDelta(String cell, WriteMode mode, String deltaId, List<String> operationIds, Map<FeatureKey, DeltaRow> byKey,
                            List<Group> unkeyedRows, int inputRows, int duplicateKeys) {
         this.cell = cell;
         this.mode = mode;
         this.deltaId = deltaId;
+        this.operationIds = List.copyOf(operationIds);
         this.byKey = byKey;
         this.unkeyedRows = unkeyedRows;
         this.inputRows = inputRows;
@@ -112,7 +114,43 @@ public final class PartitionDelta {
             throw new DeltaRejectedException("Delta for partition " + cell + " rejected, nothing was written", problems);
         }
         String id = deltaId != null ? deltaId : HexFormat.of().formatHex(digest.digest());
-        return new PartitionDelta(cell, mode, id, byKey, unkeyed, (int) index, duplicates);
+        return new PartitionDelta(cell, mode, id, List.of(id), byKey, unkeyed, (int) index, duplicates);
+    }
+
+    /**
+     * Several deltas of one partition and mode as one, so the partition is rewritten once: rows in delta order (a
+     * later delta's row wins on a key), every delta's id kept so each is recognised as a replay on its own.
+     */
+    public static PartitionDelta combine(List<PartitionDelta> deltas) {
+        if (deltas.isEmpty()) {
+            throw new IllegalArgumentException("Nothing to combine");
+        }
+        PartitionDelta first = deltas.get(0);
+        if (deltas.size() == 1) {
+            return first;
+        }
+        Map<FeatureKey, DeltaRow> byKey = new LinkedHashMap<>();
+        List<Group> unkeyed = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        int inputRows = 0;
+        int duplicates = 0;
+        for (PartitionDelta delta : deltas) {
+            if (!java.util.Objects.equals(delta.cell, first.cell) || delta.mode != first.mode) {
+                throw new IllegalArgumentException("Only deltas of one partition and mode combine: " + first.cell + "/" + first.mode
+                        + " and " + delta.cell + "/" + delta.mode);
+            }
+            for (Map.Entry<FeatureKey, DeltaRow> row : delta.byKey.entrySet()) {
+                if (byKey.remove(row.getKey()) != null) {
+                    duplicates++;
+                }
+                byKey.put(row.getKey(), row.getValue());
+            }
+            unkeyed.addAll(delta.unkeyedRows);
+            ids.addAll(delta.operationIds);
+            inputRows += delta.inputRows;
+            duplicates += delta.duplicateKeys;
+        }
+        return new PartitionDelta(first.cell, first.mode, String.join(",", ids), ids, byKey, unkeyed, inputRows, duplicates);
     }
 
     /** Null when the row's geometry is keyable into this partition and of an allowed type; otherwise why not. */
@@ -171,9 +209,14 @@ public final class PartitionDelta {
         return mode;
     }
 
-    /** The operation id: replays of the same id are no-ops. */
+    /** The operation id: replays of the same id are no-ops. For a combined delta, its deltas' ids joined by commas. */
     public String deltaId() {
         return deltaId;
+    }
+
+    /** The ids of the deltas this one applies (one, unless combined). */
+    public List<String> operationIds() {
+        return operationIds;
     }
 
     /** Keyed rows, the last occurrence of each key, in the order of those occurrences. */

@@ -167,6 +167,35 @@ class ArchiveWriterTest {
     }
 
     @Test
+    void aBatchOfDeltasRewritesThePartitionOnceAndEachDeltaIsRecognisedAlone() throws IOException {
+        String cell = archive.largestCell();
+        List<Group> rows = archive.initial.get(cell);
+        List<PartitionDelta> batch = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Group edited = edited(rows.get(i), 500 + i, BASE_TIME.plusSeconds(i + 1));
+            expected.put(key(edited), 500.0 + i);
+            batch.add(PartitionDelta.prepare(archive.archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(edited)), null));
+        }
+        long versionBefore = archive.archive.partitionState(cell).version();
+        OperationResult result = new ArchiveWriter(archive.archive).applyBatch(batch);
+        assertEquals(3, result.updated());
+        assertEquals(versionBefore + 1, archive.archive.partitionState(cell).version(), "one commit, one rewrite, for the batch");
+        assertEquals(expected, archive.readAreas());
+
+        OperationResult alone = new ArchiveWriter(archive.archive).apply(batch.get(1));
+        assertTrue(alone.replay(), "a delta of the batch redelivered alone is a replay");
+
+        Group fresh = withNewKey(rows.get(3), "after-batch");
+        expected.put("after-batch", fresh.getDouble("area_m2", 0));
+        PartitionDelta newDelta = PartitionDelta.prepare(archive.archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(fresh)), null);
+        OperationResult mixed = new ArchiveWriter(archive.archive).applyBatch(List.of(batch.get(0), newDelta, batch.get(2)));
+        assertEquals(1, mixed.inserted(), "only the delta not yet committed is applied");
+        assertEquals(0, mixed.updated());
+        assertEquals(expected, archive.readAreas());
+        assertTrue(new ArchiveWriter(archive.archive).applyBatch(batch).replay());
+    }
+
+    @Test
     void anOlderVersionDoesNotOverwriteANewerRow() throws IOException {
         String cell = archive.largestCell();
         Group row = archive.initial.get(cell).get(0);
