@@ -96,6 +96,8 @@ import java.util.regex.Pattern;
         @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_WRITTEN, description = "Bytes of the data files written"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.FILES_REMOVED, description = "Data files superseded and deleted"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_REMOVED, description = "Bytes of the data files superseded"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.BATCH_DELTAS, description = "How many FlowFiles' deltas were committed"
+                + " together with this one in one rewrite of the partition; the counts above are the batch's"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.ERROR_MESSAGE, description = "On failure and retry: why")
 })
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.RouteByH3Cell", "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
@@ -148,6 +150,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     static final String BYTES_WRITTEN = "geoparquet.bytes.written";
     static final String FILES_REMOVED = "geoparquet.files.removed";
     static final String BYTES_REMOVED = "geoparquet.bytes.removed";
+    static final String BATCH_DELTAS = "geoparquet.batch.deltas";
     static final String ERROR_MESSAGE = "error.message";
 
     /** Ids become part of a JSON commit entry and of log messages; nothing longer or stranger is accepted. */
@@ -452,43 +455,81 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         DeltaRecords records = new DeltaRecords(archive, current.mode().writeMode(), current.deleteMarker(),
                 current.missingFields().handling());
         for (Map.Entry<String, List<FlowFile>> group : byCell.entrySet()) {
-            for (FlowFile flowFile : group.getValue()) {
-                apply(session, archive, writer, readers, records, current, group.getKey(), flowFile);
-            }
+            applyBatch(session, archive, writer, readers, records, current, group.getKey(), group.getValue());
         }
     }
 
-    /** Reads, validates and commits one FlowFile's delta, and routes the FlowFile. */
-    private void apply(ProcessSession session, GeoParquetArchive archive, ArchiveWriter writer, RecordReaderFactory readers,
-                       DeltaRecords records, Settings current, String cell, FlowFile flowFile) {
-        PartitionDelta delta;
-        try {
-            Delta read = read(session, flowFile, readers, records);
-            String operationId = operationId(current.mode(), flowFile.getAttribute(DELTA_ID), read.contentSha256());
-            delta = PartitionDelta.prepare(archive, cell, current.mode().writeMode(), read.rows(), operationId);
-        } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
-            fail(session, flowFile, "Delta for partition " + cell + " cannot be applied: " + ArchiveFailures.describe(e), e);
+    /**
+     * Reads and validates each FlowFile of one partition, then commits all their deltas with one rewrite of the
+     * partition. Each delta keeps its own id in the commit, so a FlowFile redelivered alone later is a replay.
+     */
+    private void applyBatch(ProcessSession session, GeoParquetArchive archive, ArchiveWriter writer, RecordReaderFactory readers,
+                            DeltaRecords records, Settings current, String cell, List<FlowFile> flowFiles) {
+        List<FlowFile> batch = new ArrayList<>();
+        List<FlowFile> repeated = new ArrayList<>();
+        List<PartitionDelta> deltas = new ArrayList<>();
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (FlowFile flowFile : flowFiles) {
+            try {
+                Delta read = read(session, flowFile, readers, records);
+                String operationId = operationId(current.mode(), flowFile.getAttribute(DELTA_ID), read.contentSha256());
+                if (ids.contains(operationId)) {
+                    repeated.add(flowFile); // the same delta twice in one batch: applied once, the copy is a replay
+                    continue;
+                }
+                deltas.add(PartitionDelta.prepare(archive, cell, current.mode().writeMode(), read.rows(), operationId));
+                ids.add(operationId);
+                batch.add(flowFile);
+            } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
+                fail(session, flowFile, "Delta for partition " + cell + " cannot be applied: " + ArchiveFailures.describe(e), e);
+            }
+        }
+        if (batch.isEmpty()) {
             return;
         }
         OperationResult result;
         try {
-            result = writer.apply(delta);
+            result = writer.applyBatch(deltas);
         } catch (IOException | RuntimeException e) {
-            if (ArchiveFailures.isTransient(e)) {
-                getLogger().warn("{}: applying the delta to partition {} met a transient failure; routing to retry", flowFile, cell, e);
-                FlowFile retried = session.putAttribute(flowFile, ERROR_MESSAGE, ArchiveFailures.describe(e));
-                session.transfer(session.penalize(retried), REL_RETRY);
-            } else {
-                fail(session, flowFile, "Partition " + cell + " was not changed: " + ArchiveFailures.describe(e), e);
+            batch.addAll(repeated);
+            for (FlowFile flowFile : batch) {
+                if (ArchiveFailures.isTransient(e)) {
+                    getLogger().warn("{}: applying the deltas to partition {} met a transient failure; routing to retry", flowFile, cell, e);
+                    FlowFile retried = session.putAttribute(flowFile, ERROR_MESSAGE, ArchiveFailures.describe(e));
+                    session.transfer(session.penalize(retried), REL_RETRY);
+                } else {
+                    fail(session, flowFile, "Partition " + cell + " was not changed: " + ArchiveFailures.describe(e), e);
+                }
             }
             return;
         }
-        FlowFile done = session.putAllAttributes(flowFile, attributesOf(result));
-        if (!result.replay()) {
-            reportWrittenFiles(session, archive, done, result);
+        for (int i = 0; i < batch.size(); i++) {
+            Map<String, String> attributes = attributesOf(result);
+            attributes.put(BATCH_DELTAS, String.valueOf(batch.size()));
+            FlowFile done = session.putAllAttributes(batch.get(i), attributes);
+            if (!result.replay() && i == 0) {
+                reportWrittenFiles(session, archive, done, result);
+            }
+            session.transfer(done, REL_SUCCESS);
         }
-        session.adjustCounter(result.replay() ? "Deltas Replayed" : "Deltas Committed", 1, false);
-        session.transfer(done, REL_SUCCESS);
+        for (FlowFile flowFile : repeated) {
+            Map<String, String> attributes = attributesOf(result);
+            attributes.put(REPLAY, "true");
+            attributes.put(ROWS_BEFORE, String.valueOf(result.rowsAfter()));
+            attributes.put(ROWS_NET, "0");
+            attributes.put(ROWS_INSERTED, "0");
+            attributes.put(ROWS_UPDATED, "0");
+            attributes.put(ROWS_DELETED, "0");
+            attributes.put(FILES_WRITTEN, "0");
+            attributes.put(BYTES_WRITTEN, "0");
+            attributes.put(FILES_REMOVED, "0");
+            attributes.put(BYTES_REMOVED, "0");
+            attributes.put(BATCH_DELTAS, String.valueOf(batch.size()));
+            session.transfer(session.putAllAttributes(flowFile, attributes), REL_SUCCESS);
+        }
+        session.adjustCounter("Deltas Replayed", repeated.size() + (result.replay() ? batch.size() : 0), false);
+        session.adjustCounter(result.replay() ? "Deltas Replayed" : "Deltas Committed", result.replay() ? 0 : batch.size(), false);
+        session.adjustCounter("Partition Rewrites", result.replay() ? 0 : 1, false);
     }
 
     private void fail(ProcessSession session, FlowFile flowFile, String message, Throwable cause) {
