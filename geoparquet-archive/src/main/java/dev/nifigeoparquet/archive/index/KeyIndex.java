@@ -145,14 +145,20 @@ public final class KeyIndex {
         }
     }
 
-    /** Moves the journal's records into the shards, then prunes the folded journal files. */
+    /**
+     * Moves the journal's records into the shards, then prunes the folded journal files. One shard at a time, so
+     * memory holds one shard's share of the journal, not all of it.
+     */
     private void fold(PartitionCommit journal) throws IOException {
-        Map<String, List<Group>> byShard = new TreeMap<>();
-        for (Group record : read(journal, null)) {
-            byShard.computeIfAbsent(shardOf(record.getString("key", 0)), s -> new ArrayList<>()).add(record);
-        }
-        for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
-            appendToShard(shard.getKey(), shard.getValue());
+        for (int shard = 0; shard < shards; shard++) {
+            String id = ArchiveLayout.indexShard(shard);
+            List<Group> records = new ArrayList<>();
+            for (DataFileEntry file : journal.files()) {
+                records.addAll(readFile(journal.cell(), file.name(), null, key -> shardOf(key).equals(id)));
+            }
+            if (!records.isEmpty()) {
+                appendToShard(id, records);
+            }
         }
         List<String> folded = journal.fileNames();
         commit(ArchiveLayout.INDEX_JOURNAL, (current, stager) -> {
@@ -224,6 +230,11 @@ public final class KeyIndex {
     }
 
     private List<Group> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
+        return readFile(id, name, wanted, key -> true);
+    }
+
+    private List<Group> readFile(String id, String name, NavigableSet<String> wanted,
+                                 java.util.function.Predicate<String> keep) throws IOException {
         List<Group> records = new ArrayList<>();
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), id, name)) {
             List<BlockMetaData> groups = reader.footer().rowGroups();
@@ -235,7 +246,8 @@ public final class KeyIndex {
                 GeoParquetFileReader.RowGroup group = reader.nextRowGroup();
                 while (group.hasNext()) {
                     Group record = group.next();
-                    if (wanted == null || wanted.contains(record.getString("key", 0))) {
+                    String key = record.getString("key", 0);
+                    if ((wanted == null || wanted.contains(key)) && keep.test(key)) {
                         records.add(record);
                     }
                 }
