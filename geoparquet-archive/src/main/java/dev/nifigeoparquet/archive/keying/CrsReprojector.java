@@ -15,9 +15,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Reprojects JTS geometries between two {@link SourceCrs}s, for callers that must hand geometries on in an
- * archive's own CRS (a delta declared in EPSG:3857 bound for an archive in OGC:CRS84, for example). Keying
- * itself needs only {@link H3Keyer}, which reprojects to EPSG:4326 on its own.
+ * Reprojects JTS geometries between two {@link SourceCrs}s: {@link H3Keyer} to reach longitude/latitude, and
+ * callers that must hand geometries on in an archive's own CRS (a delta declared in EPSG:3857 bound for an
+ * archive in OGC:CRS84, for example).
  *
  * <p>x/y are read and written as GeoParquet stores them (x = easting or longitude); z and m are kept.
  * All WGS 84 longitude/latitude CRSs ({@link SourceCrs#isWgs84LonLat()}) count as one, so converting between

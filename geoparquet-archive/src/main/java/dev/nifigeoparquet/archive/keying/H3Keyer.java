@@ -29,7 +29,7 @@ public final class H3Keyer {
     private static final double MAX_LONGITUDE = 180;
 
     private final int resolution;
-    private final Wgs84Reprojector reprojector = new Wgs84Reprojector();
+    private final CrsReprojector reprojector = new CrsReprojector();
 
     /** @param resolution the archive's pinned H3 resolution, 0..15 */
     public H3Keyer(int resolution) {
@@ -47,7 +47,7 @@ public final class H3Keyer {
      */
     public String cellOf(Geometry geometry, SourceCrs crs) {
         requireKeyable(geometry);
-        Geometry lonLat = reprojector.toWgs84(geometry, crs);
+        Geometry lonLat = reprojector.reproject(geometry, crs, SourceCrs.CRS84);
         requireOnTheGlobe(lonLat);
         Point centroid = lonLat.getCentroid();
         return H3Cells.h3().latLngToCellAddress(centroid.getY(), centroid.getX(), resolution);
