@@ -10,6 +10,7 @@ import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,7 +52,7 @@ class CompactionFaultTest {
         String cell = GeneratedArchive.cellOf(0);
         PartitionCommit old = seeded.partitionState(cell);
 
-        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(copy(baseline, temp.resolve("count"))));
+        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(TestFiles.copyTree(baseline, temp.resolve("count"))));
         PartitionCompaction counted = new Compactor(GeoParquetArchive.open(counter, new TestClock(START))).compact(cell);
         assertEquals(1, counted.filesAfter());
         int calls = counter.callCount();
@@ -62,7 +63,7 @@ class CompactionFaultTest {
         int newStates = 0;
         for (Fault fault : Fault.values()) {
             for (int failAt = 1; failAt <= calls; failAt++) {
-                Path archive = copy(baseline, temp.resolve(fault + "-" + failAt));
+                Path archive = TestFiles.copyTree(baseline, temp.resolve(fault + "-" + failAt));
                 FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(archive), failAt, fault);
                 try {
                     new Compactor(GeoParquetArchive.open(faulty, new TestClock(START))).compact(cell);
@@ -102,10 +103,10 @@ class CompactionFaultTest {
         PartitionCommit recovered = new PartitionRecovery(storage, GeoParquetArchive.open(storage).descriptor().protocol())
                 .recover(cell, later).state();
         assertEquals(state, recovered, where + ": recovery does not change the committed state");
-        assertEquals(new TreeSet<>(state.fileNames()), names(archive.resolve(ArchiveLayout.partitionDirectory(cell))),
+        assertEquals(new TreeSet<>(state.fileNames()), TestFiles.names(archive.resolve(ArchiveLayout.partitionDirectory(cell))),
                 where + ": the partition directory holds exactly the live files");
-        assertTrue(names(archive.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": nothing staged survives recovery");
-        for (String name : names(archive.resolve(ArchiveLayout.logDirectory(cell)))) {
+        assertTrue(TestFiles.names(archive.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": nothing staged survives recovery");
+        for (String name : TestFiles.names(archive.resolve(ArchiveLayout.logDirectory(cell)))) {
             assertTrue(ArchiveLayout.logEntryVersion(name) > 0, where + ": debris in the log directory: " + name);
         }
         String glob = archive.resolve(ArchiveLayout.partitionDirectory(cell)).resolve("*.parquet").toString();
@@ -123,29 +124,8 @@ class CompactionFaultTest {
         assertEquals(FILES + 1, state.version(), where + ": the compaction committed exactly once");
         assertEquals(1, state.files().size(), where);
         assertEquals(rows, state.rowCount(), where);
-        assertEquals(new TreeSet<>(state.fileNames()), names(archive.resolve(ArchiveLayout.partitionDirectory(cell))), where);
+        assertEquals(new TreeSet<>(state.fileNames()), TestFiles.names(archive.resolve(ArchiveLayout.partitionDirectory(cell))), where);
     }
 
-    private static Set<String> names(Path directory) throws IOException {
-        if (!Files.isDirectory(directory)) {
-            return Set.of();
-        }
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.map(path -> path.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
-        }
-    }
 
-    private static Path copy(Path source, Path target) throws IOException {
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path destination = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(destination);
-                } else {
-                    Files.copy(path, destination);
-                }
-            }
-        }
-        return target;
-    }
 }

@@ -5,6 +5,7 @@ import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import org.apache.parquet.io.PositionOutputStream;
+import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,7 +46,7 @@ class PartitionCommitterFaultTest {
         Path baseline = temp.resolve("baseline");
         PartitionCommit old = seedPartition(baseline);
 
-        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(copy(baseline, temp.resolve("count"))));
+        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(TestFiles.copyTree(baseline, temp.resolve("count"))));
         committer(counter, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
         int calls = counter.callCount();
         assertTrue(calls > 8, "a commit makes several storage calls, saw " + counter.calls());
@@ -53,7 +54,7 @@ class PartitionCommitterFaultTest {
         int exercised = 0;
         for (Fault fault : Fault.values()) {
             for (int failAt = 1; failAt <= calls; failAt++) {
-                Path archive = copy(baseline, temp.resolve(fault + "-" + failAt));
+                Path archive = TestFiles.copyTree(baseline, temp.resolve(fault + "-" + failAt));
                 FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(archive), failAt, fault);
                 try {
                     committer(faulty, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
@@ -216,38 +217,17 @@ class PartitionCommitterFaultTest {
     }
 
     private static Set<String> partitionFiles(Path root) throws IOException {
-        return names(root.resolve(ArchiveLayout.partitionDirectory(CELL)));
+        return TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(CELL)));
     }
 
     private static Set<String> stagingFiles(Path root) throws IOException {
-        return names(root.resolve(ArchiveLayout.stagingDirectory(CELL)));
+        return TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(CELL)));
     }
 
     private static Set<String> logDirectory(Path root) throws IOException {
-        return names(root.resolve(ArchiveLayout.logDirectory(CELL)));
+        return TestFiles.names(root.resolve(ArchiveLayout.logDirectory(CELL)));
     }
 
-    private static Set<String> names(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return Set.of();
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
-        }
-    }
 
-    private static Path copy(Path source, Path target) throws IOException {
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path destination = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(destination);
-                } else {
-                    Files.copy(path, destination);
-                }
-            }
-        }
-        return target;
-    }
 
 }

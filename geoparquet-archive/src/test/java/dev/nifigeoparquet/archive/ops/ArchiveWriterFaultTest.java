@@ -10,6 +10,7 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
+import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +52,7 @@ class ArchiveWriterFaultTest {
         List<DeltaRow> delta = delta(baseline, cell, mode);
         Map<String, Double> oldState = baseline.readAreas();
 
-        Path healthy = copy(baseline.root, temp.resolve("healthy"));
+        Path healthy = TestFiles.copyTree(baseline.root, temp.resolve("healthy"));
         FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(healthy));
         ParcelArchive.apply(GeoParquetArchive.open(counter), cell, mode, delta);
         Map<String, Double> newState = areas(healthy);
@@ -61,7 +62,7 @@ class ArchiveWriterFaultTest {
         int exercised = 0;
         for (Fault fault : Fault.values()) {
             for (int failAt = 1; failAt <= calls; failAt++) {
-                Path root = copy(baseline.root, temp.resolve(mode + "-" + fault + "-" + failAt));
+                Path root = TestFiles.copyTree(baseline.root, temp.resolve(mode + "-" + fault + "-" + failAt));
                 FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
                 try {
                     ParcelArchive.apply(GeoParquetArchive.open(faulty), cell, mode, delta);
@@ -76,8 +77,8 @@ class ArchiveWriterFaultTest {
                 assertTrue(state.equals(oldState) || state.equals(newState), where + ": neither old nor new state");
                 long rowsInCell = state.equals(newState) ? count(root, cell) : baselineCount(baseline, cell);
                 assertEquals(rowsInCell, recovered.rowCount(), where + ": commit state and files agree");
-                assertEquals(Set.copyOf(recovered.fileNames()), names(root.resolve(ArchiveLayout.partitionDirectory(cell))), where);
-                assertTrue(names(root.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": staging left behind");
+                assertEquals(Set.copyOf(recovered.fileNames()), TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))), where);
+                assertTrue(TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": staging left behind");
 
                 ParcelArchive.apply(GeoParquetArchive.open(storage), cell, mode, delta);
                 assertEquals(newState, areas(root), where + ": the retried operation lands exactly once");
@@ -117,28 +118,7 @@ class ArchiveWriterFaultTest {
         return archive.initial.get(cell).size();
     }
 
-    private static Set<String> names(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return Set.of();
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
-        }
-    }
 
-    private static Path copy(Path source, Path target) throws IOException {
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path destination = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(destination);
-                } else {
-                    Files.copy(path, destination);
-                }
-            }
-        }
-        return target;
-    }
 
     /** DuckDB's view of an archive directory. */
     private record ParcelArchiveView(Path root) {

@@ -8,6 +8,7 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
+import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -124,7 +125,7 @@ class MovedKeysTest {
         List<DeltaRow> delta = List.of(DeltaRow.upsert(movedTo(moving, baseline.initial.get(cells.get(1)).get(0))));
         Map<String, String> oldCells = baseline.readCells();
 
-        Path healthy = copy(baseline.root, temp.resolve("healthy"));
+        Path healthy = TestFiles.copyTree(baseline.root, temp.resolve("healthy"));
         FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(healthy));
         ParcelArchive.apply(GeoParquetArchive.open(counter), cells.get(1), WriteMode.UPSERT, delta);
         Map<String, String> newCells = cellsOf(healthy);
@@ -133,7 +134,7 @@ class MovedKeysTest {
         int exercised = 0;
         for (Fault fault : Fault.values()) {
             for (int failAt = 1; failAt <= counter.callCount(); failAt++) {
-                Path root = copy(baseline.root, temp.resolve(fault + "-" + failAt));
+                Path root = TestFiles.copyTree(baseline.root, temp.resolve(fault + "-" + failAt));
                 FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
                 try {
                     ParcelArchive.apply(GeoParquetArchive.open(faulty), cells.get(1), WriteMode.UPSERT, delta);
@@ -198,17 +199,4 @@ class MovedKeysTest {
         return cells;
     }
 
-    private static Path copy(Path source, Path target) throws IOException {
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path destination = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(destination);
-                } else {
-                    Files.copy(path, destination);
-                }
-            }
-        }
-        return target;
-    }
 }

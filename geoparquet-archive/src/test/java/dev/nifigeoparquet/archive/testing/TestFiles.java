@@ -1,0 +1,41 @@
+package dev.nifigeoparquet.archive.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/** Directory helpers for tests that copy an archive before breaking it and inspect what is left in a directory. */
+public final class TestFiles {
+
+    private TestFiles() {
+    }
+
+    /** Copies a directory tree; returns {@code target}. */
+    public static Path copyTree(Path source, Path target) throws IOException {
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path destination = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(destination);
+                } else {
+                    Files.copy(path, destination);
+                }
+            }
+        }
+        return target;
+    }
+
+    /** The names in a directory, sorted; empty when it does not exist. */
+    public static Set<String> names(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return Set.of();
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.map(path -> path.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
+        }
+    }
+}
