@@ -65,6 +65,7 @@ public final class KeyIndex {
             .named("key_index");
     static final int FOLD_JOURNAL_AT = 16;
     static final int MERGE_SHARD_AT = 8;
+    private static final int READ_ATTEMPTS = 5;
     private static final double BASE_MERGE_FRACTION = 0.1;
     /** Small row groups: a lookup reads the ones whose key range can hold a wanted key. */
     private static final WriterSettings INDEX_FILES = new WriterSettings(CompressionCodecName.ZSTD, 3, 2048, 64L << 20);
@@ -94,8 +95,23 @@ public final class KeyIndex {
         return ArchiveLayout.indexShard((int) Math.floorMod(h, (long) shards));
     }
 
-    /** For each key, the cells the index records for it (empty when none). */
+    /**
+     * For each key, the cells the index records for it (empty when none). A file that vanishes while it is read was
+     * superseded by a concurrent fold or merge; the lookup then starts again on the new state.
+     */
     public Map<FeatureKey, Set<String>> candidates(Collection<FeatureKey> keys) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return lookUp(keys);
+            } catch (java.nio.file.NoSuchFileException superseded) {
+                if (attempt == READ_ATTEMPTS) {
+                    throw superseded;
+                }
+            }
+        }
+    }
+
+    private Map<FeatureKey, Set<String>> lookUp(Collection<FeatureKey> keys) throws IOException {
         Map<FeatureKey, Set<String>> result = new HashMap<>();
         if (keys.isEmpty()) {
             return result;
@@ -132,7 +148,39 @@ public final class KeyIndex {
         PartitionCommit journal = commit(ArchiveLayout.INDEX_JOURNAL, (current, stager) -> new PartitionChange(
                 write(stager, records), List.of())).after();
         if (journal.files().size() >= FOLD_JOURNAL_AT) {
-            fold(journal);
+            foldOnce();
+        }
+    }
+
+    /**
+     * Folds the journal unless another thread of this process is folding it already (then that fold takes our
+     * records too, or the next one will). A concurrent fold by another process can prune journal files while this
+     * one reads them; the fold then starts again on the journal as it is now. Folding twice is harmless: records
+     * are idempotent, and only files still in the journal are pruned.
+     */
+    private void foldOnce() throws IOException {
+        java.util.concurrent.locks.ReentrantLock folding = dev.nifigeoparquet.archive.format.PartitionLocks
+                .lockFor(archive.storage().describe(), ArchiveLayout.INDEX_JOURNAL + "#fold");
+        if (!folding.tryLock()) {
+            return;
+        }
+        try {
+            for (int attempt = 1; ; attempt++) {
+                PartitionCommit journal = new PartitionLog(archive.storage(), ArchiveLayout.INDEX_JOURNAL).latest();
+                if (journal.files().size() < FOLD_JOURNAL_AT) {
+                    return;
+                }
+                try {
+                    fold(journal);
+                    return;
+                } catch (java.nio.file.NoSuchFileException prunedMeanwhile) {
+                    if (attempt == READ_ATTEMPTS) {
+                        throw prunedMeanwhile;
+                    }
+                }
+            }
+        } finally {
+            folding.unlock();
         }
     }
 
