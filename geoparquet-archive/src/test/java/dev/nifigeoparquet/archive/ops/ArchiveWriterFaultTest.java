@@ -47,7 +47,7 @@ class ArchiveWriterFaultTest {
     @ParameterizedTest
     @EnumSource(WriteMode.class)
     void everyStorageCallOfAnOperationCanFail(WriteMode mode) throws IOException {
-        ParcelArchive baseline = ParcelArchive.create(temp.resolve("baseline"), 200);
+        ParcelArchive baseline = ParcelArchive.create(temp.resolve("baseline"), 60);
         String cell = baseline.largestCell();
         List<DeltaRow> delta = delta(baseline, cell, mode);
         Map<String, Double> oldState = baseline.readAreas();

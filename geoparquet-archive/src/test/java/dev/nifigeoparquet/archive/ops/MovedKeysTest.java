@@ -119,7 +119,7 @@ class MovedKeysTest {
 
     @Test
     void everyStorageCallOfAMoveCanFail() throws IOException {
-        ParcelArchive baseline = ParcelArchive.create(temp.resolve("baseline"), 150);
+        ParcelArchive baseline = ParcelArchive.create(temp.resolve("baseline"), 60);
         List<String> cells = largestCells(baseline, 2);
         Group moving = baseline.initial.get(cells.get(0)).get(0);
         List<DeltaRow> delta = List.of(DeltaRow.upsert(movedTo(moving, baseline.initial.get(cells.get(1)).get(0))));
