@@ -182,6 +182,9 @@ final class NightlyDeltaScenario {
         double incSeconds = inc.measurement().seconds();
         ratios.put("timeNaiveOverIncremental", naive.measurement().seconds() / incSeconds);
         ratios.put("timeDuckDbOverIncremental", duckJson.get("wallSeconds").asDouble() / incSeconds);
+        double incCpu = inc.measurement().cpuSeconds();
+        ratios.put("cpuNaiveOverIncremental", naive.measurement().cpuSeconds() / incCpu);
+        ratios.put("cpuDuckDbOverIncremental", duckJson.get("cpuSeconds").asDouble() / incCpu);
         ratios.put("bytesWrittenNaiveOverIncremental", (double) n.bytesWritten() / change.dataBytesWritten());
         ratios.put("bytesWrittenDuckDbOverIncremental", duckJson.get("dataBytesWritten").asDouble() / change.dataBytesWritten());
         ratios.put("bytesReadNaiveOverIncremental", (double) n.bytesRead() / result.bytesRead());
@@ -196,6 +199,7 @@ final class NightlyDeltaScenario {
                                long logBytesWritten, long filesWritten, long filesRemoved, long partitionsTouched) {
         ObjectNode node = JSON.objectNode();
         node.put("wallSeconds", m.seconds());
+        node.put("cpuSeconds", m.cpuSeconds());
         node.put("bytesRead", bytesRead);
         node.put("dataBytesWritten", dataBytesWritten);
         node.put("indexBytesWritten", indexBytesWritten);
@@ -204,6 +208,7 @@ final class NightlyDeltaScenario {
         node.put("filesRemovedOrSuperseded", filesRemoved);
         node.put("partitionsTouched", partitionsTouched);
         node.put("heapPeakBytes", m.heapPeakBytes());
+        node.put("heapPoolPeakSumBytes", m.heapPoolPeakSumBytes());
         node.put("rssPeakBytes", m.rssPeakBytes());
         node.put("rssPeakResetAtStart", m.rssPeakReset());
         node.put("syscallBytesRead", m.syscallBytesRead());

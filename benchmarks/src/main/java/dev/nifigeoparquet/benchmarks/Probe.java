@@ -2,6 +2,7 @@ package dev.nifigeoparquet.benchmarks;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Files;
@@ -13,9 +14,12 @@ import java.util.concurrent.Callable;
  * read/write system calls.
  *
  * <ul>
- *   <li>Peak heap is the sum of the heap pools' peak usage since the phase began (pools are reset at the start).
- *       Pools peak at different moments, so this is an upper bound, and in a large heap it includes garbage not
- *       yet collected; the small-heap proof (a child JVM under {@code -Xmx256m}) is the figure to trust.</li>
+ *   <li>Peak heap is the largest heap occupancy seen by a sampler polling every 2 ms during the phase (garbage
+ *       not yet collected included, so in a large heap it reflects the allocation rate as much as the live set;
+ *       the small-heap proof, a child JVM under {@code -Xmx256m}, is the figure to trust). The sum of the heap
+ *       pools' peaks, an upper bound, is kept too.</li>
+ *   <li>CPU time is the whole process's (every thread, DuckDB's native workers included), so on a machine shared
+ *       with other builds it says what the work cost even when the wall clock says mostly how long it waited.</li>
  *   <li>Peak RSS is {@code VmHWM} from {@code /proc/self/status}, reset at the start by writing 5 to
  *       {@code /proc/self/clear_refs}; it includes DuckDB's native memory, which the heap does not.</li>
  *   <li>{@code rchar}/{@code wchar} from {@code /proc/self/io}: bytes through read and write calls, page cache
@@ -25,8 +29,8 @@ import java.util.concurrent.Callable;
 final class Probe {
 
     /** What one phase cost. Values that could not be read on this platform are -1. */
-    record Measurement(double seconds, long heapPeakBytes, long rssPeakBytes, boolean rssPeakReset,
-                       long syscallBytesRead, long syscallBytesWritten) {
+    record Measurement(double seconds, double cpuSeconds, long heapPeakBytes, long heapPoolPeakSumBytes, long rssPeakBytes,
+                       boolean rssPeakReset, long syscallBytesRead, long syscallBytesWritten) {
     }
 
     /** A phase's result and its measurement. */
@@ -40,13 +44,62 @@ final class Probe {
         System.gc();
         boolean reset = resetPeaks();
         long[] io0 = io();
+        HeapSampler sampler = new HeapSampler();
+        sampler.start();
+        long cpu0 = processCpuNanos();
         long start = System.nanoTime();
-        T value = phase.call();
+        T value;
+        try {
+            value = phase.call();
+        } finally {
+            sampler.stopSampling();
+        }
         long nanos = System.nanoTime() - start;
+        long cpu1 = processCpuNanos();
         long[] io1 = io();
-        Measurement m = new Measurement(nanos / 1e9, heapPeak(), rssPeak(), reset,
+        Measurement m = new Measurement(nanos / 1e9, cpu0 < 0 ? -1 : (cpu1 - cpu0) / 1e9, sampler.max(), heapPeak(), rssPeak(), reset,
                 io0[0] < 0 ? -1 : io1[0] - io0[0], io0[1] < 0 ? -1 : io1[1] - io0[1]);
         return new Timed<>(value, m);
+    }
+
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
+    }
+
+    /** Polls the heap's occupancy until stopped and keeps the largest value seen. */
+    private static final class HeapSampler extends Thread {
+        private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        private volatile boolean running = true;
+        private volatile long max;
+
+        HeapSampler() {
+            super("heap-sampler");
+            setDaemon(true);
+            max = memory.getHeapMemoryUsage().getUsed();
+        }
+
+        @Override
+        public void run() {
+            while (running) {
+                max = Math.max(max, memory.getHeapMemoryUsage().getUsed());
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        void stopSampling() throws InterruptedException {
+            max = Math.max(max, memory.getHeapMemoryUsage().getUsed());
+            running = false;
+            join();
+        }
+
+        long max() {
+            return max;
+        }
     }
 
     private static boolean resetPeaks() {

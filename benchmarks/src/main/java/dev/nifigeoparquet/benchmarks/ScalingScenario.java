@@ -55,6 +55,7 @@ final class ScalingScenario {
             }
             loader.finish();
             double[] seconds = new double[repeats];
+            double[] cpu = new double[repeats];
             long bytesWritten = 0;
             for (int r = 0; r < repeats; r++) {
                 List<Delta.Change> changes = new ArrayList<>();
@@ -73,15 +74,21 @@ final class ScalingScenario {
                 Delta delta = new Delta(changes);
                 var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT));
                 seconds[r] = timed.measurement().seconds();
+                cpu[r] = timed.measurement().cpuSeconds();
                 bytesWritten = timed.value().bytesWritten();
                 if (r == repeats - 1) {
-                    measureFullRewrites(archive, root, delta, work, points.addObject(), partitions, factor, seconds, bytesWritten);
+                    ObjectNode point = points.addObject();
+                    double[] sortedCpu = cpu.clone();
+                    Arrays.sort(sortedCpu);
+                    point.put("incrementalMedianCpuSeconds", sortedCpu[sortedCpu.length / 2]);
+                    measureFullRewrites(archive, root, delta, work, point, partitions, factor, seconds, bytesWritten);
                 }
             }
         }
         ObjectNode first = (ObjectNode) points.get(0);
         ObjectNode last = (ObjectNode) points.get(points.size() - 1);
         out.put("incrementalTimeRatio16xOver1x", last.get("incrementalMedianSeconds").asDouble() / first.get("incrementalMedianSeconds").asDouble());
+        out.put("incrementalCpuRatio16xOver1x", last.get("incrementalMedianCpuSeconds").asDouble() / first.get("incrementalMedianCpuSeconds").asDouble());
         out.put("naiveFullRewriteTimeRatio16xOver1x", last.get("naiveFullRewriteSeconds").asDouble() / first.get("naiveFullRewriteSeconds").asDouble());
         out.put("duckdbFullRewriteTimeRatio16xOver1x", last.get("duckdbFullRewriteSeconds").asDouble() / first.get("duckdbFullRewriteSeconds").asDouble());
     }
@@ -104,6 +111,7 @@ final class ScalingScenario {
         var naive = Probe.measure(() -> NaiveFullRewrite.run(root, delta, naiveOut, archive.schema(), archive.canonicalFooter(),
                 WriterSettings.defaults()));
         point.put("naiveFullRewriteSeconds", naive.measurement().seconds());
+        point.put("naiveFullRewriteCpuSeconds", naive.measurement().cpuSeconds());
         point.put("naiveFullRewriteBytesWritten", naive.value().bytesWritten());
         Archives.deleteTree(naiveOut);
         Path deltaFile = work.resolve("delta-" + factor + ".parquet");

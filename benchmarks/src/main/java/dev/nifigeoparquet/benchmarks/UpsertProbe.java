@@ -27,7 +27,9 @@ public final class UpsertProbe {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
         json.put("wallSeconds", timed.measurement().seconds());
+        json.put("cpuSeconds", timed.measurement().cpuSeconds());
         json.put("heapPeakBytes", timed.measurement().heapPeakBytes());
+        json.put("heapPoolPeakSumBytes", timed.measurement().heapPoolPeakSumBytes());
         json.put("rssPeakBytes", timed.measurement().rssPeakBytes());
         json.put("deltaFeatures", delta.changes().size());
         json.put("rowsBefore", result.rowsBefore());
