@@ -1,0 +1,121 @@
+package dev.nifigeoparquet.benchmarks;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.ops.OperationResult;
+import dev.nifigeoparquet.archive.ops.WriteMode;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import org.apache.parquet.io.LocalOutputFile;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+/**
+ * Scenario 2, append: new parcels only, into the nightly scenario's touched partitions. The engine's Append
+ * (which checks that no key exists yet and commits under the protocol), DuckDB's partitioned
+ * {@code COPY ... (PARTITION_BY (h3_cell), APPEND)}, and what pyarrow's {@code write_to_dataset} with
+ * {@code existing_data_behavior='overwrite_or_append'} does: one new file per touched partition, nothing else,
+ * written here with the engine's Parquet writer.
+ */
+final class AppendScenario {
+
+    private AppendScenario() {
+    }
+
+    static void run(NightlyDeltaScenario.Prepared prepared, int rows, long seed, Path work, ObjectNode out) throws Exception {
+        ParcelArchive source = prepared.archive();
+        Archives.deleteTree(work);
+        Files.createDirectories(work);
+        Set<String> touched = new HashSet<>();
+        prepared.touched().forEach(c -> touched.add(source.cells.get(c)));
+        int[] pool = prepared.touched().stream().flatMapToInt(c -> Arrays.stream(source.parcelsIn(c))).toArray();
+        Delta delta = new Delta(source.newParcels(pool, rows, source.rows + 10_000_000L, touched,
+                new SplittableRandom(seed), new H3Keyer(NightlyDeltaScenario.RESOLUTION)));
+        Path deltaFile = work.resolve("append-delta.parquet");
+        delta.writeParquet(deltaFile);
+        long expected = source.rows + rows;
+        out.put("appendedFeatures", rows);
+        out.put("partitions", delta.rowsByCell().size());
+
+        Path engineRoot = work.resolve("engine");
+        Archives.linkCopy(source.root, engineRoot);
+        GeoParquetArchive archive = Archives.open(engineRoot);
+        Map<String, Long> before = Archives.snapshot(engineRoot);
+        var engine = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.APPEND));
+        Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(engineRoot));
+        OperationResult result = engine.value();
+        ObjectNode e = NightlyDeltaScenario.approach(engine.measurement(), result.bytesRead(), change.dataBytesWritten(),
+                change.indexBytesWritten(), change.logBytesWritten(), change.dataFilesWritten(), change.dataFilesRemoved(),
+                result.partitionsTouched().size());
+
+        Path duckRoot = work.resolve("duckdb");
+        Archives.linkCopy(source.root, duckRoot);
+        Path pyRoot = work.resolve("pyarrow-style");
+        Archives.linkCopy(source.root, pyRoot);
+        ObjectNode d;
+        ObjectNode p;
+        try (DuckDb duck = new DuckDb()) {
+            duck.execute("SET enable_geoparquet_conversion = false");
+            long filesBefore = Archives.dataFiles(duckRoot);
+            long bytesBefore = Archives.dataBytes(duckRoot);
+            String sql = "COPY (SELECT parcel_id, land_use, area_m2, updated_at, geometry, h3_cell FROM read_parquet("
+                    + DuckDb.literal(deltaFile) + ")) TO " + DuckDb.literal(duckRoot)
+                    + " (FORMAT parquet, PARTITION_BY (h3_cell), APPEND, COMPRESSION zstd, COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
+            var duckRun = Probe.measure(() -> {
+                duck.execute(sql);
+                return null;
+            });
+            d = NightlyDeltaScenario.approach(duckRun.measurement(), Files.size(deltaFile), Archives.dataBytes(duckRoot) - bytesBefore,
+                    0, 0, Archives.dataFiles(duckRoot) - filesBefore, 0, delta.rowsByCell().size());
+            d.put("sql", sql);
+
+            var pyRun = Probe.measure(() -> writeOneFilePerPartition(delta, pyRoot, archive));
+            p = NightlyDeltaScenario.approach(pyRun.measurement(), 0, pyRun.value(), 0, 0, delta.rowsByCell().size(), 0,
+                    delta.rowsByCell().size());
+
+            ObjectNode rec = out.putObject("reconciliation");
+            rec.put("expectedAfter", expected);
+            rec.put("engineCountedByDuckDb", duck.countRows(engineRoot));
+            rec.put("duckdbCountedByDuckDb", duck.countRows(duckRoot));
+            rec.put("pyarrowStyleCountedByDuckDb", duck.countRows(pyRoot));
+            rec.put("holds", rec.get("engineCountedByDuckDb").asLong() == expected
+                    && rec.get("duckdbCountedByDuckDb").asLong() == expected && rec.get("pyarrowStyleCountedByDuckDb").asLong() == expected);
+        }
+        ObjectNode approaches = out.putObject("approaches");
+        approaches.set("engineAppend", e);
+        approaches.set("duckdbPartitionedAppend", d);
+        approaches.set("pyarrowStyleNewFilePerPartition", p);
+        ObjectNode ratios = out.putObject("ratios");
+        double seconds = engine.measurement().seconds();
+        ratios.put("engineTimeOverDuckDb", seconds / d.get("wallSeconds").asDouble());
+        ratios.put("engineTimeOverPyarrowStyle", seconds / p.get("wallSeconds").asDouble());
+        ratios.put("engineDataBytesOverDuckDb", e.get("dataBytesWritten").asDouble() / d.get("dataBytesWritten").asDouble());
+    }
+
+    /** pyarrow's append, in Java: a new uniquely named file in each touched partition; no key check, no commit. */
+    private static long writeOneFilePerPartition(Delta delta, Path root, GeoParquetArchive archive) throws Exception {
+        long bytes = 0;
+        for (Map.Entry<String, List<dev.nifigeoparquet.archive.ops.DeltaRow>> cell : delta.rowsByCell().entrySet()) {
+            Path dir = root.resolve("h3_cell=" + cell.getKey());
+            Files.createDirectories(dir);
+            Path file = dir.resolve(UUID.randomUUID() + "-0.parquet");
+            try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(),
+                    archive.schema(), archive.canonicalFooter(), WriterSettings.defaults())) {
+                for (var row : cell.getValue()) {
+                    writer.write(row.row());
+                }
+                bytes += writer.finish().bytes();
+            }
+        }
+        return bytes;
+    }
+}

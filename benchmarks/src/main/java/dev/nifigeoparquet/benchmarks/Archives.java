@@ -1,0 +1,211 @@
+package dev.nifigeoparquet.benchmarks;
+
+import dev.nifigeoparquet.archive.ArchiveCreator;
+import dev.nifigeoparquet.archive.ArchiveSpec;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.OperationType;
+import dev.nifigeoparquet.archive.format.PartitionChange;
+import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.ops.RollingFileWriter;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import org.apache.parquet.example.data.Group;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/** Creating and loading benchmark archives, and looking at what is on disk. */
+final class Archives {
+
+    /** Keys handed to the key index per build call, bounding the loader's memory. */
+    private static final int INDEX_BATCH = 200_000;
+
+    private Archives() {
+    }
+
+    /** A new parcel archive (key parcel_id, version updated_at) with the engine's default writer settings. */
+    static GeoParquetArchive create(Path root, FooterEntries footer, int resolution) throws IOException {
+        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), footer, List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION, resolution, WriterSettings.defaults(), "benchmark");
+        return ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+    }
+
+    static GeoParquetArchive open(Path root) throws IOException {
+        return GeoParquetArchive.open(new LocalArchiveStorage(root));
+    }
+
+    /**
+     * Loads an archive partition by partition: each partition's rows become one commit (so one file per partition
+     * unless it passes the target file size), and every key is recorded in the key index, as adoption would.
+     */
+    static final class Loader {
+        private final GeoParquetArchive archive;
+        private final Map<FeatureKey, String> pendingKeys = new HashMap<>();
+        private long rows;
+        private long commits;
+
+        Loader(GeoParquetArchive archive) {
+            this.archive = archive;
+        }
+
+        /** Commits the rows as one more file (or more, past the target file size) of the partition. */
+        void partition(String cell, Iterator<Group> partitionRows) throws IOException {
+            FeatureKey.Extractor keys = archive.keyExtractor();
+            archive.committer().commit(cell, "load-" + cell + "-" + commits++, OperationType.APPEND, (current, stager) -> {
+                try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(),
+                        archive.descriptor().writer())) {
+                    while (partitionRows.hasNext()) {
+                        Group row = partitionRows.next();
+                        writer.write(row);
+                        pendingKeys.put(keys.keyOf(row), cell);
+                        rows++;
+                    }
+                    return new PartitionChange(writer.finish(), List.of());
+                }
+            });
+            if (pendingKeys.size() >= INDEX_BATCH) {
+                flushIndex();
+            }
+        }
+
+        /** Commits the remaining keys to the index; returns the rows loaded. */
+        long finish() throws IOException {
+            flushIndex();
+            return rows;
+        }
+
+        private void flushIndex() throws IOException {
+            if (!pendingKeys.isEmpty()) {
+                new KeyIndex(archive).build(pendingKeys);
+                pendingKeys.clear();
+            }
+        }
+    }
+
+    /** Data bytes of each partition, from the latest commit entries. */
+    static Map<String, Long> partitionBytes(GeoParquetArchive archive) throws IOException {
+        Map<String, Long> bytes = new TreeMap<>();
+        for (String cell : archive.partitionCells()) {
+            bytes.put(cell, archive.partitionState(cell).totalBytes());
+        }
+        return bytes;
+    }
+
+    /** Sizes of the regular files under {@code root}, by path relative to it. */
+    static Map<String, Long> snapshot(Path root) throws IOException {
+        Map<String, Long> files = new HashMap<>();
+        if (!Files.exists(root)) {
+            return files;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.filter(Files::isRegularFile).forEach(file -> {
+                try {
+                    files.put(root.relativize(file).toString(), Files.size(file));
+                } catch (IOException e) {
+                    // removed while walking
+                }
+            });
+        }
+        return files;
+    }
+
+    /**
+     * What changed between two snapshots of an archive, split by kind: data files in partition directories, the
+     * key index's files, and the rest of the metadata (commit entries, descriptor, staging leftovers).
+     */
+    record DiskChange(long dataFilesWritten, long dataBytesWritten, long dataFilesRemoved, long dataBytesRemoved,
+                      long indexFilesWritten, long indexBytesWritten, long logBytesWritten) {
+
+        static DiskChange between(Map<String, Long> before, Map<String, Long> after) {
+            long dw = 0, dwb = 0, dr = 0, drb = 0, iw = 0, iwb = 0, lwb = 0;
+            for (Map.Entry<String, Long> file : after.entrySet()) {
+                if (before.containsKey(file.getKey())) {
+                    continue;
+                }
+                String path = file.getKey();
+                if (path.startsWith(ArchiveLayout.INDEX_DIRECTORY)) {
+                    iw++;
+                    iwb += file.getValue();
+                } else if (path.startsWith(ArchiveLayout.METADATA_DIRECTORY)) {
+                    lwb += file.getValue();
+                } else if (path.endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
+                    dw++;
+                    dwb += file.getValue();
+                }
+            }
+            for (Map.Entry<String, Long> file : before.entrySet()) {
+                if (!after.containsKey(file.getKey()) && file.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
+                        && !file.getKey().startsWith(ArchiveLayout.METADATA_DIRECTORY)) {
+                    dr++;
+                    drb += file.getValue();
+                }
+            }
+            return new DiskChange(dw, dwb, dr, drb, iw, iwb, lwb);
+        }
+    }
+
+    /** Data bytes (.parquet files outside the metadata directory) under a root. */
+    static long dataBytes(Path root) throws IOException {
+        return snapshot(root).entrySet().stream()
+                .filter(e -> e.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX) && !e.getKey().startsWith(ArchiveLayout.METADATA_DIRECTORY))
+                .mapToLong(Map.Entry::getValue).sum();
+    }
+
+    static long dataFiles(Path root) throws IOException {
+        return snapshot(root).keySet().stream()
+                .filter(p -> p.endsWith(ArchiveLayout.DATA_FILE_SUFFIX) && !p.startsWith(ArchiveLayout.METADATA_DIRECTORY))
+                .count();
+    }
+
+    /**
+     * A copy of a directory tree whose files are hard links to the originals. Safe for an archive: neither the
+     * engine nor DuckDB ever rewrites a file in place (new files are created, old ones unlinked).
+     */
+    static void linkCopy(Path from, Path to) throws IOException {
+        Files.walkFileTree(from, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.createLink(to.resolve(from.relativize(file).toString()), file);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            List<Path> paths = new ArrayList<>(walk.sorted(Comparator.reverseOrder()).toList());
+            for (Path path : paths) {
+                Files.delete(path);
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.nifigeoparquet.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.format.ArchiveJson;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Runs the scenarios and writes {@code <results>/<date>.json} (or {@code <date>-<scale>.json} for other scales than
+ * small), a markdown summary beside it, and two SVG charts.
+ *
+ * <p>Usage: {@code BenchmarkMain [--scale small|full|smoke] [--results DIR] [--work DIR] [--jmh FILE]
+ * [--scenarios nightly,append,compaction,routing,memory,scaling]}
+ */
+public final class BenchmarkMain {
+
+    static final Set<String> ALL = new LinkedHashSet<>(List.of("nightly", "append", "compaction", "routing", "memory", "scaling"));
+
+    private BenchmarkMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String scaleName = "small";
+        Path results = Path.of("benchmarks", "results");
+        Path work = Path.of("benchmarks", "work");
+        Path jmh = null;
+        Set<String> scenarios = ALL;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--scale" -> scaleName = args[++i];
+                case "--results" -> results = Path.of(args[++i]);
+                case "--work" -> work = Path.of(args[++i]);
+                case "--jmh" -> jmh = Path.of(args[++i]);
+                case "--scenarios" -> scenarios = new LinkedHashSet<>(List.of(args[++i].split(",")));
+                default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
+            }
+        }
+        Path written = run(Scale.named(scaleName), scenarios, results, work.toAbsolutePath(), jmh);
+        System.out.println("Wrote " + written);
+    }
+
+    /** Runs the chosen scenarios and returns the JSON file written. */
+    static Path run(Scale scale, Set<String> scenarios, Path results, Path work, Path jmh) throws Exception {
+        for (String s : scenarios) {
+            if (!ALL.contains(s)) {
+                throw new IllegalArgumentException("Unknown scenario '" + s + "'; known: " + ALL);
+            }
+        }
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
+        root.put("scale", scale.name());
+        root.put("startedAt", Instant.now().toString());
+        ObjectNode machine = root.putObject("machine");
+        machine.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        machine.put("jvmArguments", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        machine.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
+        machine.put("cpu", cpuModel());
+        machine.put("loadAverageAtStart", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        machine.put("workDirectory", work.toString());
+        ObjectNode out = root.putObject("scenarios");
+        long t0 = System.nanoTime();
+
+        NightlyDeltaScenario.Prepared prepared = null;
+        if (scenarios.contains("nightly") || scenarios.contains("append") || scenarios.contains("memory")) {
+            log("preparing the nightly archive (" + scale.archiveRows() + " parcels)");
+            ObjectNode nightly = out.putObject("nightly");
+            prepared = NightlyDeltaScenario.prepare(scale, work.resolve("nightly"), nightly);
+            if (scenarios.contains("nightly")) {
+                log("scenario 1: nightly delta");
+                NightlyDeltaScenario.run(prepared, work.resolve("nightly"), nightly);
+            }
+        }
+        if (scenarios.contains("append")) {
+            log("scenario 2: append");
+            AppendScenario.run(prepared, scale.appendRows(), scale.seed() + 2, work.resolve("append"), out.putObject("append"));
+        }
+        if (scenarios.contains("compaction")) {
+            log("scenario 3: compaction");
+            CompactionScenario.run(scale.compactionFileCounts(), scale.compactionRowsPerFile(), scale.seed() + 3,
+                    work.resolve("compaction"), out.putObject("compaction"));
+        }
+        if (scenarios.contains("routing")) {
+            log("scenario 4: routing");
+            RoutingScenario.run(scale.routingRows(), scale.routingRepeats(), scale.seed() + 4, work.resolve("routing"),
+                    out.putObject("routing"));
+        }
+        if (scenarios.contains("memory")) {
+            log("scenario 5: memory");
+            MemoryScenario.run(prepared, scale.singlePartitionRows(), scale.deltaRows(), scale.seed() + 5,
+                    work.resolve("memory"), out.putObject("memory"));
+        }
+        if (scenarios.contains("scaling")) {
+            log("scenario 6: scaling");
+            ScalingScenario.run(scale.scalingBasePartitions(), scale.scalingRowsPerPartition(), scale.scalingDeltaRows(),
+                    scale.scalingRepeats(), scale.seed() + 6, work.resolve("scaling"), out.putObject("scaling"));
+        }
+        if (jmh != null && Files.exists(jmh)) {
+            root.set("jmh", ArchiveJson.mapper().readTree(jmh.toFile()));
+        }
+        root.put("totalSeconds", (System.nanoTime() - t0) / 1e9);
+        machine.put("loadAverageAtEnd", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+
+        Files.createDirectories(results);
+        String date = LocalDate.now(ZoneOffset.UTC).toString();
+        String base = scale.name().equals("small") ? date : date + "-" + scale.name();
+        Path json = results.resolve(base + ".json");
+        Files.writeString(json, ArchiveJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root) + "\n");
+        Summary summary = new Summary(root);
+        Files.writeString(results.resolve(base + ".md"), summary.markdown(base));
+        Files.writeString(results.resolve(base + "-ratios.svg"), Charts.ratioBars(
+                "nifi-geoparquet benchmarks, " + scale.name() + " scale, " + date, summary.bars()));
+        JsonNode scaling = out.path("scaling");
+        if (!scaling.isMissingNode()) {
+            List<Charts.Series> series = new ArrayList<>();
+            series.add(new Charts.Series("incremental upsert (median)", "#4c9a5b", values(scaling, "incrementalMedianSeconds")));
+            series.add(new Charts.Series("naive full rewrite", "#c8553d", values(scaling, "naiveFullRewriteSeconds")));
+            series.add(new Charts.Series("DuckDB full rewrite", "#3d6bc8", values(scaling, "duckdbFullRewriteSeconds")));
+            String[] x = new String[scaling.path("points").size()];
+            for (int i = 0; i < x.length; i++) {
+                JsonNode p = scaling.path("points").get(i);
+                x[i] = p.get("factor").asInt() + "x (" + p.get("partitions").asInt() + " partitions)";
+            }
+            Files.writeString(results.resolve(base + "-scaling.svg"), Charts.logLines(
+                    "Scaling: fixed delta, archive grown by partitions of constant size", "archive size", "seconds", x, series));
+        }
+        return json;
+    }
+
+    private static double[] values(JsonNode scaling, String field) {
+        JsonNode points = scaling.path("points");
+        double[] v = new double[points.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = points.get(i).path(field).asDouble();
+        }
+        return v;
+    }
+
+    private static String cpuModel() {
+        try {
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    static void log(String message) {
+        System.out.println("[" + Instant.now() + "] " + message);
+    }
+}

@@ -1,0 +1,158 @@
+package dev.nifigeoparquet.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.compaction.CompactionOptions;
+import dev.nifigeoparquet.archive.compaction.Compactor;
+import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
+import dev.nifigeoparquet.archive.format.ArchiveJson;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import org.apache.parquet.example.data.Group;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Scenario 3, compaction: partitions of 8, 32 and 128 small files, compacted by the engine (one COMPACT commit,
+ * canonical footer) and by DuckDB's {@code COPY (SELECT * FROM read_parquet(...))} of the same partition, with
+ * DuckDB's default geometry handling (the WKB column read as GEOMETRY and its {@code geo} block regenerated) and
+ * with {@code enable_geoparquet_conversion = false} (raw WKB). The archive's {@code geo} block carries a PROJJSON
+ * CRS, so what each writer does to it shows.
+ */
+final class CompactionScenario {
+
+    /** Centres of the partitions compacted, one per file count. */
+    private static final double[][] CENTRES = {{2.35, 48.85}, {4.90, 52.37}, {11.57, 48.14}, {-1.55, 47.22}};
+
+    private CompactionScenario() {
+    }
+
+    /** A GeoParquet 1.1 block for the parcels with an explicit PROJJSON CRS (OGC:CRS84, abbreviated). */
+    static FooterEntries footerWithCrs() throws Exception {
+        JsonNode crs = ArchiveJson.mapper().readTree("""
+                {"$schema":"https://proj.org/schemas/v0.7/projjson.schema.json","type":"GeographicCRS",\
+                "name":"WGS 84 (CRS84)","datum_ensemble":{"name":"World Geodetic System 1984 ensemble",\
+                "members":[{"name":"World Geodetic System 1984 (G2139)"}],\
+                "ellipsoid":{"name":"WGS 84","semi_major_axis":6378137,"inverse_flattening":298.257223563}},\
+                "coordinate_system":{"subtype":"ellipsoidal","axis":[\
+                {"name":"Geodetic longitude","abbreviation":"Lon","direction":"east","unit":"degree"},\
+                {"name":"Geodetic latitude","abbreviation":"Lat","direction":"north","unit":"degree"}]},\
+                "id":{"authority":"OGC","code":"CRS84"}}""");
+        GeoMetadata geo = GeoMetadata.builder().wkbColumn(SyntheticParcels.GEOMETRY, List.of("Polygon"), crs, null).build();
+        return FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString()));
+    }
+
+    static void run(int[] fileCounts, int rowsPerFile, long seed, Path work, ObjectNode out) throws Exception {
+        Archives.deleteTree(work);
+        Files.createDirectories(work);
+        Path root = work.resolve("archive");
+        GeoParquetArchive archive = Archives.create(root, footerWithCrs(), NightlyDeltaScenario.RESOLUTION);
+        CellParcels generator = new CellParcels(NightlyDeltaScenario.RESOLUTION, seed);
+        Archives.Loader loader = new Archives.Loader(archive);
+        List<String> cells = new ArrayList<>();
+        long id = 0;
+        for (int i = 0; i < fileCounts.length; i++) {
+            String cell = generator.cellAt(CENTRES[i][0], CENTRES[i][1]);
+            cells.add(cell);
+            for (int f = 0; f < fileCounts[i]; f++) {
+                List<Group> rows = new ArrayList<>(rowsPerFile);
+                for (int r = 0; r < rowsPerFile; r++, id++) {
+                    rows.add(generator.parcel(cell, ParcelWorld.id(id), id).row(ParcelWorld.LOADED_AT_MICROS));
+                }
+                loader.partition(cell, rows.iterator());
+            }
+        }
+        loader.finish();
+        String canonicalGeo = archive.canonicalFooter().geo();
+        out.put("rowsPerSmallFile", rowsPerFile);
+        out.put("canonicalGeo", canonicalGeo);
+        var partitions = out.putArray("partitions");
+        Compactor compactor = new Compactor(archive, CompactionOptions.archiveDefaults().withMinFiles(2));
+        try (DuckDb duck = new DuckDb()) {
+            out.put("duckdbVersion", duck.version());
+            for (int i = 0; i < fileCounts.length; i++) {
+                String cell = cells.get(i);
+                Path partition = root.resolve("h3_cell=" + cell);
+                String input = DuckDb.literal(partition.toAbsolutePath() + "/*.parquet");
+                ObjectNode r = partitions.addObject();
+                r.put("cell", cell);
+                r.put("files", fileCounts[i]);
+                r.put("rows", (long) fileCounts[i] * rowsPerFile);
+                r.put("inputBytes", partitionBytes(partition));
+
+                Path typedOut = work.resolve("duckdb-typed-" + cell + ".parquet");
+                duck.execute("RESET enable_geoparquet_conversion");
+                var typed = Probe.measure(() -> {
+                    duck.execute("COPY (SELECT * FROM read_parquet(" + input + ")) TO " + DuckDb.literal(typedOut)
+                            + " (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)");
+                    return null;
+                });
+                Path rawOut = work.resolve("duckdb-raw-" + cell + ".parquet");
+                duck.execute("SET enable_geoparquet_conversion = false");
+                var raw = Probe.measure(() -> {
+                    duck.execute("COPY (SELECT * FROM read_parquet(" + input + ")) TO " + DuckDb.literal(rawOut)
+                            + " (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)");
+                    return null;
+                });
+                var engine = Probe.measure(() -> compactor.compact(cell));
+                PartitionCompaction compaction = engine.value();
+                List<Path> outputs;
+                try (var files = Files.list(partition)) {
+                    outputs = files.filter(f -> f.toString().endsWith(".parquet")).toList();
+                }
+                byte[] engineGeo = duck.footerValue(outputs.get(0), FooterEntries.GEO);
+                byte[] typedGeo = duck.footerValue(typedOut, FooterEntries.GEO);
+                byte[] rawGeo = duck.footerValue(rawOut, FooterEntries.GEO);
+                ObjectNode e = r.putObject("engine");
+                e.put("wallSeconds", engine.measurement().seconds());
+                e.put("filesAfter", compaction.filesAfter());
+                e.put("bytesWritten", compaction.bytesWritten());
+                e.put("rowsCountedByDuckDb", duck.count("SELECT count(*) FROM read_parquet(" + input + ")"));
+                e.put("geoIdenticalToCanonical", engineGeo != null && Arrays.equals(engineGeo, canonicalGeo.getBytes(StandardCharsets.UTF_8)));
+                e.put("heapPeakBytes", engine.measurement().heapPeakBytes());
+                describeDuck(r.putObject("duckdbTypedGeometry"), typed.measurement(), typedOut, typedGeo, canonicalGeo, duck);
+                describeDuck(r.putObject("duckdbRawWkb"), raw.measurement(), rawOut, rawGeo, canonicalGeo, duck);
+                r.put("engineTimeOverDuckDbTyped", engine.measurement().seconds() / typed.measurement().seconds());
+                r.put("engineTimeOverDuckDbRaw", engine.measurement().seconds() / raw.measurement().seconds());
+            }
+        }
+    }
+
+    private static long partitionBytes(Path partition) throws Exception {
+        try (var files = Files.list(partition)) {
+            long sum = 0;
+            for (Iterator<Path> it = files.iterator(); it.hasNext(); ) {
+                sum += Files.size(it.next());
+            }
+            return sum;
+        }
+    }
+
+    private static void describeDuck(ObjectNode node, Probe.Measurement m, Path file, byte[] geo, String canonical,
+                                     DuckDb duck) throws Exception {
+        node.put("wallSeconds", m.seconds());
+        node.put("bytesWritten", Files.size(file));
+        node.put("rowsCountedByDuckDb", duck.count("SELECT count(*) FROM read_parquet(" + DuckDb.literal(file) + ")"));
+        node.put("geoPresent", geo != null);
+        String text = geo == null ? null : new String(geo, StandardCharsets.UTF_8);
+        node.put("geo", text);
+        node.put("geoIdenticalToCanonical", canonical.equals(text));
+        if (text != null) {
+            JsonNode column = ArchiveJson.mapper().readTree(text).path("columns").path(SyntheticParcels.GEOMETRY);
+            node.put("bboxAdded", column.has("bbox"));
+            node.put("crsKept", column.has("crs") && column.get("crs").equals(
+                    ArchiveJson.mapper().readTree(canonical).path("columns").path(SyntheticParcels.GEOMETRY).get("crs")));
+        }
+        node.put("physicalTypeOfGeometry", String.valueOf(duck.query("SELECT type, logical_type FROM parquet_schema("
+                + DuckDb.literal(file) + ") WHERE name = 'geometry'")));
+    }
+}

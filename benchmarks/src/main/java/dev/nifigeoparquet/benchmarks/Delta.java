@@ -1,0 +1,145 @@
+package dev.nifigeoparquet.benchmarks;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.ops.ArchiveWriter;
+import dev.nifigeoparquet.archive.ops.DeltaRow;
+import dev.nifigeoparquet.archive.ops.OperationResult;
+import dev.nifigeoparquet.archive.ops.PartitionDelta;
+import dev.nifigeoparquet.archive.ops.WriteMode;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Types;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A nightly delta: parcels to upsert and keys to delete, as the feed delivers them. Each change carries the cell
+ * its geometry keys to (for a deletion, the last known geometry), which is what the routing stage computes.
+ */
+final class Delta {
+
+    /** One change; {@code kind} says what the generator meant it to be, for the report. */
+    record Change(Group row, String cell, boolean delete, Kind kind) {
+    }
+
+    enum Kind { UPDATE, NEW, MOVED, DELETE }
+
+    private final List<Change> changes;
+
+    Delta(List<Change> changes) {
+        this.changes = List.copyOf(changes);
+    }
+
+    List<Change> changes() {
+        return changes;
+    }
+
+    long count(Kind kind) {
+        return changes.stream().filter(c -> c.kind() == kind).count();
+    }
+
+    /** The net change of the archive's row count this delta should cause. */
+    long expectedNetRows() {
+        return count(Kind.NEW) - count(Kind.DELETE);
+    }
+
+    Map<String, List<DeltaRow>> rowsByCell() {
+        Map<String, List<DeltaRow>> byCell = new LinkedHashMap<>();
+        for (Change change : changes) {
+            byCell.computeIfAbsent(change.cell(), c -> new ArrayList<>())
+                    .add(change.delete() ? DeltaRow.deletion(change.row()) : DeltaRow.upsert(change.row()));
+        }
+        return byCell;
+    }
+
+    /**
+     * The engine's incremental path: one validated operation per partition the delta lands in (every row
+     * re-keyed by {@link PartitionDelta#prepare}), applied one after another.
+     */
+    OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode) throws IOException {
+        ArchiveWriter writer = new ArchiveWriter(archive);
+        OperationResult total = null;
+        for (Map.Entry<String, List<DeltaRow>> cell : rowsByCell().entrySet()) {
+            OperationResult result = writer.apply(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null));
+            total = total == null ? result : total.plus(result);
+        }
+        return total;
+    }
+
+    /** The delta's file for other tools: the archive's columns plus {@code h3_cell} and {@code is_delete}. */
+    static MessageType fileSchema() {
+        List<Type> fields = new ArrayList<>(SyntheticParcels.schema().getFields());
+        fields.add(Types.required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("h3_cell"));
+        fields.add(Types.required(PrimitiveTypeName.BOOLEAN).named("is_delete"));
+        return new MessageType("parcel_delta", fields);
+    }
+
+    void writeParquet(Path file) throws IOException {
+        MessageType schema = fileSchema();
+        Files.createDirectories(file.getParent());
+        Files.deleteIfExists(file);
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), schema,
+                SyntheticParcels.footer(), WriterSettings.defaults())) {
+            for (Change change : changes) {
+                Group row = new SimpleGroup(schema);
+                Group source = change.row();
+                for (int i = 0; i < source.getType().getFieldCount(); i++) {
+                    if (source.getFieldRepetitionCount(i) > 0) {
+                        switch (source.getType().getType(i).asPrimitiveType().getPrimitiveTypeName()) {
+                            case BINARY -> row.add(i, source.getBinary(i, 0));
+                            case DOUBLE -> row.add(i, source.getDouble(i, 0));
+                            case INT64 -> row.add(i, source.getLong(i, 0));
+                            default -> throw new IllegalStateException("unexpected column type in " + source.getType());
+                        }
+                    }
+                }
+                row.add("h3_cell", change.cell());
+                row.add("is_delete", change.delete());
+                writer.write(row);
+            }
+            writer.finish();
+        }
+    }
+
+    /** Reads a file written by {@link #writeParquet} back (for the child JVMs of the memory scenario). */
+    static Delta readParquet(Path file, GeoParquetArchive archive) throws IOException {
+        List<Change> changes = new ArrayList<>();
+        MessageType archiveSchema = archive.schema();
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+            for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                Group in = it.next();
+                Group row = new SimpleGroup(archiveSchema);
+                for (int i = 0; i < archiveSchema.getFieldCount(); i++) {
+                    String name = archiveSchema.getFieldName(i);
+                    if (in.getFieldRepetitionCount(name) > 0) {
+                        switch (archiveSchema.getType(i).asPrimitiveType().getPrimitiveTypeName()) {
+                            case BINARY -> row.add(i, in.getBinary(name, 0));
+                            case DOUBLE -> row.add(i, in.getDouble(name, 0));
+                            case INT64 -> row.add(i, in.getLong(name, 0));
+                            default -> throw new IllegalStateException("unexpected column type in " + archiveSchema);
+                        }
+                    }
+                }
+                boolean delete = in.getBoolean("is_delete", 0);
+                changes.add(new Change(row, in.getString("h3_cell", 0), delete, delete ? Kind.DELETE : Kind.UPDATE));
+            }
+        }
+        return new Delta(changes);
+    }
+}

@@ -1,0 +1,224 @@
+package dev.nifigeoparquet.benchmarks;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.ops.OperationResult;
+import dev.nifigeoparquet.archive.ops.WriteMode;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
+import dev.nifigeoparquet.archive.verify.VerificationReport;
+import dev.nifigeoparquet.archive.verify.VerifyOptions;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Scenario 1, the nightly delta: the engine's incremental upsert against a naive full rewrite with the same
+ * Parquet writer and against DuckDB rewriting the whole archive with {@code COPY ... PARTITION_BY (h3_cell)}, on
+ * the same archive and delta. Also prepares what scenarios 2 and 5 reuse (the pristine archive and the delta).
+ */
+final class NightlyDeltaScenario {
+
+    static final int RESOLUTION = 4;
+    static final double TOUCHED_BYTES_FRACTION = 0.02;
+
+    /** The archive and delta of this run, kept for the append and memory scenarios. */
+    record Prepared(ParcelArchive archive, List<Integer> touched, long touchedBytes, long archiveBytes, Delta delta,
+                    Path deltaFile) {
+    }
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private NightlyDeltaScenario() {
+    }
+
+    static Prepared prepare(Scale scale, Path work, ObjectNode out) throws Exception {
+        Path pristine = work.resolve("pristine");
+        Archives.deleteTree(work);
+        Files.createDirectories(work);
+        var build = Probe.measure(() -> ParcelArchive.build(pristine, scale.seed(), scale.towns(), scale.archiveRows(), RESOLUTION));
+        ParcelArchive archive = build.value();
+        GeoParquetArchive engine = Archives.open(pristine);
+        Map<String, Long> bytesByCell = Archives.partitionBytes(engine);
+        long archiveBytes = bytesByCell.values().stream().mapToLong(Long::longValue).sum();
+        List<Integer> touched = archive.pickTouchedCells(bytesByCell, TOUCHED_BYTES_FRACTION, scale.seed());
+        long touchedBytes = touched.stream().mapToLong(c -> bytesByCell.get(archive.cells.get(c))).sum();
+        H3Keyer keyer = new H3Keyer(RESOLUTION);
+        Delta delta = archive.delta(touched, scale.deltaRows(), scale.seed() + 1, keyer);
+        Path deltaFile = work.resolve("delta.parquet");
+        delta.writeParquet(deltaFile);
+
+        long[] sizes = bytesByCell.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        ObjectNode a = out.putObject("archive");
+        a.put("rows", archive.rows);
+        a.put("partitions", archive.cells.size());
+        a.put("dataBytes", archiveBytes);
+        a.put("h3Resolution", RESOLUTION);
+        a.put("towns", scale.towns());
+        a.put("largestPartitionBytes", sizes[sizes.length - 1]);
+        a.put("medianPartitionBytes", sizes[sizes.length / 2]);
+        a.put("largestPartitionShareOfBytes", (double) sizes[sizes.length - 1] / archiveBytes);
+        a.put("buildSeconds", build.measurement().seconds());
+        ObjectNode d = out.putObject("delta");
+        d.put("features", delta.changes().size());
+        d.put("updates", delta.count(Delta.Kind.UPDATE));
+        d.put("newKeys", delta.count(Delta.Kind.NEW));
+        d.put("movedKeys", delta.count(Delta.Kind.MOVED));
+        d.put("deletions", delta.count(Delta.Kind.DELETE));
+        d.put("expectedNetRows", delta.expectedNetRows());
+        d.put("touchedPartitions", touched.size());
+        d.put("touchedPartitionBytes", touchedBytes);
+        d.put("touchedShareOfBytes", (double) touchedBytes / archiveBytes);
+        return new Prepared(archive, touched, touchedBytes, archiveBytes, delta, deltaFile);
+    }
+
+    static void run(Prepared prepared, Path work, ObjectNode out) throws Exception {
+        Path pristine = prepared.archive().root;
+        Delta delta = prepared.delta();
+
+        // JIT warm-up of the read, merge and commit paths on a throwaway copy, so that the measured upsert is not
+        // the first one this JVM runs (the full rewrites run later and would otherwise get a warm JVM for free).
+        Path warm = work.resolve("warm-up");
+        Archives.linkCopy(pristine, warm);
+        new Delta(delta.changes().subList(0, Math.min(200, delta.changes().size())))
+                .applyIncrementally(Archives.open(warm), WriteMode.UPSERT);
+        Archives.deleteTree(warm);
+
+        // 1. The engine, incrementally.
+        Path incremental = work.resolve("incremental");
+        Archives.linkCopy(pristine, incremental);
+        GeoParquetArchive archive = Archives.open(incremental);
+        Map<String, Long> before = Archives.snapshot(incremental);
+        var inc = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT));
+        Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(incremental));
+        OperationResult result = inc.value();
+
+        // 2. Naive full rewrite with the engine's Parquet writer.
+        Path naiveOut = work.resolve("full-naive");
+        var naive = Probe.measure(() -> NaiveFullRewrite.run(pristine, delta, naiveOut, SyntheticParcels.schema(),
+                archive.canonicalFooter(), WriterSettings.defaults()));
+
+        // 3. DuckDB rewriting the whole archive.
+        Path duckOut = work.resolve("full-duckdb");
+        ObjectNode duckJson;
+        try (DuckDb duck = new DuckDb()) {
+            duck.execute("SET enable_geoparquet_conversion = false");
+            String threads = String.valueOf(duck.query("SELECT current_setting('threads')").get(0).get(0));
+            String sql = "COPY (SELECT a.parcel_id, a.land_use, a.area_m2, a.updated_at, a.geometry, a.h3_cell"
+                    + " FROM read_parquet(" + DuckDb.glob(pristine) + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR}) a"
+                    + " ANTI JOIN read_parquet(" + DuckDb.literal(prepared.deltaFile()) + ") d USING (parcel_id)"
+                    + " UNION ALL SELECT parcel_id, land_use, area_m2, updated_at, geometry, h3_cell"
+                    + " FROM read_parquet(" + DuckDb.literal(prepared.deltaFile()) + ") WHERE NOT is_delete)"
+                    + " TO " + DuckDb.literal(duckOut) + " (FORMAT parquet, PARTITION_BY (h3_cell), COMPRESSION zstd,"
+                    + " COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
+            var duckRun = Probe.measure(() -> {
+                duck.execute(sql);
+                return null;
+            });
+            duckJson = approach(duckRun.measurement(), prepared.archiveBytes(), Archives.dataBytes(duckOut), 0, 0,
+                    Archives.dataFiles(duckOut), Archives.dataFiles(pristine), partitionDirectories(duckOut));
+            duckJson.put("threads", threads);
+            duckJson.put("version", duck.version());
+            duckJson.put("sql", sql);
+            Path sample;
+            try (Stream<Path> files = Files.walk(duckOut)) {
+                sample = files.filter(f -> f.toString().endsWith(".parquet")).findFirst().orElseThrow();
+            }
+            byte[] geo = duck.footerValue(sample, "geo");
+            duckJson.put("geoMetadataInOutput", geo == null ? null : new String(geo, java.nio.charset.StandardCharsets.UTF_8));
+
+            // Reconciliation, by DuckDB as the independent reader.
+            long expected = prepared.archive().rows + delta.expectedNetRows();
+            ObjectNode rec = out.putObject("reconciliation");
+            long baseline = duck.countRows(pristine);
+            rec.put("baselineRows", baseline);
+            rec.put("netRowsExpected", delta.expectedNetRows());
+            rec.put("netRowsReportedByEngine", result.netRows());
+            rec.put("expectedAfter", expected);
+            long afterInc = duck.countRows(incremental);
+            long afterNaive = duck.countRows(naiveOut);
+            long afterDuck = duck.countRows(duckOut);
+            rec.put("afterIncrementalCountedByDuckDb", afterInc);
+            rec.put("afterNaiveFullRewriteCountedByDuckDb", afterNaive);
+            rec.put("afterDuckDbRewriteCountedByDuckDb", afterDuck);
+            rec.put("distinctKeysAfterIncremental", duck.count("SELECT count(DISTINCT parcel_id) FROM read_parquet("
+                    + DuckDb.glob(incremental) + ")"));
+            String rows = "SELECT parcel_id, land_use, updated_at, geometry, h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
+            rec.put("rowsInIncrementalNotInNaive", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental))
+                    + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
+            rec.put("rowsInIncrementalNotInDuckDb", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental))
+                    + " EXCEPT ALL " + rows.formatted(DuckDb.glob(duckOut)) + ")"));
+            VerificationReport report = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(expected));
+            rec.put("engineVerificationConsistent", report.consistent());
+            rec.put("holds", baseline == prepared.archive().rows && afterInc == expected && afterNaive == expected
+                    && afterDuck == expected && result.netRows() == delta.expectedNetRows() && report.consistent()
+                    && rec.get("rowsInIncrementalNotInNaive").asLong() == 0 && rec.get("rowsInIncrementalNotInDuckDb").asLong() == 0
+                    && rec.get("distinctKeysAfterIncremental").asLong() == expected);
+        }
+
+        ObjectNode incJson = approach(inc.measurement(), result.bytesRead(), change.dataBytesWritten(),
+                change.indexBytesWritten(), change.logBytesWritten(), change.dataFilesWritten(), change.dataFilesRemoved(),
+                result.partitionsTouched().size());
+        incJson.put("engineReportedBytesWritten", result.bytesWritten());
+        incJson.put("inserted", result.inserted());
+        incJson.put("updated", result.updated());
+        incJson.put("moved", result.moved());
+        incJson.put("deleted", result.deleted());
+        NaiveFullRewrite.Result n = naive.value();
+        ObjectNode naiveJson = approach(naive.measurement(), n.bytesRead(), n.bytesWritten(), 0, 0, n.filesWritten(),
+                n.filesRead(), n.partitions());
+        ObjectNode approaches = out.putObject("approaches");
+        approaches.set("incremental", incJson);
+        approaches.set("naiveFullRewrite", naiveJson);
+        approaches.set("duckdbFullRewrite", duckJson);
+
+        ObjectNode ratios = out.putObject("ratios");
+        double incSeconds = inc.measurement().seconds();
+        ratios.put("timeNaiveOverIncremental", naive.measurement().seconds() / incSeconds);
+        ratios.put("timeDuckDbOverIncremental", duckJson.get("wallSeconds").asDouble() / incSeconds);
+        double incCpu = inc.measurement().cpuSeconds();
+        ratios.put("cpuNaiveOverIncremental", naive.measurement().cpuSeconds() / incCpu);
+        ratios.put("cpuDuckDbOverIncremental", duckJson.get("cpuSeconds").asDouble() / incCpu);
+        ratios.put("bytesWrittenNaiveOverIncremental", (double) n.bytesWritten() / change.dataBytesWritten());
+        ratios.put("bytesWrittenDuckDbOverIncremental", duckJson.get("dataBytesWritten").asDouble() / change.dataBytesWritten());
+        ratios.put("bytesReadNaiveOverIncremental", (double) n.bytesRead() / result.bytesRead());
+        ratios.put("bytesReadDuckDbOverIncremental", (double) prepared.archiveBytes() / result.bytesRead());
+        ratios.put("incrementalDataBytesWrittenOverTouchedPartitionBytes", (double) change.dataBytesWritten() / prepared.touchedBytes());
+        ratios.put("incrementalDataAndIndexBytesWrittenOverTouchedPartitionBytes",
+                (double) (change.dataBytesWritten() + change.indexBytesWritten()) / prepared.touchedBytes());
+        ratios.put("boundFromTouchedShare", (double) prepared.archiveBytes() / prepared.touchedBytes());
+    }
+
+    static ObjectNode approach(Probe.Measurement m, long bytesRead, long dataBytesWritten, long indexBytesWritten,
+                               long logBytesWritten, long filesWritten, long filesRemoved, long partitionsTouched) {
+        ObjectNode node = JSON.objectNode();
+        node.put("wallSeconds", m.seconds());
+        node.put("cpuSeconds", m.cpuSeconds());
+        node.put("bytesRead", bytesRead);
+        node.put("dataBytesWritten", dataBytesWritten);
+        node.put("indexBytesWritten", indexBytesWritten);
+        node.put("commitLogBytesWritten", logBytesWritten);
+        node.put("filesWritten", filesWritten);
+        node.put("filesRemovedOrSuperseded", filesRemoved);
+        node.put("partitionsTouched", partitionsTouched);
+        node.put("heapPeakBytes", m.heapPeakBytes());
+        node.put("heapPoolPeakSumBytes", m.heapPoolPeakSumBytes());
+        node.put("rssPeakBytes", m.rssPeakBytes());
+        node.put("rssPeakResetAtStart", m.rssPeakReset());
+        node.put("syscallBytesRead", m.syscallBytesRead());
+        node.put("syscallBytesWritten", m.syscallBytesWritten());
+        return node;
+    }
+
+    static long partitionDirectories(Path root) throws java.io.IOException {
+        try (Stream<Path> dirs = Files.list(root)) {
+            return dirs.filter(d -> d.getFileName().toString().startsWith("h3_cell=")).count();
+        }
+    }
+}

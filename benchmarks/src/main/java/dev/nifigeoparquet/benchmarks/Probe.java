@@ -1,0 +1,163 @@
+package dev.nifigeoparquet.benchmarks;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * Measures one phase of a scenario in this process: wall time, peak heap, peak RSS, and the bytes moved through
+ * read/write system calls.
+ *
+ * <ul>
+ *   <li>Peak heap is the largest heap occupancy seen by a sampler polling every 2 ms during the phase (garbage
+ *       not yet collected included, so in a large heap it reflects the allocation rate as much as the live set;
+ *       the small-heap proof, a child JVM under {@code -Xmx256m}, is the figure to trust). The sum of the heap
+ *       pools' peaks, an upper bound, is kept too.</li>
+ *   <li>CPU time is the whole process's (every thread, DuckDB's native workers included), so on a machine shared
+ *       with other builds it says what the work cost even when the wall clock says mostly how long it waited.</li>
+ *   <li>Peak RSS is {@code VmHWM} from {@code /proc/self/status}, reset at the start by writing 5 to
+ *       {@code /proc/self/clear_refs}; it includes DuckDB's native memory, which the heap does not.</li>
+ *   <li>{@code rchar}/{@code wchar} from {@code /proc/self/io}: bytes through read and write calls, page cache
+ *       hits included, so they count what a reader asked for even when the disk was not touched.</li>
+ * </ul>
+ */
+final class Probe {
+
+    /** What one phase cost. Values that could not be read on this platform are -1. */
+    record Measurement(double seconds, double cpuSeconds, long heapPeakBytes, long heapPoolPeakSumBytes, long rssPeakBytes,
+                       boolean rssPeakReset, long syscallBytesRead, long syscallBytesWritten) {
+    }
+
+    /** A phase's result and its measurement. */
+    record Timed<T>(T value, Measurement measurement) {
+    }
+
+    private Probe() {
+    }
+
+    static <T> Timed<T> measure(Callable<T> phase) throws Exception {
+        System.gc();
+        boolean reset = resetPeaks();
+        long[] io0 = io();
+        HeapSampler sampler = new HeapSampler();
+        sampler.start();
+        long cpu0 = processCpuNanos();
+        long start = System.nanoTime();
+        T value;
+        try {
+            value = phase.call();
+        } finally {
+            sampler.stopSampling();
+        }
+        long nanos = System.nanoTime() - start;
+        long cpu1 = processCpuNanos();
+        long[] io1 = io();
+        Measurement m = new Measurement(nanos / 1e9, cpu0 < 0 ? -1 : (cpu1 - cpu0) / 1e9, sampler.max(), heapPeak(), rssPeak(), reset,
+                io0[0] < 0 ? -1 : io1[0] - io0[0], io0[1] < 0 ? -1 : io1[1] - io0[1]);
+        return new Timed<>(value, m);
+    }
+
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
+    }
+
+    /** Polls the heap's occupancy until stopped and keeps the largest value seen. */
+    private static final class HeapSampler extends Thread {
+        private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        private volatile boolean running = true;
+        private volatile long max;
+
+        HeapSampler() {
+            super("heap-sampler");
+            setDaemon(true);
+            max = memory.getHeapMemoryUsage().getUsed();
+        }
+
+        @Override
+        public void run() {
+            while (running) {
+                max = Math.max(max, memory.getHeapMemoryUsage().getUsed());
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        void stopSampling() throws InterruptedException {
+            max = Math.max(max, memory.getHeapMemoryUsage().getUsed());
+            running = false;
+            join();
+        }
+
+        long max() {
+            return max;
+        }
+    }
+
+    private static boolean resetPeaks() {
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                pool.resetPeakUsage();
+            }
+        }
+        try {
+            Files.writeString(Path.of("/proc/self/clear_refs"), "5");
+            return true;
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
+
+    static long heapPeak() {
+        long sum = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+                sum += pool.getPeakUsage().getUsed();
+            }
+        }
+        return sum;
+    }
+
+    /** VmHWM in bytes, or -1 when /proc is not there. */
+    static long rssPeak() {
+        return procStatus("VmHWM:");
+    }
+
+    private static long procStatus(String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith(field)) {
+                    return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** rchar and wchar, or -1s. */
+    private static long[] io() {
+        long rchar = -1, wchar = -1;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+                if (line.startsWith("rchar:")) {
+                    rchar = Long.parseLong(line.substring(6).trim());
+                } else if (line.startsWith("wchar:")) {
+                    wchar = Long.parseLong(line.substring(6).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new long[] {-1, -1};
+        }
+        return new long[] {rchar, wchar};
+    }
+}

@@ -1,0 +1,140 @@
+package dev.nifigeoparquet.benchmarks;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.LocalOutputFile;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Scenario 4, routing throughput on one thread: a GeoParquet file of skewed parcels read, every geometry decoded
+ * and keyed to its H3 cell, and every row written to its cell's file; against the plain read-then-write copy of
+ * the same file through the same parquet-java reader and writer. Two intermediate passes (read and decode; read,
+ * decode and key, without writing) show where the time goes. Each pass runs {@code repeats} times, interleaved,
+ * and the best time of each is kept: on a shared machine the best run is the least disturbed one.
+ */
+final class RoutingScenario {
+
+    private RoutingScenario() {
+    }
+
+    static void run(int rows, int repeats, long seed, Path work, ObjectNode out) throws Exception {
+        Archives.deleteTree(work);
+        Files.createDirectories(work);
+        Path input = work.resolve("input.parquet");
+        FooterEntries footer = SyntheticParcels.footer();
+        ParcelWorld world = new ParcelWorld(seed, 400);
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(input), input.toString(),
+                SyntheticParcels.schema(), footer, WriterSettings.defaults())) {
+            for (int i = 0; i < rows; i++) {
+                writer.write(world.parcel(i).row(ParcelWorld.LOADED_AT_MICROS));
+            }
+            writer.finish();
+        }
+        out.put("features", rows);
+        out.put("inputBytes", Files.size(input));
+        out.put("h3Resolution", NightlyDeltaScenario.RESOLUTION);
+        double copy = Double.MAX_VALUE, route = Double.MAX_VALUE, decode = Double.MAX_VALUE, key = Double.MAX_VALUE;
+        long cells = 0;
+        for (int r = 0; r < repeats; r++) {
+            copy = Math.min(copy, Probe.measure(() -> copy(input, work.resolve("copy.parquet"))).measurement().seconds());
+            decode = Math.min(decode, Probe.measure(() -> decodeAndKey(input, false)).measurement().seconds());
+            key = Math.min(key, Probe.measure(() -> decodeAndKey(input, true)).measurement().seconds());
+            Path routed = work.resolve("routed");
+            Archives.deleteTree(routed);
+            var timed = Probe.measure(() -> route(input, routed));
+            route = Math.min(route, timed.measurement().seconds());
+            cells = timed.value();
+        }
+        out.put("cellsWritten", cells);
+        out.put("repeats", repeats);
+        ObjectNode fps = out.putObject("featuresPerSecond");
+        fps.put("plainCopy", rows / copy);
+        fps.put("readAndDecode", rows / decode);
+        fps.put("readDecodeAndKey", rows / key);
+        fps.put("route", rows / route);
+        ObjectNode us = out.putObject("microsecondsPerFeature");
+        us.put("plainCopy", copy * 1e6 / rows);
+        us.put("readAndDecode", decode * 1e6 / rows);
+        us.put("readDecodeAndKey", key * 1e6 / rows);
+        us.put("route", route * 1e6 / rows);
+        out.put("routeThroughputOverPlainCopy", copy / route);
+    }
+
+    private static long copy(Path input, Path output) throws IOException {
+        Files.deleteIfExists(output);
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(input);
+             GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(output), output.toString(),
+                     reader.footer().schema(), reader.footer().canonicalEntries(), WriterSettings.defaults())) {
+            long n = 0;
+            for (Iterator<Group> it = reader.rows(); it.hasNext(); n++) {
+                writer.write(it.next());
+            }
+            writer.finish();
+            return n;
+        }
+    }
+
+    private static long decodeAndKey(Path input, boolean key) throws IOException {
+        H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
+        long hash = 0;
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(input)) {
+            GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
+            GeometryCodec codec = GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
+            long index = 0;
+            for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                var geometry = codec.decode(it.next(), index++);
+                hash += key ? keyer.cellOf(geometry, SourceCrs.CRS84).hashCode() : geometry.getNumPoints();
+            }
+        }
+        return hash;
+    }
+
+    /** Routes every row to its cell's file; returns the number of cells. */
+    private static long route(Path input, Path outputRoot) throws IOException {
+        H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
+        Map<String, GeoParquetFileWriter> writers = new HashMap<>();
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(input)) {
+            GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
+            GeometryCodec codec = GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
+            FooterEntries footer = reader.footer().canonicalEntries();
+            long index = 0;
+            for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                Group row = it.next();
+                String cell = keyer.cellOf(codec.decode(row, index++), SourceCrs.CRS84);
+                GeoParquetFileWriter writer = writers.get(cell);
+                if (writer == null) {
+                    Path dir = outputRoot.resolve("h3_cell=" + cell);
+                    Files.createDirectories(dir);
+                    Path file = dir.resolve("part-0.parquet");
+                    writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(),
+                            reader.footer().schema(), footer, WriterSettings.defaults());
+                    writers.put(cell, writer);
+                }
+                writer.write(row);
+            }
+            for (GeoParquetFileWriter writer : writers.values()) {
+                writer.finish();
+            }
+        } finally {
+            for (GeoParquetFileWriter writer : writers.values()) {
+                writer.close();
+            }
+        }
+        return writers.size();
+    }
+}
