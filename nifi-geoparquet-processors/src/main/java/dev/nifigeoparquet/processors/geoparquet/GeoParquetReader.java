@@ -44,17 +44,29 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
     public static final PropertyDescriptor MAXIMUM_CONTENT_SIZE = new PropertyDescriptor.Builder()
             .name("Maximum Content Size")
             .description("The largest FlowFile content this reader accepts. The content is copied to a temporary file "
-                    + "(in the JVM's java.io.tmpdir) before it is read, so this bounds the disk space one read may use. "
+                    + "(in the Spool Directory) before it is read, so this bounds the disk space one read may use. "
                     + "Larger content fails the read with a message naming this property.")
             .required(true)
             .addValidator(StandardValidators.DATA_SIZE_VALIDATOR)
             .defaultValue("1 GB")
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(GEOMETRY_FORMAT, MAXIMUM_CONTENT_SIZE);
+    public static final PropertyDescriptor SPOOL_DIRECTORY = new PropertyDescriptor.Builder()
+            .name("Spool Directory")
+            .description("Where content is copied before it is read (a Parquet footer sits at the end of the file and a "
+                    + "record reader gets a forward-only stream). Empty: the JVM's temporary directory. Point it at a disk "
+                    + "with room for Maximum Content Size times the reads that run at once. Copies are deleted when the "
+                    + "reader is closed or the content cannot be read.")
+            .required(false)
+            .expressionLanguageSupported(org.apache.nifi.expression.ExpressionLanguageScope.ENVIRONMENT)
+            .addValidator(StandardValidators.createDirectoryExistsValidator(true, false))
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(GEOMETRY_FORMAT, MAXIMUM_CONTENT_SIZE, SPOOL_DIRECTORY);
 
     private volatile RecordGeometryEncoding geometryFormat;
     private volatile long maximumContentBytes;
+    private volatile java.nio.file.Path spoolDirectory;
 
     @Override
     protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
@@ -65,6 +77,8 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
     public void onEnabled(final ConfigurationContext context) {
         geometryFormat = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(RecordGeometryEncoding.class);
         maximumContentBytes = context.getProperty(MAXIMUM_CONTENT_SIZE).asDataSize(DataUnit.B).longValue();
+        final String directory = context.getProperty(SPOOL_DIRECTORY).evaluateAttributeExpressions().getValue();
+        spoolDirectory = java.nio.file.Path.of(directory == null || directory.isBlank() ? System.getProperty("java.io.tmpdir") : directory);
     }
 
     /**
@@ -76,7 +90,7 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
                                            final ComponentLog logger) throws MalformedRecordException, IOException {
         final String filename = variables == null ? null : variables.get(CoreAttributes.FILENAME.key());
         final String name = filename == null ? "FlowFile content" : filename;
-        final SpooledContent content = SpooledContent.spool(in, inputLength, maximumContentBytes);
+        final SpooledContent content = SpooledContent.spool(in, inputLength, maximumContentBytes, spoolDirectory);
         return new GeoParquetRecordReader(content, name, geometryFormat);
     }
 }

@@ -29,13 +29,14 @@ final class SpooledContent implements Closeable {
     /**
      * @param declaredLength the content length if known, else a negative number
      * @param maxBytes       the largest content accepted
+     * @param directory      where the copy is written
      * @throws ContentTooLargeException when the content is longer than {@code maxBytes}; nothing is left on disk
      */
-    static SpooledContent spool(final InputStream in, final long declaredLength, final long maxBytes) throws IOException {
+    static SpooledContent spool(final InputStream in, final long declaredLength, final long maxBytes, final Path directory) throws IOException {
         if (declaredLength > maxBytes) {
             throw new ContentTooLargeException(declaredLength, maxBytes);
         }
-        final Path file = Files.createTempFile(PREFIX, SUFFIX);
+        final Path file = Files.createTempFile(directory, PREFIX, SUFFIX);
         try {
             long copied = 0;
             try (OutputStream out = Files.newOutputStream(file)) {

@@ -53,6 +53,8 @@ class GeoParquetServicesTest {
 
     @TempDir
     Path temp;
+    /** The reader's own spool directory, so counting its copies is not disturbed by anything else using the temp dir. */
+    private Path spool;
 
     private TestRunner runner;
     private GeoParquetReader reader;
@@ -65,6 +67,8 @@ class GeoParquetServicesTest {
         writer = new GeoParquetRecordSetWriter();
         runner.addControllerService("reader", reader);
         runner.addControllerService("writer", writer);
+        spool = java.nio.file.Files.createDirectories(temp.resolve("spool"));
+        runner.setProperty(reader, GeoParquetReader.SPOOL_DIRECTORY, spool.toString());
         runner.setProperty(ReadThenWrite.READER, "reader");
         runner.setProperty(ReadThenWrite.WRITER, "writer");
     }
@@ -347,8 +351,8 @@ class GeoParquetServicesTest {
         return new MapRecord(schema, map);
     }
 
-    private static long spooledFiles() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+    private long spooledFiles() throws IOException {
+        try (Stream<Path> files = Files.list(spool)) {
             return files.filter(file -> file.getFileName().toString().startsWith("nifi-geoparquet-")).count();
         }
     }
