@@ -63,9 +63,7 @@ public final class GeoParquetFileWriter implements Closeable {
         this.name = name;
         this.schema = schema;
         this.footerEntries = footerEntries;
-        this.properties = ParquetProperties.builder()
-                .withRowGroupRowCountLimit(settings.rowGroupRowCount())
-                .build();
+        this.properties = properties(schema, footerEntries, settings);
         this.compressor = new ArchiveCodecFactory(settings.zstdLevel()).getCompressor(settings.codec());
         this.fileWriter = fileWriter;
         this.rowWriter = new GroupRowWriteSupport(schema, covering);
@@ -86,7 +84,7 @@ public final class GeoParquetFileWriter implements Closeable {
         try {
             fileWriter = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE,
                     ParquetWriterDefaults.ROW_GROUP_BYTES_HINT, ParquetWriterDefaults.NO_PADDING, null,
-                    ParquetProperties.builder().withRowGroupRowCountLimit(settings.rowGroupRowCount()).build());
+                    properties(schema, entries, settings));
             fileWriter.start();
         } catch (IOException | RuntimeException e) {
             throw new ParquetFileException(name, "cannot create: " + e.getMessage(), e);
@@ -94,6 +92,39 @@ public final class GeoParquetFileWriter implements Closeable {
         GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, fileWriter, covering);
         writer.startRowGroup();
         return writer;
+    }
+
+    /**
+     * Row groups by row count, and no dictionary for geometry columns: every WKB value is distinct, so parquet-java
+     * would build a dictionary for each page only to fall back to plain encoding (most of a rewrite's CPU time when
+     * measured).
+     */
+    private static ParquetProperties properties(MessageType schema, Map<String, String> footerEntries, WriterSettings settings) {
+        ParquetProperties.Builder builder = ParquetProperties.builder().withRowGroupRowCountLimit(settings.rowGroupRowCount());
+        java.util.Set<String> geometryColumns = new java.util.HashSet<>();
+        String geo = footerEntries.get(FooterEntries.GEO);
+        if (geo != null) {
+            try {
+                GeoMetadata.parse(geo).columns().forEach((column, meta) -> {
+                    if (meta.encoding() == dev.nifigeoparquet.archive.geo.GeometryEncoding.WKB) {
+                        geometryColumns.add(column);
+                    }
+                });
+            } catch (IllegalArgumentException unreadable) {
+                // The caller validates the geo block; an unreadable one simply keeps parquet-java's defaults.
+            }
+        }
+        for (org.apache.parquet.schema.Type field : schema.getFields()) {
+            if (dev.nifigeoparquet.archive.geo.GeometryCodec.isParquetGeospatial(field)) {
+                geometryColumns.add(field.getName());
+            }
+        }
+        for (String column : geometryColumns) {
+            if (schema.containsField(column) && schema.getType(column).isPrimitive()) {
+                builder.withDictionaryEncoding(column, false);
+            }
+        }
+        return builder.build();
     }
 
     private static Map<Integer, CoveringColumn> coveringColumns(MessageType schema, FooterEntries footer, String name)
