@@ -74,7 +74,7 @@ public final class NightlyDelta {
 
     /**
      * Generates a delta of {@code size} rows: about 55% edits, 25% new parcels, 10% moves and 10% deletions, all
-     * in a few of the baseline's most populated cells (moves go from one of those cells to another).
+     * in a few cells chosen at random among those populated enough to hold them (moves go from the first of those cells to the second).
      *
      * @param baseline  the archive's rows by cell
      * @param cellOf    the archive's keying of a row
@@ -84,11 +84,16 @@ public final class NightlyDelta {
         if (size < 1) {
             throw new IllegalArgumentException("A delta needs at least one row, was asked for " + size);
         }
-        List<String> byPopulation = new ArrayList<>(baseline.keySet());
-        byPopulation.sort(Comparator.comparingInt((String cell) -> baseline.get(cell).size()).reversed().thenComparing(cell -> cell));
-        List<String> candidates = new ArrayList<>(byPopulation.subList(0, Math.min(byPopulation.size(), 16)));
+        // A few cells chosen at random among those populated enough to hold their share of the delta's edits.
+        int hotCount = Math.max(1, Math.min(baseline.size(), 2 + size / 500));
+        int perCell = (int) Math.ceil(size * 0.75 / hotCount * 1.5);
+        List<String> candidates = new ArrayList<>(baseline.keySet().stream().filter(cell -> baseline.get(cell).size() >= perCell).sorted().toList());
+        if (candidates.size() < hotCount) {
+            candidates = new ArrayList<>(baseline.keySet());
+            candidates.sort(Comparator.comparingInt((String cell) -> baseline.get(cell).size()).reversed().thenComparing(cell -> cell));
+            candidates = new ArrayList<>(candidates.subList(0, hotCount));
+        }
         Collections.shuffle(candidates, random);
-        int hotCount = Math.max(1, Math.min(candidates.size(), 2 + size / 1000));
         List<String> hot = new ArrayList<>(candidates.subList(0, hotCount));
         hot.sort(null);
 
@@ -116,12 +121,18 @@ public final class NightlyDelta {
             Group row = existing.get(next++);
             rows.add(copy(row, row, row.getString(LAND_USE, 0), row.getDouble(AREA, 0), updatedAt, true));
         }
+        // A re-survey shifts parcels of one cell across its boundary into the next: one pair of cells, so the moves
+        // rewrite one partition more, not every hot partition once per other.
+        java.util.Set<String> used = new java.util.HashSet<>();
+        existing.subList(0, next).forEach(row -> used.add(row.getString(SyntheticParcels.KEY, 0)));
+        List<Group> movable = new ArrayList<>(baseline.getOrDefault(hot.get(0), List.of()));
+        Collections.shuffle(movable, random);
+        String to = hot.size() > 1 ? hot.get(1) : hot.get(0);
         int made = 0;
-        for (int attempt = 0; made < moves && attempt < moves * 20; attempt++) {
-            Group row = existing.get(next);
-            String from = cellOf.apply(row);
-            String to = hot.get(random.nextInt(hot.size()));
-            if (to.equals(from)) {
+        for (int i = 0, attempts = 0; made < moves && i < movable.size() && attempts < moves * 20; attempts++) {
+            Group row = movable.get(i);
+            if (used.contains(row.getString(SyntheticParcels.KEY, 0))) {
+                i++;
                 continue;
             }
             Group moved = near(row.getString(SyntheticParcels.KEY, 0), baseline.get(to), updatedAt);
@@ -129,7 +140,8 @@ public final class NightlyDelta {
                 continue;
             }
             rows.add(copy(row, moved, row.getString(LAND_USE, 0), moved.getDouble(AREA, 0), updatedAt, false));
-            next++;
+            used.add(row.getString(SyntheticParcels.KEY, 0));
+            i++;
             made++;
         }
         int inserted = 0;
