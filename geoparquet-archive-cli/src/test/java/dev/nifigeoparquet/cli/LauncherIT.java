@@ -55,9 +55,19 @@ class LauncherIT {
         assertEquals(1, usage.err().lines().count(), usage.err());
     }
 
+    /** The README's quickstart, exactly: the default demo in the working directory. */
+    @Test
+    void theQuickstartDemoRunsAsTheReadmeGivesIt() throws Exception {
+        Run demo = run("demo");
+        assertEquals(0, demo.exitCode(), demo.out() + demo.err());
+        assertTrue(demo.err().contains("parcels generated"), "progress on stderr: " + demo.err());
+        assertTrue(demo.out().contains("rows: baseline 50,000 + net delta") && demo.out().contains("reconciled"), demo.out());
+        assertTrue(Files.isRegularFile(temp.resolve("geoparquet-demo/report.html")));
+    }
+
     @Test
     void aSmallDemoRunsQuietlyThroughTheLauncher() throws Exception {
-        Path dir = temp.resolve("demo");
+        Path dir = temp.resolve("small");
         Run demo = run("demo", "--quiet", "--dir", dir.toString(), "--features", "3000", "--delta", "200");
         assertEquals(0, demo.exitCode(), demo.out() + demo.err());
         assertEquals("", demo.err(), "--quiet: nothing on stderr");
