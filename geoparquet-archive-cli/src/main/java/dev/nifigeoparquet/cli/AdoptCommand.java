@@ -1,0 +1,63 @@
+package dev.nifigeoparquet.cli;
+
+import dev.nifigeoparquet.archive.AdoptionOptions;
+import dev.nifigeoparquet.archive.AdoptionReport;
+import dev.nifigeoparquet.archive.ArchiveAdopter;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+
+/** {@code adopt}: takes over a directory that pyarrow, GeoPandas or DuckDB wrote in the h3_cell=<cell>/ layout. */
+@Command(name = "adopt", mixinStandardHelpOptions = true, sortOptions = false,
+        header = "Adopts an h3_cell=<cell>/ directory written by pyarrow, GeoPandas or DuckDB.",
+        description = {"Adopts an existing h3_cell=<cell>/*.parquet directory written by pyarrow, GeoPandas or DuckDB: "
+                + "the resolution comes from the partition names, the schema and canonical footer from a reference file, "
+                + "and every partition's files become its first commit. No data file is rewritten.",
+                "GeoPandas' per-file 'geo' bbox is reported and left out of the canonical block; a 'crs' that is not "
+                        + "PROJJSON is reported as a warning and never changed."})
+final class AdoptCommand extends ArchiveCommand {
+
+    @Option(names = "--archive", required = true, paramLabel = "DIR", description = "The directory to adopt.")
+    Path archive;
+
+    @Option(names = "--key", paramLabel = "COL", split = ",",
+            description = "The stable feature key column(s). Omit for an append-only archive.")
+    List<String> keyColumns = List.of();
+
+    @Option(names = "--version-column", paramLabel = "COL", description = "Optional column whose larger value wins in an upsert.")
+    String versionColumn;
+
+    @Option(names = "--h3-resolution", paramLabel = "N",
+            description = "The resolution you expect; adoption fails if the partition names encode another.")
+    Integer resolution;
+
+    @Option(names = "--reference-file", paramLabel = "PATH",
+            description = "The file (relative to the archive) whose schema and footer become canonical; default: one carrying the most common 'geo' block.")
+    String referenceFile;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isDirectory(archive)) {
+            throw new InputException("directory " + archive + " does not exist");
+        }
+        progress().note("adopting " + archive + " ...");
+        AdoptionReport report = ArchiveAdopter.adopt(new LocalArchiveStorage(archive),
+                new AdoptionOptions(keyColumns, versionColumn, resolution, referenceFile, null), Clock.systemUTC());
+        report.record().warnings().forEach(warning -> err().println("warning: " + warning));
+        out().printf("adopted archive %s%n", archive);
+        out().printf("  partitions:      %d%n", report.partitions());
+        out().printf("  files:           %d%n", report.files());
+        out().printf("  rows:            %d%n", report.rows());
+        out().printf("  h3 resolution:   %d%n", report.archive().h3Resolution());
+        out().printf("  crs:             %s%n", report.archive().sourceCrs().authorityCode());
+        out().printf("  reference file:  %s%n", report.record().referenceFile());
+        out().printf("  geo blocks:      %d distinct%s%n", report.record().distinctGeoBlocks(),
+                report.record().canonicalDerived() ? "; canonical block derived: " + String.join("; ", report.record().derivation()) : "");
+        return ExitCodes.OK;
+    }
+}

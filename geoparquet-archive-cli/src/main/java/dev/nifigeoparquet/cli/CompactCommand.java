@@ -1,0 +1,79 @@
+package dev.nifigeoparquet.cli;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.compaction.CompactionOptions;
+import dev.nifigeoparquet.archive.compaction.Compactor;
+import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code compact}: merges the small files of the partitions that qualify. */
+@Command(name = "compact", mixinStandardHelpOptions = true, sortOptions = false,
+        header = "Merges the small files of the partitions that qualify.",
+        description = {"Merges the small files appends and upserts leave behind, partition by partition, keeping the canonical "
+                + "'geo' block, schema, codec and row-group size. A partition qualifies when it holds more than --min-files files, "
+                + "or at least two files smaller than a quarter of the target file size.",
+                "Each partition's compaction commits atomically and never changes its rows. Exit 1 when a partition fails."})
+final class CompactCommand extends ArchiveCommand {
+
+    @Option(names = "--archive", required = true, paramLabel = "DIR", description = "The archive.")
+    Path archive;
+
+    @Option(names = "--min-files", paramLabel = "N",
+            description = "A partition with more live files than N qualifies (default: the archive's setting, 8).")
+    Integer minFiles;
+
+    @Option(names = "--cell", paramLabel = "CELL", split = ",",
+            description = "Compact only these partitions (default: sweep every partition).")
+    List<String> cells = List.of();
+
+    @Override
+    public Integer call() throws Exception {
+        GeoParquetArchive opened = openArchive(archive);
+        CompactionOptions options = CompactionOptions.archiveDefaults();
+        if (minFiles != null) {
+            if (minFiles < 1) {
+                throw new InputException("--min-files must be at least 1, was " + minFiles);
+            }
+            options = options.withMinFiles(minFiles);
+        }
+        Compactor compactor = new Compactor(opened, options);
+        List<String> selected = cells.isEmpty() ? opened.partitionCells() : cells;
+        cells.forEach(opened::requireCell);
+        Progress.Counter counter = progress().counter("partitions checked", selected.size());
+        List<PartitionCompaction> results = new ArrayList<>();
+        for (String cell : selected) {
+            results.add(compactOne(compactor, cell));
+            counter.add(1);
+        }
+        counter.finish();
+        long compacted = results.stream().filter(PartitionCompaction::compacted).count();
+        List<PartitionCompaction> failed = results.stream().filter(PartitionCompaction::failed).toList();
+        for (PartitionCompaction result : results) {
+            if (result.compacted()) {
+                out().printf("compacted %s: %d files -> %d, %d rows, %d bytes written%n", result.cell(), result.filesBefore(),
+                        result.filesAfter(), result.rows(), result.bytesWritten());
+            }
+        }
+        out().printf("partitions compacted: %d of %d checked; bytes read %d, written %d%n", compacted, results.size(),
+                results.stream().mapToLong(PartitionCompaction::bytesRead).sum(),
+                results.stream().mapToLong(PartitionCompaction::bytesWritten).sum());
+        if (!failed.isEmpty()) {
+            throw new CheckFailedException(failed.size() + " partitions failed to compact, first " + failed.get(0).cell()
+                    + ": " + failed.get(0).failure());
+        }
+        return ExitCodes.OK;
+    }
+
+    private static PartitionCompaction compactOne(Compactor compactor, String cell) {
+        try {
+            return compactor.compact(cell);
+        } catch (java.io.IOException | RuntimeException e) {
+            return new PartitionCompaction(cell, 0, 0, -1, 0, 0, 0, 0, 0, null, GeoParquetArchiveCli.oneLine(e.getMessage()));
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.nifigeoparquet.cli;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.ops.ArchiveWriter;
+import dev.nifigeoparquet.archive.ops.DeltaRouter;
+import dev.nifigeoparquet.archive.ops.DeltaRow;
+import dev.nifigeoparquet.archive.ops.OperationResult;
+import dev.nifigeoparquet.archive.ops.PartitionDelta;
+import dev.nifigeoparquet.archive.ops.WriteMode;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Routes a whole delta to its partitions and applies it partition by partition, as the NiFi flow does with
+ * RouteByH3Cell and UpsertGeoParquetPartition. Every partition's delta is validated before the first is written,
+ * so a bad row changes nothing. Each partition commits atomically on its own; if the run stops half way, running
+ * it again completes it, because each partition's operation id (derived from its rows) makes a replay a no-op.
+ */
+final class DeltaApplication {
+
+    /**
+     * What applying a delta did.
+     *
+     * @param routed   the delta as routed
+     * @param result   the operation results of every partition, added up
+     * @param replayed partitions whose delta had already been applied
+     */
+    record Outcome(DeltaRouter.Routed routed, OperationResult result, int replayed) {
+    }
+
+    private final GeoParquetArchive archive;
+    private final Progress progress;
+
+    DeltaApplication(GeoParquetArchive archive, Progress progress) {
+        this.archive = archive;
+        this.progress = progress;
+    }
+
+    Outcome apply(WriteMode mode, List<DeltaRow> rows) throws IOException {
+        DeltaRouter.Routed routed = new DeltaRouter(archive, mode).route(rows);
+        if (mode == WriteMode.APPEND && !routed.deletions().isEmpty()) {
+            throw new InputException(routed.deletions().size() + " delta rows are marked for deletion, which append cannot do; use --mode upsert");
+        }
+        progress.note(String.format("routed %,d rows to %d partitions%s", routed.rows() - routed.deletions().size(),
+                routed.byCell().size(), routed.deletions().isEmpty() ? "" : String.format(" and %,d deletions by key", routed.deletions().size())));
+        List<PartitionDelta> deltas = new ArrayList<>();
+        for (Map.Entry<String, List<DeltaRow>> cell : routed.byCell().entrySet()) {
+            deltas.add(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null));
+        }
+        if (!routed.deletions().isEmpty()) {
+            deltas.add(PartitionDelta.prepare(archive, null, WriteMode.DELETE, routed.deletions(), null));
+        }
+        ArchiveWriter writer = new ArchiveWriter(archive);
+        Progress.Counter counter = progress.counter(mode.name().toLowerCase(java.util.Locale.ROOT) + " partitions", deltas.size());
+        OperationResult total = null;
+        int replayed = 0;
+        for (PartitionDelta delta : deltas) {
+            OperationResult result = writer.apply(delta);
+            if (result.replay()) {
+                replayed++;
+            }
+            total = total == null ? result : total.plus(result);
+            counter.add(1);
+        }
+        counter.finish();
+        if (total == null) {
+            total = new OperationResult("none", false, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        }
+        return new Outcome(routed, total, replayed);
+    }
+}

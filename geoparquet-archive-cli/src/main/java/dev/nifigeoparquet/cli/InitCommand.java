@@ -1,0 +1,57 @@
+package dev.nifigeoparquet.cli;
+
+import dev.nifigeoparquet.archive.ArchiveCreator;
+import dev.nifigeoparquet.archive.ArchiveSpec;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import org.apache.parquet.io.LocalInputFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+
+/** {@code init}: creates an empty archive whose schema and canonical footer come from a template GeoParquet file. */
+@Command(name = "init", mixinStandardHelpOptions = true, sortOptions = false,
+        header = "Creates an empty archive from a template GeoParquet file.",
+        description = {"Creates an empty archive: the template's schema and canonical footer entries (its 'geo' block among them) "
+                + "are pinned for every file the archive will hold, with the feature key and the H3 resolution.",
+                "The template's file-level 'geo' bbox, if any, is refused: it cannot stay true in every file."})
+final class InitCommand extends ArchiveCommand {
+
+    @Option(names = "--archive", required = true, paramLabel = "DIR", description = "Where to create the archive (must not hold one yet).")
+    Path archive;
+
+    @Option(names = "--template", required = true, paramLabel = "FILE.parquet", description = "A GeoParquet file with the archive's schema; only its footer is read.")
+    Path template;
+
+    @Option(names = "--key", paramLabel = "COL", split = ",",
+            description = "The stable feature key column(s); repeat or separate with commas. Omit for an append-only archive.")
+    List<String> keyColumns = List.of();
+
+    @Option(names = "--version-column", paramLabel = "COL", description = "Optional column whose larger value wins when an upsert meets an existing key.")
+    String versionColumn;
+
+    @Option(names = "--h3-resolution", required = true, paramLabel = "N", description = "The pinned H3 resolution, 0 to 15.")
+    int resolution;
+
+    @Option(names = "--zstd-level", paramLabel = "N", description = "ZSTD level of every data file (default: ${DEFAULT-VALUE}).")
+    int zstdLevel = WriterSettings.DEFAULT_ZSTD_LEVEL;
+
+    @Override
+    public Integer call() throws Exception {
+        requireFile(template, "template");
+        ArchiveSpec archiveSpec = ArchiveSpec.fromTemplate(new LocalInputFile(template), template.toString(), keyColumns,
+                versionColumn, resolution, WriterSettings.defaults().withZstdLevel(zstdLevel));
+        archiveSpec.warnings().forEach(warning -> err().println("warning: " + warning));
+        GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(archive), archiveSpec, Clock.systemUTC());
+        out().printf("created archive %s%n", archive);
+        out().printf("  h3 resolution:   %d%n", created.h3Resolution());
+        out().printf("  geometry column: %s%n", created.descriptor().geometryColumn());
+        out().printf("  crs:             %s%n", created.sourceCrs().authorityCode());
+        out().printf("  key:             %s%n", created.descriptor().keyColumns().isEmpty() ? "(none: append-only)" : created.descriptor().keyColumns());
+        return ExitCodes.OK;
+    }
+}

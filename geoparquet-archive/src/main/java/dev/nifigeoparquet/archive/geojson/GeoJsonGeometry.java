@@ -1,0 +1,128 @@
+package dev.nifigeoparquet.archive.geojson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.CoordinateXYZM;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.geom.LineString;
+import org.locationtech.jts.geom.LinearRing;
+import org.locationtech.jts.geom.Point;
+import org.locationtech.jts.geom.Polygon;
+
+/**
+ * Reads a GeoJSON geometry object (RFC 7946, section 3.1) into JTS. JTS's own GeoJSON reader lives outside
+ * jts-core, and the seven geometry types are small enough to read here. A third position element becomes z; a
+ * fourth is kept as m.
+ */
+public final class GeoJsonGeometry {
+
+    private final GeometryFactory factory;
+
+    public GeoJsonGeometry(GeometryFactory factory) {
+        this.factory = factory;
+    }
+
+    /** The geometry; {@code null} for a JSON null (a feature without geometry). */
+    public Geometry read(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("a GeoJSON geometry must be an object, not " + node.getNodeType());
+        }
+        String type = node.path("type").asText("");
+        if (type.equals("GeometryCollection")) {
+            JsonNode members = node.path("geometries");
+            Geometry[] geometries = new Geometry[members.size()];
+            for (int i = 0; i < geometries.length; i++) {
+                geometries[i] = read(members.get(i));
+            }
+            return factory.createGeometryCollection(geometries);
+        }
+        JsonNode coordinates = node.get("coordinates");
+        if (coordinates == null || !coordinates.isArray()) {
+            throw new IllegalArgumentException("GeoJSON " + (type.isEmpty() ? "object" : type) + " has no 'coordinates' array");
+        }
+        return switch (type) {
+            case "Point" -> point(coordinates);
+            case "LineString" -> factory.createLineString(positions(coordinates));
+            case "Polygon" -> polygon(coordinates);
+            case "MultiPoint" -> {
+                Point[] points = new Point[coordinates.size()];
+                for (int i = 0; i < points.length; i++) {
+                    points[i] = point(coordinates.get(i));
+                }
+                yield factory.createMultiPoint(points);
+            }
+            case "MultiLineString" -> {
+                LineString[] lines = new LineString[coordinates.size()];
+                for (int i = 0; i < lines.length; i++) {
+                    lines[i] = factory.createLineString(positions(coordinates.get(i)));
+                }
+                yield factory.createMultiLineString(lines);
+            }
+            case "MultiPolygon" -> {
+                Polygon[] polygons = new Polygon[coordinates.size()];
+                for (int i = 0; i < polygons.length; i++) {
+                    polygons[i] = polygon(coordinates.get(i));
+                }
+                yield factory.createMultiPolygon(polygons);
+            }
+            default -> throw new IllegalArgumentException("'" + type + "' is not a GeoJSON geometry type");
+        };
+    }
+
+    private Point point(JsonNode position) {
+        return position.isEmpty() ? factory.createPoint() : factory.createPoint(position(position));
+    }
+
+    private Polygon polygon(JsonNode rings) {
+        if (rings.isEmpty()) {
+            return factory.createPolygon();
+        }
+        LinearRing shell = ring(rings.get(0));
+        LinearRing[] holes = new LinearRing[rings.size() - 1];
+        for (int i = 1; i < rings.size(); i++) {
+            holes[i - 1] = ring(rings.get(i));
+        }
+        return factory.createPolygon(shell, holes);
+    }
+
+    private LinearRing ring(JsonNode positions) {
+        try {
+            return factory.createLinearRing(positions(positions));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid polygon ring: " + e.getMessage(), e);
+        }
+    }
+
+    private Coordinate[] positions(JsonNode positions) {
+        if (!positions.isArray()) {
+            throw new IllegalArgumentException("expected an array of positions, found " + positions.getNodeType());
+        }
+        Coordinate[] coordinates = new Coordinate[positions.size()];
+        for (int i = 0; i < coordinates.length; i++) {
+            coordinates[i] = position(positions.get(i));
+        }
+        return coordinates;
+    }
+
+    private static Coordinate position(JsonNode position) {
+        if (!position.isArray() || position.size() < 2) {
+            throw new IllegalArgumentException("a position needs at least two numbers, found " + position);
+        }
+        for (JsonNode value : position) {
+            if (!value.isNumber()) {
+                throw new IllegalArgumentException("a position holds numbers only, found " + position);
+            }
+        }
+        double x = position.get(0).doubleValue();
+        double y = position.get(1).doubleValue();
+        return switch (position.size()) {
+            case 2 -> new Coordinate(x, y);
+            case 3 -> new Coordinate(x, y, position.get(2).doubleValue());
+            default -> new CoordinateXYZM(x, y, position.get(2).doubleValue(), position.get(3).doubleValue());
+        };
+    }
+}

@@ -1,0 +1,129 @@
+package dev.nifigeoparquet.archive.ops;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.keying.KeyingException;
+import org.locationtech.jts.geom.Geometry;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Groups a whole delta (rows already in the archive's schema) by the partition each row belongs to, so that each
+ * partition is opened once. The cell is the one {@link GeoParquetArchive#keyer()} computes, exactly as
+ * {@link PartitionDelta#prepare} recomputes it, so a routed group is never refused for a cell mismatch.
+ *
+ * <p>Rows marked for deletion carry no geometry to key by; they go to one group of deletions by key
+ * ({@link Routed#deletions()}), which {@link PartitionDelta#prepare} with a null cell applies wherever the key
+ * index finds the keys. When a key occurs more than once in the delta, its last occurrence wins, as within one
+ * partition's delta; the earlier ones are dropped here so that a key that moved within the delta reaches one
+ * partition only.
+ */
+public final class DeltaRouter {
+
+    private static final int PROBLEM_LIMIT = 100;
+
+    private final GeoParquetArchive archive;
+    private final WriteMode mode;
+
+    public DeltaRouter(GeoParquetArchive archive, WriteMode mode) {
+        this.archive = archive;
+        this.mode = mode;
+    }
+
+    /**
+     * A delta routed to its partitions.
+     *
+     * @param byCell        rows to write, by cell in ascending order, each list in delta order
+     * @param deletions     rows that delete their key, wherever it lives
+     * @param duplicateKeys rows dropped because a later row of the delta had the same key
+     */
+    public record Routed(SortedMap<String, List<DeltaRow>> byCell, List<DeltaRow> deletions, int duplicateKeys) {
+
+        public Routed {
+            byCell = Collections.unmodifiableSortedMap(new TreeMap<>(byCell));
+            deletions = List.copyOf(deletions);
+        }
+
+        /** Rows that will be applied: written rows plus deletions. */
+        public long rows() {
+            return byCell.values().stream().mapToLong(List::size).sum() + deletions.size();
+        }
+    }
+
+    /**
+     * Routes every row; nothing is written.
+     *
+     * @throws DeltaRejectedException naming each row that cannot be keyed (null, empty or unreadable geometry,
+     *                                coordinates out of range, a null key)
+     */
+    public Routed route(Iterable<DeltaRow> rows) {
+        boolean keyed = archive.descriptor().hasKey();
+        FeatureKey.Extractor keys = keyed ? archive.keyExtractor() : null;
+        GeometryCodec codec = archive.geometryCodec();
+        List<String> problems = new ArrayList<>();
+        // Keyed rows: the last occurrence of each key, remembered with its cell (null for a deletion).
+        Map<FeatureKey, Placed> latest = new LinkedHashMap<>();
+        List<Placed> unkeyed = new ArrayList<>();
+        int duplicates = 0;
+        long index = 0;
+        for (DeltaRow given : rows) {
+            long rowIndex = index++;
+            DeltaRow row = mode == WriteMode.DELETE && !given.delete() ? DeltaRow.deletion(given.row()) : given;
+            FeatureKey key = keys == null ? null : keys.keyOf(row.row());
+            if (keyed && key == null) {
+                addProblem(problems, "record " + rowIndex + ": key " + keys.columns() + " is null");
+                continue;
+            }
+            String cell = null;
+            if (!row.delete()) {
+                try {
+                    Geometry geometry = codec.decode(row.row(), rowIndex);
+                    cell = archive.keyer().cellOf(geometry, archive.sourceCrs());
+                } catch (KeyingException | IllegalArgumentException e) {
+                    addProblem(problems, "record " + rowIndex + (key == null ? "" : " (key " + key + ")") + ": " + e.getMessage());
+                    continue;
+                }
+            }
+            Placed placed = new Placed(row, cell);
+            if (key == null) {
+                unkeyed.add(placed);
+            } else if (latest.remove(key) != null) {
+                duplicates++;
+                latest.put(key, placed);
+            } else {
+                latest.put(key, placed);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new DeltaRejectedException("Delta rejected before routing, nothing was written", problems);
+        }
+        SortedMap<String, List<DeltaRow>> byCell = new TreeMap<>();
+        List<DeltaRow> deletions = new ArrayList<>();
+        for (Placed placed : unkeyed) {
+            byCell.computeIfAbsent(placed.cell(), c -> new ArrayList<>()).add(placed.row());
+        }
+        for (Placed placed : latest.values()) {
+            if (placed.cell() == null) {
+                deletions.add(placed.row());
+            } else {
+                byCell.computeIfAbsent(placed.cell(), c -> new ArrayList<>()).add(placed.row());
+            }
+        }
+        return new Routed(byCell, deletions, duplicates);
+    }
+
+    private static void addProblem(List<String> problems, String problem) {
+        if (problems.size() < PROBLEM_LIMIT) {
+            problems.add(problem);
+        }
+    }
+
+    private record Placed(DeltaRow row, String cell) {
+    }
+}
