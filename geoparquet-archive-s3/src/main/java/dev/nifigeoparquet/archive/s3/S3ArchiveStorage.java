@@ -253,7 +253,13 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
     void readRange(String path, String eTag, long offset, byte[] target, int targetOffset, int length) throws IOException {
         GetObjectRequest request = GetObjectRequest.builder().bucket(location.bucket()).key(location.key(path))
                 .range("bytes=" + offset + "-" + (offset + length - 1)).ifMatch(eTag).build();
-        ResponseBytes<GetObjectResponse> bytes = call("read " + path, () -> client.getObjectAsBytes(request));
+        ResponseBytes<GetObjectResponse> bytes;
+        try {
+            bytes = call("read " + path, () -> client.getObjectAsBytes(request));
+        } catch (FileAlreadyExistsException changed) {
+            // 412 on a read: the ETag no longer matches. Data files are never replaced, so this is outside interference.
+            throw new IOException(describe() + "/" + path + " changed while it was being read (its ETag is no longer " + eTag + ")", changed);
+        }
         byte[] data = bytes.asByteArrayUnsafe();
         StorageMeter.recordDownloaded(data.length);
         if (data.length != length) {
