@@ -17,6 +17,7 @@ import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -40,8 +41,20 @@ public final class Compactor {
 
     public Compactor(GeoParquetArchive archive, CompactionOptions options) {
         this.archive = Objects.requireNonNull(archive, "archive");
-        this.planner = new CompactionPlanner(options.resolve(archive.descriptor()));
+        this.planner = new CompactionPlanner(atLeastStorageMinimumAge(options.resolve(archive.descriptor()),
+                archive.storage().minimumObjectAge()));
         this.writerSettings = archive.descriptor().writer().withTargetFileBytes(planner.policy().targetFileBytes());
+    }
+
+    /**
+     * The storage's minimum object age (a cold storage class's minimum duration) is a floor under the policy's
+     * minimum file age, so compaction never pays an early-deletion fee unless the storage was configured to allow it.
+     */
+    private static CompactionPolicy atLeastStorageMinimumAge(CompactionPolicy policy, Duration storageMinimum) {
+        if (storageMinimum.compareTo(policy.minFileAge()) <= 0) {
+            return policy;
+        }
+        return new CompactionPolicy(policy.minFiles(), policy.smallFileFraction(), policy.targetFileBytes(), storageMinimum);
     }
 
     public CompactionPolicy policy() {

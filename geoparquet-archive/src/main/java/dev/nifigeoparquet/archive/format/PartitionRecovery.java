@@ -91,10 +91,13 @@ public final class PartitionRecovery {
 
         int published = 0;
         for (DataFileEntry file : latest.files()) {
-            if (present.contains(file.name())) {
+            String stagedName = file.name() + ArchiveLayout.STAGED_SUFFIX;
+            // A file both present and still staged is published too: an interrupted publish (linked, not yet
+            // unlinked) is completed, and a storage that writes data at its final key before the commit (an
+            // object store, which has no rename) removes its staging record here.
+            if (present.contains(file.name()) && !staged.contains(stagedName)) {
                 continue;
             }
-            String stagedName = file.name() + ArchiveLayout.STAGED_SUFFIX;
             if (!staged.contains(stagedName)) {
                 throw new CommittedFileMissingException(storage.describe() + "/" + ArchiveLayout.dataFile(cell, file.name()), latest.version());
             }

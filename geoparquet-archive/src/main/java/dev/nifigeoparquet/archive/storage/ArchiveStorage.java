@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -68,4 +69,13 @@ public interface ArchiveStorage {
 
     /** Human-readable location of the archive root, for messages. */
     String describe();
+
+    /**
+     * How old a data object should be before it is deleted by choice (compaction), because the storage charges for
+     * deleting younger ones: an object store's cold storage classes bill a minimum storage duration. Compaction never
+     * rewrites files committed more recently than this. Zero (the default) when deleting early costs nothing.
+     */
+    default Duration minimumObjectAge() {
+        return Duration.ZERO;
+    }
 }

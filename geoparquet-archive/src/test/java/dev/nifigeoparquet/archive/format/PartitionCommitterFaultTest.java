@@ -3,16 +3,14 @@ package dev.nifigeoparquet.archive.format;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
-import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.testing.StorageBackend;
 import org.apache.parquet.io.PositionOutputStream;
-import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,19 +19,24 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Fails every storage call of a commit in turn, with each kind of fault, and checks that the partition then
  * reads as exactly the old or exactly the new state, that recovery leaves no staged or superseded file behind
- * once the writer lease has passed, and that retrying the operation lands it exactly once.
+ * once the writer lease has passed, and that retrying the operation lands it exactly once. Runs on the local
+ * filesystem; a subclass overriding {@link #backend()} runs the same suite on another storage.
  */
 class PartitionCommitterFaultTest {
+
+    /** The storage the suite runs on. */
+    StorageBackend backend() {
+        return StorageBackend.LOCAL;
+    }
 
     private static final String CELL = "8428309ffffffff";
     private static final Instant START = Instant.now();
@@ -46,7 +49,7 @@ class PartitionCommitterFaultTest {
         Path baseline = temp.resolve("baseline");
         PartitionCommit old = seedPartition(baseline);
 
-        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(TestFiles.copyTree(baseline, temp.resolve("count"))));
+        FaultInjectingStorage counter = FaultInjectingStorage.counting(backend().storage(backend().copy(baseline, temp.resolve("count"))));
         committer(counter, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
         int calls = counter.callCount();
         assertTrue(calls > 8, "a commit makes several storage calls, saw " + counter.calls());
@@ -54,8 +57,8 @@ class PartitionCommitterFaultTest {
         int exercised = 0;
         for (Fault fault : Fault.values()) {
             for (int failAt = 1; failAt <= calls; failAt++) {
-                Path archive = TestFiles.copyTree(baseline, temp.resolve(fault + "-" + failAt));
-                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(archive), failAt, fault);
+                Path archive = backend().copy(baseline, temp.resolve(fault + "-" + failAt));
+                FaultInjectingStorage faulty = new FaultInjectingStorage(backend().storage(archive), failAt, fault);
                 try {
                     committer(faulty, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
                 } catch (IOException expected) {
@@ -74,7 +77,7 @@ class PartitionCommitterFaultTest {
     void twoWritersOfTheSameVersionOneWinsTheOtherRetriesOnTheNewState() throws IOException {
         Path root = temp.resolve("race");
         seedPartition(root);
-        LocalArchiveStorage storage = new LocalArchiveStorage(root);
+        ArchiveStorage storage = backend().storage(root);
         PartitionLog log = new PartitionLog(storage, CELL);
 
         // Another process commits version 2 while this writer is computing its own version 2.
@@ -106,7 +109,8 @@ class PartitionCommitterFaultTest {
 
     @Test
     void exclusiveCreationHasExactlyOneWinnerUnderRealConcurrency() throws Exception {
-        LocalArchiveStorage storage = new LocalArchiveStorage(temp.resolve("concurrent"));
+        assumeTrue(backend().serialisesRaces(), backend() + " does not serialise simultaneous exclusive creations");
+        ArchiveStorage storage = backend().storage(temp.resolve("concurrent"));
         for (int round = 0; round < 50; round++) {
             String path = "_geoparquet_archive/log/" + CELL + "/" + String.format("%020d", round) + ".json";
             List<Thread> threads = new ArrayList<>();
@@ -137,7 +141,7 @@ class PartitionCommitterFaultTest {
     void stagedFilesOfAConcurrentWriterSurviveRecoveryWithinTheLease() throws IOException {
         Path root = temp.resolve("lease");
         seedPartition(root);
-        LocalArchiveStorage storage = new LocalArchiveStorage(root);
+        ArchiveStorage storage = backend().storage(root);
         storage.createStaged(ArchiveLayout.stagedFile(CELL, "part-inflight.parquet")).close();
 
         new PartitionRecovery(storage, ProtocolSettings.DEFAULT).recover(CELL, Instant.now());
@@ -151,7 +155,7 @@ class PartitionCommitterFaultTest {
     void replayedOperationIdIsANoOp() throws IOException {
         Path root = temp.resolve("replay");
         PartitionCommit old = seedPartition(root);
-        ArchiveStorage storage = new LocalArchiveStorage(root);
+        ArchiveStorage storage = backend().storage(root);
         CommitOutcome replay = committer(storage, START).commit(CELL, old.operationId(), OperationType.APPEND,
                 (current, stager) -> new PartitionChange(List.of(stageFile(stager, 5)), List.of()));
         assertTrue(replay.replay());
@@ -163,7 +167,7 @@ class PartitionCommitterFaultTest {
 
     /** Version 1: one file of two rows. */
     private PartitionCommit seedPartition(Path root) throws IOException {
-        ArchiveStorage storage = new LocalArchiveStorage(root);
+        ArchiveStorage storage = backend().storage(root);
         return committer(storage, START).commit(CELL, "op-1", OperationType.APPEND,
                 (current, stager) -> new PartitionChange(List.of(stageFile(stager, 2)), List.of())).after();
     }
@@ -187,7 +191,7 @@ class PartitionCommitterFaultTest {
     }
 
     private void assertOldOrNew(Path archive, PartitionCommit old, String where) throws IOException {
-        LocalArchiveStorage storage = new LocalArchiveStorage(archive);
+        ArchiveStorage storage = backend().storage(archive);
         PartitionCommit state = new PartitionLog(storage, CELL).latest();
         if (state.version() == old.version()) {
             assertEquals(old, state, where + ": old state intact");
@@ -208,7 +212,7 @@ class PartitionCommitterFaultTest {
     }
 
     private void assertRetryLandsExactlyOnce(Path archive, String where) throws IOException {
-        LocalArchiveStorage storage = new LocalArchiveStorage(archive);
+        ArchiveStorage storage = backend().storage(archive);
         committer(storage, START.plus(Duration.ofDays(1))).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
         PartitionCommit state = new PartitionLog(storage, CELL).latest();
         assertEquals(2, state.version(), where + ": the retried operation committed exactly once");
@@ -216,18 +220,16 @@ class PartitionCommitterFaultTest {
         assertEquals(Set.copyOf(state.fileNames()), partitionFiles(archive), where);
     }
 
-    private static Set<String> partitionFiles(Path root) throws IOException {
-        return TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(CELL)));
+    private Set<String> partitionFiles(Path root) throws IOException {
+        return backend().names(root, ArchiveLayout.partitionDirectory(CELL));
     }
 
-    private static Set<String> stagingFiles(Path root) throws IOException {
-        return TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(CELL)));
+    private Set<String> stagingFiles(Path root) throws IOException {
+        return backend().names(root, ArchiveLayout.stagingDirectory(CELL));
     }
 
-    private static Set<String> logDirectory(Path root) throws IOException {
-        return TestFiles.names(root.resolve(ArchiveLayout.logDirectory(CELL)));
+    private Set<String> logDirectory(Path root) throws IOException {
+        return backend().names(root, ArchiveLayout.logDirectory(CELL));
     }
-
-
 
 }

@@ -6,9 +6,9 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.StorageBackend;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
@@ -47,9 +47,14 @@ final class ParcelArchive {
     }
 
     static ParcelArchive create(Path root, int count, WriterSettings writer) throws IOException {
+        return create(StorageBackend.LOCAL, root, count, writer);
+    }
+
+    /** The same archive on another storage; {@code root} names it (see {@link StorageBackend}). */
+    static ParcelArchive create(StorageBackend backend, Path root, int count, WriterSettings writer) throws IOException {
         ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
                 SyntheticParcels.VERSION, RESOLUTION, writer, "synthetic parcels");
-        GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+        GeoParquetArchive archive = ArchiveCreator.create(backend.storage(root), spec, Clock.systemUTC());
         ParcelArchive parcels = new ParcelArchive(root, archive);
         List<Group> rows = new ArrayList<>();
         for (int i = 0; i < count; i++) {

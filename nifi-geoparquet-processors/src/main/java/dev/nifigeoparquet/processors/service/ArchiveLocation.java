@@ -31,6 +31,24 @@ final class ArchiveLocation {
         return bases;
     }
 
+    /** The s3:// entries of a comma-separated list of bases, without trailing slashes. */
+    static List<String> parseS3Bases(String value) {
+        List<String> bases = new ArrayList<>();
+        if (value == null) {
+            return bases;
+        }
+        for (String part : value.split(",")) {
+            String base = part.strip();
+            if (base.startsWith("s3://")) {
+                while (base.endsWith("/")) {
+                    base = base.substring(0, base.length() - 1);
+                }
+                bases.add(base);
+            }
+        }
+        return bases;
+    }
+
     /**
      * Empty when {@code root} lies under one of {@code bases} (or no base is configured); otherwise the explanation,
      * naming both the root and the bases.

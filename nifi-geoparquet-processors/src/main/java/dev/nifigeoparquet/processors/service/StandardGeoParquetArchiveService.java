@@ -14,6 +14,10 @@ import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.s3.S3ArchiveStorage;
+import dev.nifigeoparquet.archive.s3.S3Location;
+import dev.nifigeoparquet.archive.s3.S3StorageSettings;
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import org.apache.nifi.annotation.behavior.Restricted;
@@ -52,6 +56,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import java.util.stream.Stream;
 
 @Tags({"geoparquet", "parquet", "archive", "h3", "geospatial", "partition"})
 @CapabilityDescription("Opens one H3-partitioned GeoParquet archive (<root>/h3_cell=<cell>/*.parquet) when enabled and shares its"
@@ -97,7 +102,8 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     public static final PropertyDescriptor ARCHIVE_ROOT = new PropertyDescriptor.Builder()
             .name("Archive Root Directory")
-            .description("The directory that holds the archive: its h3_cell=<cell> partition folders and its _geoparquet_archive folder."
+            .description("The directory that holds the archive: its h3_cell=<cell> partition folders and its _geoparquet_archive folder;"
+                    + " or an object-store location s3://bucket/prefix, configured with the S3 properties."
                     + " Expression Language sees parameters and environment variables only; FlowFile attributes are not available to a"
                     + " controller service.")
             .required(true)
@@ -108,7 +114,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     public static final PropertyDescriptor ALLOWED_ROOTS = new PropertyDescriptor.Builder()
             .name("Allowed Archive Roots")
             .description("Comma-separated base directories the Archive Root Directory must lie under (after resolving '..' and symbolic"
-                    + " links). Leave empty to allow any directory the NiFi user can write.")
+                    + " links); for an s3:// root, s3://bucket/prefix bases it must start with. Leave empty to allow any directory the NiFi user can write.")
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
@@ -176,14 +182,23 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             .addValidator(StandardValidators.TIME_PERIOD_VALIDATOR)
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = java.util.stream.Stream.concat(Stream.of(
             ARCHIVE_ROOT, ALLOWED_ROOTS, H3_RESOLUTION, MISSING_ARCHIVE_STRATEGY, TEMPLATE_FILE, KEY_COLUMNS, VERSION_COLUMN,
-            STATE_CACHE_SIZE, STATE_CACHE_EXPIRATION);
+            STATE_CACHE_SIZE, STATE_CACHE_EXPIRATION), S3StorageProperties.PROPERTIES.stream()).toList();
 
     private static final String TEMPLATE_NAME = "template";
 
     /** Everything an enabled service serves, read once. */
     private record Opened(GeoParquetArchive archive, Optional<byte[]> geo, List<String> warnings, PartitionStateCache cache) {
+        void close() {
+            if (archive.storage() instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception ignored) {
+                    // the connection pool is released either way
+                }
+            }
+        }
     }
 
     private volatile Opened opened;
@@ -196,13 +211,26 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     @Override
     protected Collection<ValidationResult> customValidate(ValidationContext context) {
         List<ValidationResult> results = new ArrayList<>();
+        String root = context.getProperty(ARCHIVE_ROOT).evaluateAttributeExpressions().getValue();
+        if (S3Location.isS3(root)) {
+            try {
+                S3Location.parse(root);
+            } catch (IllegalArgumentException e) {
+                results.add(new ValidationResult.Builder().subject(ARCHIVE_ROOT.getDisplayName()).valid(false).explanation(e.getMessage()).build());
+                return results;
+            }
+            for (String problem : S3StorageProperties.problems(context)) {
+                results.add(new ValidationResult.Builder().subject("S3 credentials").valid(false).explanation(problem).build());
+            }
+        }
         Settings settings;
         try {
             settings = Settings.of(context);
         } catch (RuntimeException e) {
             return results; // a property's own validator already explains the bad value
         }
-        for (Finding finding : inspect(settings)) {
+        // Validation runs often: an object store is only contacted by Verify Properties and when enabling.
+        for (Finding finding : inspect(settings, settings.s3() == null)) {
             if (finding.outcome() == Outcome.FAILED) {
                 results.add(new ValidationResult.Builder().subject(finding.step()).valid(false).explanation(finding.explanation()).build());
             }
@@ -212,7 +240,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     @Override
     public List<ConfigVerificationResult> verify(ConfigurationContext context, ComponentLog verificationLogger, java.util.Map<String, String> variables) {
-        return inspect(Settings.of(context)).stream()
+        return inspect(Settings.of(context), true).stream()
                 .map(finding -> new ConfigVerificationResult.Builder().verificationStepName(finding.step())
                         .outcome(finding.outcome()).explanation(finding.explanation()).build())
                 .toList();
@@ -227,11 +255,11 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             archive = openOrInitialise(settings, warnings);
         } catch (IOException | RuntimeException e) {
             // Validation catches configuration mistakes first; what is left here is the archive changing under us.
-            throw new InitializationException("Cannot open the GeoParquet archive at " + settings.root() + ": " + e.getMessage(), e);
+            throw new InitializationException("Cannot open the GeoParquet archive at " + settings.location() + ": " + e.getMessage(), e);
         }
         if (settings.resolution() != null && settings.resolution() != archive.h3Resolution()) {
             throw new InitializationException("H3 Resolution " + settings.resolution() + " does not match the resolution "
-                    + archive.h3Resolution() + " pinned by the archive at " + settings.root());
+                    + archive.h3Resolution() + " pinned by the archive at " + settings.location());
         }
         archive.sourceCrs().conformanceWarning().ifPresent(warnings::add);
         AdoptionRecord adoption = archive.descriptor().adoption();
@@ -246,7 +274,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         PartitionStateCache cache = new PartitionStateCache(settings.cacheSize(), settings.cacheExpiration(), System::nanoTime);
         opened = new Opened(archive, geo, List.copyOf(warnings), cache);
         for (String warning : warnings) {
-            getLogger().warn("GeoParquet archive at {}: {}", settings.root(), warning);
+            getLogger().warn("GeoParquet archive at {}: {}", settings.location(), warning);
         }
         getLogger().info("Opened {} (geometry column '{}', CRS {}, key columns {})", archive,
                 archive.descriptor().geometryColumn(), archive.sourceCrs(), archive.descriptor().keyColumns());
@@ -254,11 +282,34 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     @OnDisabled
     public void onDisabled() {
+        Opened current = opened;
         opened = null;
+        if (current != null) {
+            current.close();
+        }
     }
 
     private static GeoParquetArchive openOrInitialise(Settings settings, List<String> warnings) throws IOException {
-        LocalArchiveStorage storage = new LocalArchiveStorage(settings.root());
+        ArchiveStorage storage = settings.storage();
+        try {
+            return openOrInitialise(settings, storage, warnings);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(storage);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(ArchiveStorage storage) {
+        if (storage instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception ignored) {
+                // nothing more to release
+            }
+        }
+    }
+
+    private static GeoParquetArchive openOrInitialise(Settings settings, ArchiveStorage storage, List<String> warnings) throws IOException {
         if (GeoParquetArchive.exists(storage)) {
             return GeoParquetArchive.open(storage);
         }
@@ -274,7 +325,9 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                 ArchiveSpec spec = ArchiveSpec.fromTemplate(new LocalInputFile(settings.template()), settings.template().toString(),
                         settings.keyColumns(), settings.versionColumn(), settings.resolution(), WriterSettings.defaults());
                 warnings.addAll(spec.warnings());
-                Files.createDirectories(settings.root());
+                if (settings.s3() == null) {
+                    Files.createDirectories(settings.root());
+                }
                 yield ArchiveCreator.create(storage, spec, Clock.systemUTC());
             }
         };
@@ -286,7 +339,18 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     /** The configuration, resolved. */
     record Settings(Path root, List<Path> allowedBases, Integer resolution, MissingArchiveStrategy strategy, Path template,
-                    List<String> keyColumns, String versionColumn, int cacheSize, Duration cacheExpiration) {
+                    List<String> keyColumns, String versionColumn, int cacheSize, Duration cacheExpiration,
+                    S3StorageSettings s3, List<String> allowedS3Bases) {
+
+        /** The root as the operator wrote it: a directory, or s3://bucket/prefix. */
+        String location() {
+            return s3 != null ? s3.location().toString() : String.valueOf(root);
+        }
+
+        /** A new storage for the root; an object store's storage holds a client to close. */
+        ArchiveStorage storage() {
+            return s3 != null ? S3ArchiveStorage.open(s3) : new LocalArchiveStorage(root);
+        }
 
         static Settings of(PropertyContext context) {
             String root = context.getProperty(ARCHIVE_ROOT).evaluateAttributeExpressions().getValue();
@@ -299,12 +363,15 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             String version = strategy == MissingArchiveStrategy.FAIL ? null : context.getProperty(VERSION_COLUMN).getValue();
             Integer cacheSize = context.getProperty(STATE_CACHE_SIZE).asInteger();
             Long expirationMillis = context.getProperty(STATE_CACHE_EXPIRATION).asTimePeriod(TimeUnit.MILLISECONDS);
-            return new Settings(root == null || root.isBlank() ? null : Path.of(root.strip()).toAbsolutePath().normalize(),
-                    ArchiveLocation.parseBases(bases), resolution, strategy,
+            boolean s3 = S3Location.isS3(root);
+            return new Settings(root == null || root.isBlank() || s3 ? null : Path.of(root.strip()).toAbsolutePath().normalize(),
+                    s3 ? List.of() : ArchiveLocation.parseBases(bases), resolution, strategy,
                     template == null || template.isBlank() ? null : Path.of(template.strip()),
                     keys == null ? List.of() : Arrays.stream(keys.split(",")).map(String::strip).filter(k -> !k.isEmpty()).toList(),
                     version == null || version.isBlank() ? null : version.strip(),
-                    cacheSize == null ? 0 : cacheSize, Duration.ofMillis(expirationMillis == null ? 0 : expirationMillis));
+                    cacheSize == null ? 0 : cacheSize, Duration.ofMillis(expirationMillis == null ? 0 : expirationMillis),
+                    s3 ? S3StorageProperties.settings(context, root.strip()) : null,
+                    s3 ? ArchiveLocation.parseS3Bases(bases) : List.of());
         }
     }
 
@@ -316,7 +383,10 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
      * Checks the configuration against the file system without changing anything: the root against the allowed bases,
      * the archive (or what would be adopted or created), and the resolution against the pinned one.
      */
-    static List<Finding> inspect(Settings settings) {
+    static List<Finding> inspect(Settings settings, boolean touchStorage) {
+        if (settings.s3() != null) {
+            return inspectS3(settings, touchStorage);
+        }
         List<Finding> findings = new ArrayList<>();
         if (settings.root() == null) {
             findings.add(new Finding(STEP_ROOT, Outcome.FAILED, "Archive Root Directory is empty"));
@@ -330,39 +400,83 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         findings.add(new Finding(STEP_ROOT, Outcome.SUCCESSFUL, settings.root() + (settings.allowedBases().isEmpty() ? ""
                 : " lies under the allowed bases " + settings.allowedBases())));
 
-        LocalArchiveStorage storage = new LocalArchiveStorage(settings.root());
+        inspectArchive(settings, new LocalArchiveStorage(settings.root()), findings);
+        return findings;
+    }
+
+    static final String STEP_S3 = "S3 Location";
+
+    /** The object-store root: the location and settings always; the bucket's content only when {@code touchStorage}. */
+    private static List<Finding> inspectS3(Settings settings, boolean touchStorage) {
+        List<Finding> findings = new ArrayList<>();
+        String location = settings.location();
+        if (!settings.allowedS3Bases().isEmpty() && settings.allowedS3Bases().stream().noneMatch(base -> (location + "/").startsWith(base + "/"))) {
+            findings.add(new Finding(STEP_ROOT, Outcome.FAILED, "Archive Root Directory " + location + " lies outside every s3:// base of"
+                    + " Allowed Archive Roots " + settings.allowedS3Bases() + "; choose a root under one of them or add its base"));
+            return findings;
+        }
+        findings.add(new Finding(STEP_S3, Outcome.SUCCESSFUL, S3StorageProperties.describe(settings.s3())));
+        if (!touchStorage) {
+            return findings;
+        }
+        try (S3ArchiveStorage storage = S3ArchiveStorage.open(settings.s3())) {
+            inspectArchive(settings, storage, findings);
+            List<dev.nifigeoparquet.archive.storage.StoredObject> cold = storage.objectsNeedingRestore("");
+            if (!cold.isEmpty()) {
+                findings.add(new Finding(STEP_S3, Outcome.FAILED, cold.size() + " objects need a restore before they can be read (first: "
+                        + cold.get(0).path() + "); operations that read them fail until they are restored"));
+            }
+        } catch (IOException | RuntimeException e) {
+            findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "Cannot reach " + location + ": " + e.getMessage()));
+        }
+        return findings;
+    }
+
+    /** Checks the archive at the storage (or what would be adopted or created), adding what was found. */
+    private static void inspectArchive(Settings settings, ArchiveStorage storage, List<Finding> findings) {
+        String where = settings.location();
         GeoParquetArchive archive = null;
         try {
             if (GeoParquetArchive.exists(storage)) {
                 archive = GeoParquetArchive.open(storage);
             }
         } catch (IOException | RuntimeException e) {
-            findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "Cannot read the archive descriptor at " + settings.root() + ": " + e.getMessage()));
-            return findings;
+            findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "Cannot read the archive descriptor at " + where + ": " + e.getMessage()));
+            return;
         }
         if (archive != null) {
-            findings.add(new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "Found an archive at " + settings.root() + " pinned at H3 resolution "
+            findings.add(new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "Found an archive at " + where + " pinned at H3 resolution "
                     + archive.h3Resolution() + ", geometry column '" + archive.descriptor().geometryColumn() + "' in " + archive.sourceCrs()
                     + archive.sourceCrs().conformanceWarning().map(w -> " (warning: " + w + ")").orElse("")
                     + ", key columns " + archive.descriptor().keyColumns()));
-            findings.add(resolutionFinding(settings.resolution(), archive.h3Resolution(), settings.root()));
-            return findings;
+            findings.add(resolutionFinding(settings.resolution(), archive.h3Resolution(), where));
+            return;
         }
         switch (settings.strategy()) {
-            case FAIL -> findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "No archive at " + settings.root()
+            case FAIL -> findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "No archive at " + where
                     + " (it has no _geoparquet_archive/descriptor.json) and Missing Archive Strategy is '"
                     + MissingArchiveStrategy.FAIL.getDisplayName() + "'; point the service at an existing archive, or choose '"
                     + MissingArchiveStrategy.ADOPT.getDisplayName() + "' or '" + MissingArchiveStrategy.CREATE.getDisplayName() + "'"));
-            case ADOPT -> findings.add(Files.isDirectory(settings.root())
-                    ? new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "No archive descriptor at " + settings.root()
+            case ADOPT -> findings.add(holdsSomethingToAdopt(settings, storage)
+                    ? new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "No archive descriptor at " + where
                             + "; its h3_cell=<cell> partitions will be adopted when the service is enabled")
-                    : new Finding(STEP_ARCHIVE, Outcome.FAILED, "Nothing to adopt: " + settings.root() + " is not a directory"));
+                    : new Finding(STEP_ARCHIVE, Outcome.FAILED, "Nothing to adopt: " + where + (settings.s3() != null ? " holds no objects" : " is not a directory")));
             case CREATE -> findings.add(templateFinding(settings));
         }
-        return findings;
     }
 
-    private static Finding resolutionFinding(Integer configured, int pinned, Path root) {
+    private static boolean holdsSomethingToAdopt(Settings settings, ArchiveStorage storage) {
+        if (settings.s3() == null) {
+            return Files.isDirectory(settings.root());
+        }
+        try {
+            return !storage.list("").isEmpty();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Finding resolutionFinding(Integer configured, int pinned, String root) {
         if (configured == null) {
             return new Finding(STEP_RESOLUTION, Outcome.SUCCESSFUL, "Using the archive's pinned H3 resolution " + pinned);
         }
@@ -375,7 +489,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     private static Finding templateFinding(Settings settings) {
         if (settings.resolution() == null) {
-            return new Finding(STEP_ARCHIVE, Outcome.FAILED, "Creating an archive at " + settings.root()
+            return new Finding(STEP_ARCHIVE, Outcome.FAILED, "Creating an archive at " + settings.location()
                     + " needs H3 Resolution: the resolution is pinned for the archive's lifetime");
         }
         if (settings.template() == null || !Files.isRegularFile(settings.template())) {
@@ -384,7 +498,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         try {
             ArchiveSpec spec = ArchiveSpec.fromTemplate(new LocalInputFile(settings.template()), settings.template().toString(),
                     settings.keyColumns(), settings.versionColumn(), settings.resolution(), WriterSettings.defaults());
-            return new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "No archive at " + settings.root() + "; one will be created at H3 resolution "
+            return new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "No archive at " + settings.location() + "; one will be created at H3 resolution "
                     + spec.h3Resolution() + " from " + settings.template() + " (geometry column '" + spec.geometryColumn() + "')"
                     + (spec.warnings().isEmpty() ? "" : "; warnings: " + spec.warnings()));
         } catch (IOException | RuntimeException e) {

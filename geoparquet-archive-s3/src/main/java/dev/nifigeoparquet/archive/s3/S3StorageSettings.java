@@ -1,0 +1,82 @@
+package dev.nifigeoparquet.archive.s3;
+
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.services.s3.model.StorageClass;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How to reach an archive on S3 or an S3-compatible store.
+ *
+ * @param location          the archive root, {@code s3://bucket/prefix}
+ * @param endpoint          endpoint override for S3-compatible stores (MinIO, Ceph RGW, R2...), or null for AWS S3;
+ *                          an override also switches to path-style requests, which those stores expect
+ * @param region            the bucket's region, or null for the SDK's region provider chain (environment, profile)
+ * @param storageClass      storage class of new data files; null for the bucket's default (STANDARD). Commit entries,
+ *                          the descriptor and staging records are always written as STANDARD: they are small,
+ *                          read on every write and pruned within days
+ * @param credentials       where credentials come from; {@link DefaultCredentialsProvider} when null
+ * @param partSizeBytes     data files are uploaded in one PUT up to this size, in multipart uploads of parts of this
+ *                          size beyond it; at least 5 MiB (S3's minimum part size). Each open writer buffers one part
+ * @param minimumObjectAge  how old a data file must be before compaction may delete it; null for the minimum storage
+ *                          duration of {@code storageClass} (no early-deletion charges), zero to allow them
+ */
+public record S3StorageSettings(S3Location location, URI endpoint, String region, StorageClass storageClass,
+                                AwsCredentialsProvider credentials, int partSizeBytes, Duration minimumObjectAge) {
+
+    /** S3's smallest part size for every part of a multipart upload but the last. */
+    public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
+    /** Defaults to 8 MiB: a typical 128 MiB data file takes 16 parts, and a writer buffers 8 MiB. */
+    public static final int DEFAULT_PART_SIZE = 8 * 1024 * 1024;
+
+    public S3StorageSettings {
+        Objects.requireNonNull(location, "location");
+        if (partSizeBytes < MIN_PART_SIZE) {
+            throw new IllegalArgumentException("Part size " + partSizeBytes + " bytes is below S3's minimum part size " + MIN_PART_SIZE);
+        }
+        if (minimumObjectAge != null && minimumObjectAge.isNegative()) {
+            throw new IllegalArgumentException("Minimum object age must not be negative, was " + minimumObjectAge);
+        }
+    }
+
+    /** AWS S3 at this location, with the default region and credential chains and the default part size. */
+    public static S3StorageSettings of(S3Location location) {
+        return new S3StorageSettings(location, null, null, null, null, DEFAULT_PART_SIZE, null);
+    }
+
+    public S3StorageSettings withEndpoint(URI value) {
+        return new S3StorageSettings(location, value, region, storageClass, credentials, partSizeBytes, minimumObjectAge);
+    }
+
+    public S3StorageSettings withRegion(String value) {
+        return new S3StorageSettings(location, endpoint, value, storageClass, credentials, partSizeBytes, minimumObjectAge);
+    }
+
+    public S3StorageSettings withStorageClass(StorageClass value) {
+        return new S3StorageSettings(location, endpoint, region, value, credentials, partSizeBytes, minimumObjectAge);
+    }
+
+    public S3StorageSettings withCredentials(AwsCredentialsProvider value) {
+        return new S3StorageSettings(location, endpoint, region, storageClass, value, partSizeBytes, minimumObjectAge);
+    }
+
+    public S3StorageSettings withPartSizeBytes(int value) {
+        return new S3StorageSettings(location, endpoint, region, storageClass, credentials, value, minimumObjectAge);
+    }
+
+    public S3StorageSettings withMinimumObjectAge(Duration value) {
+        return new S3StorageSettings(location, endpoint, region, storageClass, credentials, partSizeBytes, value);
+    }
+
+    public S3StorageSettings withLocation(S3Location value) {
+        return new S3StorageSettings(value, endpoint, region, storageClass, credentials, partSizeBytes, minimumObjectAge);
+    }
+
+    /** The effective minimum age: the configured one, or the storage class's minimum storage duration. */
+    public Duration effectiveMinimumObjectAge() {
+        return minimumObjectAge != null ? minimumObjectAge : ColdStorage.minimumStorageDuration(storageClass);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.nifigeoparquet.archive.s3;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.StorageClass;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Streams one object to S3. Up to one part it is a single PUT (with If-None-Match: *, since a data file never
+ * replaces anything) when the stream is closed; beyond it, a multipart upload whose parts are sent on the writing
+ * thread as the buffer fills and which is completed on close (the object appears whole at that moment, or not at
+ * all). A failure after the upload began aborts it, so no parts are left billed; an upload left behind by a process
+ * that died is removed by the bucket's AbortIncompleteMultipartUpload lifecycle rule.
+ */
+final class S3UploadStream extends OutputStream {
+
+    private final S3ArchiveStorage storage;
+    private final String path;
+    private final StorageClass storageClass;
+    private final byte[] part;
+    private int filled;
+    private String uploadId;
+    private final List<CompletedPart> parts = new ArrayList<>();
+    private boolean closed;
+    private boolean failed;
+
+    S3UploadStream(S3ArchiveStorage storage, String path, StorageClass storageClass, int partSize) {
+        this.storage = storage;
+        this.path = path;
+        this.storageClass = storageClass;
+        this.part = new byte[partSize];
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+        refuseIfClosed();
+        while (length > 0) {
+            int n = Math.min(length, part.length - filled);
+            System.arraycopy(bytes, offset, part, filled, n);
+            filled += n;
+            offset += n;
+            length -= n;
+            if (filled == part.length) {
+                sendPart();
+            }
+        }
+    }
+
+    private void sendPart() throws IOException {
+        try {
+            if (uploadId == null) {
+                CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
+                        .bucket(storage.location().bucket()).key(storage.location().key(path));
+                if (storageClass != null) {
+                    create.storageClass(storageClass);
+                }
+                uploadId = storage.call("createStaged " + path, () -> storage.client().createMultipartUpload(create.build())).uploadId();
+            }
+            int number = parts.size() + 1;
+            byte[] body = java.util.Arrays.copyOf(part, filled);
+            UploadPartResponse response = storage.call("upload part " + number + " of " + path, () -> storage.client().uploadPart(
+                    b -> b.bucket(storage.location().bucket()).key(storage.location().key(path)).uploadId(uploadId).partNumber(number),
+                    RequestBody.fromBytes(body)));
+            dev.nifigeoparquet.archive.storage.StorageMeter.recordUploaded(body.length);
+            parts.add(CompletedPart.builder().partNumber(number).eTag(response.eTag()).build());
+            filled = 0;
+        } catch (IOException | RuntimeException e) {
+            abort(e);
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (failed) {
+            return;
+        }
+        try {
+            if (uploadId == null) {
+                storage.putIfAbsent(path, java.util.Arrays.copyOf(part, filled), storageClass);
+            } else {
+                if (filled > 0 || parts.isEmpty()) {
+                    sendPart();
+                }
+                storage.call("complete upload of " + path, () -> storage.client().completeMultipartUpload(b -> b
+                        .bucket(storage.location().bucket()).key(storage.location().key(path)).uploadId(uploadId)
+                        .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build())));
+            }
+            storage.remember(path, Instant.now());
+        } catch (IOException | RuntimeException e) {
+            abort(e);
+            throw e;
+        }
+    }
+
+    /** Aborts the multipart upload so its parts stop being billed; a failure to abort is attached to the original one. */
+    private void abort(Exception cause) {
+        failed = true;
+        if (uploadId == null) {
+            return;
+        }
+        String id = uploadId;
+        uploadId = null;
+        try {
+            storage.call("abort upload of " + path, () -> storage.client().abortMultipartUpload(
+                    b -> b.bucket(storage.location().bucket()).key(storage.location().key(path)).uploadId(id)));
+        } catch (IOException | RuntimeException abortFailure) {
+            cause.addSuppressed(abortFailure);
+        }
+    }
+
+    private void refuseIfClosed() throws IOException {
+        if (closed || failed) {
+            throw new IOException("Upload of " + storage.describe() + "/" + path + (failed ? " failed" : " is closed"));
+        }
+    }
+
+    /** Whether the upload was aborted (for tests). */
+    boolean aborted() {
+        return failed;
+    }
+}

@@ -1,0 +1,89 @@
+package dev.nifigeoparquet.processors.service;
+
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.reporting.InitializationException;
+import org.apache.nifi.util.NoOpProcessor;
+import org.apache.nifi.util.TestRunner;
+import org.apache.nifi.util.TestRunners;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** An s3:// root and its properties: validated without contacting the store, translated into the engine's settings. */
+class S3ArchiveServiceConfigurationTest {
+
+    private TestRunner runner;
+    private StandardGeoParquetArchiveService service;
+
+    @BeforeEach
+    void setUp() throws InitializationException {
+        runner = TestRunners.newTestRunner(NoOpProcessor.class);
+        service = new StandardGeoParquetArchiveService();
+        runner.addControllerService("archive", service);
+        set(StandardGeoParquetArchiveService.ARCHIVE_ROOT, "s3://spatial-archive/parcels");
+        // Nothing listens here: validation must not need the store.
+        set(S3StorageProperties.ENDPOINT_OVERRIDE, "http://127.0.0.1:9");
+    }
+
+    @Test
+    void credentialsAreSensitiveAndTheDefaultChainNeedsNone() {
+        for (PropertyDescriptor credential : java.util.List.of(S3StorageProperties.ACCESS_KEY_ID, S3StorageProperties.SECRET_ACCESS_KEY,
+                S3StorageProperties.SESSION_TOKEN)) {
+            assertTrue(credential.isSensitive(), credential.getName());
+        }
+        runner.assertValid(service);
+        assertNull(StandardGeoParquetArchiveService.Settings.of(context()).s3().credentials(), "the default chain");
+    }
+
+    @Test
+    void anAccessKeyWithoutItsSecretIsInvalid() {
+        set(S3StorageProperties.ACCESS_KEY_ID, "AKIAEXAMPLE");
+        runner.assertNotValid(service);
+        set(S3StorageProperties.SECRET_ACCESS_KEY, "secret");
+        runner.assertValid(service);
+    }
+
+    @Test
+    void aColdStorageClassSetsCompactionsMinimumObjectAgeUnlessOverridden() {
+        set(S3StorageProperties.STORAGE_CLASS, "GLACIER_IR");
+        set(S3StorageProperties.REGION, "eu-central-1");
+        var settings = StandardGeoParquetArchiveService.Settings.of(context()).s3();
+        assertEquals("s3://spatial-archive/parcels", settings.location().toString());
+        assertEquals("eu-central-1", settings.region());
+        assertEquals(Duration.ofDays(90), settings.effectiveMinimumObjectAge());
+
+        set(S3StorageProperties.MINIMUM_OBJECT_AGE, "0 sec");
+        assertEquals(Duration.ZERO, StandardGeoParquetArchiveService.Settings.of(context()).s3().effectiveMinimumObjectAge());
+    }
+
+    @Test
+    void aMalformedS3RootIsInvalid() {
+        set(StandardGeoParquetArchiveService.ARCHIVE_ROOT, "s3://Not_A_Bucket/x");
+        runner.assertNotValid(service);
+    }
+
+    @Test
+    void anS3RootOutsideTheAllowedS3BasesIsInvalid() {
+        set(StandardGeoParquetArchiveService.ALLOWED_ROOTS, "s3://spatial-archive/roads/");
+        runner.assertNotValid(service);
+        set(StandardGeoParquetArchiveService.ALLOWED_ROOTS, "s3://spatial-archive/");
+        runner.assertValid(service);
+    }
+
+    private final java.util.Map<PropertyDescriptor, String> properties = new java.util.HashMap<>();
+
+    private void set(PropertyDescriptor property, String value) {
+        runner.setProperty(service, property, value);
+        properties.put(property, value);
+    }
+
+    private org.apache.nifi.context.PropertyContext context() {
+        return new org.apache.nifi.util.MockConfigurationContext(service, properties, runner.getProcessContext().getControllerServiceLookup(),
+                java.util.Map.of());
+    }
+}
