@@ -53,17 +53,7 @@ public interface StorageBackend {
 
         @Override
         public Path copy(Path source, Path target) throws IOException {
-            try (Stream<Path> paths = Files.walk(source)) {
-                for (Path path : (Iterable<Path>) paths::iterator) {
-                    Path destination = target.resolve(source.relativize(path).toString());
-                    if (Files.isDirectory(path)) {
-                        Files.createDirectories(destination);
-                    } else {
-                        Files.copy(path, destination);
-                    }
-                }
-            }
-            return target;
+            return TestFiles.copyTree(source, target);
         }
 
         @Override
