@@ -77,6 +77,15 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             .defaultValue(SchemaSource.RECORD_SCHEMA)
             .build();
 
+    public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
+            .name("GeoParquet Archive Service")
+            .description("The archive whose pinned Parquet schema and canonical footer entries ('geo' among them) are "
+                    + "written byte for byte, as the service cached them when it was enabled.")
+            .required(true)
+            .identifiesControllerService(dev.nifigeoparquet.services.GeoParquetArchiveService.class)
+            .dependsOn(SCHEMA_SOURCE, SchemaSource.ARCHIVE_SERVICE)
+            .build();
+
     public static final PropertyDescriptor ARCHIVE_DIRECTORY = new PropertyDescriptor.Builder()
             .name("Archive Directory")
             .description("Root directory of a GeoParquet archive on the local filesystem. Its pinned Parquet schema and its "
@@ -163,7 +172,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(SCHEMA_SOURCE, ARCHIVE_DIRECTORY, PARQUET_SCHEMA,
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(SCHEMA_SOURCE, ARCHIVE_SERVICE, ARCHIVE_DIRECTORY, PARQUET_SCHEMA,
             GEO_METADATA, GEOMETRY_COLUMN, MISSING_FIELDS, UNKNOWN_FIELDS, COMPRESSION_CODEC, ZSTD_LEVEL, ROW_GROUP_SIZE);
 
     /** The schema and footer entries a file is written with. */
@@ -187,7 +196,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         final List<ValidationResult> results = new ArrayList<>();
         final SchemaSource source = context.getProperty(SCHEMA_SOURCE).asAllowableValue(SchemaSource.class);
         final String geo = context.getProperty(GEO_METADATA).getValue();
-        if (source != SchemaSource.ARCHIVE && geo != null) {
+        if (source != SchemaSource.ARCHIVE && source != SchemaSource.ARCHIVE_SERVICE && geo != null) {
             try {
                 GeoMetadata.parse(geo);
             } catch (final IllegalArgumentException e) {
@@ -197,6 +206,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         }
         try {
             switch (source) {
+                case ARCHIVE_SERVICE -> {
+                    // The service validates its archive; nothing to open here.
+                }
                 case ARCHIVE -> {
                     if (context.getProperty(ARCHIVE_DIRECTORY).isSet()) {
                         archiveTarget(context);
@@ -221,6 +233,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             }
         } catch (final IOException | RuntimeException e) {
             final PropertyDescriptor subject = switch (source) {
+                case ARCHIVE_SERVICE -> ARCHIVE_SERVICE;
                 case ARCHIVE -> ARCHIVE_DIRECTORY;
                 case PARQUET_SCHEMA -> PARQUET_SCHEMA;
                 case RECORD_SCHEMA -> GEO_METADATA;
@@ -240,6 +253,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         geoProperty = context.getProperty(GEO_METADATA).getValue();
         geometryColumn = context.getProperty(GEOMETRY_COLUMN).getValue();
         fixedTarget = switch (schemaSource) {
+            case ARCHIVE_SERVICE -> serviceTarget(context);
             case ARCHIVE -> archiveTarget(context);
             case PARQUET_SCHEMA -> schemaTarget(context);
             case RECORD_SCHEMA -> null;
@@ -253,6 +267,12 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                 WRITE_NULL.equals(context.getProperty(MISSING_FIELDS).getValue())
                         ? RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE : RecordConversionOptions.SchemaHandling.STRICT,
                 IGNORE.equals(context.getProperty(UNKNOWN_FIELDS).getValue()));
+    }
+
+    private static Target serviceTarget(final PropertyContext context) {
+        final GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE)
+                .asControllerService(dev.nifigeoparquet.services.GeoParquetArchiveService.class).archive();
+        return new Target(archive.schema(), archive.canonicalFooter());
     }
 
     private static Target archiveTarget(final PropertyContext context) throws IOException {

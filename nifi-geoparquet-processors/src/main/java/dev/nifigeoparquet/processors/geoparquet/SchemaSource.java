@@ -9,8 +9,10 @@ public enum SchemaSource implements DescribedValue {
             + "each field gets a Parquet column and the geometry columns are written as WKB."),
     PARQUET_SCHEMA("Parquet Schema", "The Parquet schema given in the Parquet Schema property, in Parquet's text "
             + "form (message ... { ... }); use it for GeoArrow native layouts or exact column types."),
+    ARCHIVE_SERVICE("GeoParquet Archive Service", "The schema and canonical footer entries the GeoParquet Archive "
+            + "Service has pinned and cached, byte for byte, so the file can be upserted into that archive unchanged."),
     ARCHIVE("Archive Directory", "The schema and canonical footer entries of the archive at Archive Directory, "
-            + "byte for byte, so the file can be upserted into that archive unchanged.");
+            + "byte for byte, for flows without an archive service.");
 
     private final String displayName;
     private final String description;
