@@ -378,6 +378,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     static final String STEP_ROOT = "Archive Root Directory";
     static final String STEP_ARCHIVE = "Archive";
     static final String STEP_RESOLUTION = "H3 Resolution";
+    static final String STEP_KEY_COLUMNS = "Key Columns";
 
     /**
      * Checks the configuration against the file system without changing anything: the root against the allowed bases,
@@ -450,6 +451,9 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                     + archive.sourceCrs().conformanceWarning().map(w -> " (warning: " + w + ")").orElse("")
                     + ", key columns " + archive.descriptor().keyColumns()));
             findings.add(resolutionFinding(settings.resolution(), archive.h3Resolution(), where));
+            if (!settings.keyColumns().isEmpty()) {
+                findings.add(keyColumnsFinding(settings.keyColumns(), archive.descriptor().keyColumns(), where));
+            }
             return;
         }
         switch (settings.strategy()) {
@@ -485,6 +489,18 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                     + " pinned by the archive at " + root + "; set H3 Resolution to " + pinned + " or leave it empty");
         }
         return new Finding(STEP_RESOLUTION, Outcome.SUCCESSFUL, "H3 Resolution " + configured + " matches the archive's pinned resolution");
+    }
+
+    /**
+     * Key Columns are pinned by the archive like its resolution: a flow that states other keys (for example through a
+     * parameter shared with adoption) is told so instead of silently upserting on the archive's.
+     */
+    private static Finding keyColumnsFinding(List<String> configured, List<String> pinned, String root) {
+        if (!configured.equals(pinned)) {
+            return new Finding(STEP_KEY_COLUMNS, Outcome.FAILED, "Key Columns " + configured + " differ from the key columns " + pinned
+                    + " pinned by the archive at " + root + "; set Key Columns to " + String.join(",", pinned) + " or leave it empty");
+        }
+        return new Finding(STEP_KEY_COLUMNS, Outcome.SUCCESSFUL, "Key Columns " + configured + " match the archive's pinned key columns");
     }
 
     private static Finding templateFinding(Settings settings) {

@@ -1,0 +1,346 @@
+package dev.nifigeoparquet.processors.templates;
+
+import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
+import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
+import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import org.apache.nifi.annotation.behavior.InputRequirement;
+import org.apache.nifi.components.AllowableValue;
+import org.apache.nifi.components.ConfigurableComponent;
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.components.ValidationResult;
+import org.apache.nifi.controller.ControllerService;
+import org.apache.nifi.flow.Bundle;
+import org.apache.nifi.flow.ControllerServiceAPI;
+import org.apache.nifi.flow.VersionedConfigurableExtension;
+import org.apache.nifi.flow.VersionedConnection;
+import org.apache.nifi.flow.VersionedControllerService;
+import org.apache.nifi.flow.VersionedParameter;
+import org.apache.nifi.flow.VersionedProcessor;
+import org.apache.nifi.flow.VersionedPropertyDescriptor;
+import org.apache.nifi.processor.Processor;
+import org.apache.nifi.processor.Relationship;
+import org.apache.nifi.util.TestRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every flow definition in {@code templates/}: it is a {@code RegisteredFlowSnapshot}; its components name real
+ * properties with valid values; every relationship goes somewhere; every controller service and parameter it refers to
+ * exists. Components of this bundle are instantiated and validated with TestRunners; standard NiFi components are
+ * checked against their NiFi 2.8.0 definitions ({@link StandardComponents}).
+ */
+class FlowDefinitionTest {
+
+    static final List<String> FILES = FlowDefinitions.FILES;
+
+    static final String ARCHIVE_SERVICE_API = "dev.nifigeoparquet.services.GeoParquetArchiveService";
+
+    @TempDir
+    Path dir;
+
+    /** The standard services a flow may use, replaced in TestRunners by stand-ins of the same API. */
+    static final Map<String, Supplier<? extends ControllerService>> STAND_INS =
+            Map.of("org.apache.nifi.json.JsonTreeReader", JsonRecordReaderService::new);
+
+    /** The flow's parameters, with paths pointing at a temporary archive that matches the resolution and key. */
+    static Map<String, String> testParameters(FlowDefinitions flow, Path dir, Path root) throws IOException {
+        Map<String, String> parameters = new LinkedHashMap<>(flow.parameters());
+        parameters.put("archive.root", root.toString());
+        parameters.put("archive.allowed.roots", dir.toString());
+        parameters.put("h3.resolution", String.valueOf(ParcelArchives.RESOLUTION));
+        parameters.computeIfPresent("archive.key.columns", (name, value) -> "parcel_id");
+        for (String name : List.of("delta.input.directory", "delta.processed.directory", "quarantine.directory", "reports.directory")) {
+            if (parameters.containsKey(name)) {
+                parameters.put(name, Files.createDirectories(dir.resolve(name)).toString());
+            }
+        }
+        return parameters;
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void deserialisesIntoARegisteredFlowSnapshotWithItsParameterContext(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        assertEquals("1.0", flow.snapshot.getFlowEncodingVersion());
+        assertNotNull(flow.group().getName());
+        assertNotNull(flow.parameterContext(), file + " names a parameter context it does not carry");
+        assertFalse(flow.group().getProcessors().isEmpty());
+        for (VersionedParameter parameter : flow.parameterContext().getParameters()) {
+            assertFalse(parameter.isSensitive(), parameter.getName() + ": no parameter is sensitive yet");
+            assertNotNull(parameter.getValue(), parameter.getName() + " has a value to start from");
+            assertFalse(parameter.getDescription() == null || parameter.getDescription().isBlank(), parameter.getName() + " is described");
+        }
+        Set<String> identifiers = new HashSet<>();
+        flow.group().getProcessors().forEach(p -> assertTrue(identifiers.add(p.getIdentifier()), p.getName()));
+        flow.group().getControllerServices().forEach(s -> assertTrue(identifiers.add(s.getIdentifier()), s.getName()));
+        flow.group().getConnections().forEach(c -> assertTrue(identifiers.add(c.getIdentifier()), c.getIdentifier()));
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void everyParameterReferencedExistsAndEveryParameterIsUsed(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        Set<String> referenced = new TreeSet<>();
+        for (VersionedConfigurableExtension component : components(flow)) {
+            component.getProperties().values().forEach(value -> referenced.addAll(FlowDefinitions.referencedParameters(value)));
+        }
+        Set<String> defined = new TreeSet<>(flow.parameters().keySet());
+        Set<String> undefined = new TreeSet<>(referenced);
+        undefined.removeAll(defined);
+        assertEquals(Set.of(), undefined, file + ": parameters referenced but not in the context");
+        Set<String> unused = new TreeSet<>(defined);
+        unused.removeAll(referenced);
+        assertEquals(Set.of(), unused, file + ": parameters in the context that nothing uses");
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void componentsNameTheirBundlesAndEveryPropertyTheyUseExists(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        for (VersionedConfigurableExtension component : components(flow)) {
+            Bundle bundle = component.getBundle();
+            if (FlowDefinitions.isThisBundlesType(component.getType())) {
+                assertTrue(FlowDefinitions.isThisBundle(bundle), component.getName() + " names this bundle's NAR");
+                assertTrue(registeredExtensions().contains(component.getType()), component.getType() + " is registered in META-INF/services");
+                ConfigurableComponent instance = instantiate(component.getType());
+                Set<String> supported = instance.getPropertyDescriptors().stream().map(PropertyDescriptor::getName).collect(Collectors.toSet());
+                assertSubset(component, supported);
+                for (Map.Entry<String, String> property : component.getProperties().entrySet()) {
+                    PropertyDescriptor descriptor = instance.getPropertyDescriptor(property.getKey());
+                    assertAllowed(component, property.getKey(), property.getValue(),
+                            descriptor.getAllowableValues() == null ? null
+                                    : descriptor.getAllowableValues().stream().map(AllowableValue::getValue).collect(Collectors.toSet()));
+                    assertEquals(descriptor.getControllerServiceDefinition() != null,
+                            component.getPropertyDescriptors().get(property.getKey()).getIdentifiesControllerService(),
+                            component.getName() + " " + property.getKey() + ": identifiesControllerService");
+                }
+            } else {
+                StandardComponents.Component standard = StandardComponents.of(component.getType())
+                        .orElseThrow(() -> new AssertionError(component.getType() + " is not among the standard NiFi 2.8.0 components checked"));
+                assertEquals(List.of(standard.group(), standard.artifact(), standard.version()),
+                        List.of(bundle.getGroup(), bundle.getArtifact(), bundle.getVersion()), component.getName() + " bundle");
+                assertSubset(component, standard.properties());
+                for (Map.Entry<String, String> property : component.getProperties().entrySet()) {
+                    assertAllowed(component, property.getKey(), property.getValue(), standard.allowableValues().get(property.getKey()));
+                }
+            }
+            for (Map.Entry<String, VersionedPropertyDescriptor> descriptor : component.getPropertyDescriptors().entrySet()) {
+                assertEquals(descriptor.getKey(), descriptor.getValue().getName());
+                assertFalse(descriptor.getValue().isSensitive(), component.getName() + " " + descriptor.getKey() + " is not sensitive");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void everyControllerServiceReferencedExistsWithTheApiThePropertyNeeds(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        assertTrue(flow.snapshot.getExternalControllerServices().isEmpty(), file + " brings every service it uses");
+        Set<String> used = new HashSet<>();
+        for (VersionedConfigurableExtension component : components(flow)) {
+            for (Map.Entry<String, String> property : component.getProperties().entrySet()) {
+                if (!component.getPropertyDescriptors().get(property.getKey()).getIdentifiesControllerService()) {
+                    continue;
+                }
+                assertTrue(flow.hasService(property.getValue()), component.getName() + " " + property.getKey() + " refers to a service of the flow");
+                VersionedControllerService service = flow.service(property.getValue());
+                used.add(service.getIdentifier());
+                Set<String> apis = service.getControllerServiceApis().stream().map(ControllerServiceAPI::getType).collect(Collectors.toSet());
+                if (FlowDefinitions.isThisBundlesType(component.getType())) {
+                    String needed = instantiate(component.getType()).getPropertyDescriptor(property.getKey()).getControllerServiceDefinition().getName();
+                    assertTrue(apis.contains(needed), component.getName() + " " + property.getKey() + " needs " + needed + ", " + service.getName() + " offers " + apis);
+                }
+                if (FlowDefinitions.isThisBundlesType(service.getType())) {
+                    for (String api : apis) {
+                        assertTrue(Class.forName(api).isAssignableFrom(Class.forName(service.getType())), service.getType() + " implements " + api);
+                    }
+                } else {
+                    assertEquals(StandardComponents.of(service.getType()).orElseThrow().controllerServiceApis(), apis, service.getName());
+                }
+                for (ControllerServiceAPI api : service.getControllerServiceApis()) {
+                    Bundle bundle = api.getBundle();
+                    if (api.getType().equals(ARCHIVE_SERVICE_API)) {
+                        assertTrue(FlowDefinitions.isThisBundle(bundle), "the archive service API ships in this bundle's NAR");
+                    } else {
+                        assertEquals(List.of("org.apache.nifi", "nifi-standard-services-api-nar", "2.8.0"),
+                                List.of(bundle.getGroup(), bundle.getArtifact(), bundle.getVersion()), api.getType());
+                    }
+                }
+            }
+        }
+        Set<String> declared = flow.group().getControllerServices().stream().map(VersionedControllerService::getIdentifier).collect(Collectors.toSet());
+        assertEquals(declared, used, file + ": every controller service is used");
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void everyRelationshipIsConnectedOrAutoTerminatedAndConnectionsJoinProcessorsOfTheFlow(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        for (VersionedConnection connection : flow.group().getConnections()) {
+            VersionedProcessor source = flow.processorById(connection.getSource().getId());
+            VersionedProcessor destination = flow.processorById(connection.getDestination().getId());
+            assertEquals(source.getName(), connection.getSource().getName());
+            assertEquals(destination.getName(), connection.getDestination().getName());
+            assertFalse(connection.getSelectedRelationships().isEmpty());
+            assertTrue(acceptsInput(destination), destination.getName() + " accepts an incoming connection");
+        }
+        for (VersionedProcessor processor : flow.group().getProcessors()) {
+            Set<String> relationships = relationships(processor);
+            Set<String> connected = new TreeSet<>();
+            flow.connectionsFrom(processor).forEach(c -> connected.addAll(c.getSelectedRelationships()));
+            Set<String> terminated = new TreeSet<>(processor.getAutoTerminatedRelationships());
+            Set<String> both = new TreeSet<>(connected);
+            both.retainAll(terminated);
+            assertEquals(Set.of(), both, processor.getName() + ": connected and auto-terminated at once");
+            Set<String> handled = new TreeSet<>(connected);
+            handled.addAll(terminated);
+            assertEquals(new TreeSet<>(relationships), handled, processor.getName() + ": every relationship, and only those, is handled");
+            if (!acceptsInput(processor) || requiresInput(processor)) {
+                assertEquals(requiresInput(processor), flow.hasIncomingConnection(processor), processor.getName() + " input");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void thisBundlesComponentsValidateWithTheFlowsParameters(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        Path root = dir.resolve("archive");
+        ParcelArchives.create(root, 60);
+        FlowHarness harness = new FlowHarness(flow, testParameters(flow, dir, root), STAND_INS);
+        for (VersionedProcessor processor : flow.group().getProcessors()) {
+            if (!FlowDefinitions.isThisBundlesType(processor.getType())) {
+                continue;
+            }
+            TestRunner runner = harness.runner(processor.getName());
+            Collection<ValidationResult> results = runner.validate();
+            List<String> invalid = new ArrayList<>();
+            results.stream().filter(r -> !r.isValid()).forEach(r -> invalid.add(r.getSubject() + ": " + r.getExplanation()));
+            assertEquals(List.of(), invalid, file + ": " + processor.getName());
+            runner.assertValid();
+        }
+    }
+
+    @Test
+    void theArchiveServiceRefusesAKeyParameterThatIsNotTheArchivesKey() throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load("incremental-upsert.json");
+        Path root = dir.resolve("archive");
+        ParcelArchives.create(root, 20);
+        Map<String, String> parameters = testParameters(flow, dir, root);
+        parameters.put("archive.key.columns", "land_use");
+        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> new FlowHarness(flow, parameters, STAND_INS).runners().forEach(TestRunner::assertValid));
+        assertTrue(refused.getMessage().contains("parcel_id") || String.valueOf(refused.getCause()).contains("parcel_id"), refused.getMessage());
+    }
+
+    @Test
+    void inAClusterRoutedCellsAreSpreadByTheirCellAndSchedulesRunOnThePrimaryNode() throws Exception {
+        for (String file : List.of("incremental-upsert.json", "append-only.json")) {
+            FlowDefinitions flow = FlowDefinitions.load(file);
+            VersionedProcessor route = flow.processorsOfType("dev.nifigeoparquet.processors.RouteByH3Cell").getFirst();
+            VersionedConnection routed = flow.connectionsOf(route, "success").getFirst();
+            assertEquals("PARTITION_BY_ATTRIBUTE", routed.getLoadBalanceStrategy(), file);
+            assertEquals("h3.cell", routed.getPartitioningAttribute(), file);
+            assertEquals("dev.nifigeoparquet.processors.UpsertGeoParquetPartition",
+                    flow.processorById(routed.getDestination().getId()).getType(), file);
+            VersionedProcessor list = flow.processorsOfType("org.apache.nifi.processors.standard.ListFile").getFirst();
+            assertEquals("PRIMARY", list.getExecutionNode(), file + ": one node lists");
+            assertEquals("ROUND_ROBIN", flow.connectionsOf(list, "success").getFirst().getLoadBalanceStrategy(), file);
+        }
+        FlowDefinitions sweep = FlowDefinitions.load("nightly-compaction-sweep.json");
+        for (VersionedProcessor processor : sweep.group().getProcessors()) {
+            if (FlowDefinitions.isThisBundlesType(processor.getType()) && !sweep.hasIncomingConnection(processor)) {
+                assertEquals("PRIMARY", processor.getExecutionNode(), processor.getName());
+                assertEquals("CRON_DRIVEN", processor.getSchedulingStrategy(), processor.getName());
+            }
+        }
+    }
+
+    // ---- helpers
+
+    static List<VersionedConfigurableExtension> components(FlowDefinitions flow) {
+        List<VersionedConfigurableExtension> components = new ArrayList<>(flow.group().getProcessors());
+        components.addAll(flow.group().getControllerServices());
+        return components;
+    }
+
+    private static void assertSubset(VersionedConfigurableExtension component, Set<String> supported) {
+        Set<String> unknown = new TreeSet<>(component.getProperties().keySet());
+        unknown.removeAll(supported);
+        assertEquals(Set.of(), unknown, component.getName() + " (" + component.getType() + ") sets properties it does not have");
+        assertEquals(component.getProperties().keySet(), component.getPropertyDescriptors().keySet(), component.getName() + " describes what it sets");
+    }
+
+    private static void assertAllowed(VersionedConfigurableExtension component, String property, String value, Set<String> allowed) {
+        if (allowed == null || allowed.isEmpty() || !FlowDefinitions.referencedParameters(value).isEmpty()) {
+            return;
+        }
+        assertTrue(allowed.contains(value), component.getName() + " " + property + " = " + value + " is not one of " + allowed);
+    }
+
+    static Set<String> registeredExtensions() throws IOException {
+        Set<String> types = new HashSet<>();
+        for (String file : List.of("META-INF/services/org.apache.nifi.processor.Processor", "META-INF/services/org.apache.nifi.controller.ControllerService")) {
+            try (InputStream in = FlowDefinitionTest.class.getClassLoader().getResourceAsStream(file)) {
+                new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                        .forEach(types::add);
+            }
+        }
+        return types;
+    }
+
+    static ConfigurableComponent instantiate(String type) {
+        try {
+            return Class.forName(type).asSubclass(ConfigurableComponent.class).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("Cannot instantiate " + type, e);
+        }
+    }
+
+    private static Set<String> relationships(VersionedProcessor processor) {
+        if (FlowDefinitions.isThisBundlesType(processor.getType())) {
+            Processor instance = (Processor) instantiate(processor.getType());
+            return instance.getRelationships().stream().map(Relationship::getName).collect(Collectors.toSet());
+        }
+        return StandardComponents.of(processor.getType()).orElseThrow().relationships();
+    }
+
+    private static boolean acceptsInput(VersionedProcessor processor) {
+        if (FlowDefinitions.isThisBundlesType(processor.getType())) {
+            InputRequirement requirement = FlowHarness.processorClass(processor.getType()).getAnnotation(InputRequirement.class);
+            return requirement == null || requirement.value() != InputRequirement.Requirement.INPUT_FORBIDDEN;
+        }
+        return !"org.apache.nifi.processors.standard.ListFile".equals(processor.getType());
+    }
+
+    private static boolean requiresInput(VersionedProcessor processor) {
+        if (FlowDefinitions.isThisBundlesType(processor.getType())) {
+            InputRequirement requirement = FlowHarness.processorClass(processor.getType()).getAnnotation(InputRequirement.class);
+            return requirement != null && requirement.value() == InputRequirement.Requirement.INPUT_REQUIRED;
+        }
+        return !"org.apache.nifi.processors.standard.ListFile".equals(processor.getType());
+    }
+}
