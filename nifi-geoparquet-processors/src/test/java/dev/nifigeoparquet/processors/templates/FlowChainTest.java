@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The flows' chains of this bundle's processors, configured and wired as the flow definitions configure and wire them,
  * run with TestRunners on temporary archives. The incremental and append-only flows must leave the same archive as
- * the command-line apply of the same delta ({@link CliApplyStandIn}): same rows and keys per partition, same
+ * the command-line apply of the same delta ({@link CliApply}, the tool's own entry point): same rows and keys per partition, same
  * {@code geo} bytes and schema in every file; file names and counts may differ.
  */
 class FlowChainTest {
@@ -53,7 +53,7 @@ class FlowChainTest {
         harness.runUntilQuiet();
         assertEquals(List.of(), harness.deliveredTo("Quarantine"), "nothing was quarantined");
 
-        List<String> cells = CliApplyStandIn.apply(cliRoot, delta, WriteMode.UPSERT, ParcelDeltas.DELETE_MARKER);
+        List<String> cells = CliApply.apply(cliRoot, delta, WriteMode.UPSERT, ParcelDeltas.DELETE_MARKER);
 
         ArchiveSnapshot byFlow = ArchiveSnapshot.of(flowRoot);
         ArchiveSnapshot byCli = ArchiveSnapshot.of(cliRoot);
@@ -118,7 +118,8 @@ class FlowChainTest {
         List<ParcelDeltas.Row> appended = new ArrayList<>();
         rows.forEach(row -> appended.add(new ParcelDeltas.Row(row, false)));
         Path delta = ParcelDeltas.writeGeoParquet(dir.resolve("new-parcels.parquet"), appended, null);
-        CliApplyStandIn.apply(cliRoot, delta, WriteMode.APPEND, null);
+        // The delta file carries the marker column (all false); the tool reads it as the delete marker and drops it.
+        CliApply.apply(cliRoot, delta, WriteMode.APPEND, ParcelDeltas.DELETE_MARKER);
 
         ArchiveSnapshot byFlow = ArchiveSnapshot.of(flowRoot);
         ArchiveSnapshot byCli = ArchiveSnapshot.of(cliRoot);
