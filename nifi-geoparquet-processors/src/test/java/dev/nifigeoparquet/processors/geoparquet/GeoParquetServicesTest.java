@@ -197,6 +197,31 @@ class GeoParquetServicesTest {
     }
 
     @Test
+    void theArchiveServicesPinnedSchemaAndGeoBytesAreWrittenVerbatim() throws Exception {
+        final Path root = temp.resolve("served-archive");
+        ArchiveFixtures.writeGeoPandasStyleArchive(root, 0);
+        ArchiveAdopter.adopt(new LocalArchiveStorage(root), AdoptionOptions.withKey("name"), Clock.systemUTC());
+        final GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
+        final dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService service =
+                new dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService();
+        runner.addControllerService("archive", service);
+        runner.setProperty(service, dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.enableControllerService(service);
+        runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.ARCHIVE_SERVICE.getValue());
+        runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_SERVICE, "archive");
+        runner.enableControllerService(reader);
+        runner.enableControllerService(writer);
+
+        final Path output = convert(PeerData.copy(ArchiveFixtures.COUNTRIES, temp.resolve("served-in")));
+
+        final ParquetRows.Contents written = ParquetRows.read(output);
+        assertEquals(archive.schema(), written.footer().schema());
+        assertEquals(archive.canonicalFooter(), written.footer().canonicalEntries());
+        assertArrayEquals(archive.canonicalFooter().geo().getBytes(StandardCharsets.UTF_8), DuckDb.footerEntries(output).get("geo"));
+        assertEquals(DuckDb.countRows(PeerData.file(ArchiveFixtures.COUNTRIES)), DuckDb.countRows(output));
+    }
+
+    @Test
     void recordsWithoutAParquetSchemaGetADerivedOneAndADefaultGeoBlock() throws Exception {
         runner.enableControllerService(writer);
         final RecordSchema schema = new SimpleRecordSchema(List.of(
