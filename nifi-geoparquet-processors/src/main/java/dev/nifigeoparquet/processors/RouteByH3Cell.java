@@ -182,7 +182,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     public static final PropertyDescriptor GEOMETRY_FIELD = new PropertyDescriptor.Builder()
             .name("Geometry Field")
-            .description("The field holding the geometry: a field name, or a path of nested fields such as /location/wkt. A top-level"
+            .description("The field holding the geometry: a RecordPath such as /geometry or /location/wkt, or a field name. A top-level"
                     + " field is replaced in the output by the WKB geometry field.")
             .required(true)
             .defaultValue(DEFAULT_GEOMETRY_FIELD)
@@ -192,7 +192,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     public static final PropertyDescriptor LONGITUDE_FIELD = new PropertyDescriptor.Builder()
             .name("Longitude Field")
-            .description("The numeric field holding x: longitude, or easting in a projected Source CRS.")
+            .description("The numeric field holding x (a RecordPath or a field name): longitude, or easting in a projected Source CRS.")
             .required(true)
             .defaultValue("longitude")
             .addValidator(fieldPathValidator())
@@ -201,7 +201,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     public static final PropertyDescriptor LATITUDE_FIELD = new PropertyDescriptor.Builder()
             .name("Latitude Field")
-            .description("The numeric field holding y: latitude, or northing in a projected Source CRS.")
+            .description("The numeric field holding y (a RecordPath or a field name): latitude, or northing in a projected Source CRS.")
             .required(true)
             .defaultValue("latitude")
             .addValidator(fieldPathValidator())

@@ -110,6 +110,22 @@ class RouteByH3CellTest {
     }
 
     @Test
+    void theGeometryFieldIsARecordPath() throws Exception {
+        MockFlowFile topLevel = routeOne(GeometryFormat.WKT, "wkt", JSON.createObjectNode().put("id", "n").put("wkt", BERLIN_WKT));
+        ObjectNode nested = JSON.createObjectNode().put("id", "n");
+        nested.putObject("location").put("wkt", BERLIN_WKT);
+        MockFlowFile child = routeOne(GeometryFormat.WKT, "/location/wkt", nested);
+        ObjectNode listed = JSON.createObjectNode().put("id", "n");
+        listed.putArray("shapes").add(BERLIN_WKT).add("POINT (0 0)");
+        MockFlowFile indexed = routeOne(GeometryFormat.WKT, "/shapes[0]", listed);
+        assertEquals(topLevel.getAttribute("h3.cell"), child.getAttribute("h3.cell"));
+        assertEquals(topLevel.getAttribute("h3.cell"), indexed.getAttribute("h3.cell"), "an array element selected by index");
+
+        runner.setProperty(RouteByH3Cell.GEOMETRY_FIELD, "/shapes[");
+        runner.assertNotValid();
+    }
+
+    @Test
     void longitudeAndLatitudeFieldsKeyLikeTheSamePointInWkt() throws Exception {
         MockFlowFile fromWkt = routeOne(GeometryFormat.WKT, "wkt", JSON.createObjectNode().put("id", "p").put("wkt", "POINT (2.35 48.86)"));
         runner.setProperty(RouteByH3Cell.LONGITUDE_FIELD, "lon");

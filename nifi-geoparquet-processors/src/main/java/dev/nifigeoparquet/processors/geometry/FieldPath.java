@@ -1,65 +1,52 @@
 package dev.nifigeoparquet.processors.geometry;
 
+import org.apache.nifi.record.path.FieldValue;
+import org.apache.nifi.record.path.RecordPath;
+import org.apache.nifi.record.path.exception.RecordPathException;
 import org.apache.nifi.serialization.record.Record;
 
-import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
- * A field of a record, named by its name ({@code geometry}) or by a path of nested record fields in RecordPath's
- * child-field form ({@code /geometry}, {@code /location/wkt}). Only plain child steps are supported, which is all a
- * geometry field needs; predicates, indexes and functions are refused when the property is validated.
+ * The record field a geometry (or a coordinate) is read from: a RecordPath such as {@code /geometry},
+ * {@code /location/wkt} or {@code /features[0]/geometry}, or a plain field name, which means {@code /name}.
  */
 public final class FieldPath {
 
-    private final String text;
-    private final List<String> steps;
+    private static final Pattern TOP_LEVEL = Pattern.compile("/([A-Za-z_][A-Za-z0-9_]*)");
 
-    private FieldPath(String text, List<String> steps) {
+    private final String text;
+    private final RecordPath path;
+
+    private FieldPath(String text, RecordPath path) {
         this.text = text;
-        this.steps = steps;
+        this.path = path;
     }
 
-    /** Parses a field name or a {@code /a/b} path; fails with an explanation otherwise. */
+    /** Compiles a RecordPath, or a field name as {@code /name}; fails with RecordPath's explanation otherwise. */
     public static FieldPath parse(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("a field name or a /parent/child path is required");
+            throw new IllegalArgumentException("a field name or a RecordPath such as /parent/child is required");
         }
         String trimmed = text.strip();
-        String body = trimmed.startsWith("/") ? trimmed.substring(1) : trimmed;
-        List<String> steps = Arrays.asList(body.split("/", -1));
-        for (String step : steps) {
-            if (step.isEmpty()) {
-                throw new IllegalArgumentException("'" + trimmed + "' has an empty step; write a field name or /parent/child");
-            }
-            if (step.chars().anyMatch(c -> "[]()*'\"=<>!".indexOf(c) >= 0)) {
-                throw new IllegalArgumentException("'" + trimmed + "' is not a plain field path: only child steps such as /parent/child"
-                        + " are supported, no predicates, indexes or functions");
-            }
+        String pathText = trimmed.startsWith("/") ? trimmed : "/" + trimmed;
+        try {
+            return new FieldPath(pathText, RecordPath.compile(pathText));
+        } catch (RecordPathException e) {
+            throw new IllegalArgumentException("'" + trimmed + "' is not a valid RecordPath: " + e.getMessage(), e);
         }
-        return new FieldPath(trimmed, List.copyOf(steps));
     }
 
-    /** The value at this path, or empty when a step is missing or null. */
+    /** The value of the first field the path selects, or empty when it selects none or a null value. */
     public Optional<Object> valueOf(Record record) {
-        Record current = record;
-        for (int i = 0; i < steps.size(); i++) {
-            if (current == null) {
-                return Optional.empty();
-            }
-            Object value = current.getValue(steps.get(i));
-            if (i == steps.size() - 1) {
-                return Optional.ofNullable(value);
-            }
-            current = value instanceof Record nested ? nested : null;
-        }
-        return Optional.empty();
+        return path.evaluate(record).getSelectedFields().findFirst().map(FieldValue::getValue);
     }
 
-    /** The field's name when it is a top-level field, which the processor can replace in place. */
+    /** The field's name when the path names one top-level field, which the processor can replace in place. */
     public Optional<String> topLevelName() {
-        return steps.size() == 1 ? Optional.of(steps.get(0)) : Optional.empty();
+        var matcher = TOP_LEVEL.matcher(text);
+        return matcher.matches() ? Optional.of(matcher.group(1)) : Optional.empty();
     }
 
     @Override
