@@ -17,6 +17,8 @@ import dev.nifigeoparquet.archive.geo.GeometryEncoding;
 import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.keying.KeyingException;
+import dev.nifigeoparquet.archive.ops.DeltaRejectedException;
 import dev.nifigeoparquet.archive.ops.FeatureKey;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -163,6 +165,30 @@ public final class GeoParquetArchive {
     /** Reads feature keys of rows in the archive's schema. */
     public FeatureKey.Extractor keyExtractor() {
         return FeatureKey.extractor(schema, descriptor.keyColumns());
+    }
+
+    /**
+     * Refuses a GeoParquet delta whose {@code geo} metadata puts the archive's geometry column in another CRS: its
+     * coordinates would be keyed and stored as if they were in the archive's CRS. A delta without {@code geo}
+     * metadata, or whose block does not describe the column, declares nothing and passes.
+     *
+     * @param source the delta's name, for the message
+     * @throws DeltaRejectedException naming the delta and both CRSs
+     */
+    public void requireDeltaCrs(GeoMetadata deltaGeo, String source) {
+        String column = descriptor.geometryColumn();
+        Optional<SourceCrs> declared;
+        try {
+            declared = GeoParquetCrs.ofColumn(deltaGeo, column);
+        } catch (KeyingException e) {
+            throw new DeltaRejectedException("Delta " + source + " rejected, nothing was written",
+                    "its geo metadata gives column '" + column + "' a CRS that cannot be used: " + e.getMessage());
+        }
+        if (declared.isPresent() && !declared.get().sameCoordinatesAs(sourceCrs)) {
+            throw new DeltaRejectedException("Delta " + source + " rejected, nothing was written", "its geo metadata puts column '"
+                    + column + "' in " + declared.get() + " but the archive stores " + sourceCrs
+                    + "; convert it first (RouteByH3Cell with Source CRS " + declared.get() + " writes the archive's CRS)");
+        }
     }
 
     /** Validates an untrusted cell name against the pinned resolution before any path is built from it. */

@@ -3,9 +3,11 @@ package dev.nifigeoparquet.processors;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.WriteMode;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.processors.geoparquet.GeometryColumns;
 import dev.nifigeoparquet.processors.record.RecordConversionOptions;
 import dev.nifigeoparquet.processors.record.RecordToGroupConverter;
+import org.apache.nifi.serialization.RecordReader;
 import org.apache.nifi.serialization.record.Record;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
@@ -27,6 +29,7 @@ import java.util.Set;
  */
 final class DeltaRecords {
 
+    private final GeoParquetArchive archive;
     private final WriteMode mode;
     private final String deleteMarker;
     private final MessageType archiveSchema;
@@ -35,6 +38,7 @@ final class DeltaRecords {
     private final List<String> keyColumns;
 
     DeltaRecords(GeoParquetArchive archive, WriteMode mode, String deleteMarker, RecordConversionOptions.SchemaHandling handling) {
+        this.archive = archive;
         this.mode = mode;
         this.deleteMarker = deleteMarker;
         this.archiveSchema = archive.schema();
@@ -47,6 +51,18 @@ final class DeltaRecords {
             List<Type> keyTypes = keyColumns.stream().map(archiveSchema::getType).toList();
             this.keys = new RecordToGroupConverter(new MessageType(archiveSchema.getName(), keyTypes),
                     new RecordConversionOptions(RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE, true));
+        }
+    }
+
+    /**
+     * Refuses a GeoParquet delta whose {@code geo} metadata declares another CRS for the geometry column than the
+     * archive's; other readers carry no CRS and pass.
+     *
+     * @throws dev.nifigeoparquet.archive.ops.DeltaRejectedException naming the delta and both CRSs
+     */
+    void requireArchiveCrs(RecordReader reader, String source) {
+        if (reader instanceof GeoParquetRecordReader geoParquet) {
+            geoParquet.geoMetadata().ifPresent(geo -> archive.requireDeltaCrs(geo, source));
         }
     }
 

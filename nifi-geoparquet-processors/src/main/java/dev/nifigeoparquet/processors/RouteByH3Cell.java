@@ -3,7 +3,9 @@ package dev.nifigeoparquet.processors;
 import dev.nifigeoparquet.archive.keying.CrsReprojector;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.KeyingException;
+import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.processors.geometry.FieldPath;
 import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
@@ -500,6 +502,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         RecordSchema outputSchema;
         try (InputStream in = session.read(original);
              RecordReader reader = readerFactory.createRecordReader(original.getAttributes(), in, original.getSize(), getLogger())) {
+            requireDeclaredCrs(reader, original);
             RecordSchema inputSchema = reader.getSchema();
             outputSchema = outputSchema(inputSchema);
             Record record;
@@ -539,6 +542,24 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             failures = new Failures(failureFlowFile, failed, summary, failureResult.getAttributes(), failureWriter.getMimeType());
         }
         return new Scan(perCell, outputSchema, failures);
+    }
+
+    /**
+     * A GeoParquet input declares the CRS of its geometry column in its {@code geo} metadata; coordinates read as if
+     * they were in another CRS would be keyed and converted wrongly, so a declaration that differs from the Source CRS
+     * (the archive's when Source CRS is empty) fails the FlowFile.
+     */
+    private void requireDeclaredCrs(RecordReader reader, FlowFile original) {
+        if (!(reader instanceof GeoParquetRecordReader geoParquet) || sourceGeometryField == null) {
+            return;
+        }
+        SourceCrs expected = routing.source();
+        geoParquet.geoMetadata().flatMap(geo -> GeoParquetCrs.ofColumn(geo, sourceGeometryField)).ifPresent(declared -> {
+            if (!declared.sameCoordinatesAs(expected)) {
+                throw new IllegalArgumentException(original.getAttribute(CoreAttributes.FILENAME.key()) + ": its geo metadata puts column '"
+                        + sourceGeometryField + "' in " + declared + " but Source CRS is " + expected + "; set Source CRS to " + declared);
+            }
+        });
     }
 
     /**

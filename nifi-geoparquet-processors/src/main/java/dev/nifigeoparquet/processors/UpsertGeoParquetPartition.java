@@ -551,6 +551,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         MessageDigest digest = sha256();
         try (InputStream in = new DigestInputStream(session.read(flowFile), digest);
              RecordReader reader = readers.createRecordReader(flowFile.getAttributes(), in, flowFile.getSize(), getLogger())) {
+            records.requireArchiveCrs(reader, flowFile.getAttribute(org.apache.nifi.flowfile.attributes.CoreAttributes.FILENAME.key()));
             Record record;
             long index = 0;
             while ((record = reader.nextRecord()) != null) {

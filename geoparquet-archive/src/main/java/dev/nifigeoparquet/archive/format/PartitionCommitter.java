@@ -117,6 +117,16 @@ public final class PartitionCommitter {
             Map<String, CommitOutcome> outcomes;
             try {
                 outcomes = stage(operationIds, participants, states, stagers, attempt);
+            } catch (java.nio.file.NoSuchFileException superseded) {
+                discardAll(stagers);
+                String moved = newerThanRead(states);
+                if (moved == null) {
+                    throw superseded;
+                }
+                // Another writer (another process: this one holds the partitions' locks) committed a newer state and
+                // deleted a file this attempt was reading: a lost race, redone on the new state like a lost commit.
+                retryOrGiveUp(attempt, new CommitConflictException(moved, -1, "another writer superseded a file while it was read"));
+                continue;
             } catch (IOException | RuntimeException failure) {
                 discardAll(stagers);
                 throw failure;
@@ -128,6 +138,16 @@ public final class PartitionCommitter {
             retryOrGiveUp(attempt, new CommitConflictException(participants.firstKey(), -1,
                     "another writer committed first or gave this transaction up"));
         }
+    }
+
+    /** A participant whose log has an entry above the state this attempt read; null when none has. */
+    private String newerThanRead(Map<String, PartitionRecovery.Report> states) throws IOException {
+        for (Map.Entry<String, PartitionRecovery.Report> read : states.entrySet()) {
+            if (new PartitionLog(storage, read.getKey()).latestVersion() > read.getValue().topVersion()) {
+                return read.getKey();
+            }
+        }
+        return null;
     }
 
     private static void discardAll(Map<String, DataFileStager> stagers) {

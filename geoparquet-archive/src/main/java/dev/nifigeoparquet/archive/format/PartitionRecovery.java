@@ -80,13 +80,16 @@ public final class PartitionRecovery {
 
     private Report recover(PartitionLog log, PartitionCommit latest, long topVersion, Instant now) throws IOException {
         String cell = log.cell();
-        Set<String> present = new HashSet<>();
-        for (StoredObject object : storage.list(ArchiveLayout.partitionDirectory(cell))) {
-            present.add(object.name());
-        }
+        // Staging is listed before the partition directory: a concurrent publish links a file into the partition
+        // before it unlinks the staged name, so in this order a file being published is seen in at least one of
+        // the two listings. In the other order it can fall between them and look lost.
         Set<String> staged = new HashSet<>();
         for (StoredObject object : storage.list(ArchiveLayout.stagingDirectory(cell))) {
             staged.add(object.name());
+        }
+        Set<String> present = new HashSet<>();
+        for (StoredObject object : storage.list(ArchiveLayout.partitionDirectory(cell))) {
+            present.add(object.name());
         }
 
         int published = 0;

@@ -1,10 +1,14 @@
 package dev.nifigeoparquet.archive.keying;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
 
 import java.util.ArrayList;
+import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads the {@code crs} value of a GeoParquet geometry column, as the specification defines it:
@@ -17,6 +21,8 @@ import java.util.List;
  * older tools; it is accepted and the result carries a {@link SourceCrs#conformanceWarning()}.
  */
 public final class GeoParquetCrs {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private GeoParquetCrs() {
     }
@@ -42,6 +48,23 @@ public final class GeoParquetCrs {
             return fromProjJson(crs);
         }
         throw new KeyingException(Reason.UNKNOWN_CRS, "crs must be a PROJJSON object, not a JSON " + crs.getNodeType());
+    }
+
+    /**
+     * The CRS a {@code geo} block declares for one of its columns (OGC:CRS84 when the column has no {@code crs}), or
+     * empty when the block does not describe that column.
+     */
+    public static Optional<SourceCrs> ofColumn(GeoMetadata geo, String column) {
+        JsonNode columnNode;
+        try {
+            columnNode = JSON.readTree(geo.rawBytes()).path("columns").path(column);
+        } catch (IOException e) {
+            throw new KeyingException(Reason.UNKNOWN_CRS, "the geo metadata is not JSON: " + e.getMessage(), e);
+        }
+        if (!columnNode.isObject()) {
+            return Optional.empty();
+        }
+        return Optional.of(resolve(columnNode.get("crs")));
     }
 
     private static SourceCrs fromProjJson(JsonNode projJson) {

@@ -98,6 +98,14 @@ public final class SourceCrs {
         }
     }
 
+    /**
+     * Whether coordinates in this CRS and in {@code other} mean the same positions: the same CRS, or two of the
+     * WGS 84 longitude/latitude identifiers (OGC:CRS84 and EPSG:4326 store the same x/y in GeoParquet).
+     */
+    public boolean sameCoordinatesAs(SourceCrs other) {
+        return equals(other) || isWgs84LonLat() && other.isWgs84LonLat();
+    }
+
     /** Identity is the authority and code; the warning only describes where the CRS came from. */
     @Override
     public boolean equals(Object other) {

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -39,6 +40,7 @@ import java.util.TreeMap;
 public final class ArchiveWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
+    private static final int SCAN_ATTEMPTS = 5;
 
     private final GeoParquetArchive archive;
     private final KeyScanner scanner;
@@ -102,7 +104,7 @@ public final class ArchiveWriter {
             return replay(delta, state);
         }
         KeyIndex index = new KeyIndex(archive);
-        Set<FeatureKey> inTarget = state == null ? Set.of() : scanner.scan(state, rows.keySet()).found();
+        Set<FeatureKey> inTarget = state == null ? Set.of() : scanLatest(target, rows.keySet()).found();
         Map<String, Set<FeatureKey>> elsewhere = findElsewhere(index, rows.keySet(), inTarget, target);
 
         if (delta.mode() == WriteMode.APPEND) {
@@ -178,12 +180,30 @@ public final class ArchiveWriter {
                 .forEach(cell -> candidatesByCell.computeIfAbsent(cell, c -> new HashSet<>()).add(key)));
         Map<String, Set<FeatureKey>> confirmed = new TreeMap<>();
         for (Map.Entry<String, Set<FeatureKey>> candidate : candidatesByCell.entrySet()) {
-            Set<FeatureKey> found = scanner.scan(archive.partitionState(candidate.getKey()), candidate.getValue()).found();
+            Set<FeatureKey> found = scanLatest(candidate.getKey(), candidate.getValue()).found();
             if (!found.isEmpty()) {
                 confirmed.put(candidate.getKey(), found);
             }
         }
         return confirmed;
+    }
+
+    /**
+     * Scans a partition's latest state for keys. These scans run before the partition is locked, so a writer of it
+     * (in this process or another) may supersede and delete a file meanwhile; the scan then reads the newer state, as
+     * the format's readers do (section 5.4).
+     */
+    private KeyScanner.Result scanLatest(String cell, Set<FeatureKey> keys) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            PartitionCommit state = archive.partitionState(cell);
+            try {
+                return scanner.scan(state, keys);
+            } catch (NoSuchFileException superseded) {
+                if (attempt == SCAN_ATTEMPTS || archive.partitionState(cell).version() == state.version()) {
+                    throw superseded;
+                }
+            }
+        }
     }
 
     /**

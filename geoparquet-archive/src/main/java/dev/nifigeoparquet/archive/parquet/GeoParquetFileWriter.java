@@ -87,7 +87,7 @@ public final class GeoParquetFileWriter implements Closeable {
                     properties(schema, entries, settings));
             fileWriter.start();
         } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot create: " + e.getMessage(), e);
+            throw new ParquetFileException(name, "cannot create: " + storageReason(e), e);
         }
         GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, fileWriter, covering);
         writer.startRowGroup();
@@ -185,11 +185,23 @@ public final class GeoParquetFileWriter implements Closeable {
             fileWriter.endBlock();
             rowGroups++;
         } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot write row group " + rowGroups + ": " + e.getMessage(), e);
+            throw new ParquetFileException(name, "cannot write row group " + rowGroups + ": " + storageReason(e), e);
         } finally {
             columnStore.close();
             pageStore.close();
         }
+    }
+
+    /**
+     * Why a write failed, as the storage said it: the innermost cause's message. parquet-java wraps a failed footer
+     * write in an exception whose message prints the whole footer, which would bury "No space left on device".
+     */
+    private static String storageReason(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null || cause.getMessage().isBlank() ? cause.getClass().getSimpleName() : cause.getMessage();
     }
 
     /** Writes the last row group and the footer, closes the file and says what it holds. */
@@ -207,7 +219,7 @@ public final class GeoParquetFileWriter implements Closeable {
             fileWriter.end(footerEntries);
             result = new WrittenFile(rowsWritten, rowGroups, fileWriter.getPos());
         } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot write footer: " + e.getMessage(), e);
+            throw new ParquetFileException(name, "cannot write footer: " + storageReason(e), e);
         }
         compressor.release();
         return result;

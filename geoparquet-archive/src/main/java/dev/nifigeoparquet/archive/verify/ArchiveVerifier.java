@@ -5,6 +5,7 @@ import dev.nifigeoparquet.archive.format.AdoptionRecord;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.ops.FeatureKey;
 import dev.nifigeoparquet.archive.ops.LiveFiles;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
@@ -41,6 +42,13 @@ import java.util.Set;
  */
 public final class ArchiveVerifier {
 
+    /** Passes over an archive that writers are changing, before its problems are believed. */
+    private static final int ATTEMPTS = 5;
+    private static final long PAUSE_MILLIS = 50;
+    /** What a writer between its commit and the end of its publishing leaves for a moment (format section 5.6). */
+    private static final Set<ProblemKind> PUBLISHING_WINDOW = Set.of(ProblemKind.UNPUBLISHED_FILE, ProblemKind.SUPERSEDED_FILE,
+            ProblemKind.UNTRACKED_FILE, ProblemKind.MISSING_FILE);
+
     private final GeoParquetArchive archive;
     private final ArchiveStorage storage;
     private final FooterCheck footerCheck;
@@ -60,7 +68,40 @@ public final class ArchiveVerifier {
         return verify(VerifyOptions.wholeArchive());
     }
 
+    /**
+     * Verifies the selected partitions. Writers may commit while this runs: the partitions' states are read first and
+     * their files after, so a file superseded in between, a publish in progress, or a key moving between two
+     * partitions read at different moments would show as a problem that no single state of the archive has. A pass
+     * that finds problems is therefore repeated, after a short pause, while a partition it read has a newer commit
+     * since; the problems that remain after {@value #ATTEMPTS} passes are reported. Within a pass, each partition's
+     * state is settled against its directory first ({@link #settledState}). A pass without problems is reported as
+     * it is.
+     */
     public VerificationReport verify(VerifyOptions options) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            Pass pass = verifyOnce(options);
+            if (pass.report().consistent() || attempt == ATTEMPTS || !mayBeTorn(pass)) {
+                return pass.report();
+            }
+            sleep(PAUSE_MILLIS * attempt);
+        }
+    }
+
+    /** One pass: its report and the commit versions it read. */
+    private record Pass(VerificationReport report, Map<String, Long> versions) {
+    }
+
+    /** Whether a concurrent writer may have made a pass see problems that no state of the archive has. */
+    private boolean mayBeTorn(Pass pass) throws IOException {
+        for (Map.Entry<String, Long> read : pass.versions().entrySet()) {
+            if (new PartitionLog(storage, read.getKey()).latestVersion() != read.getValue()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Pass verifyOnce(VerifyOptions options) throws IOException {
         Findings findings = new Findings();
         List<String> cells = options.wholeArchiveSelected() ? archive.partitionCells()
                 : options.cells().stream().map(archive::requireCell).toList();
@@ -78,12 +119,14 @@ public final class ArchiveVerifier {
             findPartitionsWithoutLog(new HashSet<>(cells), findings);
         }
 
-        long committedRows = states.values().stream().mapToLong(PartitionCommit::rowCount).sum();
-        KeyScan keys = archive.descriptor().hasKey() ? new KeyScan(committedRows) : null;
+        KeyScan keys = archive.descriptor().hasKey()
+                ? new KeyScan(states.values().stream().mapToLong(PartitionCommit::rowCount).sum()) : null;
         List<ReadableFile> readable = new ArrayList<>();
         int files = 0;
         long rowsRead = 0;
-        for (PartitionCommit state : states.values()) {
+        for (String cell : List.copyOf(states.keySet())) {
+            PartitionCommit state = settledState(states.get(cell));
+            states.put(cell, state);
             files += state.files().size();
             for (ReadableFile file : checkPartitionFiles(state, findings)) {
                 Long rows = scan(file, keys, findings);
@@ -93,6 +136,7 @@ public final class ArchiveVerifier {
                 }
             }
         }
+        long committedRows = states.values().stream().mapToLong(PartitionCommit::rowCount).sum();
         if (keys != null && !keys.colliding.isEmpty()) {
             findDuplicates(readable, keys.colliding, options.maxDuplicateKeysReported(), findings);
         }
@@ -100,8 +144,46 @@ public final class ArchiveVerifier {
             findings.problem(new Problem(storage.describe(), ProblemKind.TOTAL_MISMATCH, "the archive holds " + committedRows
                     + " rows, " + options.expectedRows().getAsLong() + " were expected", null));
         }
-        return new VerificationReport(storage.describe(), archive.sourceCrs().authorityCode(), states.size(), files,
-                committedRows, rowsRead, options.expectedRows(), keys != null, findings.problems, findings.knownVariations);
+        Map<String, Long> versions = new LinkedHashMap<>();
+        states.forEach((cell, state) -> versions.put(cell, state.version()));
+        return new Pass(new VerificationReport(storage.describe(), archive.sourceCrs().authorityCode(), states.size(), files,
+                committedRows, rowsRead, options.expectedRows(), keys != null, findings.problems, findings.knownVariations), versions);
+    }
+
+    /**
+     * The partition's state as its directory shows it. Between reading the state and listing the directory a writer
+     * may commit and publish: the listing then holds files the state does not know, or lacks files it names. While
+     * that is so and the partition has a newer commit, or a writer may be inside its publishing window, the state is
+     * read again, a few times at most; whatever remains is reported by the check that follows.
+     */
+    private PartitionCommit settledState(PartitionCommit state) throws IOException {
+        PartitionCommit current = state;
+        boolean waited = false;
+        for (int attempt = 1; attempt < ATTEMPTS; attempt++) {
+            Findings probe = new Findings();
+            checkPartitionFiles(current, probe);
+            if (probe.problems.stream().noneMatch(problem -> PUBLISHING_WINDOW.contains(problem.kind()))) {
+                return current;
+            }
+            PartitionCommit latest = archive.partitionState(current.cell());
+            if (latest.version() == current.version()) {
+                if (waited) {
+                    return current; // no writer moved it on: what the check finds is the partition's real state
+                }
+                waited = true;
+                sleep(PAUSE_MILLIS);
+            }
+            current = latest;
+        }
+        return current;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** A live file that exists (published or staged) and can be opened for reading. */
@@ -114,15 +196,16 @@ public final class ArchiveVerifier {
      */
     private List<ReadableFile> checkPartitionFiles(PartitionCommit state, Findings findings) throws IOException {
         String cell = state.cell();
+        // Staging first, as recovery lists them: a file being published is then seen in at least one listing.
+        Set<String> staged = new HashSet<>();
+        for (StoredObject object : storage.list(ArchiveLayout.stagingDirectory(cell))) {
+            staged.add(object.name());
+        }
         Map<String, StoredObject> present = new HashMap<>();
         for (StoredObject object : storage.list(ArchiveLayout.partitionDirectory(cell))) {
             if (!object.directory()) {
                 present.put(object.name(), object);
             }
-        }
-        Set<String> staged = new HashSet<>();
-        for (StoredObject object : storage.list(ArchiveLayout.stagingDirectory(cell))) {
-            staged.add(object.name());
         }
         List<ReadableFile> files = new ArrayList<>();
         for (DataFileEntry entry : state.files()) {

@@ -1,0 +1,419 @@
+package dev.nifigeoparquet.archive.ops;
+
+import dev.nifigeoparquet.archive.AdoptionOptions;
+import dev.nifigeoparquet.archive.ArchiveAdopter;
+import dev.nifigeoparquet.archive.ArchiveCreator;
+import dev.nifigeoparquet.archive.ArchiveSpec;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.compaction.Compactor;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.PartitionLog;
+import dev.nifigeoparquet.archive.format.PartitionRecovery;
+import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StoredObject;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
+import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.TestFiles;
+import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
+import dev.nifigeoparquet.archive.verify.VerificationReport;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The fault matrix: every operation that changes an archive (append, upsert, a batch of upserts, delete in a cell and
+ * by key alone, replace, a key that moves to another cell, compaction, creation, adoption, and the key index's journal
+ * fold) runs once through a counting storage to learn how many storage calls it makes, and then once more per call and
+ * with that call failing (in the heavy profile, once per fault kind). New storage calls are therefore covered without
+ * editing this test.
+ *
+ * <p>After each fault the archive is recovered as the next writer would recover it (after the writer lease), and then:
+ * <ul>
+ *   <li>DuckDB, reading the directory as any plain reader does, sees exactly the old or exactly the new state: every
+ *       row's content, the number of files of every partition, and whether a descriptor exists;</li>
+ *   <li>every partition directory and index directory holds exactly the files its latest commit lists (no orphan, no
+ *       superseded file), nothing is left in staging, nothing but entries in the logs;</li>
+ *   <li>the committed row counts add up to what DuckDB counts;</li>
+ *   <li>the verifier finds no problem: every live file carries the canonical footer (the {@code geo} block byte for
+ *       byte) and schema, and no key is held twice;</li>
+ *   <li>the key index names the cell of every key the archive holds;</li>
+ *   <li>running the operation again lands the new state exactly once.</li>
+ * </ul>
+ */
+class FaultMatrixTest {
+
+    private static final AtomicInteger POINTS = new AtomicInteger();
+    private static final Map<String, String> SUMMARY = new TreeMap<>();
+
+    @TempDir
+    static Path temp;
+
+    /** An operation of the matrix: a baseline directory and what runs against it. */
+    private record Operation(String name, Path baseline, Action action) {
+    }
+
+    @FunctionalInterface
+    private interface Action {
+        void run(ArchiveStorage storage) throws IOException;
+    }
+
+    /**
+     * The default profile: every commit point of every operation and an even spread of its other storage calls fail
+     * once each, the fault kind rotating (see {@link #sampled}). The full product, every call of every operation with
+     * every fault kind, runs in the heavy profile ({@link #everyStorageCallFailsWithEveryFaultKind}).
+     */
+    @TestFactory
+    Stream<DynamicTest> everyStorageCallOfEveryOperationFailsInTurn() throws IOException {
+        return operations().stream().map(operation -> DynamicTest.dynamicTest(operation.name(), () -> exercise(operation, false)));
+    }
+
+    @Tag("heavy")
+    @TestFactory
+    Stream<DynamicTest> everyStorageCallFailsWithEveryFaultKind() throws IOException {
+        return operations().stream().map(operation -> DynamicTest.dynamicTest(operation.name(), () -> exercise(operation, true)));
+    }
+
+    @AfterAll
+    static void report() {
+        System.out.println("fault matrix: " + POINTS.get() + " fault points exercised over " + SUMMARY.size() + " operations");
+        SUMMARY.forEach((operation, line) -> System.out.println("  " + operation + ": " + line));
+    }
+
+    // ---- the operations
+
+    private static List<Operation> operations() throws IOException {
+        Path baselines = Files.createTempDirectory(temp, "baselines");
+        ParcelArchive parcels = ParcelArchive.create(baselines.resolve("parcels"), 48);
+        List<String> cells = parcels.initial.entrySet().stream()
+                .sorted(Comparator.comparingInt((Map.Entry<String, List<Group>> e) -> -e.getValue().size()).thenComparing(Map.Entry::getKey))
+                .map(Map.Entry::getKey).toList();
+        String cell = cells.get(0);
+        String other = cells.get(1);
+        List<Group> rows = parcels.initial.get(cell);
+        assertTrue(rows.size() >= 3, "the largest cell has a few rows: " + rows.size());
+        Path base = parcels.root;
+
+        List<Operation> operations = new ArrayList<>();
+        operations.add(keyed("append", base, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(0), "appended")))));
+        operations.add(keyed("upsert", base, cell, WriteMode.UPSERT, List.of(
+                DeltaRow.upsert(edited(rows.get(0), 123.0, BASE_TIME.plusSeconds(1))),
+                DeltaRow.upsert(withNewKey(rows.get(1), "inserted")))));
+        operations.add(keyed("delete", base, cell, WriteMode.DELETE, List.of(DeltaRow.deletion(keyOnly(key(rows.get(0)))))));
+        operations.add(keyed("delete by key alone", base, null, WriteMode.DELETE, List.of(DeltaRow.deletion(keyOnly(key(rows.get(1)))))));
+        operations.add(keyed("replace", base, cell, WriteMode.REPLACE, List.of(
+                DeltaRow.upsert(edited(rows.get(0), 321.0, BASE_TIME.plusSeconds(1))),
+                DeltaRow.upsert(withNewKey(rows.get(1), "replacement")))));
+        operations.add(keyed("moved key", base, other, WriteMode.UPSERT, List.of(
+                DeltaRow.upsert(movedTo(rows.get(0), parcels.initial.get(other).get(0))))));
+        operations.add(new Operation("batch of two upserts", base, storage -> {
+            GeoParquetArchive archive = GeoParquetArchive.open(storage);
+            new ArchiveWriter(archive).applyBatch(List.of(
+                    PartitionDelta.prepare(archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(edited(rows.get(0), 11.0, BASE_TIME.plusSeconds(2)))), "batch-a"),
+                    PartitionDelta.prepare(archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(withNewKey(rows.get(2), "batched"))), "batch-b")));
+        }));
+
+        Path compactable = TestFiles.copyTree(base, baselines.resolve("compaction"));
+        GeoParquetArchive smallFiles = GeoParquetArchive.open(new LocalArchiveStorage(compactable));
+        for (int i = 0; i < 3; i++) {
+            ParcelArchive.apply(smallFiles, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(i), "small-" + i))));
+        }
+        operations.add(new Operation("compaction", compactable, storage -> new Compactor(GeoParquetArchive.open(storage)).compact(cell)));
+
+        Path foldable = TestFiles.copyTree(base, baselines.resolve("fold"));
+        GeoParquetArchive journaled = GeoParquetArchive.open(new LocalArchiveStorage(foldable));
+        for (int i = 0; journalFiles(foldable) != 15; i++) {
+            assertTrue(i < 40, "the journal reaches 15 files");
+            ParcelArchive.apply(journaled, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(0), "journal-" + i))));
+        }
+        operations.add(keyed("index journal fold", foldable, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(1), "folds")))));
+
+        Path empty = Files.createDirectories(baselines.resolve("empty"));
+        operations.add(new Operation("creation", empty, storage -> {
+            if (!GeoParquetArchive.exists(storage)) {
+                ArchiveCreator.create(storage, ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
+                        SyntheticParcels.VERSION, ParcelArchive.RESOLUTION, WriterSettings.defaults(), "synthetic parcels"), Clock.systemUTC());
+            }
+            GeoParquetArchive.open(storage);
+        }));
+
+        Path foreign = baselines.resolve("adoption");
+        for (String c : cells.subList(0, 3)) {
+            ArchiveFixtures.writeFile(foreign.resolve("h3_cell=" + c).resolve("written-by-another-tool.parquet"), SyntheticParcels.schema(),
+                    SyntheticParcels.footer(), parcels.initial.get(c));
+        }
+        operations.add(new Operation("adoption", foreign, storage -> {
+            if (!GeoParquetArchive.exists(storage)) {
+                ArchiveAdopter.adopt(storage, AdoptionOptions.withKey(SyntheticParcels.KEY).expectingResolution(ParcelArchive.RESOLUTION),
+                        Clock.systemUTC());
+            }
+            GeoParquetArchive.open(storage);
+        }));
+        return operations;
+    }
+
+    private static Operation keyed(String name, Path baseline, String cell, WriteMode mode, List<DeltaRow> delta) {
+        return new Operation(name, baseline, storage -> ParcelArchive.apply(GeoParquetArchive.open(storage), cell, mode, delta));
+    }
+
+    // ---- the matrix
+
+    private static void exercise(Operation operation, boolean everyKind) throws IOException {
+        Path work = Files.createDirectories(temp.resolve("run-" + operation.name().replace(' ', '-') + (everyKind ? "-all" : "")));
+        Snapshot old = Snapshot.of(operation.baseline());
+        Path healthy = TestFiles.copyTree(operation.baseline(), work.resolve("healthy"));
+        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(healthy));
+        operation.action().run(counter);
+        Snapshot updated = Snapshot.of(healthy);
+        assertNotEquals(old, updated, operation.name() + " changes the archive");
+        assertConsistent(healthy, operation.name() + " without a fault");
+        int calls = counter.callCount();
+
+        int points = 0;
+        int oldStates = 0;
+        int failures = 0;
+        for (Fault fault : Fault.values()) {
+            for (int failAt = 1; failAt <= calls; failAt++) {
+                if (!everyKind && !sampled(counter.calls().get(failAt - 1), failAt, calls, fault)) {
+                    continue;
+                }
+                Path root = TestFiles.copyTree(operation.baseline(), work.resolve(fault + "-" + failAt));
+                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
+                try {
+                    operation.action().run(faulty);
+                } catch (IOException | RuntimeException injected) {
+                    failures++;
+                }
+                String where = operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " ("
+                        + (faulty.calls().size() >= failAt ? faulty.calls().get(failAt - 1) : "not reached") + ")";
+                recoverEverything(root);
+                Snapshot state = Snapshot.of(root);
+                assertTrue(state.equals(old) || state.equals(updated), where + ": neither the old nor the new state: " + state
+                        + "\nold: " + old + "\nnew: " + updated);
+                if (state.equals(old)) {
+                    oldStates++;
+                }
+                assertConsistent(root, where);
+
+                operation.action().run(new LocalArchiveStorage(root));
+                assertEquals(updated, Snapshot.of(root), where + ": the retried operation lands exactly once");
+                deleteTree(root);
+                points++;
+            }
+        }
+        assertTrue(oldStates > 0, operation.name() + ": some faults come before the commit point");
+        POINTS.addAndGet(points);
+        String line = points + " fault points (" + calls + " calls" + (everyKind ? " x " + Fault.values().length + " fault kinds" : " sampled, kinds rotating")
+                + "; " + failures
+                + " made the operation fail, " + oldStates + " left the old state, " + (points - oldStates) + " the new)";
+        SUMMARY.put(operation.name() + (everyKind ? " (every kind)" : ""), line);
+        System.out.println(operation.name() + ": " + line);
+    }
+
+    /** Points per operation in the default profile, besides every commit point. */
+    private static final int DEFAULT_POINTS = 40;
+
+    /**
+     * The default profile's share of the matrix: every exclusive creation (the commit points of data, index and
+     * transaction decisions), and an even spread of the other calls, about {@value #DEFAULT_POINTS} per operation;
+     * the fault kind rotates over the chosen calls.
+     */
+    private static boolean sampled(String call, int failAt, int calls, Fault fault) {
+        int stride = Math.max(1, (calls + DEFAULT_POINTS - 1) / DEFAULT_POINTS);
+        boolean chosen = call.startsWith("createExclusive ") || failAt % stride == 0;
+        return chosen && Fault.values()[(failAt / stride + failAt) % Fault.values().length] == fault;
+    }
+
+    /** What the next writer does, for every partition and index partition: recovery after the writer lease. */
+    private static void recoverEverything(Path root) throws IOException {
+        LocalArchiveStorage storage = new LocalArchiveStorage(root);
+        if (!GeoParquetArchive.exists(storage)) {
+            return;
+        }
+        GeoParquetArchive archive = GeoParquetArchive.open(storage);
+        Instant afterLease = Instant.now().plus(Duration.ofDays(1));
+        Set<String> partitions = new TreeSet<>();
+        for (String directory : List.of(ArchiveLayout.LOG_DIRECTORY, ArchiveLayout.STAGING_DIRECTORY)) {
+            for (StoredObject child : storage.list(directory)) {
+                if (child.directory()) {
+                    partitions.add(child.name());
+                }
+            }
+        }
+        // A partition whose first commit never happened has staged debris and no log; its next writer clears it.
+        for (String partition : partitions) {
+            new PartitionRecovery(storage, archive.descriptor().protocol()).recover(partition, afterLease);
+        }
+    }
+
+    /** The invariants every recovered archive satisfies, whatever state it is in. */
+    private static void assertConsistent(Path root, String where) throws IOException {
+        LocalArchiveStorage storage = new LocalArchiveStorage(root);
+        if (!GeoParquetArchive.exists(storage)) {
+            return;
+        }
+        GeoParquetArchive archive = GeoParquetArchive.open(storage);
+        Set<String> cells = new TreeSet<>(archive.partitionCells());
+        for (StoredObject entry : storage.list("")) {
+            String cell = entry.directory() ? ArchiveLayout.cellOfPartitionDirectory(entry.name()) : null;
+            if (cell != null) {
+                cells.add(cell);
+            }
+        }
+        long committedRows = 0;
+        for (String cell : cells) {
+            PartitionCommit state = new PartitionLog(storage, cell).latest();
+            committedRows += state.rowCount();
+            assertEquals(new TreeSet<>(state.fileNames()), TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))),
+                    where + ": partition " + cell + " holds exactly its committed files");
+            assertLogHoldsOnlyEntries(root, cell, where);
+        }
+        List<String> indexPartitions = new ArrayList<>();
+        for (StoredObject log : storage.list(ArchiveLayout.LOG_DIRECTORY)) {
+            if (log.directory() && (ArchiveLayout.isIndexShard(log.name()) || log.name().equals(ArchiveLayout.INDEX_JOURNAL))) {
+                indexPartitions.add(log.name());
+            }
+        }
+        for (String id : indexPartitions) {
+            PartitionCommit state = new PartitionLog(storage, id).latest();
+            assertEquals(new TreeSet<>(state.fileNames()), TestFiles.names(root.resolve(ArchiveLayout.INDEX_DIRECTORY).resolve(id)),
+                    where + ": index partition " + id + " holds exactly its committed files");
+            assertLogHoldsOnlyEntries(root, id, where);
+        }
+        for (String staging : TestFiles.names(root.resolve(ArchiveLayout.STAGING_DIRECTORY))) {
+            assertEquals(Set.of(), TestFiles.names(root.resolve(ArchiveLayout.STAGING_DIRECTORY).resolve(staging)),
+                    where + ": staging of " + staging + " is empty after recovery");
+        }
+        assertEquals(committedRows, duckDbRows(root), where + ": committed row counts add up to what a plain reader counts");
+
+        VerificationReport report = new ArchiveVerifier(archive).verify();
+        assertTrue(report.consistent(), where + ": " + report);
+
+        Map<FeatureKey, String> truth = new TreeMap<>(Comparator.comparing(FeatureKey::indexText));
+        for (List<Object> row : duckDb(root, "SELECT " + SyntheticParcels.KEY + ", h3_cell FROM read_parquet(?, hive_partitioning = true)")) {
+            truth.put(new FeatureKey(List.of((String) row.get(0))), (String) row.get(1));
+        }
+        Map<FeatureKey, Set<String>> candidates = new KeyIndex(archive).candidates(truth.keySet());
+        truth.forEach((key, cell) -> assertTrue(candidates.get(key).contains(cell),
+                where + ": the key index finds " + key + " in " + cell + ", has " + candidates.get(key)));
+    }
+
+    private static void assertLogHoldsOnlyEntries(Path root, String id, String where) throws IOException {
+        for (String name : TestFiles.names(root.resolve(ArchiveLayout.logDirectory(id)))) {
+            assertTrue(ArchiveLayout.logEntryVersion(name) > 0, where + ": debris in the log of " + id + ": " + name);
+        }
+    }
+
+    /**
+     * What a plain reader observes: whether the archive has a descriptor, every row's content by partition (as DuckDB
+     * renders it, sorted), and the number of data files in each partition directory.
+     */
+    private record Snapshot(boolean descriptor, Map<String, List<String>> rows, Map<String, Integer> files) {
+
+        static Snapshot of(Path root) throws IOException {
+            Map<String, List<String>> rows = new TreeMap<>();
+            for (List<Object> row : duckDb(root, "SELECT h3_cell, CAST(t AS VARCHAR) FROM read_parquet(?, hive_partitioning = true) t")) {
+                rows.computeIfAbsent((String) row.get(0), c -> new ArrayList<>()).add((String) row.get(1));
+            }
+            rows.values().forEach(list -> list.sort(null));
+            Map<String, Integer> files = new TreeMap<>();
+            try (Stream<Path> children = Files.list(root)) {
+                for (Path partition : (Iterable<Path>) children.filter(p -> p.getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX))::iterator) {
+                    int count = (int) TestFiles.names(partition).stream().filter(n -> n.endsWith(ArchiveLayout.DATA_FILE_SUFFIX)).count();
+                    if (count > 0) {
+                        files.put(partition.getFileName().toString(), count);
+                    }
+                }
+            }
+            return new Snapshot(Files.exists(root.resolve(ArchiveLayout.DESCRIPTOR)), rows, files);
+        }
+
+        @Override
+        public String toString() {
+            return "descriptor " + descriptor + ", rows per partition " + rows.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue().size()).toList() + ", files " + files;
+        }
+    }
+
+    private static List<List<Object>> duckDb(Path root, String sql) throws IOException {
+        if (!hasDataFiles(root)) {
+            return List.of();
+        }
+        return DuckDb.query(sql, root + "/*/*.parquet");
+    }
+
+    private static long duckDbRows(Path root) throws IOException {
+        return hasDataFiles(root) ? ((Number) duckDb(root, "SELECT count(*) FROM read_parquet(?)").get(0).get(0)).longValue() : 0;
+    }
+
+    private static boolean hasDataFiles(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root, 2)) {
+            return files.anyMatch(p -> p.getFileName().toString().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
+                    && p.getParent().getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX));
+        }
+    }
+
+    private static int journalFiles(Path root) throws IOException {
+        return new PartitionLog(new LocalArchiveStorage(root), ArchiveLayout.INDEX_JOURNAL).latest().files().size();
+    }
+
+    private static Group keyOnly(String id) {
+        Group row = new SimpleGroup(SyntheticParcels.schema());
+        row.add(SyntheticParcels.KEY, id);
+        return row;
+    }
+
+    /** The row with another row's geometry, so it keys to that row's cell. */
+    private static Group movedTo(Group row, Group geometrySource) {
+        Group moved = new SimpleGroup(SyntheticParcels.schema());
+        moved.add(SyntheticParcels.KEY, key(row));
+        moved.add("land_use", row.getString("land_use", 0));
+        moved.add("area_m2", 77.0);
+        moved.add(SyntheticParcels.VERSION, ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(30)));
+        moved.add(SyntheticParcels.GEOMETRY, geometrySource.getBinary(SyntheticParcels.GEOMETRY, 0));
+        return moved;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        }
+    }
+}
