@@ -160,12 +160,27 @@ public final class LocalArchiveStorage implements ArchiveStorage {
         try {
             Files.createLink(target, staged);
         } catch (FileAlreadyExistsException e) {
-            if (!Files.isSameFile(target, staged)) {
+            if (!publishedAlready(staged, target)) {
                 throw e;
             }
+        } catch (NoSuchFileException e) {
+            // Another process publishing the same commit (both recovering it) linked and removed the staged name first.
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            throw e;
         }
         forceDirectory(target.getParent());
         Files.deleteIfExists(staged);
+    }
+
+    /** The target is the staged file itself, or the staged name is gone because a concurrent publisher finished. */
+    private static boolean publishedAlready(Path staged, Path target) throws IOException {
+        try {
+            return Files.isSameFile(target, staged);
+        } catch (NoSuchFileException stagedGone) {
+            return Files.exists(target, LinkOption.NOFOLLOW_LINKS);
+        }
     }
 
     @Override
