@@ -163,6 +163,22 @@ class FaultMatrixTest {
         }
         operations.add(keyed("index journal fold", foldable, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(1), "folds")))));
 
+        // The journal one file short of its fold, and the shard the next key folds into one file short of its merge:
+        // an append then commits, folds the journal and merges that shard's files.
+        Path mergeable = TestFiles.copyTree(foldable, baselines.resolve("merge"));
+        GeoParquetArchive indexed = GeoParquetArchive.open(new LocalArchiveStorage(mergeable));
+        dev.nifigeoparquet.archive.index.KeyIndex index = new dev.nifigeoparquet.archive.index.KeyIndex(indexed);
+        String mergingKey = "merges";
+        String shard = index.shardOf(new FeatureKey(List.of(mergingKey)));
+        for (int i = 0; shardFiles(indexed, shard) < 7; i++) {
+            FeatureKey filler = new FeatureKey(List.of("filler-" + i));
+            if (index.shardOf(filler).equals(shard)) {
+                index.build(Map.of(filler, cell)); // an extra candidate: harmless by the index's superset rule
+            }
+        }
+        operations.add(keyed("index shard merge", mergeable, cell, WriteMode.APPEND,
+                List.of(DeltaRow.upsert(withNewKey(rows.get(1), mergingKey)))));
+
         Path empty = Files.createDirectories(baselines.resolve("empty"));
         operations.add(new Operation("creation", empty, storage -> {
             if (!GeoParquetArchive.exists(storage)) {
@@ -185,6 +201,10 @@ class FaultMatrixTest {
             GeoParquetArchive.open(storage);
         }));
         return operations;
+    }
+
+    private static int shardFiles(GeoParquetArchive archive, String shard) throws IOException {
+        return new dev.nifigeoparquet.archive.format.PartitionLog(archive.storage(), shard).latest().files().size();
     }
 
     private static Operation keyed(String name, Path baseline, String cell, WriteMode mode, List<DeltaRow> delta) {
