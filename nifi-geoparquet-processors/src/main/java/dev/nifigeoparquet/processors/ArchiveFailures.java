@@ -24,7 +24,19 @@ final class ArchiveFailures {
      */
     static boolean isTransient(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ParquetFileException || cause instanceof PartitionRecovery.CommittedFileMissingException) {
+            if (cause instanceof PartitionRecovery.CommittedFileMissingException) {
+                return false;
+            }
+        }
+        // The storage itself refused (disk full, read-only, a file replaced by another writer): the same input can
+        // succeed once that clears, even when the refusal surfaced while a Parquet file was being written.
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.nio.file.FileSystemException || String.valueOf(cause.getMessage()).contains("No space left on device")) {
+                return true;
+            }
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ParquetFileException) {
                 return false;
             }
         }
