@@ -4,14 +4,13 @@ import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
 import java.io.IOException;
-import java.io.OutputStream;
 
 /** A Parquet {@link OutputFile} that writes a staged object through {@link ArchiveStorage#createStaged}. */
 public final class StorageOutputFile implements OutputFile {
 
     private final ArchiveStorage storage;
     private final String path;
-    private long bytesWritten;
+    private CountingPositionOutputStream stream;
 
     public StorageOutputFile(ArchiveStorage storage, String path) {
         this.storage = storage;
@@ -20,40 +19,13 @@ public final class StorageOutputFile implements OutputFile {
 
     /** Bytes written so far; after the Parquet writer is closed, the file's size. */
     public long bytesWritten() {
-        return bytesWritten;
+        return stream == null ? 0 : stream.getPos();
     }
 
     @Override
     public PositionOutputStream create(long blockSizeHint) throws IOException {
-        OutputStream out = storage.createStaged(path);
-        return new PositionOutputStream() {
-            @Override
-            public long getPos() {
-                return bytesWritten;
-            }
-
-            @Override
-            public void write(int b) throws IOException {
-                out.write(b);
-                bytesWritten++;
-            }
-
-            @Override
-            public void write(byte[] bytes, int offset, int length) throws IOException {
-                out.write(bytes, offset, length);
-                bytesWritten += length;
-            }
-
-            @Override
-            public void flush() throws IOException {
-                out.flush();
-            }
-
-            @Override
-            public void close() throws IOException {
-                out.close();
-            }
-        };
+        stream = new CountingPositionOutputStream(storage.createStaged(path), true);
+        return stream;
     }
 
     @Override

@@ -1,13 +1,13 @@
 package dev.nifigeoparquet.processors.geoparquet;
 
-import java.io.IOException;
 import java.io.OutputStream;
+import dev.nifigeoparquet.archive.storage.CountingPositionOutputStream;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
 /**
- * A Parquet {@link OutputFile} over a FlowFile's output stream. Parquet only appends and asks for the position,
- * so a counting stream suffices. Closing it flushes but leaves the FlowFile's stream to its owner.
+ * A Parquet {@link OutputFile} over a FlowFile's output stream. Closing the Parquet stream flushes but leaves the
+ * FlowFile's stream to its owner.
  */
 final class StreamOutputFile implements OutputFile {
 
@@ -21,36 +21,7 @@ final class StreamOutputFile implements OutputFile {
 
     @Override
     public PositionOutputStream create(final long blockSizeHint) {
-        return new PositionOutputStream() {
-            private long position;
-
-            @Override
-            public long getPos() {
-                return position;
-            }
-
-            @Override
-            public void write(final int b) throws IOException {
-                out.write(b);
-                position++;
-            }
-
-            @Override
-            public void write(final byte[] bytes, final int offset, final int length) throws IOException {
-                out.write(bytes, offset, length);
-                position += length;
-            }
-
-            @Override
-            public void flush() throws IOException {
-                out.flush();
-            }
-
-            @Override
-            public void close() throws IOException {
-                out.flush();
-            }
-        };
+        return new CountingPositionOutputStream(out, false);
     }
 
     @Override
