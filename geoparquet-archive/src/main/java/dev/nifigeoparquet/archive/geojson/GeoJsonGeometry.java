@@ -18,9 +18,24 @@ import org.locationtech.jts.geom.Polygon;
 public final class GeoJsonGeometry {
 
     private final GeometryFactory factory;
+    private final boolean fromRecords;
 
+    /** Strict RFC 7946 geometries, as a GeoJSON file holds them. */
     public GeoJsonGeometry(GeometryFactory factory) {
+        this(factory, false);
+    }
+
+    private GeoJsonGeometry(GeometryFactory factory, boolean fromRecords) {
         this.factory = factory;
+        this.fromRecords = fromRecords;
+    }
+
+    /**
+     * Geometries as a NiFi record reader hands them over: numbers may arrive as text (NaN and Infinity always do), a
+     * whole Feature stands for its geometry, and a position's x, y and z are read (further elements ignored).
+     */
+    public static GeoJsonGeometry forRecords(GeometryFactory factory) {
+        return new GeoJsonGeometry(factory, true);
     }
 
     /** The geometry; {@code null} for a JSON null (a feature without geometry). */
@@ -32,6 +47,14 @@ public final class GeoJsonGeometry {
             throw new IllegalArgumentException("a GeoJSON geometry must be an object, not " + node.getNodeType());
         }
         String type = node.path("type").asText("");
+        if (fromRecords && type.equals("Feature")) {
+            JsonNode geometry = node.get("geometry");
+            if (geometry == null || !geometry.isObject()) {
+                throw new IllegalArgumentException("a GeoJSON geometry must be an object, not "
+                        + (geometry == null ? "null" : geometry.getNodeType()));
+            }
+            return read(geometry);
+        }
         if (type.equals("GeometryCollection")) {
             JsonNode members = node.path("geometries");
             Geometry[] geometries = new Geometry[members.size()];
@@ -108,7 +131,15 @@ public final class GeoJsonGeometry {
         return coordinates;
     }
 
-    private static Coordinate position(JsonNode position) {
+    private Coordinate position(JsonNode position) {
+        if (fromRecords) {
+            if (!position.isArray() || position.size() < 2) {
+                throw new IllegalArgumentException("a position must be an array of two or three numbers, found " + position);
+            }
+            double x = number(position.get(0));
+            double y = number(position.get(1));
+            return position.size() > 2 ? new Coordinate(x, y, number(position.get(2))) : new Coordinate(x, y);
+        }
         if (!position.isArray() || position.size() < 2) {
             throw new IllegalArgumentException("a position needs at least two numbers, found " + position);
         }
@@ -124,5 +155,20 @@ public final class GeoJsonGeometry {
             case 3 -> new Coordinate(x, y, position.get(2).doubleValue());
             default -> new CoordinateXYZM(x, y, position.get(2).doubleValue(), position.get(3).doubleValue());
         };
+    }
+
+    /** A coordinate of a record's geometry: a number, or text holding one. */
+    private static double number(JsonNode value) {
+        if (value.isNumber()) {
+            return value.doubleValue();
+        }
+        if (value.isTextual()) {
+            try {
+                return Double.parseDouble(value.textValue());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + value.textValue() + "' is not a number");
+            }
+        }
+        throw new IllegalArgumentException("a coordinate must be a number, found " + value.getNodeType());
     }
 }

@@ -5,14 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.geojson.GeoJsonGeometry;
 import org.apache.nifi.serialization.record.Record;
-import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
-import org.locationtech.jts.geom.LineString;
-import org.locationtech.jts.geom.LinearRing;
-import org.locationtech.jts.geom.Point;
-import org.locationtech.jts.geom.Polygon;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -21,17 +17,17 @@ import java.util.Map;
 
 /**
  * Reads GeoJSON geometries (RFC 7946, section 3.1) into JTS, from a JSON string or from the nested record or map
- * a record reader makes of one. JTS's own GeoJSON reader lives outside jts-core; the format's seven geometry types
- * are small enough to read here without another dependency.
+ * a record reader makes of one. The parsing itself is the engine's ({@link GeoJsonGeometry#forRecords}); this
+ * class turns what a record reader delivers into the JSON tree it reads.
  */
 final class GeoJsonGeometries {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final GeometryFactory factory;
+    private final GeoJsonGeometry reader;
 
     GeoJsonGeometries(GeometryFactory factory) {
-        this.factory = factory;
+        this.reader = GeoJsonGeometry.forRecords(factory);
     }
 
     /** A geometry from a JSON string, a nested {@link Record}, or a {@link Map}. */
@@ -46,119 +42,10 @@ final class GeoJsonGeometries {
         } else {
             node = toJson(value);
         }
-        return geometry(node);
-    }
-
-    private Geometry geometry(JsonNode node) {
         if (node == null || !node.isObject()) {
             throw new IllegalArgumentException("a GeoJSON geometry must be an object, not " + (node == null ? "null" : node.getNodeType()));
         }
-        String type = node.path("type").asText("");
-        if (type.equals("Feature")) {
-            return geometry(node.get("geometry"));
-        }
-        if (type.equals("GeometryCollection")) {
-            JsonNode members = node.path("geometries");
-            Geometry[] geometries = new Geometry[members.size()];
-            for (int i = 0; i < geometries.length; i++) {
-                geometries[i] = geometry(members.get(i));
-            }
-            return factory.createGeometryCollection(geometries);
-        }
-        JsonNode coordinates = node.get("coordinates");
-        if (coordinates == null || !coordinates.isArray()) {
-            throw new IllegalArgumentException("GeoJSON " + (type.isEmpty() ? "object" : type) + " has no 'coordinates' array");
-        }
-        return switch (type) {
-            case "Point" -> point(coordinates);
-            case "LineString" -> lineString(coordinates);
-            case "Polygon" -> polygon(coordinates);
-            case "MultiPoint" -> {
-                Point[] points = new Point[coordinates.size()];
-                for (int i = 0; i < points.length; i++) {
-                    points[i] = point(coordinates.get(i));
-                }
-                yield factory.createMultiPoint(points);
-            }
-            case "MultiLineString" -> {
-                LineString[] lines = new LineString[coordinates.size()];
-                for (int i = 0; i < lines.length; i++) {
-                    lines[i] = lineString(coordinates.get(i));
-                }
-                yield factory.createMultiLineString(lines);
-            }
-            case "MultiPolygon" -> {
-                Polygon[] polygons = new Polygon[coordinates.size()];
-                for (int i = 0; i < polygons.length; i++) {
-                    polygons[i] = polygon(coordinates.get(i));
-                }
-                yield factory.createMultiPolygon(polygons);
-            }
-            default -> throw new IllegalArgumentException("'" + type + "' is not a GeoJSON geometry type");
-        };
-    }
-
-    private Point point(JsonNode position) {
-        return position.isEmpty() ? factory.createPoint() : factory.createPoint(coordinate(position));
-    }
-
-    private LineString lineString(JsonNode positions) {
-        return factory.createLineString(coordinates(positions));
-    }
-
-    private Polygon polygon(JsonNode rings) {
-        if (rings.isEmpty()) {
-            return factory.createPolygon();
-        }
-        LinearRing shell = ring(rings.get(0));
-        LinearRing[] holes = new LinearRing[rings.size() - 1];
-        for (int i = 1; i < rings.size(); i++) {
-            holes[i - 1] = ring(rings.get(i));
-        }
-        return factory.createPolygon(shell, holes);
-    }
-
-    private LinearRing ring(JsonNode positions) {
-        try {
-            return factory.createLinearRing(coordinates(positions));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("invalid polygon ring: " + e.getMessage());
-        }
-    }
-
-    private Coordinate[] coordinates(JsonNode positions) {
-        if (!positions.isArray()) {
-            throw new IllegalArgumentException("expected an array of positions, found " + positions.getNodeType());
-        }
-        Coordinate[] coordinates = new Coordinate[positions.size()];
-        for (int i = 0; i < coordinates.length; i++) {
-            coordinates[i] = coordinate(positions.get(i));
-        }
-        return coordinates;
-    }
-
-    private static Coordinate coordinate(JsonNode position) {
-        if (!position.isArray() || position.size() < 2) {
-            throw new IllegalArgumentException("a position must be an array of two or three numbers, found " + position);
-        }
-        double x = number(position.get(0));
-        double y = number(position.get(1));
-        return position.size() > 2 ? new Coordinate(x, y, number(position.get(2))) : new Coordinate(x, y);
-    }
-
-    private static double number(JsonNode value) {
-        if (value.isNumber()) {
-            return value.doubleValue();
-        }
-        if (value.isTextual()) {
-            // Record readers may hand numbers on as text; NaN and Infinity arrive this way too.
-            try {
-                return Double.parseDouble(value.textValue());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + value.textValue() + "' is not a number");
-            }
-        }
-        throw new IllegalArgumentException("a coordinate must be a number, found " + value.getNodeType());
+        return reader.read(node);
     }
 
     /** A JSON tree of what a record reader makes of a nested object: records, maps, arrays and scalars. */
