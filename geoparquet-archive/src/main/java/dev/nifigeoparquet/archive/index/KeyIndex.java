@@ -65,6 +65,7 @@ public final class KeyIndex {
             .named("key_index");
     static final int FOLD_JOURNAL_AT = 16;
     static final int MERGE_SHARD_AT = 8;
+    private static final long FOLD_RECORDS_IN_MEMORY = 500_000;
     private static final int READ_ATTEMPTS = 5;
     private static final double BASE_MERGE_FRACTION = 0.1;
     /** Small row groups: a lookup reads the ones whose key range can hold a wanted key. */
@@ -194,18 +195,29 @@ public final class KeyIndex {
     }
 
     /**
-     * Moves the journal's records into the shards, then prunes the folded journal files. One shard at a time, so
-     * memory holds one shard's share of the journal, not all of it.
+     * Moves the journal's records into the shards, then prunes the folded journal files. Each pass reads every
+     * journal file once and takes the records of a group of shards, so memory holds at most about
+     * {@value #FOLD_RECORDS_IN_MEMORY} records however long the journal grew.
      */
     private void fold(PartitionCommit journal) throws IOException {
-        for (int shard = 0; shard < shards; shard++) {
-            String id = ArchiveLayout.indexShard(shard);
-            List<Group> records = new ArrayList<>();
-            for (DataFileEntry file : journal.files()) {
-                records.addAll(readFile(journal.cell(), file.name(), null, key -> shardOf(key).equals(id)));
+        long journalRecords = journal.files().stream().mapToLong(DataFileEntry::rows).sum();
+        int shardsPerPass = (int) Math.max(1, Math.min(shards, (long) shards * FOLD_RECORDS_IN_MEMORY / Math.max(1, journalRecords)));
+        for (int first = 0; first < shards; first += shardsPerPass) {
+            Set<String> pass = new LinkedHashSet<>();
+            for (int shard = first; shard < Math.min(shards, first + shardsPerPass); shard++) {
+                pass.add(ArchiveLayout.indexShard(shard));
             }
-            if (!records.isEmpty()) {
-                appendToShard(id, records);
+            Map<String, List<Group>> byShard = new TreeMap<>();
+            for (DataFileEntry file : journal.files()) {
+                for (Group record : readFile(journal.cell(), file.name(), null)) {
+                    String shard = shardOf(record.getString("key", 0));
+                    if (pass.contains(shard)) {
+                        byShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(record);
+                    }
+                }
+            }
+            for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
+                appendToShard(shard.getKey(), shard.getValue());
             }
         }
         List<String> folded = journal.fileNames();
@@ -260,7 +272,8 @@ public final class KeyIndex {
 
     private static List<dev.nifigeoparquet.archive.format.NewDataFile> write(
             dev.nifigeoparquet.archive.format.DataFileStager stager, List<Group> rows) throws IOException {
-        try (RollingFileWriter writer = new RollingFileWriter(stager, SCHEMA, FooterEntries.canonicalOf(Map.of()), INDEX_FILES)) {
+        try (RollingFileWriter writer = new RollingFileWriter(stager, SCHEMA, FooterEntries.canonicalOf(Map.of()), INDEX_FILES,
+                Set.of("key"))) {
             for (Group row : rows) {
                 writer.write(row);
             }
@@ -277,25 +290,25 @@ public final class KeyIndex {
         return records;
     }
 
+    /**
+     * A file's records in order; only {@code wanted} keys when not null. Row groups are skipped without reading
+     * their pages when their key range (statistics) or their bloom filter rules every wanted key out, so looking
+     * up a few keys costs a few row groups, whatever the size of the index.
+     */
     private List<Group> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
-        return readFile(id, name, wanted, key -> true);
-    }
-
-    private List<Group> readFile(String id, String name, NavigableSet<String> wanted,
-                                 java.util.function.Predicate<String> keep) throws IOException {
         List<Group> records = new ArrayList<>();
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), id, name)) {
             List<BlockMetaData> groups = reader.footer().rowGroups();
             while (reader.nextRowGroupIndex() < groups.size()) {
-                if (wanted != null && !mayHoldAny(groups.get(reader.nextRowGroupIndex()), wanted)) {
+                int index = reader.nextRowGroupIndex();
+                if (wanted != null && !mayHoldAny(reader, index, groups.get(index), wanted)) {
                     reader.skipRowGroup();
                     continue;
                 }
                 GeoParquetFileReader.RowGroup group = reader.nextRowGroup();
                 while (group.hasNext()) {
                     Group record = group.next();
-                    String key = record.getString("key", 0);
-                    if ((wanted == null || wanted.contains(key)) && keep.test(key)) {
+                    if (wanted == null || wanted.contains(record.getString("key", 0))) {
                         records.add(record);
                     }
                 }
@@ -304,17 +317,26 @@ public final class KeyIndex {
         return records;
     }
 
-    /** Whether the row group's key range (from its statistics) contains any wanted key; true when unknown. */
-    private static boolean mayHoldAny(BlockMetaData group, NavigableSet<String> wanted) {
-        ColumnChunkMetaData keyColumn = group.getColumns().get(0);
-        Statistics<?> statistics = keyColumn.getStatistics();
-        if (statistics == null || !statistics.hasNonNullValue()) {
-            return true;
+    /** Whether the row group may contain a wanted key: within its key range and not ruled out by its bloom filter. */
+    private static boolean mayHoldAny(GeoParquetFileReader reader, int index, BlockMetaData group,
+                                      NavigableSet<String> wanted) throws IOException {
+        NavigableSet<String> inRange = wanted;
+        Statistics<?> statistics = group.getColumns().get(0).getStatistics();
+        if (statistics != null && statistics.hasNonNullValue()) {
+            String min = ((Binary) statistics.genericGetMin()).toStringUsingUTF8();
+            String max = ((Binary) statistics.genericGetMax()).toStringUsingUTF8();
+            inRange = wanted.subSet(min, true, max, true);
         }
-        String min = ((Binary) statistics.genericGetMin()).toStringUsingUTF8();
-        String max = ((Binary) statistics.genericGetMax()).toStringUsingUTF8();
-        String first = wanted.ceiling(min);
-        return first != null && first.compareTo(max) <= 0;
+        if (inRange.isEmpty()) {
+            return false;
+        }
+        java.util.function.Predicate<Binary> bloom = reader.bloomFilter(index, "key");
+        for (String key : inRange) {
+            if (bloom.test(Binary.fromString(key))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void apply(Map<String, Set<String>> cells, List<Group> records) {

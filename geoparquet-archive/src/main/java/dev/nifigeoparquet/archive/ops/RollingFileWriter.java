@@ -25,6 +25,7 @@ public final class RollingFileWriter implements Closeable {
     private final MessageType schema;
     private final FooterEntries footer;
     private final WriterSettings settings;
+    private final java.util.Set<String> bloomFilterColumns;
     private final List<NewDataFile> written = new ArrayList<>();
 
     private GeoParquetFileWriter current;
@@ -32,16 +33,24 @@ public final class RollingFileWriter implements Closeable {
     private long bytes;
 
     public RollingFileWriter(DataFileStager stager, MessageType schema, FooterEntries footer, WriterSettings settings) {
+        this(stager, schema, footer, settings, java.util.Set.of());
+    }
+
+    /** With a bloom filter on each of {@code bloomFilterColumns} (see {@link GeoParquetFileWriter}). */
+    public RollingFileWriter(DataFileStager stager, MessageType schema, FooterEntries footer, WriterSettings settings,
+                             java.util.Set<String> bloomFilterColumns) {
         this.stager = stager;
         this.schema = schema;
         this.footer = footer;
         this.settings = settings;
+        this.bloomFilterColumns = java.util.Set.copyOf(bloomFilterColumns);
     }
 
     public void write(Group row) throws IOException {
         if (current == null) {
             currentFile = stager.stage();
-            current = GeoParquetFileWriter.create(currentFile.output(), currentFile.name(), schema, footer, settings);
+            current = GeoParquetFileWriter.create(currentFile.output(), currentFile.name(), schema, footer, settings,
+                    bloomFilterColumns);
         }
         current.write(row);
         if (currentFile.output().bytesWritten() >= settings.targetFileBytes()) {

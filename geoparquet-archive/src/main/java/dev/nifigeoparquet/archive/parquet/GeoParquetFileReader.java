@@ -195,6 +195,26 @@ public final class GeoParquetFileReader implements Closeable {
         return true;
     }
 
+    /**
+     * A test of whether a row group may hold a value of a top-level binary column, by the column chunk's bloom
+     * filter: false only when the filter rules the value out; always true when the file has no filter for it.
+     */
+    public java.util.function.Predicate<org.apache.parquet.io.api.Binary> bloomFilter(int rowGroup, String column)
+            throws IOException {
+        BlockMetaData group = footer.rowGroups().get(rowGroup);
+        ColumnChunkMetaData chunk = group.getColumns().stream()
+                .filter(c -> c.getPath().size() == 1 && c.getPath().toArray()[0].equals(column))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException(name + " has no column " + column));
+        org.apache.parquet.column.values.bloomfilter.BloomFilter filter;
+        try {
+            filter = reader.getBloomFilterDataReader(group).readBloomFilter(chunk);
+        } catch (RuntimeException e) {
+            throw new ParquetFileException(name, "cannot read the bloom filter of row group " + rowGroup + ", column "
+                    + column + ": " + e.getMessage(), e);
+        }
+        return filter == null ? value -> true : value -> filter.findHash(filter.hash(value));
+    }
+
     /** The index (in the footer's row groups) of the row group {@link #nextRowGroup()} would read next. */
     public int nextRowGroupIndex() {
         return nextRowGroup;

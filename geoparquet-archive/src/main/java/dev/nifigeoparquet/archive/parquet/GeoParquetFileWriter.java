@@ -58,12 +58,12 @@ public final class GeoParquetFileWriter implements Closeable {
     private WrittenFile result;
 
     private GeoParquetFileWriter(String name, MessageType schema, Map<String, String> footerEntries,
-                                 WriterSettings settings, ParquetFileWriter fileWriter,
-                                 Map<Integer, CoveringColumn> covering) {
+                                 WriterSettings settings, java.util.Set<String> bloomFilterColumns,
+                                 ParquetFileWriter fileWriter, Map<Integer, CoveringColumn> covering) {
         this.name = name;
         this.schema = schema;
         this.footerEntries = footerEntries;
-        this.properties = properties(schema, footerEntries, settings);
+        this.properties = properties(schema, footerEntries, settings, bloomFilterColumns);
         this.compressor = new ArchiveCodecFactory(settings.zstdLevel()).getCompressor(settings.codec());
         this.fileWriter = fileWriter;
         this.rowWriter = new GroupRowWriteSupport(schema, covering);
@@ -77,6 +77,17 @@ public final class GeoParquetFileWriter implements Closeable {
      */
     public static GeoParquetFileWriter create(OutputFile out, String name, MessageType schema, FooterEntries footer,
                                               WriterSettings settings) throws IOException {
+        return create(out, name, schema, footer, settings, java.util.Set.of());
+    }
+
+    /**
+     * Like {@link #create(OutputFile, String, MessageType, FooterEntries, WriterSettings)}, with a Parquet bloom
+     * filter on each of {@code bloomFilterColumns} in every row group, sized for a row group of distinct values:
+     * a lookup then skips the row groups that cannot hold a value without reading their pages.
+     */
+    public static GeoParquetFileWriter create(OutputFile out, String name, MessageType schema, FooterEntries footer,
+                                              WriterSettings settings, java.util.Set<String> bloomFilterColumns)
+            throws IOException {
         Map<Integer, CoveringColumn> covering = coveringColumns(schema, footer, name);
         Map<String, String> entries = new LinkedHashMap<>(footer.asMap());
         entries.put(WRITER_MODEL_KEY, WRITER_MODEL);
@@ -84,12 +95,13 @@ public final class GeoParquetFileWriter implements Closeable {
         try {
             fileWriter = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE,
                     ParquetWriterDefaults.ROW_GROUP_BYTES_HINT, ParquetWriterDefaults.NO_PADDING, null,
-                    properties(schema, entries, settings));
+                    properties(schema, entries, settings, bloomFilterColumns));
             fileWriter.start();
         } catch (IOException | RuntimeException e) {
             throw new ParquetFileException(name, "cannot create: " + storageReason(e), e);
         }
-        GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, fileWriter, covering);
+        GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, bloomFilterColumns,
+                fileWriter, covering);
         writer.startRowGroup();
         return writer;
     }
@@ -99,8 +111,12 @@ public final class GeoParquetFileWriter implements Closeable {
      * would build a dictionary for each page only to fall back to plain encoding (most of a rewrite's CPU time when
      * measured).
      */
-    private static ParquetProperties properties(MessageType schema, Map<String, String> footerEntries, WriterSettings settings) {
+    private static ParquetProperties properties(MessageType schema, Map<String, String> footerEntries, WriterSettings settings,
+                                                java.util.Set<String> bloomFilterColumns) {
         ParquetProperties.Builder builder = ParquetProperties.builder().withRowGroupRowCountLimit(settings.rowGroupRowCount());
+        for (String column : bloomFilterColumns) {
+            builder.withBloomFilterEnabled(column, true).withBloomFilterNDV(column, settings.rowGroupRowCount());
+        }
         java.util.Set<String> geometryColumns = new java.util.HashSet<>();
         String geo = footerEntries.get(FooterEntries.GEO);
         if (geo != null) {
