@@ -232,6 +232,10 @@ public final class PartitionCommitter {
         for (String cell : cells) {
             try {
                 recovery.recover(cell, clock.instant());
+            } catch (PartitionRecovery.PartitionBusyException nextWriterHoldsIt) {
+                // Another writer's transaction already tops the log, on top of this commit: publishing is recovery,
+                // so that writer publishes this state with its own (or recovery does once its lease ends). This
+                // operation is committed; failing it would only send the caller to retry what is done.
             } catch (IOException e) {
                 first = first == null ? new PublishIncompleteException(cell, e) : first;
             }
