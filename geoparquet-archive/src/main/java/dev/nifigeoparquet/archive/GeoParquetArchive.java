@@ -20,6 +20,7 @@ import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.ops.DeltaRejectedException;
 import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -46,6 +47,8 @@ public final class GeoParquetArchive {
     private final GeoMetadata geo;
     private final SourceCrs sourceCrs;
     private final H3Keyer keyer;
+    /** Key-index shard footers, read by every operation's lookup (see {@link dev.nifigeoparquet.archive.index.KeyIndex}). */
+    private final FooterCache indexFooters = new FooterCache(256);
 
     private GeoParquetArchive(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
         this.storage = storage;
@@ -153,6 +156,11 @@ public final class GeoParquetArchive {
     /** The one keyer of this archive, at its pinned resolution (thread-safe). */
     public H3Keyer keyer() {
         return keyer;
+    }
+
+    /** Parsed footers of key-index files, kept for the life of this instance: those files never change. */
+    public FooterCache indexFooters() {
+        return indexFooters;
     }
 
     /** A new codec for the geometry column (codecs hold a WKB reader, so each thread needs its own). */

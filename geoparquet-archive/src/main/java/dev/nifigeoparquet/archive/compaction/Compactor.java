@@ -10,7 +10,9 @@ import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.ops.LiveFiles;
 import dev.nifigeoparquet.archive.ops.RollingFileWriter;
+import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import org.apache.parquet.example.data.Group;
@@ -164,6 +166,10 @@ public final class Compactor {
         return new PartitionChange(written, group.fileNames());
     }
 
+    /**
+     * Copies a file's rows into the compacted output. Files this engine wrote are copied column by column (their
+     * covering columns are right); others, such as adopted files, row by row, so the writer recomputes coverings.
+     */
     private void copyRows(String cell, DataFileEntry file, RollingFileWriter writer) throws IOException {
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), cell, file.name())) {
             if (!reader.footer().schema().equals(archive.schema())) {
@@ -171,10 +177,19 @@ public final class Compactor {
                         + "rewrite it under the archive's schema: " + reader.footer().schema());
             }
             long copied = 0;
-            Iterator<Group> rows = reader.rows();
-            while (rows.hasNext()) {
-                writer.write(rows.next());
-                copied++;
+            if (GeoParquetFileWriter.wrote(reader.footer())) {
+                for (ColumnarRowGroup group = reader.nextColumnarRowGroup(); group != null; group = reader.nextColumnarRowGroup()) {
+                    while (group.hasNext()) {
+                        writer.copyRow(group);
+                        copied++;
+                    }
+                }
+            } else {
+                Iterator<Group> rows = reader.rows();
+                while (rows.hasNext()) {
+                    writer.write(rows.next());
+                    copied++;
+                }
             }
             if (copied != file.rows()) {
                 throw new ParquetFileException(reader.footer().file(), "holds " + copied + " rows but is committed with " + file.rows());

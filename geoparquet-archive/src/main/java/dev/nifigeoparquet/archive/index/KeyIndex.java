@@ -11,6 +11,7 @@ import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.ops.FeatureKey;
 import dev.nifigeoparquet.archive.ops.LiveFiles;
 import dev.nifigeoparquet.archive.ops.RollingFileWriter;
+import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
@@ -70,6 +71,12 @@ public final class KeyIndex {
     private static final double BASE_MERGE_FRACTION = 0.1;
     /** Small row groups: a lookup reads the ones whose key range can hold a wanted key. */
     private static final WriterSettings INDEX_FILES = new WriterSettings(CompressionCodecName.ZSTD, 3, 2048, 64L << 20);
+    /**
+     * A bloom filter on the key: a lookup of a key the index does not hold reads no row group. No dictionaries:
+     * parquet-java leaves the filter out of a column chunk it could dictionary-encode whole, which small files'
+     * key columns are.
+     */
+    private static final ColumnEncodings INDEX_ENCODINGS = ColumnEncodings.defaults().withDictionary(false).withBloomFilterOn("key");
     private static final Comparator<Group> BY_KEY = Comparator.comparing((Group row) -> row.getString("key", 0));
 
     private final GeoParquetArchive archive;
@@ -273,7 +280,7 @@ public final class KeyIndex {
     private static List<dev.nifigeoparquet.archive.format.NewDataFile> write(
             dev.nifigeoparquet.archive.format.DataFileStager stager, List<Group> rows) throws IOException {
         try (RollingFileWriter writer = new RollingFileWriter(stager, SCHEMA, FooterEntries.canonicalOf(Map.of()), INDEX_FILES,
-                Set.of("key"))) {
+                INDEX_ENCODINGS.withBloomFilterValues(rows.size()))) {
             for (Group row : rows) {
                 writer.write(row);
             }
@@ -297,7 +304,7 @@ public final class KeyIndex {
      */
     private List<Group> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
         List<Group> records = new ArrayList<>();
-        try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), id, name)) {
+        try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), id, name, archive.indexFooters())) {
             List<BlockMetaData> groups = reader.footer().rowGroups();
             while (reader.nextRowGroupIndex() < groups.size()) {
                 int index = reader.nextRowGroupIndex();

@@ -1,8 +1,10 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import org.apache.parquet.io.InputFile;
 
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -18,19 +20,41 @@ public final class LiveFiles {
     }
 
     public static GeoParquetFileReader open(ArchiveStorage storage, String cell, String fileName) throws IOException {
+        return open(storage, cell, fileName, null);
+    }
+
+    /**
+     * Like {@link #open(ArchiveStorage, String, String)}, taking the footer from {@code footers} when it holds it and
+     * keeping it there otherwise. A file's name is never reused, so a cached footer stays true.
+     */
+    public static GeoParquetFileReader open(ArchiveStorage storage, String cell, String fileName, FooterCache footers)
+            throws IOException {
         String published = ArchiveLayout.dataFile(cell, fileName);
+        String name = storage.describe() + "/" + published;
         try {
-            return GeoParquetFileReader.open(storage.openInputFile(published), storage.describe() + "/" + published);
+            return open(storage.openInputFile(published), name, footers);
         } catch (NoSuchFileException notPublished) {
             String staged = ArchiveLayout.stagedFile(cell, fileName);
             try {
-                return GeoParquetFileReader.open(storage.openInputFile(staged), storage.describe() + "/" + published);
+                return open(storage.openInputFile(staged), name, footers);
             } catch (NoSuchFileException neither) {
-                NoSuchFileException gone = new NoSuchFileException(storage.describe() + "/" + published, null,
+                NoSuchFileException gone = new NoSuchFileException(name, null,
                         "live data file is neither published nor staged; superseded by a newer commit, or removed outside the archive");
                 gone.addSuppressed(notPublished);
                 throw gone;
             }
         }
+    }
+
+    private static GeoParquetFileReader open(InputFile file, String name, FooterCache footers) throws IOException {
+        GeoParquetFileReader.ParsedFooter cached = footers == null ? null : footers.get(name);
+        if (cached != null) {
+            return GeoParquetFileReader.open(file, cached);
+        }
+        GeoParquetFileReader reader = GeoParquetFileReader.open(file, name);
+        if (footers != null) {
+            footers.put(name, reader.parsedFooter());
+        }
+        return reader;
     }
 }

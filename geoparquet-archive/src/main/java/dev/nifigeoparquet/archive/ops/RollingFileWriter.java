@@ -2,6 +2,8 @@ package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.format.DataFileStager;
 import dev.nifigeoparquet.archive.format.NewDataFile;
+import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
+import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
@@ -25,7 +27,7 @@ public final class RollingFileWriter implements Closeable {
     private final MessageType schema;
     private final FooterEntries footer;
     private final WriterSettings settings;
-    private final java.util.Set<String> bloomFilterColumns;
+    private final ColumnEncodings encodings;
     private final List<NewDataFile> written = new ArrayList<>();
 
     private GeoParquetFileWriter current;
@@ -33,26 +35,40 @@ public final class RollingFileWriter implements Closeable {
     private long bytes;
 
     public RollingFileWriter(DataFileStager stager, MessageType schema, FooterEntries footer, WriterSettings settings) {
-        this(stager, schema, footer, settings, java.util.Set.of());
+        this(stager, schema, footer, settings, ColumnEncodings.defaults());
     }
 
-    /** With a bloom filter on each of {@code bloomFilterColumns} (see {@link GeoParquetFileWriter}). */
+    /** With these encoding choices instead of the defaults. */
     public RollingFileWriter(DataFileStager stager, MessageType schema, FooterEntries footer, WriterSettings settings,
-                             java.util.Set<String> bloomFilterColumns) {
+                             ColumnEncodings encodings) {
         this.stager = stager;
         this.schema = schema;
         this.footer = footer;
         this.settings = settings;
-        this.bloomFilterColumns = java.util.Set.copyOf(bloomFilterColumns);
+        this.encodings = encodings;
     }
 
     public void write(Group row) throws IOException {
+        startFileIfNeeded().write(row);
+        finishFileIfFull();
+    }
+
+    /** Copies the next row of {@code source} unchanged (see {@link GeoParquetFileWriter#copyRow}). */
+    public void copyRow(ColumnarRowGroup source) throws IOException {
+        startFileIfNeeded().copyRow(source);
+        finishFileIfFull();
+    }
+
+    private GeoParquetFileWriter startFileIfNeeded() throws IOException {
         if (current == null) {
             currentFile = stager.stage();
             current = GeoParquetFileWriter.create(currentFile.output(), currentFile.name(), schema, footer, settings,
-                    bloomFilterColumns);
+                    encodings);
         }
-        current.write(row);
+        return current;
+    }
+
+    private void finishFileIfFull() throws IOException {
         if (currentFile.output().bytesWritten() >= settings.targetFileBytes()) {
             finishCurrent();
         }

@@ -46,6 +46,7 @@ public final class GeoParquetFileReader implements Closeable {
     private static final int TAIL_BYTES = 8; // footer length (4, little-endian) + magic (4)
 
     private final String name;
+    private final ParsedFooter parsed;
     private final ParquetFooter footer;
     private final ParquetFileReader reader;
     private MessageType readSchema;
@@ -53,12 +54,20 @@ public final class GeoParquetFileReader implements Closeable {
     private long rowsRead;
     private int nextRowGroup;
 
-    private GeoParquetFileReader(String name, ParquetFooter footer, ParquetFileReader reader) {
+    private GeoParquetFileReader(String name, ParsedFooter parsed, ParquetFileReader reader) {
         this.name = name;
-        this.footer = footer;
+        this.parsed = parsed;
+        this.footer = parsed.footer();
         this.reader = reader;
         this.readSchema = footer.schema();
         this.columnIO = new ColumnIOFactory().getColumnIO(readSchema);
+    }
+
+    /**
+     * A file's footer, parsed and checked: all that opening the file again needs. Archive files never change once
+     * written, so a footer parsed once serves every later read of the same file.
+     */
+    public record ParsedFooter(ParquetFooter footer, ParquetMetadata metadata) {
     }
 
     /**
@@ -90,8 +99,7 @@ public final class GeoParquetFileReader implements Closeable {
             ParquetFooter footer = new ParquetFooter(name, metadata.getFileMetaData().getSchema(),
                     keyValuesInFileOrder(thriftFooter), metadata.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum(),
                     metadata.getBlocks());
-            ParquetFileReader reader = ParquetFileReader.open(file, metadata, readOptions(), stream);
-            return new GeoParquetFileReader(name, footer, reader);
+            return open(file, new ParsedFooter(footer, metadata), stream);
         } catch (ParquetFileException e) {
             stream.close();
             throw e;
@@ -99,6 +107,27 @@ public final class GeoParquetFileReader implements Closeable {
             stream.close();
             throw new ParquetFileException(name, "not a readable Parquet file: " + e.getMessage(), e);
         }
+    }
+
+    /** Opens a file whose footer was parsed before (see {@link #parsedFooter()}), without reading the footer again. */
+    public static GeoParquetFileReader open(InputFile file, ParsedFooter parsed) throws IOException {
+        SeekableInputStream stream = file.newStream();
+        try {
+            return open(file, parsed, stream);
+        } catch (IOException | RuntimeException e) {
+            stream.close();
+            throw new ParquetFileException(parsed.footer().file(), "not a readable Parquet file: " + e.getMessage(), e);
+        }
+    }
+
+    private static GeoParquetFileReader open(InputFile file, ParsedFooter parsed, SeekableInputStream stream) throws IOException {
+        ParquetFileReader reader = ParquetFileReader.open(file, parsed.metadata(), readOptions(), stream);
+        return new GeoParquetFileReader(parsed.footer().file(), parsed, reader);
+    }
+
+    /** This file's parsed footer, to open the file again without parsing it. */
+    public ParsedFooter parsedFooter() {
+        return parsed;
     }
 
     private static ParquetReadOptions readOptions() {
@@ -233,6 +262,25 @@ public final class GeoParquetFileReader implements Closeable {
         }
         RecordReader<Group> records = columnIO.getRecordReader(pages, new GroupRecordConverter(readSchema));
         return new RowGroup(pages.getRowCount(), records);
+    }
+
+    /**
+     * The next row group for copying column by column (see {@link ColumnarRowGroup}), or {@code null} after the last
+     * one; an alternative to {@link #nextRowGroup()}, not to be mixed with it for the same row group.
+     */
+    public ColumnarRowGroup nextColumnarRowGroup() throws IOException {
+        nextRowGroup++;
+        PageReadStore pages;
+        try {
+            pages = reader.readNextRowGroup();
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFileException(name, "cannot read row group after row " + rowsRead + ": " + e.getMessage(), e);
+        }
+        if (pages == null) {
+            return null;
+        }
+        rowsRead += pages.getRowCount();
+        return new ColumnarRowGroup(name, pages, readSchema, parsed.metadata().getFileMetaData().getCreatedBy());
     }
 
     /** All rows, row group by row group. I/O errors surface as {@link UncheckedIOException}. */

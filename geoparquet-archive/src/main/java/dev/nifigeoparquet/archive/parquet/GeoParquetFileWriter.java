@@ -56,14 +56,15 @@ public final class GeoParquetFileWriter implements Closeable {
     private long rowsWritten;
     private int rowGroups;
     private WrittenFile result;
+    private ColumnarRowGroup checkedSource;
 
     private GeoParquetFileWriter(String name, MessageType schema, Map<String, String> footerEntries,
-                                 WriterSettings settings, java.util.Set<String> bloomFilterColumns,
+                                 WriterSettings settings, ColumnEncodings encodings,
                                  ParquetFileWriter fileWriter, Map<Integer, CoveringColumn> covering) {
         this.name = name;
         this.schema = schema;
         this.footerEntries = footerEntries;
-        this.properties = properties(schema, footerEntries, settings, bloomFilterColumns);
+        this.properties = properties(schema, footerEntries, settings, encodings);
         this.compressor = new ArchiveCodecFactory(settings.zstdLevel()).getCompressor(settings.codec());
         this.fileWriter = fileWriter;
         this.rowWriter = new GroupRowWriteSupport(schema, covering);
@@ -77,16 +78,15 @@ public final class GeoParquetFileWriter implements Closeable {
      */
     public static GeoParquetFileWriter create(OutputFile out, String name, MessageType schema, FooterEntries footer,
                                               WriterSettings settings) throws IOException {
-        return create(out, name, schema, footer, settings, java.util.Set.of());
+        return create(out, name, schema, footer, settings, ColumnEncodings.defaults());
     }
 
     /**
-     * Like {@link #create(OutputFile, String, MessageType, FooterEntries, WriterSettings)}, with a Parquet bloom
-     * filter on each of {@code bloomFilterColumns} in every row group, sized for a row group of distinct values:
-     * a lookup then skips the row groups that cannot hold a value without reading their pages.
+     * Like {@link #create(OutputFile, String, MessageType, FooterEntries, WriterSettings)}, with these encoding
+     * choices instead of the defaults.
      */
     public static GeoParquetFileWriter create(OutputFile out, String name, MessageType schema, FooterEntries footer,
-                                              WriterSettings settings, java.util.Set<String> bloomFilterColumns)
+                                              WriterSettings settings, ColumnEncodings encodings)
             throws IOException {
         Map<Integer, CoveringColumn> covering = coveringColumns(schema, footer, name);
         Map<String, String> entries = new LinkedHashMap<>(footer.asMap());
@@ -95,12 +95,12 @@ public final class GeoParquetFileWriter implements Closeable {
         try {
             fileWriter = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE,
                     ParquetWriterDefaults.ROW_GROUP_BYTES_HINT, ParquetWriterDefaults.NO_PADDING, null,
-                    properties(schema, entries, settings, bloomFilterColumns));
+                    properties(schema, entries, settings, encodings));
             fileWriter.start();
         } catch (IOException | RuntimeException e) {
             throw new ParquetFileException(name, "cannot create: " + storageReason(e), e);
         }
-        GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, bloomFilterColumns,
+        GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, encodings,
                 fileWriter, covering);
         writer.startRowGroup();
         return writer;
@@ -112,10 +112,13 @@ public final class GeoParquetFileWriter implements Closeable {
      * measured).
      */
     private static ParquetProperties properties(MessageType schema, Map<String, String> footerEntries, WriterSettings settings,
-                                                java.util.Set<String> bloomFilterColumns) {
-        ParquetProperties.Builder builder = ParquetProperties.builder().withRowGroupRowCountLimit(settings.rowGroupRowCount());
-        for (String column : bloomFilterColumns) {
-            builder.withBloomFilterEnabled(column, true).withBloomFilterNDV(column, settings.rowGroupRowCount());
+                                                ColumnEncodings encodings) {
+        ParquetProperties.Builder builder = ParquetProperties.builder().withRowGroupRowCountLimit(settings.rowGroupRowCount())
+                .withDictionaryEncoding(encodings.dictionary());
+        long bloomValues = encodings.bloomFilterValues() == 0 ? settings.rowGroupRowCount()
+                : Math.min(encodings.bloomFilterValues(), settings.rowGroupRowCount());
+        for (String column : encodings.bloomFilterColumns()) {
+            builder.withBloomFilterEnabled(column, true).withBloomFilterNDV(column, Math.max(1, bloomValues));
         }
         java.util.Set<String> geometryColumns = new java.util.HashSet<>();
         String geo = footerEntries.get(FooterEntries.GEO);
@@ -190,6 +193,36 @@ public final class GeoParquetFileWriter implements Closeable {
             flushRowGroup();
             startRowGroup();
         }
+    }
+
+    /**
+     * Copies the next row of {@code source} value by value, without assembling it: for rows that are rewritten
+     * unchanged. The source must have this file's schema and its covering columns (if any) must be right already,
+     * as in files this writer wrote: they are copied, not recomputed.
+     */
+    public void copyRow(ColumnarRowGroup source) throws IOException {
+        if (result != null) {
+            throw new IllegalStateException(name + " is already finished");
+        }
+        if (source != checkedSource) {
+            if (!source.schema().equals(schema)) {
+                throw new IllegalArgumentException(name + ": cannot copy rows of schema " + source.schema() + " into " + schema);
+            }
+            checkedSource = source;
+        }
+        source.copyNextRowTo(columnStore);
+        columnStore.endRecord();
+        rowsInGroup++;
+        rowsWritten++;
+        if (rowsInGroup >= properties.getRowGroupRowCountLimit()) {
+            flushRowGroup();
+            startRowGroup();
+        }
+    }
+
+    /** Whether this writer wrote {@code footer}'s file, so its covering columns were computed here. */
+    public static boolean wrote(ParquetFooter footer) {
+        return WRITER_MODEL.equals(footer.keyValues().get(WRITER_MODEL_KEY));
     }
 
     private void flushRowGroup() throws IOException {

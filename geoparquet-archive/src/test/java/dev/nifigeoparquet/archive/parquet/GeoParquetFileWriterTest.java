@@ -190,17 +190,132 @@ class GeoParquetFileWriterTest {
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
 
-    private Path write(String name, int rows, WriterSettings settings) throws IOException {
+    @Test
+    void bloomFilterRulesOutAbsentValuesAndKeepsPresentOnes() throws Exception {
+        Path file = write("bloom.parquet", 3_000, WriterSettings.defaults().withRowGroupRowCountLimit(1_000),
+                ColumnEncodings.defaults().withBloomFilterOn("label"));
+
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+            for (int group = 0; group < 3; group++) {
+                var mayHold = reader.bloomFilter(group, "label");
+                for (int id = group * 1_000; id < (group + 1) * 1_000; id++) {
+                    assertTrue(mayHold.test(org.apache.parquet.io.api.Binary.fromString("feature " + id)), "row " + id);
+                }
+                int admitted = 0;
+                for (int absent = 0; absent < 1_000; absent++) {
+                    admitted += mayHold.test(org.apache.parquet.io.api.Binary.fromString("absent " + absent)) ? 1 : 0;
+                }
+                assertTrue(admitted < 50, "a bloom filter sized for the row group admits few absent values, got " + admitted);
+            }
+        }
+        // DuckDB finds the filters on the label column only, and reads the file unchanged.
+        List<List<Object>> filters = DuckDb.query("SELECT path_in_schema, count(*) FILTER (WHERE bloom_filter_offset IS NOT NULL)"
+                + " FROM parquet_metadata(?) GROUP BY ALL ORDER BY 1", file.toString());
+        for (List<Object> column : filters) {
+            assertEquals(column.get(0).equals("label") ? 3L : 0L, ((Number) column.get(1)).longValue(), "filters on " + column.get(0));
+        }
+        assertEquals(3_000, DuckDb.countRows(file));
+    }
+
+    @Test
+    void dictionaryEncodingCanBeTurnedOffWithoutChangingTheData() throws Exception {
+        // Five distinct labels: parquet-java keeps a dictionary for them unless told not to.
+        Path dictionary = write("dictionary.parquet", 500, WriterSettings.defaults(), ColumnEncodings.defaults(), 5);
+        Path plain = write("plain.parquet", 500, WriterSettings.defaults(), ColumnEncodings.defaults().withDictionary(false), 5);
+
+        String encodings = "SELECT encodings FROM parquet_metadata(?) WHERE path_in_schema = 'label'";
+        assertTrue(String.valueOf(DuckDb.query(encodings, dictionary.toString())).contains("DICTIONARY"));
+        assertTrue(!String.valueOf(DuckDb.query(encodings, plain.toString())).contains("DICTIONARY"),
+                "no dictionary: " + DuckDb.query(encodings, plain.toString()));
+        assertEquals(0L, ((Number) DuckDb.query("SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL"
+                + " SELECT * FROM read_parquet(?))", dictionary.toString(), plain.toString()).get(0).get(0)).longValue());
+        assertArrayEquals(DuckDb.footerEntries(dictionary).get("geo"), DuckDb.footerEntries(plain).get("geo"));
+    }
+
+    @Test
+    void rowsCopiedColumnByColumnKeepEveryValueNullAndRepetition() throws Exception {
+        MessageType schema = Types.buildMessage()
+                .required(PrimitiveTypeName.INT64).named("id")
+                .optionalList().optionalElement(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("tags")
+                .optional(PrimitiveTypeName.BINARY).named("geometry")
+                .optionalGroup()
+                    .required(PrimitiveTypeName.DOUBLE).named("xmin")
+                    .required(PrimitiveTypeName.DOUBLE).named("ymin")
+                    .required(PrimitiveTypeName.DOUBLE).named("xmax")
+                    .required(PrimitiveTypeName.DOUBLE).named("ymax")
+                    .named("bbox")
+                .named("archive");
+        Path source = dir.resolve("source.parquet");
+        Random random = new Random(3);
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(source), source.toString(), schema,
+                footer(), WriterSettings.defaults().withRowGroupRowCountLimit(700))) {
+            for (int i = 0; i < 2_000; i++) {
+                Group row = new SimpleGroup(schema);
+                row.add("id", (long) i);
+                if (i % 7 != 0) {
+                    Group list = row.addGroup("tags");
+                    for (int t = 0; t < i % 4; t++) {
+                        Group element = list.addGroup("list");
+                        if ((i + t) % 5 != 0) {
+                            element.add("element", "tag " + i + "." + t);
+                        }
+                    }
+                }
+                if (i % 10 != 9) {
+                    double x = random.nextDouble() * 300 - 150;
+                    double y = random.nextDouble() * 150 - 75;
+                    GeometryCodec.forColumn(schema, "geometry", GeometryEncoding.WKB).encode(GEOMETRIES.createPolygon(new Coordinate[] {
+                            new Coordinate(x, y), new Coordinate(x + 1, y), new Coordinate(x + 1, y + 2), new Coordinate(x, y)}), row);
+                }
+                writer.write(row);
+            }
+            writer.finish();
+        }
+
+        Path copy = dir.resolve("copy.parquet");
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(source);
+             GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(copy), copy.toString(), schema,
+                     footer(), WriterSettings.defaults().withRowGroupRowCountLimit(1_000))) {
+            assertTrue(GeoParquetFileWriter.wrote(reader.footer()));
+            for (ColumnarRowGroup group = reader.nextColumnarRowGroup(); group != null; group = reader.nextColumnarRowGroup()) {
+                while (group.hasNext()) {
+                    writer.copyRow(group);
+                }
+            }
+            writer.finish();
+        }
+
+        String differing = "SET enable_geoparquet_conversion = false; SELECT count(*) FROM (SELECT * FROM read_parquet(?)"
+                + " EXCEPT ALL SELECT * FROM read_parquet(?))";
+        assertEquals(0L, ((Number) DuckDb.query(differing, source.toString(), copy.toString()).get(0).get(0)).longValue());
+        assertEquals(0L, ((Number) DuckDb.query(differing, copy.toString(), source.toString()).get(0).get(0)).longValue());
+        assertEquals(2_000, DuckDb.countRows(copy));
+        assertEquals(List.of(1_000L, 1_000L), ParquetRows.read(copy).footer().rowGroups().stream().map(BlockMetaData::getRowCount).toList(),
+                "row groups of the writer's size, not the source's");
+        assertArrayEquals(DuckDb.footerEntries(source).get("geo"), DuckDb.footerEntries(copy).get("geo"));
+        assertEquals(List.of(List.of(4L)), DuckDb.query("SELECT count(*) FROM read_parquet(?) WHERE tags IS NULL AND id < 25", copy.toString()));
+    }
+
+    private Path write(String name, int rows, WriterSettings settings, ColumnEncodings encodings) throws IOException {
+        return write(name, rows, settings, encodings, Integer.MAX_VALUE);
+    }
+
+    /** Rows labelled "feature <id modulo labels>". */
+    private Path write(String name, int rows, WriterSettings settings, ColumnEncodings encodings, int labels) throws IOException {
         Path file = dir.resolve(name);
         Random random = new Random(42);
         try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), SCHEMA,
-                footer(), settings)) {
+                footer(), settings, encodings)) {
             for (int i = 0; i < rows; i++) {
-                writer.write(row(i, random));
+                writer.write(row(i, random, "feature " + i % labels));
             }
             writer.finish();
         }
         return file;
+    }
+
+    private Path write(String name, int rows, WriterSettings settings) throws IOException {
+        return write(name, rows, settings, ColumnEncodings.defaults());
     }
 
     private static FooterEntries footer() {
@@ -215,9 +330,13 @@ class GeoParquetFileWriterTest {
 
     /** A random box with a deliberately wrong bbox, which the writer must replace; every 10th geometry is null. */
     private static Group row(long id, Random random) {
+        return row(id, random, "feature " + id);
+    }
+
+    private static Group row(long id, Random random, String label) {
         Group row = new SimpleGroup(SCHEMA);
         row.add("id", id);
-        row.add("label", "feature " + id);
+        row.add("label", label);
         if (id % 10 != 9) {
             double x = random.nextDouble() * 360 - 180;
             double y = random.nextDouble() * 170 - 85;

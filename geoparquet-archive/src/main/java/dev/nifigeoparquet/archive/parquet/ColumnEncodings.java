@@ -1,0 +1,47 @@
+package dev.nifigeoparquet.archive.parquet;
+
+import java.util.Set;
+
+/**
+ * Per-file encoding choices that are not archive settings: they change how a file is encoded, never what it holds,
+ * so files written with different choices are interchangeable.
+ *
+ * @param dictionary         dictionary encoding for non-geometry columns (parquet-java's default, falling back to
+ *                           plain encoding per page when a dictionary grows too large). Geometry columns never get
+ *                           a dictionary: every WKB value is distinct. Off suits small files of unique values, such as
+ *                           per-cell output read once, where no dictionary ever falls back and each value is hashed
+ *                           for nothing.
+ * @param bloomFilterColumns columns that get a Parquet bloom filter in every row group, so a lookup can skip row
+ *                           groups without reading their pages
+ * @param bloomFilterValues  the distinct values a bloom filter is sized for: a row group's rows when the writer knows
+ *                           no better ({@code 0}), fewer for a file known to be smaller (a filter sized for a full row
+ *                           group would outweigh a small file's data)
+ */
+public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns, long bloomFilterValues) {
+
+    public ColumnEncodings {
+        bloomFilterColumns = Set.copyOf(bloomFilterColumns);
+        if (bloomFilterValues < 0) {
+            throw new IllegalArgumentException("Bloom filter values must not be negative, was " + bloomFilterValues);
+        }
+    }
+
+    /** parquet-java's defaults: dictionaries where they pay, no bloom filters. */
+    public static ColumnEncodings defaults() {
+        return new ColumnEncodings(true, Set.of(), 0);
+    }
+
+    public ColumnEncodings withDictionary(boolean enabled) {
+        return new ColumnEncodings(enabled, bloomFilterColumns, bloomFilterValues);
+    }
+
+    public ColumnEncodings withBloomFilterOn(String column) {
+        Set<String> columns = new java.util.HashSet<>(bloomFilterColumns);
+        columns.add(column);
+        return new ColumnEncodings(dictionary, columns, bloomFilterValues);
+    }
+
+    public ColumnEncodings withBloomFilterValues(long values) {
+        return new ColumnEncodings(dictionary, bloomFilterColumns, values);
+    }
+}

@@ -1,0 +1,142 @@
+package dev.nifigeoparquet.archive.parquet;
+
+import java.util.List;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * A row group read column by column, whose rows are copied value by value into a writer of the same schema: no row
+ * is assembled into an object and taken apart again, which is most of the cost of rewriting rows unchanged
+ * (compaction). Values, nulls and repetition are copied exactly; encoding and compression are the writer's.
+ */
+public final class ColumnarRowGroup {
+
+    private final String source;
+    private final MessageType schema;
+    private final long rowCount;
+    private final ColumnDescriptor[] columns;
+    private final ColumnReader[] readers;
+    private final long[] valuesLeft;
+    private final ColumnWriter[] writers;
+    private ColumnWriteStore writersOf;
+    private long rowsLeft;
+
+    ColumnarRowGroup(String source, PageReadStore pages, MessageType schema, String createdBy) {
+        this.source = source;
+        this.schema = schema;
+        this.rowCount = pages.getRowCount();
+        this.rowsLeft = rowCount;
+        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new IgnoringConverter(schema), schema, createdBy);
+        List<ColumnDescriptor> descriptors = schema.getColumns();
+        this.columns = descriptors.toArray(ColumnDescriptor[]::new);
+        this.readers = new ColumnReader[columns.length];
+        this.valuesLeft = new long[columns.length];
+        this.writers = new ColumnWriter[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            readers[i] = store.getColumnReader(columns[i]);
+            valuesLeft[i] = readers[i].getTotalValueCount();
+        }
+    }
+
+    public MessageType schema() {
+        return schema;
+    }
+
+    public long rowCount() {
+        return rowCount;
+    }
+
+    public boolean hasNext() {
+        return rowsLeft > 0;
+    }
+
+    /**
+     * Writes the next row's values into {@code store}, which must be a store of the same schema; the caller ends the
+     * record.
+     */
+    void copyNextRowTo(ColumnWriteStore store) throws ParquetFileException {
+        try {
+            copyValuesOfNextRow(store);
+        } catch (RuntimeException e) {
+            throw new ParquetFileException(source, "cannot decode row " + (rowCount - rowsLeft) + " of a row group: " + e.getMessage(), e);
+        }
+        rowsLeft--;
+    }
+
+    private void copyValuesOfNextRow(ColumnWriteStore store) {
+        if (store != writersOf) {
+            for (int i = 0; i < columns.length; i++) {
+                writers[i] = store.getColumnWriter(columns[i]);
+            }
+            writersOf = store;
+        }
+        for (int i = 0; i < columns.length; i++) {
+            ColumnReader reader = readers[i];
+            ColumnWriter writer = writers[i];
+            int maxDefinition = columns[i].getMaxDefinitionLevel();
+            do {
+                int repetition = reader.getCurrentRepetitionLevel();
+                int definition = reader.getCurrentDefinitionLevel();
+                if (definition == maxDefinition) {
+                    switch (columns[i].getPrimitiveType().getPrimitiveTypeName()) {
+                        case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 -> writer.write(reader.getBinary(), repetition, definition);
+                        case DOUBLE -> writer.write(reader.getDouble(), repetition, definition);
+                        case FLOAT -> writer.write(reader.getFloat(), repetition, definition);
+                        case INT64 -> writer.write(reader.getLong(), repetition, definition);
+                        case INT32 -> writer.write(reader.getInteger(), repetition, definition);
+                        case BOOLEAN -> writer.write(reader.getBoolean(), repetition, definition);
+                    }
+                } else {
+                    writer.writeNull(repetition, definition);
+                }
+                reader.consume();
+                valuesLeft[i]--;
+            } while (valuesLeft[i] > 0 && reader.getCurrentRepetitionLevel() != 0);
+        }
+    }
+
+    /**
+     * Copies are exact, so the readers need no converter; parquet-java requires a converter tree shaped like the
+     * schema all the same.
+     */
+    private static final class IgnoringConverter extends GroupConverter {
+        private static final PrimitiveConverter PRIMITIVE = new PrimitiveConverter() {
+            @Override
+            public void addBinary(Binary value) {
+            }
+        };
+        private final Converter[] fields;
+
+        IgnoringConverter(GroupType type) {
+            fields = new Converter[type.getFieldCount()];
+            for (int i = 0; i < fields.length; i++) {
+                Type field = type.getType(i);
+                fields[i] = field.isPrimitive() ? PRIMITIVE : new IgnoringConverter(field.asGroupType());
+            }
+        }
+
+        @Override
+        public Converter getConverter(int fieldIndex) {
+            return fields[fieldIndex];
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public void end() {
+        }
+    }
+}

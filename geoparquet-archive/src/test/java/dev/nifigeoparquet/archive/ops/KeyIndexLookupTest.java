@@ -1,0 +1,111 @@
+package dev.nifigeoparquet.archive.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nifigeoparquet.archive.ArchiveCreator;
+import dev.nifigeoparquet.archive.ArchiveSpec;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.ReadCountingStorage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A key-index lookup reads little of the index: the nightly upsert looks up every key it does not find in its
+ * target partition, and most of those are new keys the index does not hold.
+ */
+class KeyIndexLookupTest {
+
+    private static final int INDEXED_KEYS = 200_000;
+    private static final String[] CELLS = {"851f9a7bfffffff", "851f9a73fffffff", "851f9a6bfffffff", "851f9a63fffffff"};
+
+    @TempDir
+    Path root;
+
+    @Test
+    void lookingUpAbsentKeysSkipsTheRowGroupsAndPresentKeysAreFound() throws Exception {
+        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION, ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index lookups");
+        GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+        // Keys as feeds often have them (UUIDs): they compress little, unlike a counter.
+        Random random = new Random(7);
+        List<FeatureKey> keys = new ArrayList<>();
+        Map<FeatureKey, String> indexed = new HashMap<>();
+        for (int i = 0; i < INDEXED_KEYS; i++) {
+            FeatureKey key = key(new UUID(random.nextLong(), random.nextLong()).toString());
+            keys.add(key);
+            indexed.put(key, CELLS[i % CELLS.length]);
+        }
+        new KeyIndex(created).build(indexed);
+        long indexBytes;
+        try (Stream<Path> files = Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY))) {
+            indexBytes = files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+        }
+
+        List<FeatureKey> absent = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            absent.add(key(new UUID(random.nextLong(), random.nextLong()).toString()));
+        }
+        ReadCountingStorage counting = new ReadCountingStorage(new LocalArchiveStorage(root), ArchiveLayout.INDEX_DIRECTORY);
+        Map<FeatureKey, Set<String>> found = new KeyIndex(GeoParquetArchive.open(counting)).candidates(absent);
+        assertTrue(found.values().stream().allMatch(Set::isEmpty), "no absent key has a cell");
+        long absentBytes = counting.bytesRead();
+
+        List<FeatureKey> present = List.of(keys.get(0), keys.get(1), keys.get(77_777), keys.get(INDEXED_KEYS - 1));
+        counting = new ReadCountingStorage(new LocalArchiveStorage(root), ArchiveLayout.INDEX_DIRECTORY);
+        found = new KeyIndex(GeoParquetArchive.open(counting)).candidates(present);
+        for (FeatureKey key : present) {
+            assertEquals(Set.of(indexed.get(key)), found.get(key), "cell of " + key);
+        }
+        long presentBytes = counting.bytesRead();
+
+        System.out.printf("key index of %d keys: %d bytes; looking up 1000 absent keys read %d bytes, 4 present keys %d bytes%n",
+                INDEXED_KEYS, indexBytes, absentBytes, presentBytes);
+        // Footers and bloom filters only: without the filters, a thousand keys spread over every shard's key range
+        // would read every row group, i.e. about the whole index.
+        assertTrue(absentBytes < indexBytes / 4, absentBytes + " of " + indexBytes + " bytes read for absent keys");
+        assertTrue(presentBytes < indexBytes / 10, presentBytes + " of " + indexBytes + " bytes read for 4 present keys");
+    }
+
+    @Test
+    void aSmallJournalFileCarriesItsBloomFilterToo() throws Exception {
+        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION, ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index journal");
+        GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+        KeyIndex index = new KeyIndex(archive);
+        index.record(Map.of(key("a"), CELLS[0], key("b"), CELLS[1], key("c"), CELLS[0]), Map.of());
+
+        Path journal;
+        try (Stream<Path> files = Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY).resolve(ArchiveLayout.INDEX_JOURNAL))) {
+            journal = files.filter(file -> file.toString().endsWith(ArchiveLayout.INDEX_FILE_SUFFIX)).findFirst().orElseThrow();
+        }
+        // Three keys would fit a dictionary whole, and parquet-java then leaves the bloom filter out.
+        assertEquals(List.of(List.of("key", true)), dev.nifigeoparquet.archive.testing.DuckDb.query(
+                "SELECT path_in_schema, bloom_filter_offset IS NOT NULL FROM parquet_metadata(?) WHERE path_in_schema = 'key'",
+                journal.toString()));
+        Map<FeatureKey, Set<String>> found = index.candidates(List.of(key("a"), key("b"), key("z")));
+        assertEquals(Set.of(CELLS[0]), found.get(key("a")));
+        assertEquals(Set.of(CELLS[1]), found.get(key("b")));
+        assertEquals(Set.of(), found.get(key("z")));
+    }
+
+    private static FeatureKey key(String id) {
+        return new FeatureKey(List.of(id));
+    }
+}
