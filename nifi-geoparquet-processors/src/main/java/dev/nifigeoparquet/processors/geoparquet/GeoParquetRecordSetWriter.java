@@ -4,6 +4,7 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
@@ -172,8 +173,20 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
             .build();
 
+    public static final PropertyDescriptor DICTIONARY_ENCODING = new PropertyDescriptor.Builder()
+            .name("Dictionary Encoding")
+            .description("Whether non-geometry columns are dictionary encoded where parquet-java finds it pays (geometry columns never"
+                    + " are). Turn it off for many small files of mostly distinct values, such as per-cell output that the next"
+                    + " processor reads once: there no dictionary ever falls back to plain encoding, and hashing every value into"
+                    + " one costs most of the write.")
+            .required(true)
+            .allowableValues("true", "false")
+            .defaultValue("true")
+            .build();
+
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(SCHEMA_SOURCE, ARCHIVE_SERVICE, ARCHIVE_DIRECTORY, PARQUET_SCHEMA,
-            GEO_METADATA, GEOMETRY_COLUMN, MISSING_FIELDS, UNKNOWN_FIELDS, COMPRESSION_CODEC, ZSTD_LEVEL, ROW_GROUP_SIZE);
+            GEO_METADATA, GEOMETRY_COLUMN, MISSING_FIELDS, UNKNOWN_FIELDS, COMPRESSION_CODEC, ZSTD_LEVEL, ROW_GROUP_SIZE,
+            DICTIONARY_ENCODING);
 
     /** The schema and footer entries a file is written with. */
     record Target(MessageType schema, FooterEntries footer) {
@@ -184,6 +197,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
     private volatile String geoProperty;
     private volatile String geometryColumn;
     private volatile WriterSettings settings;
+    private volatile ColumnEncodings encodings;
     private volatile RecordConversionOptions options;
 
     @Override
@@ -263,6 +277,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                 .withCodec(codec)
                 .withZstdLevel(codec == CompressionCodecName.ZSTD ? context.getProperty(ZSTD_LEVEL).asInteger() : WriterSettings.DEFAULT_ZSTD_LEVEL)
                 .withRowGroupRowCountLimit(context.getProperty(ROW_GROUP_SIZE).asInteger());
+        encodings = ColumnEncodings.defaults().withDictionary(context.getProperty(DICTIONARY_ENCODING).asBoolean());
         options = new RecordConversionOptions(
                 WRITE_NULL.equals(context.getProperty(MISSING_FIELDS).getValue())
                         ? RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE : RecordConversionOptions.SchemaHandling.STRICT,
@@ -391,7 +406,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                                         final Map<String, String> variables) throws SchemaNotFoundException, IOException {
         final Target target = targetFor(schema);
         final String filename = variables == null ? null : variables.get(CoreAttributes.FILENAME.key());
-        return new WriteGeoParquetResult(out, target.schema(), target.footer(), settings, options,
+        return new WriteGeoParquetResult(out, target.schema(), target.footer(), settings, encodings, options,
                 filename == null ? "GeoParquet output" : filename);
     }
 

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.processors.geoparquet;
 
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
@@ -26,6 +27,7 @@ final class WriteGeoParquetResult extends AbstractRecordSetWriter {
     private final MessageType schema;
     private final FooterEntries footer;
     private final WriterSettings settings;
+    private final ColumnEncodings encodings;
     private final String name;
     private final RecordToGroupConverter converter;
     private GeoParquetFileWriter file;
@@ -33,11 +35,13 @@ final class WriteGeoParquetResult extends AbstractRecordSetWriter {
     private boolean failed;
 
     WriteGeoParquetResult(final OutputStream out, final MessageType schema, final FooterEntries footer,
-                          final WriterSettings settings, final RecordConversionOptions options, final String name) {
+                          final WriterSettings settings, final ColumnEncodings encodings, final RecordConversionOptions options,
+                          final String name) {
         super(out);
         this.schema = schema;
         this.footer = footer;
         this.settings = settings;
+        this.encodings = encodings;
         this.name = name;
         final GeoMetadata geo = footer.geo() == null ? null : GeoMetadata.parse(footer.geo());
         this.converter = new RecordToGroupConverter(schema, options, GeometryColumns.writers(schema, geo));
@@ -45,7 +49,7 @@ final class WriteGeoParquetResult extends AbstractRecordSetWriter {
 
     private GeoParquetFileWriter file() throws IOException {
         if (file == null) {
-            file = GeoParquetFileWriter.create(new StreamOutputFile(getOutputStream(), name), name, schema, footer, settings);
+            file = GeoParquetFileWriter.create(new StreamOutputFile(getOutputStream(), name), name, schema, footer, settings, encodings);
         }
         return file;
     }

@@ -222,6 +222,24 @@ class GeoParquetServicesTest {
     }
 
     @Test
+    void dictionaryEncodingOffWritesTheSameRowsWithoutDictionaries() throws Exception {
+        runner.enableControllerService(reader);
+        runner.enableControllerService(writer);
+        final Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp.resolve("in"));
+        final Path withDictionaries = Files.move(convert(input), temp.resolve("with-dictionaries.parquet"));
+        runner.clearTransferState();
+        runner.disableControllerService(writer);
+        runner.setProperty(writer, GeoParquetRecordSetWriter.DICTIONARY_ENCODING, "false");
+        runner.enableControllerService(writer);
+        final Path plain = convert(input);
+
+        final String dictionaryChunks = "SELECT count(*) FROM parquet_metadata(?) WHERE encodings LIKE '%DICTIONARY%'";
+        assertTrue(((Number) DuckDb.query(dictionaryChunks, withDictionaries.toString()).get(0).get(0)).longValue() > 0);
+        assertEquals(0L, ((Number) DuckDb.query(dictionaryChunks, plain.toString()).get(0).get(0)).longValue());
+        assertSameFile(input, plain);
+    }
+
+    @Test
     void recordsWithoutAParquetSchemaGetADerivedOneAndADefaultGeoBlock() throws Exception {
         runner.enableControllerService(writer);
         final RecordSchema schema = new SimpleRecordSchema(List.of(
