@@ -73,13 +73,48 @@ final class Delta {
      * re-keyed by {@link PartitionDelta#prepare}), applied one after another.
      */
     OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode) throws IOException {
-        ArchiveWriter writer = new ArchiveWriter(archive);
-        OperationResult total = null;
-        for (Map.Entry<String, List<DeltaRow>> cell : rowsByCell().entrySet()) {
-            OperationResult result = writer.apply(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null));
-            total = total == null ? result : total.plus(result);
+        return applyIncrementally(archive, mode, 1);
+    }
+
+    /**
+     * The same on {@code tasks} threads, as UpsertGeoParquetPartition runs with that many concurrent tasks: each
+     * partition's operation on one thread, the partitions shared out.
+     */
+    OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode, int tasks) throws IOException {
+        List<Map.Entry<String, List<DeltaRow>>> cells = new ArrayList<>(rowsByCell().entrySet());
+        if (tasks == 1) {
+            OperationResult total = null;
+            for (Map.Entry<String, List<DeltaRow>> cell : cells) {
+                OperationResult result = applyToCell(archive, mode, cell);
+                total = total == null ? result : total.plus(result);
+            }
+            return total;
         }
-        return total;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(tasks);
+        try {
+            List<java.util.concurrent.Future<OperationResult>> results = new ArrayList<>();
+            for (Map.Entry<String, List<DeltaRow>> cell : cells) {
+                results.add(pool.submit(() -> applyToCell(archive, mode, cell)));
+            }
+            OperationResult total = null;
+            for (java.util.concurrent.Future<OperationResult> result : results) {
+                OperationResult one = result.get();
+                total = total == null ? one : total.plus(one);
+            }
+            return total;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static OperationResult applyToCell(GeoParquetArchive archive, WriteMode mode,
+                                               Map.Entry<String, List<DeltaRow>> cell) throws IOException {
+        return new ArchiveWriter(archive).apply(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null));
     }
 
     /** The delta's file for other tools: the archive's columns plus {@code h3_cell} and {@code is_delete}. */

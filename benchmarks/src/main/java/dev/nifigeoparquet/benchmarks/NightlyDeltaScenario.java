@@ -27,6 +27,7 @@ final class NightlyDeltaScenario {
 
     static final int RESOLUTION = 4;
     static final double TOUCHED_BYTES_FRACTION = 0.02;
+    static final int CONCURRENT_TASKS = 2;
 
     /** The archive and delta of this run, kept for the append and memory scenarios. */
     record Prepared(ParcelArchive archive, List<Integer> touched, long touchedBytes, long archiveBytes, Delta delta,
@@ -99,6 +100,15 @@ final class NightlyDeltaScenario {
         Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(incremental));
         OperationResult result = inc.value();
 
+        // 1b. The same with two concurrent tasks, as UpsertGeoParquetPartition runs with Concurrent Tasks 2 (DuckDB's
+        // rewrite below uses both cores too).
+        Path incrementalTwoTasks = work.resolve("incremental-2-tasks");
+        Archives.linkCopy(pristine, incrementalTwoTasks);
+        GeoParquetArchive archiveTwoTasks = Archives.open(incrementalTwoTasks);
+        Map<String, Long> beforeTwoTasks = Archives.snapshot(incrementalTwoTasks);
+        var incTwo = Probe.measure(() -> delta.applyIncrementally(archiveTwoTasks, WriteMode.UPSERT, CONCURRENT_TASKS));
+        Archives.DiskChange changeTwoTasks = Archives.DiskChange.between(beforeTwoTasks, Archives.snapshot(incrementalTwoTasks));
+
         // 2. Naive full rewrite with the engine's Parquet writer.
         Path naiveOut = work.resolve("full-naive");
         var naive = Probe.measure(() -> NaiveFullRewrite.run(pristine, delta, naiveOut, SyntheticParcels.schema(),
@@ -142,6 +152,8 @@ final class NightlyDeltaScenario {
             rec.put("netRowsReportedByEngine", result.netRows());
             rec.put("expectedAfter", expected);
             long afterInc = duck.countRows(incremental);
+            long afterIncTwoTasks = duck.countRows(incrementalTwoTasks);
+            rec.put("afterIncrementalTwoTasksCountedByDuckDb", afterIncTwoTasks);
             long afterNaive = duck.countRows(naiveOut);
             long afterDuck = duck.countRows(duckOut);
             rec.put("afterIncrementalCountedByDuckDb", afterInc);
@@ -156,7 +168,13 @@ final class NightlyDeltaScenario {
                     + " EXCEPT ALL " + rows.formatted(DuckDb.glob(duckOut)) + ")"));
             VerificationReport report = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(expected));
             rec.put("engineVerificationConsistent", report.consistent());
+            rec.put("rowsInIncrementalTwoTasksNotInNaive", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incrementalTwoTasks))
+                    + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
+            VerificationReport reportTwoTasks = new ArchiveVerifier(archiveTwoTasks).verify(VerifyOptions.wholeArchive().expectingRows(expected));
+            rec.put("engineVerificationTwoTasksConsistent", reportTwoTasks.consistent());
             rec.put("holds", baseline == prepared.archive().rows && afterInc == expected && afterNaive == expected
+                    && afterIncTwoTasks == expected && reportTwoTasks.consistent()
+                    && rec.get("rowsInIncrementalTwoTasksNotInNaive").asLong() == 0
                     && afterDuck == expected && result.netRows() == delta.expectedNetRows() && report.consistent()
                     && rec.get("rowsInIncrementalNotInNaive").asLong() == 0 && rec.get("rowsInIncrementalNotInDuckDb").asLong() == 0
                     && rec.get("distinctKeysAfterIncremental").asLong() == expected);
@@ -170,11 +188,17 @@ final class NightlyDeltaScenario {
         incJson.put("updated", result.updated());
         incJson.put("moved", result.moved());
         incJson.put("deleted", result.deleted());
+        OperationResult resultTwoTasks = incTwo.value();
+        ObjectNode incTwoJson = approach(incTwo.measurement(), resultTwoTasks.bytesRead(), changeTwoTasks.dataBytesWritten(),
+                changeTwoTasks.indexBytesWritten(), changeTwoTasks.logBytesWritten(), changeTwoTasks.dataFilesWritten(),
+                changeTwoTasks.dataFilesRemoved(), resultTwoTasks.partitionsTouched().size());
+        incTwoJson.put("concurrentTasks", CONCURRENT_TASKS);
         NaiveFullRewrite.Result n = naive.value();
         ObjectNode naiveJson = approach(naive.measurement(), n.bytesRead(), n.bytesWritten(), 0, 0, n.filesWritten(),
                 n.filesRead(), n.partitions());
         ObjectNode approaches = out.putObject("approaches");
         approaches.set("incremental", incJson);
+        approaches.set("incrementalTwoTasks", incTwoJson);
         approaches.set("naiveFullRewrite", naiveJson);
         approaches.set("duckdbFullRewrite", duckJson);
 
@@ -182,6 +206,9 @@ final class NightlyDeltaScenario {
         double incSeconds = inc.measurement().seconds();
         ratios.put("timeNaiveOverIncremental", naive.measurement().seconds() / incSeconds);
         ratios.put("timeDuckDbOverIncremental", duckJson.get("wallSeconds").asDouble() / incSeconds);
+        double incTwoSeconds = incTwo.measurement().seconds();
+        ratios.put("timeNaiveOverIncrementalTwoTasks", naive.measurement().seconds() / incTwoSeconds);
+        ratios.put("timeDuckDbOverIncrementalTwoTasks", duckJson.get("wallSeconds").asDouble() / incTwoSeconds);
         double incCpu = inc.measurement().cpuSeconds();
         ratios.put("cpuNaiveOverIncremental", naive.measurement().cpuSeconds() / incCpu);
         ratios.put("cpuDuckDbOverIncremental", duckJson.get("cpuSeconds").asDouble() / incCpu);
