@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.parquet;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
 import io.airlift.compress.lz4.Lz4Compressor;
 import io.airlift.compress.lz4.Lz4Decompressor;
 import java.io.ByteArrayOutputStream;
@@ -85,12 +86,15 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
             this.codec = codec;
         }
 
+        /** One ZSTD context for all of a writer's pages: a fresh one per page costs more than a small page's compression. */
+        private ZstdCompressCtx zstd;
+
         @Override
         public BytesInput compress(BytesInput input) throws IOException {
             byte[] raw = bytesOf(input);
             return BytesInput.from(switch (codec) {
                 case UNCOMPRESSED -> raw;
-                case ZSTD -> Zstd.compress(raw, zstdLevel);
+                case ZSTD -> zstd().compress(raw);
                 case SNAPPY -> Snappy.compress(raw);
                 case GZIP -> gzip(raw);
                 case LZ4_RAW -> lz4(raw);
@@ -103,9 +107,19 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
             return codec;
         }
 
+        private ZstdCompressCtx zstd() {
+            if (zstd == null) {
+                zstd = new ZstdCompressCtx().setLevel(zstdLevel);
+            }
+            return zstd;
+        }
+
         @Override
         public void release() {
-            // Nothing held.
+            if (zstd != null) {
+                zstd.close();
+                zstd = null;
+            }
         }
     }
 

@@ -124,7 +124,7 @@ public final class GeoParquetFileWriter implements Closeable {
         String geo = footerEntries.get(FooterEntries.GEO);
         if (geo != null) {
             try {
-                GeoMetadata.parse(geo).columns().forEach((column, meta) -> {
+                parsedGeo(geo).columns().forEach((column, meta) -> {
                     if (meta.encoding() == dev.nifigeoparquet.archive.geo.GeometryEncoding.WKB) {
                         geometryColumns.add(column);
                     }
@@ -141,9 +141,33 @@ public final class GeoParquetFileWriter implements Closeable {
         for (String column : geometryColumns) {
             if (schema.containsField(column) && schema.getType(column).isPrimitive()) {
                 builder.withDictionaryEncoding(column, false);
+                if (!dev.nifigeoparquet.archive.geo.GeometryCodec.isParquetGeospatial(schema.getType(column))) {
+                    // Byte-wise min/max of WKB says nothing about where geometries are (GeoParquet readers prune by
+                    // the covering bbox), and comparing every value's bytes was a sizeable share of writing it.
+                    // Parquet GEOMETRY columns keep their statistics: theirs are bounding boxes.
+                    builder.withStatisticsEnabled(column, false);
+                }
             }
         }
         return builder.build();
+    }
+
+    /** The archive's few geo blocks, parsed once: every file written would otherwise parse the same JSON twice. */
+    private static final Map<String, GeoMetadata> PARSED_GEO = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, GeoMetadata> eldest) {
+                    return size() > 16;
+                }
+            });
+
+    private static GeoMetadata parsedGeo(String geo) {
+        GeoMetadata parsed = PARSED_GEO.get(geo);
+        if (parsed == null) {
+            parsed = GeoMetadata.parse(geo);
+            PARSED_GEO.put(geo, parsed);
+        }
+        return parsed;
     }
 
     private static Map<Integer, CoveringColumn> coveringColumns(MessageType schema, FooterEntries footer, String name)
@@ -153,7 +177,7 @@ public final class GeoParquetFileWriter implements Closeable {
             return covering;
         }
         try {
-            GeoMetadata geo = GeoMetadata.parse(footer.geo());
+            GeoMetadata geo = parsedGeo(footer.geo());
             for (Map.Entry<String, GeoColumn> column : geo.columns().entrySet()) {
                 Map<String, List<String>> paths = column.getValue().coveringBbox().orElse(null);
                 if (paths != null) {
@@ -281,6 +305,7 @@ public final class GeoParquetFileWriter implements Closeable {
     @Override
     public void close() throws IOException {
         if (result == null) {
+            compressor.release();
             fileWriter.abort();
             columnStore.close();
             pageStore.close();
