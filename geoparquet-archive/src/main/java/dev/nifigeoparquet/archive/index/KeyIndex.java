@@ -74,9 +74,11 @@ public final class KeyIndex {
     /**
      * A bloom filter on the key: a lookup of a key the index does not hold reads no row group. No dictionaries:
      * parquet-java leaves the filter out of a column chunk it could dictionary-encode whole, which small files'
-     * key columns are.
+     * key columns are. Statistics only for the key, which lookups use: every lookup parses the shards' footers,
+     * one entry per row group and column.
      */
-    private static final ColumnEncodings INDEX_ENCODINGS = ColumnEncodings.defaults().withDictionary(false).withBloomFilterOn("key");
+    private static final ColumnEncodings INDEX_ENCODINGS = ColumnEncodings.defaults().withDictionary(false).withBloomFilterOn("key")
+            .withoutStatisticsOn("cell").withoutStatisticsOn("present").withSizeStatistics(false);
     private static final Comparator<Group> BY_KEY = Comparator.comparing((Group row) -> row.getString("key", 0));
 
     private final GeoParquetArchive archive;

@@ -1,47 +1,63 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Per-file encoding choices that are not archive settings: they change how a file is encoded, never what it holds,
- * so files written with different choices are interchangeable.
+ * Per-file encoding choices that are not archive settings: they change how a file is encoded and what its footer
+ * describes, never what it holds, so files written with different choices are interchangeable.
  *
- * @param dictionary         dictionary encoding for non-geometry columns (parquet-java's default, falling back to
- *                           plain encoding per page when a dictionary grows too large). Geometry columns never get
- *                           a dictionary: every WKB value is distinct. Off suits small files of unique values, such as
- *                           per-cell output read once, where no dictionary ever falls back and each value is hashed
- *                           for nothing.
- * @param bloomFilterColumns columns that get a Parquet bloom filter in every row group, so a lookup can skip row
- *                           groups without reading their pages
- * @param bloomFilterValues  the distinct values a bloom filter is sized for: a row group's rows when the writer knows
- *                           no better ({@code 0}), fewer for a file known to be smaller (a filter sized for a full row
- *                           group would outweigh a small file's data)
+ * @param dictionary              dictionary encoding for non-geometry columns (parquet-java's default, falling back
+ *                                to plain encoding per page when a dictionary grows too large). Geometry columns never
+ *                                get a dictionary: every WKB value is distinct. Off suits small files of unique values,
+ *                                such as per-cell output read once, where no dictionary ever falls back and each value
+ *                                is hashed for nothing.
+ * @param bloomFilterColumns      columns that get a Parquet bloom filter in every row group, so a lookup can skip row
+ *                                groups without reading their pages
+ * @param bloomFilterValues       the distinct values a bloom filter is sized for: a row group's rows when the writer
+ *                                knows no better ({@code 0}), fewer for a file known to be smaller (a filter sized for
+ *                                a full row group would outweigh a small file's data)
+ * @param withoutStatistics       columns whose min/max statistics are left out: every row group's statistics are in
+ *                                the footer, which every reader parses before it reads anything
+ * @param sizeStatistics          Parquet's size statistics (per-chunk byte counts and level histograms) in the footer
  */
-public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns, long bloomFilterValues) {
+public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns, long bloomFilterValues,
+                              Set<String> withoutStatistics, boolean sizeStatistics) {
 
     public ColumnEncodings {
         bloomFilterColumns = Set.copyOf(bloomFilterColumns);
+        withoutStatistics = Set.copyOf(withoutStatistics);
         if (bloomFilterValues < 0) {
             throw new IllegalArgumentException("Bloom filter values must not be negative, was " + bloomFilterValues);
         }
     }
 
-    /** parquet-java's defaults: dictionaries where they pay, no bloom filters. */
+    /** parquet-java's defaults: dictionaries where they pay, no bloom filters, all statistics. */
     public static ColumnEncodings defaults() {
-        return new ColumnEncodings(true, Set.of(), 0);
+        return new ColumnEncodings(true, Set.of(), 0, Set.of(), true);
     }
 
     public ColumnEncodings withDictionary(boolean enabled) {
-        return new ColumnEncodings(enabled, bloomFilterColumns, bloomFilterValues);
+        return new ColumnEncodings(enabled, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics);
     }
 
     public ColumnEncodings withBloomFilterOn(String column) {
-        Set<String> columns = new java.util.HashSet<>(bloomFilterColumns);
+        Set<String> columns = new HashSet<>(bloomFilterColumns);
         columns.add(column);
-        return new ColumnEncodings(dictionary, columns, bloomFilterValues);
+        return new ColumnEncodings(dictionary, columns, bloomFilterValues, withoutStatistics, sizeStatistics);
     }
 
     public ColumnEncodings withBloomFilterValues(long values) {
-        return new ColumnEncodings(dictionary, bloomFilterColumns, values);
+        return new ColumnEncodings(dictionary, bloomFilterColumns, values, withoutStatistics, sizeStatistics);
+    }
+
+    public ColumnEncodings withoutStatisticsOn(String column) {
+        Set<String> columns = new HashSet<>(withoutStatistics);
+        columns.add(column);
+        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, columns, sizeStatistics);
+    }
+
+    public ColumnEncodings withSizeStatistics(boolean enabled) {
+        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, enabled);
     }
 }

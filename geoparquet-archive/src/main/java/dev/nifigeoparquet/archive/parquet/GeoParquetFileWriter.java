@@ -117,6 +117,10 @@ public final class GeoParquetFileWriter implements Closeable {
                 .withDictionaryEncoding(encodings.dictionary());
         long bloomValues = encodings.bloomFilterValues() == 0 ? settings.rowGroupRowCount()
                 : Math.min(encodings.bloomFilterValues(), settings.rowGroupRowCount());
+        builder.withSizeStatisticsEnabled(encodings.sizeStatistics());
+        for (String column : encodings.withoutStatistics()) {
+            builder.withStatisticsEnabled(column, false);
+        }
         for (String column : encodings.bloomFilterColumns()) {
             builder.withBloomFilterEnabled(column, true).withBloomFilterNDV(column, Math.max(1, bloomValues));
         }
