@@ -4,6 +4,7 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.compaction.CompactionOptions;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
+import dev.nifigeoparquet.archive.storage.StorageCost;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -73,7 +74,8 @@ final class CompactCommand extends ArchiveCommand {
         try {
             return compactor.compact(cell);
         } catch (java.io.IOException | RuntimeException e) {
-            return new PartitionCompaction(cell, 0, 0, -1, 0, 0, 0, 0, 0, null, GeoParquetArchiveCli.oneLine(e.getMessage()));
+            return new PartitionCompaction(cell, 0, 0, -1, 0, 0, 0, 0, 0, null, GeoParquetArchiveCli.oneLine(e.getMessage()),
+                    StorageCost.NONE);
         }
     }
 }

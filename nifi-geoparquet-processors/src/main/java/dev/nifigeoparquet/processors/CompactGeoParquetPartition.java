@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
 import dev.nifigeoparquet.archive.compaction.SweepResult;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
@@ -62,6 +63,22 @@ import java.util.concurrent.TimeUnit;
         @WritesAttribute(attribute = CompactGeoParquetPartition.BYTES_READ, description = "Bytes of the files rewritten"),
         @WritesAttribute(attribute = CompactGeoParquetPartition.BYTES_WRITTEN, description = "Bytes of the files written"),
         @WritesAttribute(attribute = CompactGeoParquetPartition.SKIP_REASON, description = "Why a partition was not rewritten"),
+        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT,
+                description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.GET_COUNT,
+                description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.LIST_COUNT,
+                description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.DELETE_COUNT,
+                description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+                description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
+        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+                description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
+        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+                description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
+        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+                description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
         @WritesAttribute(attribute = CompactGeoParquetPartition.H3_CELL, description = "On a sweep's FlowFiles: the partition compacted"),
         @WritesAttribute(attribute = CompactGeoParquetPartition.ERROR_MESSAGE, description = "On failure and retry: why"),
         @WritesAttribute(attribute = "mime.type", description = "application/json on a sweep's FlowFiles, whose content is the result")
@@ -105,6 +122,8 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
     static final String BYTES_READ = "compaction.bytes.read";
     static final String BYTES_WRITTEN = "compaction.bytes.written";
     static final String SKIP_REASON = "compaction.skip.reason";
+    /** Prefix of the storage cost attributes ({@link StorageCostAttributes}). */
+    static final String STORAGE = "compaction.storage.";
     static final String H3_CELL = "h3.cell";
     static final String ERROR_MESSAGE = "error.message";
 
@@ -360,6 +379,8 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
         if (!skipped.isEmpty()) {
             attributes.put(SKIP_REASON, skipped);
         }
+        attributes.putAll(StorageCostAttributes.of(STORAGE, results.stream().map(PartitionCompaction::cost)
+                .reduce(StorageCost.NONE, StorageCost::plus)));
         return attributes;
     }
 

@@ -9,6 +9,8 @@ import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StorageCost;
+import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.processors.record.RecordConversionException;
 import dev.nifigeoparquet.processors.record.RecordConversionOptions;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
@@ -96,8 +98,25 @@ import java.util.regex.Pattern;
         @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_WRITTEN, description = "Bytes of the data files written"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.FILES_REMOVED, description = "Data files superseded and deleted"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_REMOVED, description = "Bytes of the data files superseded"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT,
+                description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.GET_COUNT,
+                description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.LIST_COUNT,
+                description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.DELETE_COUNT,
+                description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+                description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+                description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+                description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+                description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.BATCH_DELTAS, description = "How many FlowFiles' deltas were committed"
-                + " together with this one in one rewrite of the partition; the counts above are the batch's"),
+                + " together with this one in one rewrite of the partition; the counts above, storage costs included, are the"
+                + " batch's"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.ERROR_MESSAGE, description = "On failure and retry: why")
 })
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.RouteByH3Cell", "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
@@ -151,6 +170,8 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     static final String FILES_REMOVED = "geoparquet.files.removed";
     static final String BYTES_REMOVED = "geoparquet.bytes.removed";
     static final String BATCH_DELTAS = "geoparquet.batch.deltas";
+    /** Prefix of the storage cost attributes ({@link StorageCostAttributes}). */
+    static final String STORAGE = "geoparquet.storage.";
     static final String ERROR_MESSAGE = "error.message";
 
     /** Ids become part of a JSON commit entry and of log messages; nothing longer or stranger is accepted. */
@@ -488,8 +509,11 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             return;
         }
         OperationResult result;
+        Map<String, String> cost;
         try {
-            result = writer.applyBatch(deltas);
+            StorageMeter.Measured<OperationResult> measured = StorageMeter.measure(() -> writer.applyBatch(deltas));
+            result = measured.result();
+            cost = StorageCostAttributes.of(STORAGE, measured.cost());
         } catch (IOException | RuntimeException e) {
             batch.addAll(repeated);
             for (FlowFile flowFile : batch) {
@@ -505,6 +529,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         }
         for (int i = 0; i < batch.size(); i++) {
             Map<String, String> attributes = attributesOf(result);
+            attributes.putAll(cost);
             attributes.put(BATCH_DELTAS, String.valueOf(batch.size()));
             FlowFile done = session.putAllAttributes(batch.get(i), attributes);
             if (!result.replay() && i == 0) {
@@ -524,6 +549,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             attributes.put(BYTES_WRITTEN, "0");
             attributes.put(FILES_REMOVED, "0");
             attributes.put(BYTES_REMOVED, "0");
+            attributes.putAll(StorageCostAttributes.of(STORAGE, StorageCost.NONE)); // the copy cost nothing of its own
             attributes.put(BATCH_DELTAS, String.valueOf(batch.size()));
             session.transfer(session.putAllAttributes(flowFile, attributes), REL_SUCCESS);
         }

@@ -3,6 +3,8 @@ package dev.nifigeoparquet.processors;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.storage.StorageCost;
+import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.Problem;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
@@ -68,6 +70,22 @@ import java.util.Set;
         @WritesAttribute(attribute = VerifyGeoMetadata.FILES_CHECKED, description = "How many data files were verified"),
         @WritesAttribute(attribute = VerifyGeoMetadata.PROBLEM_COUNT, description = "How many problems were found"),
         @WritesAttribute(attribute = VerifyGeoMetadata.EXPECTED_ROWS, description = "The expected row count reconciled against, when any"),
+        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.PUT_COUNT,
+                description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.GET_COUNT,
+                description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.LIST_COUNT,
+                description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.DELETE_COUNT,
+                description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
+        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+                description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
+        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+                description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
+        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+                description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
+        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+                description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
         @WritesAttribute(attribute = VerifyGeoMetadata.ERROR_MESSAGE, description = "On failure: why verification could not run"),
         @WritesAttribute(attribute = "mime.type", description = "application/json")
 })
@@ -106,6 +124,8 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
     static final String FILES_CHECKED = "files.checked";
     static final String PROBLEM_COUNT = "geo.problems";
     static final String EXPECTED_ROWS = "archive.row.count.expected";
+    /** Prefix of the storage cost attributes ({@link StorageCostAttributes}): what reading the partitions cost. */
+    static final String STORAGE = "verification.storage.";
     static final String ERROR_MESSAGE = "error.message";
 
     public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
@@ -197,9 +217,13 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         }
         VerifyOptions options;
         VerificationReport report;
+        StorageCost cost;
         try {
             options = optionsFor(context, archive, flowFile);
-            report = new ArchiveVerifier(archive).verify(options);
+            VerifyOptions chosen = options;
+            StorageMeter.Measured<VerificationReport> measured = StorageMeter.measure(() -> new ArchiveVerifier(archive).verify(chosen));
+            report = measured.result();
+            cost = measured.cost();
         } catch (IOException | RuntimeException e) {
             String message = "Cannot verify " + archive + ": " + ArchiveFailures.describe(e);
             if (flowFile == null) {
@@ -215,6 +239,7 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         byte[] json = reportJson(report).toPrettyString().getBytes(StandardCharsets.UTF_8);
         output = session.write(output, out -> out.write(json));
         output = session.putAllAttributes(output, attributesOf(report));
+        output = session.putAllAttributes(output, StorageCostAttributes.of(STORAGE, cost));
         if (flowFile == null) {
             session.getProvenanceReporter().create(output, "Verified " + report.partitions() + " partitions of " + archive);
         } else {

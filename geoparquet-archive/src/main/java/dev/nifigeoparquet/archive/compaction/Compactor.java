@@ -15,6 +15,8 @@ import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.StorageCost;
+import dev.nifigeoparquet.archive.storage.StorageMeter;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
@@ -77,9 +79,10 @@ public final class Compactor {
         return plans;
     }
 
-    /** Plans and compacts one partition. */
+    /** Plans and compacts one partition; the result carries what planning and compacting cost on storage. */
     public PartitionCompaction compact(String cell) throws IOException {
-        return execute(plan(archive.requireCell(cell)));
+        StorageMeter.Measured<PartitionCompaction> measured = StorageMeter.measure(() -> execute(plan(archive.requireCell(cell))));
+        return measured.result().withCost(measured.cost());
     }
 
     /**
@@ -89,22 +92,34 @@ public final class Compactor {
     public SweepResult sweep() throws IOException {
         List<PartitionCompaction> results = new ArrayList<>();
         for (PartitionPlan plan : planArchive()) {
-            try {
-                results.add(execute(plan));
-            } catch (IOException | RuntimeException e) {
-                results.add(new PartitionCompaction(plan.cell(), plan.liveFiles(), plan.liveFiles(), -1, 0, 0, 0, 0, 0,
-                        null, e.getMessage()));
-            }
+            // A failed partition's requests were billed too, so they are measured outside the failure.
+            StorageMeter.Measured<PartitionCompaction> measured = StorageMeter.measure(() -> {
+                try {
+                    return execute(plan);
+                } catch (IOException | RuntimeException e) {
+                    return new PartitionCompaction(plan.cell(), plan.liveFiles(), plan.liveFiles(), -1, 0, 0, 0, 0, 0,
+                            null, e.getMessage(), StorageCost.NONE);
+                }
+            });
+            results.add(measured.result().withCost(measured.cost()));
         }
         return new SweepResult(results);
     }
 
-    /** Rewrites a plan's groups, one commit per group, and reports the partition's state afterwards. */
+    /**
+     * Rewrites a plan's groups, one commit per group, and reports the partition's state afterwards with what it cost on
+     * storage.
+     */
     public PartitionCompaction execute(PartitionPlan plan) throws IOException {
+        StorageMeter.Measured<PartitionCompaction> measured = StorageMeter.measure(() -> rewritePlan(plan));
+        return measured.result().withCost(measured.cost());
+    }
+
+    private PartitionCompaction rewritePlan(PartitionPlan plan) throws IOException {
         if (!plan.qualifies()) {
             PartitionCommit state = archive.partitionState(plan.cell());
             return new PartitionCompaction(plan.cell(), plan.liveFiles(), plan.liveFiles(), state.rowCount(), 0, 0, 0, 0, 0,
-                    plan.skipReason(), null);
+                    plan.skipReason(), null, StorageCost.NONE);
         }
         long rowsRewritten = 0;
         long bytesRead = 0;
@@ -139,7 +154,7 @@ public final class Compactor {
                 : replays > 0 ? "already compacted (replay of the same compaction)"
                 : "plan outdated by concurrent commits: " + String.join("; ", stale);
         return new PartitionCompaction(plan.cell(), plan.liveFiles(), after.files().size(), after.rowCount(), rowsRewritten,
-                bytesRead, bytesWritten, commits, replays, skipReason, null);
+                bytesRead, bytesWritten, commits, replays, skipReason, null, StorageCost.NONE);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.nifigeoparquet.archive.compaction;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.storage.StorageCost;
 
 /**
  * What compaction did to one partition.
@@ -18,10 +19,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param replays      groups found already committed (a replay of the same compaction)
  * @param skipReason   why nothing was rewritten; null when something was
  * @param failure      the error that stopped the partition's compaction; null when none
+ * @param cost         the storage requests and bytes it took, failed attempts included ({@link StorageCost#NONE} on
+ *                     storage that bills nothing)
  */
 public record PartitionCompaction(String cell, int filesBefore, int filesAfter, long rows, long rowsRewritten,
                                   long bytesRead, long bytesWritten, int commits, int replays, String skipReason,
-                                  String failure) {
+                                  String failure, StorageCost cost) {
+
+    /** The same result with what it cost. */
+    public PartitionCompaction withCost(StorageCost measured) {
+        return new PartitionCompaction(cell, filesBefore, filesAfter, rows, rowsRewritten, bytesRead, bytesWritten, commits, replays,
+                skipReason, failure, measured);
+    }
 
     public boolean compacted() {
         return commits > 0;
@@ -49,6 +58,14 @@ public record PartitionCompaction(String cell, int filesBefore, int filesAfter, 
         if (failure != null) {
             node.put("failure", failure);
         }
+        ObjectNode storage = node.putObject("storageCost");
+        storage.put("puts", cost.puts());
+        storage.put("gets", cost.gets());
+        storage.put("lists", cost.lists());
+        storage.put("deletes", cost.deletes());
+        storage.put("bytesUploaded", cost.bytesUploaded());
+        storage.put("bytesDownloaded", cost.bytesDownloaded());
+        storage.put("objectsDeleted", cost.deleted().size());
         return node;
     }
 }

@@ -20,6 +20,7 @@ import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.StorageBackend;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -75,16 +77,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>the key index names the cell of every key the archive holds;</li>
  *   <li>running the operation again lands the new state exactly once.</li>
  * </ul>
+ *
+ * <p>Runs on the local filesystem; a subclass overriding {@link #backend()} runs the same matrix on another storage.
+ * The baselines are built on the local filesystem and imported into the backend, so every backend starts from the
+ * same archives.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FaultMatrixTest {
 
-    private static final AtomicInteger POINTS = new AtomicInteger();
-    private static final Map<String, String> SUMMARY = new TreeMap<>();
+    /** The storage the matrix runs on. */
+    StorageBackend backend() {
+        return StorageBackend.LOCAL;
+    }
+
+    /**
+     * Points per operation the default profile picks besides every commit point (see {@link #sampled}): about 40 on
+     * the local filesystem.
+     */
+    int sampledPointsPerOperation() {
+        return 40;
+    }
+
+    private final AtomicInteger exercised = new AtomicInteger();
+    private final Map<String, String> summary = new TreeMap<>();
 
     @TempDir
-    static Path temp;
+    Path temp;
 
-    /** An operation of the matrix: a baseline directory and what runs against it. */
+    /** An operation of the matrix: its baseline archive on the backend and what runs against it. */
     private record Operation(String name, Path baseline, Action action) {
     }
 
@@ -110,15 +130,27 @@ class FaultMatrixTest {
     }
 
     @AfterAll
-    static void report() {
-        System.out.println("fault matrix: " + POINTS.get() + " fault points exercised over " + SUMMARY.size() + " operations");
-        SUMMARY.forEach((operation, line) -> System.out.println("  " + operation + ": " + line));
+    void report() {
+        System.out.println("fault matrix on " + backend() + ": " + exercised.get() + " fault points exercised over " + summary.size()
+                + " operations");
+        summary.forEach((operation, line) -> System.out.println("  " + operation + ": " + line));
     }
 
     // ---- the operations
 
-    private static List<Operation> operations() throws IOException {
+    /** The operations, their baselines built on the local filesystem and imported into the backend. */
+    private List<Operation> operations() throws IOException {
+        Path built = Files.createTempDirectory(temp, "built");
+        List<Operation> operations = new ArrayList<>();
         Path baselines = Files.createTempDirectory(temp, "baselines");
+        for (Operation local : localOperations(built)) {
+            Path baseline = backend().importTree(local.baseline(), baselines.resolve(local.name().replace(' ', '-')));
+            operations.add(new Operation(local.name(), baseline, local.action()));
+        }
+        return operations;
+    }
+
+    private static List<Operation> localOperations(Path baselines) throws IOException {
         ParcelArchive parcels = ParcelArchive.create(baselines.resolve("parcels"), 48);
         List<String> cells = parcels.initial.entrySet().stream()
                 .sorted(Comparator.comparingInt((Map.Entry<String, List<Group>> e) -> -e.getValue().size()).thenComparing(Map.Entry::getKey))
@@ -213,13 +245,14 @@ class FaultMatrixTest {
 
     // ---- the matrix
 
-    private static void exercise(Operation operation, boolean everyKind) throws IOException {
+    private void exercise(Operation operation, boolean everyKind) throws IOException {
+        StorageBackend backend = backend();
         Path work = Files.createDirectories(temp.resolve("run-" + operation.name().replace(' ', '-') + (everyKind ? "-all" : "")));
-        Snapshot old = Snapshot.of(operation.baseline());
-        Path healthy = TestFiles.copyTree(operation.baseline(), work.resolve("healthy"));
-        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(healthy));
+        Snapshot old = snapshot(operation.baseline());
+        Path healthy = backend.copy(operation.baseline(), work.resolve("healthy"));
+        FaultInjectingStorage counter = FaultInjectingStorage.counting(backend.storage(healthy));
         operation.action().run(counter);
-        Snapshot updated = Snapshot.of(healthy);
+        Snapshot updated = snapshot(healthy);
         assertNotEquals(old, updated, operation.name() + " changes the archive");
         assertConsistent(healthy, operation.name() + " without a fault");
         int calls = counter.callCount();
@@ -232,8 +265,8 @@ class FaultMatrixTest {
                 if (!everyKind && !sampled(counter.calls().get(failAt - 1), failAt, calls, fault)) {
                     continue;
                 }
-                Path root = TestFiles.copyTree(operation.baseline(), work.resolve(fault + "-" + failAt));
-                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
+                Path root = backend.copy(operation.baseline(), work.resolve(fault + "-" + failAt));
+                FaultInjectingStorage faulty = new FaultInjectingStorage(backend.storage(root), failAt, fault);
                 try {
                     operation.action().run(faulty);
                 } catch (IOException | RuntimeException injected) {
@@ -242,7 +275,7 @@ class FaultMatrixTest {
                 String where = operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " ("
                         + (faulty.calls().size() >= failAt ? faulty.calls().get(failAt - 1) : "not reached") + ")";
                 recoverEverything(root);
-                Snapshot state = Snapshot.of(root);
+                Snapshot state = snapshot(root);
                 assertTrue(state.equals(old) || state.equals(updated), where + ": neither the old nor the new state: " + state
                         + "\nold: " + old + "\nnew: " + updated);
                 if (state.equals(old)) {
@@ -250,38 +283,36 @@ class FaultMatrixTest {
                 }
                 assertConsistent(root, where);
 
-                operation.action().run(new LocalArchiveStorage(root));
-                assertEquals(updated, Snapshot.of(root), where + ": the retried operation lands exactly once");
-                deleteTree(root);
+                operation.action().run(backend.storage(root));
+                assertEquals(updated, snapshot(root), where + ": the retried operation lands exactly once");
+                backend.delete(root);
                 points++;
             }
         }
         assertTrue(oldStates > 0, operation.name() + ": some faults come before the commit point");
-        POINTS.addAndGet(points);
+        exercised.addAndGet(points);
         String line = points + " fault points (" + calls + " calls" + (everyKind ? " x " + Fault.values().length + " fault kinds" : " sampled, kinds rotating")
                 + "; " + failures
                 + " made the operation fail, " + oldStates + " left the old state, " + (points - oldStates) + " the new)";
-        SUMMARY.put(operation.name() + (everyKind ? " (every kind)" : ""), line);
-        System.out.println(operation.name() + ": " + line);
+        summary.put(operation.name() + (everyKind ? " (every kind)" : ""), line);
+        System.out.println(operation.name() + " on " + backend + ": " + line);
     }
-
-    /** Points per operation in the default profile, besides every commit point. */
-    private static final int DEFAULT_POINTS = 40;
 
     /**
      * The default profile's share of the matrix: every exclusive creation (the commit points of data, index and
-     * transaction decisions), and an even spread of the other calls, about {@value #DEFAULT_POINTS} per operation;
-     * the fault kind rotates over the chosen calls.
+     * transaction decisions), and an even spread of the other calls, about {@link #sampledPointsPerOperation()} per
+     * operation; the fault kind rotates over the chosen calls.
      */
-    private static boolean sampled(String call, int failAt, int calls, Fault fault) {
-        int stride = Math.max(1, (calls + DEFAULT_POINTS - 1) / DEFAULT_POINTS);
+    private boolean sampled(String call, int failAt, int calls, Fault fault) {
+        int perOperation = sampledPointsPerOperation();
+        int stride = Math.max(1, (calls + perOperation - 1) / perOperation);
         boolean chosen = call.startsWith("createExclusive ") || failAt % stride == 0;
         return chosen && Fault.values()[(failAt / stride + failAt) % Fault.values().length] == fault;
     }
 
     /** What the next writer does, for every partition and index partition: recovery after the writer lease. */
-    private static void recoverEverything(Path root) throws IOException {
-        LocalArchiveStorage storage = new LocalArchiveStorage(root);
+    private void recoverEverything(Path root) throws IOException {
+        ArchiveStorage storage = backend().storage(root);
         if (!GeoParquetArchive.exists(storage)) {
             return;
         }
@@ -302,11 +333,13 @@ class FaultMatrixTest {
     }
 
     /** The invariants every recovered archive satisfies, whatever state it is in. */
-    private static void assertConsistent(Path root, String where) throws IOException {
-        LocalArchiveStorage storage = new LocalArchiveStorage(root);
+    private void assertConsistent(Path root, String where) throws IOException {
+        StorageBackend backend = backend();
+        ArchiveStorage storage = backend.storage(root);
         if (!GeoParquetArchive.exists(storage)) {
             return;
         }
+        Path view = backend.plainReaderView(root);
         GeoParquetArchive archive = GeoParquetArchive.open(storage);
         Set<String> cells = new TreeSet<>(archive.partitionCells());
         for (StoredObject entry : storage.list("")) {
@@ -319,7 +352,7 @@ class FaultMatrixTest {
         for (String cell : cells) {
             PartitionCommit state = new PartitionLog(storage, cell).latest();
             committedRows += state.rowCount();
-            assertEquals(new TreeSet<>(state.fileNames()), TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))),
+            assertEquals(new TreeSet<>(state.fileNames()), backend.names(root, ArchiveLayout.partitionDirectory(cell)),
                     where + ": partition " + cell + " holds exactly its committed files");
             assertLogHoldsOnlyEntries(root, cell, where);
         }
@@ -331,21 +364,22 @@ class FaultMatrixTest {
         }
         for (String id : indexPartitions) {
             PartitionCommit state = new PartitionLog(storage, id).latest();
-            assertEquals(new TreeSet<>(state.fileNames()), TestFiles.names(root.resolve(ArchiveLayout.INDEX_DIRECTORY).resolve(id)),
+            assertEquals(new TreeSet<>(state.fileNames()), backend.names(root, ArchiveLayout.INDEX_DIRECTORY + "/" + id),
                     where + ": index partition " + id + " holds exactly its committed files");
             assertLogHoldsOnlyEntries(root, id, where);
         }
-        for (String staging : TestFiles.names(root.resolve(ArchiveLayout.STAGING_DIRECTORY))) {
-            assertEquals(Set.of(), TestFiles.names(root.resolve(ArchiveLayout.STAGING_DIRECTORY).resolve(staging)),
-                    where + ": staging of " + staging + " is empty after recovery");
+        for (StoredObject staging : storage.list(ArchiveLayout.STAGING_DIRECTORY)) {
+            assertTrue(staging.directory(), where + ": nothing but partitions' staging directories in staging: " + staging.name());
+            assertEquals(Set.of(), backend.names(root, ArchiveLayout.STAGING_DIRECTORY + "/" + staging.name()),
+                    where + ": staging of " + staging.name() + " is empty after recovery");
         }
-        assertEquals(committedRows, duckDbRows(root), where + ": committed row counts add up to what a plain reader counts");
+        assertEquals(committedRows, duckDbRows(view), where + ": committed row counts add up to what a plain reader counts");
 
         VerificationReport report = new ArchiveVerifier(archive).verify();
         assertTrue(report.consistent(), where + ": " + report);
 
         Map<FeatureKey, String> truth = new TreeMap<>(Comparator.comparing(FeatureKey::indexText));
-        for (List<Object> row : duckDb(root, "SELECT " + SyntheticParcels.KEY + ", h3_cell FROM read_parquet(?, hive_partitioning = true)")) {
+        for (List<Object> row : duckDb(view, "SELECT " + SyntheticParcels.KEY + ", h3_cell FROM read_parquet(?, hive_partitioning = true)")) {
             truth.put(new FeatureKey(List.of((String) row.get(0))), (String) row.get(1));
         }
         Map<FeatureKey, Set<String>> candidates = new KeyIndex(archive).candidates(truth.keySet());
@@ -353,10 +387,16 @@ class FaultMatrixTest {
                 where + ": the key index finds " + key + " in " + cell + ", has " + candidates.get(key)));
     }
 
-    private static void assertLogHoldsOnlyEntries(Path root, String id, String where) throws IOException {
-        for (String name : TestFiles.names(root.resolve(ArchiveLayout.logDirectory(id)))) {
+    private void assertLogHoldsOnlyEntries(Path root, String id, String where) throws IOException {
+        for (String name : backend().names(root, ArchiveLayout.logDirectory(id))) {
             assertTrue(ArchiveLayout.logEntryVersion(name) > 0, where + ": debris in the log of " + id + ": " + name);
         }
+    }
+
+    /** What a plain reader of the archive {@code root} on the backend observes. */
+    private Snapshot snapshot(Path root) throws IOException {
+        boolean descriptor = backend().storage(root).exists(ArchiveLayout.DESCRIPTOR);
+        return Snapshot.of(backend().plainReaderView(root), descriptor);
     }
 
     /**
@@ -365,22 +405,26 @@ class FaultMatrixTest {
      */
     private record Snapshot(boolean descriptor, Map<String, List<String>> rows, Map<String, Integer> files) {
 
-        static Snapshot of(Path root) throws IOException {
+        /** The snapshot of a plain reader's local view of an archive. */
+        static Snapshot of(Path view, boolean descriptor) throws IOException {
             Map<String, List<String>> rows = new TreeMap<>();
-            for (List<Object> row : duckDb(root, "SELECT h3_cell, CAST(t AS VARCHAR) FROM read_parquet(?, hive_partitioning = true) t")) {
+            for (List<Object> row : duckDb(view, "SELECT h3_cell, CAST(t AS VARCHAR) FROM read_parquet(?, hive_partitioning = true) t")) {
                 rows.computeIfAbsent((String) row.get(0), c -> new ArrayList<>()).add((String) row.get(1));
             }
             rows.values().forEach(list -> list.sort(null));
             Map<String, Integer> files = new TreeMap<>();
-            try (Stream<Path> children = Files.list(root)) {
-                for (Path partition : (Iterable<Path>) children.filter(p -> p.getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX))::iterator) {
-                    int count = (int) TestFiles.names(partition).stream().filter(n -> n.endsWith(ArchiveLayout.DATA_FILE_SUFFIX)).count();
-                    if (count > 0) {
-                        files.put(partition.getFileName().toString(), count);
+            if (Files.isDirectory(view)) {
+                try (Stream<Path> children = Files.list(view)) {
+                    Stream<Path> partitions = children.filter(p -> p.getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX));
+                    for (Path partition : (Iterable<Path>) partitions::iterator) {
+                        int count = (int) TestFiles.names(partition).stream().filter(n -> n.endsWith(ArchiveLayout.DATA_FILE_SUFFIX)).count();
+                        if (count > 0) {
+                            files.put(partition.getFileName().toString(), count);
+                        }
                     }
                 }
             }
-            return new Snapshot(Files.exists(root.resolve(ArchiveLayout.DESCRIPTOR)), rows, files);
+            return new Snapshot(descriptor, rows, files);
         }
 
         @Override
@@ -402,6 +446,9 @@ class FaultMatrixTest {
     }
 
     private static boolean hasDataFiles(Path root) throws IOException {
+        if (!Files.isDirectory(root)) {
+            return false;
+        }
         try (Stream<Path> files = Files.walk(root, 2)) {
             return files.anyMatch(p -> p.getFileName().toString().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
                     && p.getParent().getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX));
@@ -427,13 +474,5 @@ class FaultMatrixTest {
         moved.add(SyntheticParcels.VERSION, ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(30)));
         moved.add(SyntheticParcels.GEOMETRY, geometrySource.getBinary(SyntheticParcels.GEOMETRY, 0));
         return moved;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(path);
-            }
-        }
     }
 }

@@ -22,6 +22,15 @@ public interface StorageBackend {
     /** Copies every object of the archive {@code source} to the archive {@code target}, and returns {@code target}. */
     Path copy(Path source, Path target) throws IOException;
 
+    /**
+     * Puts every file of a local directory tree (an archive built on the local filesystem) into the archive named
+     * {@code target}, and returns {@code target}.
+     */
+    Path importTree(Path directory, Path target) throws IOException;
+
+    /** Removes the archive {@code root}: every object in it, and its plain reader view. */
+    void delete(Path root) throws IOException;
+
     /** Whether simultaneous exclusive creations of one name have exactly one winner on this backend. */
     boolean serialisesRaces();
 
@@ -52,6 +61,16 @@ public interface StorageBackend {
         @Override
         public Path copy(Path source, Path target) throws IOException {
             return TestFiles.copyTree(source, target);
+        }
+
+        @Override
+        public Path importTree(Path directory, Path target) throws IOException {
+            return TestFiles.copyTree(directory, target);
+        }
+
+        @Override
+        public void delete(Path root) throws IOException {
+            TestFiles.deleteTree(root);
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -27,6 +28,18 @@ public final class TestFiles {
             }
         }
         return target;
+    }
+
+    /** Deletes a directory tree; a missing one is not an error. */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        }
     }
 
     /** The names in a directory, sorted; empty when it does not exist. */

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.processors.templates;
 import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import dev.nifigeoparquet.processors.testing.S3Archives;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.components.AllowableValue;
 import org.apache.nifi.components.ConfigurableComponent;
@@ -44,6 +45,7 @@ import java.util.stream.Collectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -57,6 +59,27 @@ class FlowDefinitionTest {
     static final List<String> FILES = FlowDefinitions.FILES;
 
     static final String ARCHIVE_SERVICE_API = "dev.nifigeoparquet.services.GeoParquetArchiveService";
+    static final String ARCHIVE_SERVICE_TYPE = "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService";
+
+    /** The S3 parameters every flow carries, and the archive service property each one sets. */
+    static final Map<String, String> S3_PARAMETERS = new java.util.LinkedHashMap<>();
+
+    static {
+        S3_PARAMETERS.put("s3.endpoint", "S3 Endpoint Override URL");
+        S3_PARAMETERS.put("s3.region", "S3 Region");
+        S3_PARAMETERS.put("s3.storage.class", "S3 Storage Class");
+        S3_PARAMETERS.put("s3.minimum.object.age", "S3 Minimum Object Age");
+        S3_PARAMETERS.put("s3.part.size", "S3 Multipart Part Size");
+        S3_PARAMETERS.put("s3.access.key.id", "S3 Access Key ID");
+        S3_PARAMETERS.put("s3.secret.access.key", "S3 Secret Access Key");
+        S3_PARAMETERS.put("s3.session.token", "S3 Session Token");
+    }
+
+    static final Set<String> CREDENTIALS = Set.of("s3.access.key.id", "s3.secret.access.key", "s3.session.token");
+
+    /** Optional settings shipped without a value, so the property stays unset (NiFi does not substitute an empty string). */
+    static final Set<String> SHIPPED_WITHOUT_VALUE = Set.of("s3.endpoint", "s3.region", "s3.minimum.object.age",
+            "s3.access.key.id", "s3.secret.access.key", "s3.session.token");
 
     @TempDir
     Path dir;
@@ -89,8 +112,9 @@ class FlowDefinitionTest {
         assertNotNull(flow.parameterContext(), file + " names a parameter context it does not carry");
         assertFalse(flow.group().getProcessors().isEmpty());
         for (VersionedParameter parameter : flow.parameterContext().getParameters()) {
-            assertFalse(parameter.isSensitive(), parameter.getName() + ": no parameter is sensitive yet");
-            assertNotNull(parameter.getValue(), parameter.getName() + " has a value to start from");
+            assertEquals(CREDENTIALS.contains(parameter.getName()), parameter.isSensitive(), parameter.getName() + ": only credentials are sensitive");
+            assertEquals(SHIPPED_WITHOUT_VALUE.contains(parameter.getName()), parameter.getValue() == null,
+                    parameter.getName() + ": a value to start from, unless it is an optional S3 setting or a credential");
             assertFalse(parameter.getDescription() == null || parameter.getDescription().isBlank(), parameter.getName() + " is described");
         }
         Set<String> identifiers = new HashSet<>();
@@ -149,7 +173,9 @@ class FlowDefinitionTest {
             }
             for (Map.Entry<String, VersionedPropertyDescriptor> descriptor : component.getPropertyDescriptors().entrySet()) {
                 assertEquals(descriptor.getKey(), descriptor.getValue().getName());
-                assertFalse(descriptor.getValue().isSensitive(), component.getName() + " " + descriptor.getKey() + " is not sensitive");
+                boolean sensitive = FlowDefinitions.isThisBundlesType(component.getType())
+                        && instantiate(component.getType()).getPropertyDescriptor(descriptor.getKey()).isSensitive();
+                assertEquals(sensitive, descriptor.getValue().isSensitive(), component.getName() + " " + descriptor.getKey() + " sensitive");
             }
         }
     }
@@ -241,6 +267,83 @@ class FlowDefinitionTest {
             results.stream().filter(r -> !r.isValid()).forEach(r -> invalid.add(r.getSubject() + ": " + r.getExplanation()));
             assertEquals(List.of(), invalid, file + ": " + processor.getName());
             runner.assertValid();
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void theS3ParametersSetTheArchiveServicesS3PropertiesAndCredentialsStaySensitiveOnBothSides(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        Map<String, VersionedParameter> parameters = new LinkedHashMap<>();
+        flow.parameterContext().getParameters().forEach(parameter -> parameters.put(parameter.getName(), parameter));
+        VersionedControllerService service = flow.group().getControllerServices().stream()
+                .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE)).findFirst().orElseThrow();
+        for (Map.Entry<String, String> s3 : S3_PARAMETERS.entrySet()) {
+            assertTrue(parameters.containsKey(s3.getKey()), file + " has parameter " + s3.getKey());
+            assertEquals("#{" + s3.getKey() + "}", service.getProperties().get(s3.getValue()), file + ": " + s3.getValue());
+        }
+        for (String credential : CREDENTIALS) {
+            assertTrue(parameters.get(credential).isSensitive(), credential + " is sensitive");
+            assertNull(parameters.get(credential).getValue(), credential + " ships without a value");
+        }
+        // NiFi lets a sensitive property reference only sensitive parameters, and a non-sensitive one only non-sensitive ones.
+        for (VersionedConfigurableExtension component : components(flow)) {
+            for (Map.Entry<String, String> property : component.getProperties().entrySet()) {
+                boolean sensitiveProperty = component.getPropertyDescriptors().get(property.getKey()).isSensitive();
+                for (String name : FlowDefinitions.referencedParameters(property.getValue())) {
+                    assertEquals(sensitiveProperty, parameters.get(name).isSensitive(),
+                            file + ": " + component.getName() + " " + property.getKey() + " references " + name);
+                }
+            }
+        }
+    }
+
+    /** Why optional settings ship without a value: an empty string is a value, and the property's validator refuses it. */
+    @Test
+    void anEmptyStringParameterIsAValueTheArchiveServiceRefuses() throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load("append-only.json");
+        Path root = dir.resolve("archive");
+        ParcelArchives.create(root, 20);
+        Map<String, String> parameters = testParameters(flow, dir, root);
+        assertNull(FlowDefinitions.resolve("#{s3.region}", parameters), "no value: the property is unset");
+        new FlowHarness(flow, parameters, STAND_INS);
+        parameters.put("s3.region", "");
+        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> new FlowHarness(flow, parameters, STAND_INS));
+        assertTrue(refused.getMessage().contains("S3 Region"), refused.getMessage());
+    }
+
+    /**
+     * The flows' parameters set for an archive on S3 (S3Mock standing in for the store): the archive service validates,
+     * enables (so it reached the bucket and opened the archive there) and this bundle's processors validate against it.
+     */
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void thisBundlesComponentsValidateWithTheFlowsParametersSetForAnS3Root(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        Path local = dir.resolve("archive");
+        ParcelArchives.create(local, 60);
+        String root = S3Archives.upload(local, "parcels");
+        Map<String, String> parameters = testParameters(flow, dir, local);
+        parameters.put("archive.root", root);
+        parameters.put("archive.allowed.roots", root.substring(0, root.lastIndexOf('/')));
+        parameters.put("s3.endpoint", S3Archives.endpoint());
+        parameters.put("s3.region", S3Archives.REGION);
+        parameters.put("s3.storage.class", "STANDARD_IA");
+        parameters.put("s3.minimum.object.age", "0 sec");
+        parameters.put("s3.access.key.id", S3Archives.ACCESS_KEY_ID);
+        parameters.put("s3.secret.access.key", S3Archives.SECRET_ACCESS_KEY);
+        FlowHarness harness = new FlowHarness(flow, parameters, STAND_INS);
+        for (VersionedProcessor processor : flow.group().getProcessors()) {
+            if (FlowDefinitions.isThisBundlesType(processor.getType())) {
+                TestRunner runner = harness.runner(processor.getName());
+                assertEquals(List.of(), runner.validate().stream().filter(r -> !r.isValid()).map(ValidationResult::toString).toList(),
+                        file + ": " + processor.getName());
+                ControllerService service = runner.getControllerService(flow.group().getControllerServices().stream()
+                        .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE)).findFirst().orElseThrow().getIdentifier());
+                assertTrue(runner.isControllerServiceEnabled(service), file + ": the archive service enabled on " + root);
+                assertEquals(root, ((dev.nifigeoparquet.services.GeoParquetArchiveService) service).location());
+            }
         }
     }
 

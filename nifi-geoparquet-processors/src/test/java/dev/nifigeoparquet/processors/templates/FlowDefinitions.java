@@ -139,22 +139,33 @@ final class FlowDefinitions {
         return names;
     }
 
-    /** A property value with every parameter reference replaced by its value in {@code parameters}. */
+    /**
+     * A property value with every parameter reference replaced by its value in {@code parameters}, as NiFi substitutes
+     * them: a parameter without a value contributes nothing, and a value made only of such references is no value at
+     * all, so the property is unset (not the empty string, which most validators refuse).
+     */
     static String resolve(String value, Map<String, String> parameters) {
         if (value == null) {
             return null;
         }
         Matcher matcher = PARAMETER_REFERENCE.matcher(value);
         StringBuilder resolved = new StringBuilder();
+        int references = 0;
+        int withoutValue = 0;
         while (matcher.find()) {
             String name = matcher.group(1);
             if (!parameters.containsKey(name)) {
                 throw new NoSuchElementException("parameter " + name + " is not defined");
             }
-            matcher.appendReplacement(resolved, Matcher.quoteReplacement(parameters.get(name)));
+            references++;
+            String parameter = parameters.get(name);
+            if (parameter == null) {
+                withoutValue++;
+            }
+            matcher.appendReplacement(resolved, Matcher.quoteReplacement(parameter == null ? "" : parameter));
         }
         matcher.appendTail(resolved);
-        return resolved.toString();
+        return references > 0 && withoutValue == references && resolved.isEmpty() ? null : resolved.toString();
     }
 
     @Override

@@ -69,7 +69,10 @@ final class FlowHarness {
             }
         }
         for (Map.Entry<String, String> property : processor.getProperties().entrySet()) {
-            runner.setProperty(property.getKey(), FlowDefinitions.resolve(property.getValue(), parameters));
+            String value = FlowDefinitions.resolve(property.getValue(), parameters);
+            if (value != null) { // a parameter without a value leaves the property unset
+                runner.setProperty(property.getKey(), value);
+            }
         }
         runner.setIncomingConnection(flow.hasIncomingConnection(processor));
         return runner;
@@ -83,7 +86,11 @@ final class FlowHarness {
         runner.addControllerService(definition.getIdentifier(), service);
         if (FlowDefinitions.isThisBundlesType(definition.getType())) {
             for (Map.Entry<String, String> property : definition.getProperties().entrySet()) {
-                ValidationResult result = runner.setProperty(service, property.getKey(), FlowDefinitions.resolve(property.getValue(), parameters));
+                String value = FlowDefinitions.resolve(property.getValue(), parameters);
+                if (value == null) {
+                    continue; // a parameter without a value leaves the property unset
+                }
+                ValidationResult result = runner.setProperty(service, property.getKey(), value);
                 if (!result.isValid()) {
                     throw new IllegalStateException(flow + ": " + definition.getName() + " property " + property.getKey() + ": "
                             + result.getExplanation());

@@ -1,0 +1,249 @@
+package dev.nifigeoparquet.processors;
+
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.s3.S3Location;
+import dev.nifigeoparquet.archive.s3.S3MockServer;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
+import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
+import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import dev.nifigeoparquet.processors.testing.S3Archives;
+import org.apache.nifi.processor.Processor;
+import org.apache.nifi.util.MockFlowFile;
+import org.apache.nifi.util.TestRunner;
+import org.apache.nifi.util.TestRunners;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The storage cost attributes of the upsert, the compaction and the verification, on real runs: zero on a local root,
+ * and on an s3:// root (S3Mock) the requests and bytes the bucket itself shows, counted from listings of the bucket
+ * before and after each operation rather than from the meter that produced the attributes.
+ *
+ * <p>What the bucket shows follows from the storage's request pattern (docs/archive-format.md, section 12.1): each
+ * new object is one PUT of its bytes; each data or index file is staged, which adds a zero-byte staging record PUT
+ * and its DELETE; each object gone was one DELETE.
+ */
+class StorageCostAttributesTest {
+
+    private static final String PREFIX = "parcels";
+
+    @TempDir
+    Path dir;
+
+    Path localRoot;
+    String s3Root;
+    S3Client s3;
+    String bucket;
+    List<MockFlowFile> routed;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        localRoot = dir.resolve("archive");
+        ParcelArchives parcels = ParcelArchives.create(localRoot, 200);
+        ArchiveChainTest chain = new ArchiveChainTest();
+        chain.parcels = parcels;
+        routed = ArchiveChainTest.routeGeoParquet(localRoot, ArchiveChainTest.geoParquetDelta(dir.resolve("delta.parquet"), chain.delta()));
+
+        s3Root = S3Archives.upload(localRoot, PREFIX);
+        s3 = S3MockServer.get().client();
+        bucket = S3Location.parse(s3Root).bucket();
+    }
+
+    @Test
+    void onALocalRootEveryCountIsZero() throws Exception {
+        MockFlowFile upserted = upsert(runner(UpsertGeoParquetPartition.class, localRoot.toString()));
+        MockFlowFile compacted = compact(runner(CompactGeoParquetPartition.class, localRoot.toString()), upserted);
+        MockFlowFile verified = verify(runner(VerifyGeoMetadata.class, localRoot.toString()), compacted);
+
+        assertTrue(Long.parseLong(upserted.getAttribute(UpsertGeoParquetPartition.FILES_WRITTEN)) > 0, "the upsert wrote files");
+        for (String prefix : List.of(UpsertGeoParquetPartition.STORAGE, CompactGeoParquetPartition.STORAGE, VerifyGeoMetadata.STORAGE)) {
+            for (String count : List.of(StorageCostAttributes.PUT_COUNT, StorageCostAttributes.GET_COUNT, StorageCostAttributes.LIST_COUNT,
+                    StorageCostAttributes.DELETE_COUNT, StorageCostAttributes.BYTES_UPLOADED, StorageCostAttributes.BYTES_DOWNLOADED,
+                    StorageCostAttributes.OBJECTS_DELETED)) {
+                verified.assertAttributeEquals(prefix + count, "0");
+            }
+            assertNull(verified.getAttribute(prefix + StorageCostAttributes.YOUNGEST_DELETED_AGE), prefix + ": no age without deletions");
+        }
+    }
+
+    @Test
+    void onS3EachStepReportsTheRequestsAndBytesTheBucketShows() throws Exception {
+        String root = s3Root;
+
+        Map<String, Long> beforeUpsert = objects();
+        MockFlowFile upserted = upsert(runner(UpsertGeoParquetPartition.class, root));
+        Map<String, Long> afterUpsert = objects();
+        assertCostMatchesTheBucket(upserted, UpsertGeoParquetPartition.STORAGE, beforeUpsert, afterUpsert);
+        assertEquals(upserted.getAttribute(UpsertGeoParquetPartition.FILES_WRITTEN),
+                String.valueOf(added(beforeUpsert, afterUpsert).stream().filter(StorageCostAttributesTest::isDataFile).count()),
+                "every data file written is a new object of the partition");
+        assertNotNull(upserted.getAttribute(UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE),
+                "the superseded data file's age is known");
+
+        MockFlowFile compacted = compact(runner(CompactGeoParquetPartition.class, root), upserted);
+        Map<String, Long> afterCompaction = objects();
+        compacted.assertAttributeEquals(CompactGeoParquetPartition.COMPACTED, "true");
+        assertCostMatchesTheBucket(compacted, CompactGeoParquetPartition.STORAGE, afterUpsert, afterCompaction);
+        assertEquals(upserted.getAttribute(UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT),
+                compacted.getAttribute(UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT),
+                "the upsert's cost travels on, next to the compaction's");
+
+        MockFlowFile verified = verify(runner(VerifyGeoMetadata.class, root), compacted);
+        assertEquals(afterCompaction, objects(), "verification changes nothing");
+        verified.assertAttributeEquals("geo.consistent", "true");
+        verified.assertAttributeEquals(VerifyGeoMetadata.STORAGE + StorageCostAttributes.PUT_COUNT, "0");
+        verified.assertAttributeEquals(VerifyGeoMetadata.STORAGE + StorageCostAttributes.DELETE_COUNT, "0");
+        verified.assertAttributeEquals(VerifyGeoMetadata.STORAGE + StorageCostAttributes.BYTES_UPLOADED, "0");
+        assertTrue(count(verified, VerifyGeoMetadata.STORAGE + StorageCostAttributes.GET_COUNT) > 0, "footers were read");
+        assertTrue(count(verified, VerifyGeoMetadata.STORAGE + StorageCostAttributes.LIST_COUNT) > 0, "partitions were listed");
+        long partitionBytes = afterCompaction.entrySet().stream().filter(e -> isDataFile(e.getKey())).mapToLong(Map.Entry::getValue).sum();
+        long downloaded = count(verified, VerifyGeoMetadata.STORAGE + StorageCostAttributes.BYTES_DOWNLOADED);
+        assertTrue(downloaded > 0 && downloaded < partitionBytes + 1_000_000, "read footers and logs, not whole archives: " + downloaded);
+    }
+
+    @Test
+    void aSweepReportsEachPartitionsCostAndTogetherTheyAreWhatTheBucketShows() throws Exception {
+        TestRunner sweep = runner(CompactGeoParquetPartition.class, s3Root);
+        sweep.setIncomingConnection(false);
+        sweep.setProperty(CompactGeoParquetPartition.MIN_FILES, "1");
+        Map<String, Long> before = objects();
+        sweep.run();
+        Map<String, Long> after = objects();
+        List<MockFlowFile> partitions = sweep.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS);
+        assertTrue(partitions.size() > 1, "several partitions compacted: " + partitions.size());
+
+        long puts = 0;
+        long deletes = 0;
+        long uploaded = 0;
+        for (MockFlowFile partition : partitions) {
+            long partitionPuts = count(partition, CompactGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT);
+            assertEquals(partitionPuts, ArchiveChainTest.JSON.readTree(partition.getContent()).get("storageCost").get("puts").asLong(),
+                    "the JSON result carries the same cost");
+            puts += partitionPuts;
+            deletes += count(partition, CompactGeoParquetPartition.STORAGE + StorageCostAttributes.DELETE_COUNT);
+            uploaded += count(partition, CompactGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_UPLOADED);
+        }
+        Set<String> added = added(before, after);
+        Set<String> gone = new TreeSet<>(before.keySet());
+        gone.removeAll(after.keySet());
+        long staged = added.stream().filter(StorageCostAttributesTest::isDataFile).count();
+        assertEquals(added.size() + staged, puts, "added " + added);
+        assertEquals(gone.size() + staged, deletes, "gone " + gone);
+        assertEquals(added.stream().mapToLong(after::get).sum(), uploaded);
+    }
+
+    /**
+     * PUTs are the new objects plus one staging record per staged file; DELETEs the objects gone plus those staging
+     * records; bytes uploaded are the new objects' bytes (staging records are empty).
+     */
+    private static void assertCostMatchesTheBucket(MockFlowFile flowFile, String prefix, Map<String, Long> before, Map<String, Long> after) {
+        Set<String> added = added(before, after);
+        Set<String> gone = new TreeSet<>(before.keySet());
+        gone.removeAll(after.keySet());
+        long staged = added.stream().filter(key -> isDataFile(key) || key.startsWith(ArchiveLayout.INDEX_DIRECTORY + "/")).count();
+        long bytes = added.stream().mapToLong(after::get).sum();
+        String where = prefix + ": added " + added + ", gone " + gone + ", attributes " + flowFile.getAttributes();
+        System.out.println(prefix + "* on S3: " + new TreeMap<>(flowFile.getAttributes()).entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix)).map(e -> e.getKey().substring(prefix.length()) + "=" + e.getValue()).toList()
+                + "; the bucket: " + added.size() + " objects added (" + staged + " staged), " + gone.size() + " gone");
+
+        assertTrue(added.stream().anyMatch(StorageCostAttributesTest::isDataFile), where);
+        assertEquals(added.size() + staged, count(flowFile, prefix + StorageCostAttributes.PUT_COUNT), where);
+        assertEquals(gone.size() + staged, count(flowFile, prefix + StorageCostAttributes.DELETE_COUNT), where);
+        assertEquals(gone.size() + staged, count(flowFile, prefix + StorageCostAttributes.OBJECTS_DELETED), where);
+        assertEquals(bytes, count(flowFile, prefix + StorageCostAttributes.BYTES_UPLOADED), where);
+        assertTrue(count(flowFile, prefix + StorageCostAttributes.GET_COUNT) > 0, where);
+        assertTrue(count(flowFile, prefix + StorageCostAttributes.LIST_COUNT) > 0, where);
+        assertTrue(count(flowFile, prefix + StorageCostAttributes.BYTES_DOWNLOADED) > 0, where);
+    }
+
+    private static Set<String> added(Map<String, Long> before, Map<String, Long> after) {
+        Set<String> added = new TreeSet<>(after.keySet());
+        added.removeAll(before.keySet());
+        return added;
+    }
+
+    private static boolean isDataFile(String key) {
+        return key.startsWith(ArchiveLayout.PARTITION_PREFIX) && key.endsWith(ArchiveLayout.DATA_FILE_SUFFIX);
+    }
+
+    private static long count(MockFlowFile flowFile, String attribute) {
+        String value = flowFile.getAttribute(attribute);
+        assertNotNull(value, attribute + " is written");
+        return Long.parseLong(value);
+    }
+
+    /** Every object of the archive in the bucket: key relative to the archive root -> size. */
+    private Map<String, Long> objects() {
+        Map<String, Long> objects = new TreeMap<>();
+        for (S3Object object : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX + "/")).contents()) {
+            objects.put(object.key().substring(PREFIX.length() + 1), object.size());
+        }
+        return objects;
+    }
+
+    // ---- the three steps, on one routed cell
+
+    private MockFlowFile upsert(TestRunner upsert) throws Exception {
+        ArchiveChainTest.addService(upsert, "reader", new GeoParquetReader());
+        upsert.setProperty(UpsertGeoParquetPartition.RECORD_READER, "reader");
+        upsert.setProperty(UpsertGeoParquetPartition.DELETE_MARKER, ArchiveChainTest.DELETE_MARKER);
+        MockFlowFile cell = routed.get(0);
+        upsert.enqueue(cell.getContentStream(), cell.getAttributes());
+        upsert.run();
+        upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, 1);
+        return upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS).get(0);
+    }
+
+    private static MockFlowFile compact(TestRunner compact, MockFlowFile upserted) {
+        compact.setProperty(CompactGeoParquetPartition.MIN_FILES, "1");
+        compact.enqueue(upserted.getContentStream(), upserted.getAttributes());
+        compact.run();
+        compact.assertAllFlowFilesTransferred(CompactGeoParquetPartition.REL_SUCCESS, 1);
+        return compact.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS).get(0);
+    }
+
+    private static MockFlowFile verify(TestRunner verify, MockFlowFile compacted) {
+        verify.enqueue(compacted.getContentStream(), compacted.getAttributes());
+        verify.run();
+        verify.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);
+        return verify.getFlowFilesForRelationship(VerifyGeoMetadata.REL_VALID).get(0);
+    }
+
+    /** A processor with the archive service on {@code root}: a directory, or an s3:// root on S3Mock. */
+    private static TestRunner runner(Class<? extends Processor> type, String root) throws IOException {
+        TestRunner runner = TestRunners.newTestRunner(type);
+        StandardGeoParquetArchiveService archive = new StandardGeoParquetArchiveService();
+        try {
+            runner.addControllerService("archive", archive);
+        } catch (org.apache.nifi.reporting.InitializationException e) {
+            throw new IllegalStateException(e);
+        }
+        runner.setProperty(archive, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root);
+        if (root.startsWith("s3://")) {
+            runner.setProperty(archive, "S3 Endpoint Override URL", S3Archives.endpoint());
+            runner.setProperty(archive, "S3 Region", S3Archives.REGION);
+            runner.setProperty(archive, "S3 Access Key ID", S3Archives.ACCESS_KEY_ID);
+            runner.setProperty(archive, "S3 Secret Access Key", S3Archives.SECRET_ACCESS_KEY);
+        }
+        runner.enableControllerService(archive);
+        runner.setProperty("GeoParquet Archive Service", "archive");
+        return runner;
+    }
+}
