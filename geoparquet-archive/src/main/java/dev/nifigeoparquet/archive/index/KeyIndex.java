@@ -305,12 +305,17 @@ public final class KeyIndex {
      * up a few keys costs a few row groups, whatever the size of the index.
      */
     private List<Group> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
+        String cacheKey = LiveFiles.name(archive.storage(), id, name);
+        GeoParquetFileReader.ParsedFooter known = archive.indexFooters().get(cacheKey);
+        if (wanted != null && known != null && cachedRuleOutAll(cacheKey, known.footer().rowGroups(), wanted)) {
+            return List.of(); // the file need not even be opened
+        }
         List<Group> records = new ArrayList<>();
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), id, name, archive.indexFooters())) {
             List<BlockMetaData> groups = reader.footer().rowGroups();
             while (reader.nextRowGroupIndex() < groups.size()) {
                 int index = reader.nextRowGroupIndex();
-                if (wanted != null && !mayHoldAny(reader, index, groups.get(index), wanted)) {
+                if (wanted != null && !mayHoldAny(reader, cacheKey, index, groups.get(index), wanted)) {
                     reader.skipRowGroup();
                     continue;
                 }
@@ -326,26 +331,50 @@ public final class KeyIndex {
         return records;
     }
 
-    /** Whether the row group may contain a wanted key: within its key range and not ruled out by its bloom filter. */
-    private static boolean mayHoldAny(GeoParquetFileReader reader, int index, BlockMetaData group,
-                                      NavigableSet<String> wanted) throws IOException {
-        NavigableSet<String> inRange = wanted;
-        Statistics<?> statistics = group.getColumns().get(0).getStatistics();
-        if (statistics != null && statistics.hasNonNullValue()) {
-            String min = ((Binary) statistics.genericGetMin()).toStringUsingUTF8();
-            String max = ((Binary) statistics.genericGetMax()).toStringUsingUTF8();
-            inRange = wanted.subSet(min, true, max, true);
+    /** Whether the cached statistics and bloom filters alone rule every wanted key out of every row group. */
+    private boolean cachedRuleOutAll(String cacheKey, List<BlockMetaData> groups, NavigableSet<String> wanted) {
+        for (int index = 0; index < groups.size(); index++) {
+            NavigableSet<String> inRange = inKeyRange(groups.get(index), wanted);
+            if (inRange.isEmpty()) {
+                continue;
+            }
+            java.util.function.Predicate<Binary> bloom = archive.indexFooters().bloomFilter(cacheKey, index, "key");
+            if (bloom == null || inRange.stream().anyMatch(key -> bloom.test(Binary.fromString(key)))) {
+                return false;
+            }
         }
+        return true;
+    }
+
+    /** Whether the row group may contain a wanted key: within its key range and not ruled out by its bloom filter. */
+    private boolean mayHoldAny(GeoParquetFileReader reader, String cacheKey, int index, BlockMetaData group,
+                               NavigableSet<String> wanted) throws IOException {
+        NavigableSet<String> inRange = inKeyRange(group, wanted);
         if (inRange.isEmpty()) {
             return false;
         }
-        java.util.function.Predicate<Binary> bloom = reader.bloomFilter(index, "key");
+        java.util.function.Predicate<Binary> bloom = archive.indexFooters().bloomFilter(cacheKey, index, "key");
+        if (bloom == null) {
+            bloom = reader.bloomFilter(index, "key");
+            archive.indexFooters().putBloomFilter(cacheKey, index, "key", bloom);
+        }
         for (String key : inRange) {
             if (bloom.test(Binary.fromString(key))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** The wanted keys within the row group's key range (from its statistics); all of them when it has none. */
+    private static NavigableSet<String> inKeyRange(BlockMetaData group, NavigableSet<String> wanted) {
+        Statistics<?> statistics = group.getColumns().get(0).getStatistics();
+        if (statistics == null || !statistics.hasNonNullValue()) {
+            return wanted;
+        }
+        String min = ((Binary) statistics.genericGetMin()).toStringUsingUTF8();
+        String max = ((Binary) statistics.genericGetMax()).toStringUsingUTF8();
+        return min.compareTo(max) > 0 ? wanted : wanted.subSet(min, true, max, true);
     }
 
     private static void apply(Map<String, Set<String>> cells, List<Group> records) {

@@ -30,7 +30,7 @@ public final class LiveFiles {
     public static GeoParquetFileReader open(ArchiveStorage storage, String cell, String fileName, FooterCache footers)
             throws IOException {
         String published = ArchiveLayout.dataFile(cell, fileName);
-        String name = storage.describe() + "/" + published;
+        String name = name(storage, cell, fileName);
         try {
             return open(storage.openInputFile(published), name, footers);
         } catch (NoSuchFileException notPublished) {
@@ -44,6 +44,11 @@ public final class LiveFiles {
                 throw gone;
             }
         }
+    }
+
+    /** How errors and a {@link FooterCache} name a live file: its published path in the storage. */
+    public static String name(ArchiveStorage storage, String cell, String fileName) {
+        return storage.describe() + "/" + ArchiveLayout.dataFile(cell, fileName);
     }
 
     private static GeoParquetFileReader open(InputFile file, String name, FooterCache footers) throws IOException {

@@ -4,21 +4,42 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Parsed footers of files that never change, the most recently used kept, so a file read again is not parsed again.
- * Worth it where the same files are opened by every operation, as the key index's shards are: parsing a shard's
- * footer (statistics of every row group) cost more than the lookup it served.
+ * Parsed footers and bloom filters of files that never change, the most recently used kept, so a file read again is
+ * not parsed again, and a lookup those alone rule out does not open the file at all. Worth it where the same files
+ * are consulted by every operation, as the key index's shards are: parsing a shard's footer (statistics of every row
+ * group) cost more than the lookup it served, and on an object store every file opened is requests.
  */
 public final class FooterCache {
 
+    /** About 4 KiB each: a filter sized for 2,048 distinct values at a 1% false-positive rate. */
+    private static final int BLOOM_FILTERS_PER_FOOTER = 16;
+
     private final Map<String, GeoParquetFileReader.ParsedFooter> footers;
+    private final Map<String, java.util.function.Predicate<org.apache.parquet.io.api.Binary>> bloomFilters;
 
     public FooterCache(int capacity) {
-        this.footers = new LinkedHashMap<>(16, 0.75f, true) {
+        this.footers = lru(capacity);
+        this.bloomFilters = lru(capacity * BLOOM_FILTERS_PER_FOOTER);
+    }
+
+    private static <V> Map<String, V> lru(int capacity) {
+        return new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, GeoParquetFileReader.ParsedFooter> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
                 return size() > capacity;
             }
         };
+    }
+
+    /** The bloom filter test cached for a file's row group and column, or null. */
+    public synchronized java.util.function.Predicate<org.apache.parquet.io.api.Binary> bloomFilter(String key, int rowGroup,
+                                                                                                   String column) {
+        return bloomFilters.get(key + "#" + rowGroup + "#" + column);
+    }
+
+    public synchronized void putBloomFilter(String key, int rowGroup, String column,
+                                            java.util.function.Predicate<org.apache.parquet.io.api.Binary> filter) {
+        bloomFilters.put(key + "#" + rowGroup + "#" + column, filter);
     }
 
     /** The footer cached under {@code key}, or null. */
