@@ -1,12 +1,19 @@
 package dev.nifigeoparquet.benchmarks;
 
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.ops.FeatureKey;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StorageOutputFile;
+import dev.nifigeoparquet.archive.storage.StoredObject;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.MessageType;
 
 import java.io.IOException;
@@ -22,13 +29,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * The naive path the operations guide warns about, with the engine's own Parquet reader and writer: list every
- * partition directory, read every file, merge the delta on the key, and write every partition again into a new
- * directory tree. Partition by partition, so memory stays at one row group, and each written file is forced to
- * disk as the engine forces its staged files.
+ * partition, read every file, merge the delta on the key, and write every partition again. Partition by
+ * partition, so memory stays at one row group.
+ *
+ * <p>Two placements of the same merge: {@link #run(Path, Delta, Path, MessageType, FooterEntries, WriterSettings)}
+ * reads a local archive and writes a new directory tree beside it, each written file forced to disk as the engine
+ * forces its staged files; {@link #inPlace} reads and writes through an {@link ArchiveStorage}, as a plain tool does
+ * on an object store: each partition's new file uploaded as a new object, then its old objects deleted.
  */
 final class NaiveFullRewrite {
 
@@ -36,11 +48,59 @@ final class NaiveFullRewrite {
                   long bytesRead, long bytesWritten, long filesRead, long filesWritten) {
     }
 
+    /** One data file to read: where it is, how to open it, how messages name it, and its size. */
+    private record Input(String path, InputFile file, String name, long size) {
+    }
+
+    /** Where the rewrite finds the archive's partitions and puts their rewritten files. */
+    private interface Placement {
+
+        /** The cells of the partitions present. */
+        Set<String> cells() throws IOException;
+
+        /** A partition's data files, sorted by name; none when the partition does not exist yet. */
+        List<Input> inputs(String cell) throws IOException;
+
+        /** The partition's new file; {@link #finished} is called once the Parquet writer is closed. */
+        Output output(String cell) throws IOException;
+
+        /** Called after the new file is durable, with the files it replaces. */
+        void replaced(List<Input> inputs) throws IOException;
+    }
+
+    private interface Output {
+        OutputFile file();
+
+        String name();
+
+        /** Makes the closed file durable and returns its size. */
+        long finished() throws IOException;
+    }
+
     private NaiveFullRewrite() {
     }
 
+    /** Rewrites a local archive into a new tree at {@code output}, {@code h3_cell=<cell>/part-0.parquet} per partition. */
     static Result run(Path archiveRoot, Delta delta, Path output, MessageType schema, FooterEntries footer,
                       WriterSettings settings) throws IOException {
+        Files.createDirectories(output);
+        return rewrite(new NewLocalTree(archiveRoot, output), delta, schema, footer, settings);
+    }
+
+    /**
+     * Rewrites the archive on {@code storage} in place: every partition's files read through
+     * {@link ArchiveStorage#openInputFile}, the merged partition uploaded as one new object (written through
+     * {@link StorageOutputFile} at its final name, which on an object store is one PUT or one multipart upload,
+     * with no staging copy), then the old objects deleted. The archive's commit log and key index are left as they
+     * were, so afterwards only plain readers see the right rows, as after any tool that rewrites the files alone.
+     */
+    static Result inPlace(ArchiveStorage storage, Delta delta, MessageType schema, FooterEntries footer,
+                          WriterSettings settings) throws IOException {
+        return rewrite(new SameStorage(storage), delta, schema, footer, settings);
+    }
+
+    private static Result rewrite(Placement placement, Delta delta, MessageType schema, FooterEntries footer,
+                                  WriterSettings settings) throws IOException {
         FeatureKey.Extractor keys = FeatureKey.extractor(schema, List.of(ParcelWorld.KEY));
         Map<FeatureKey, Delta.Change> byKey = new HashMap<>();
         Map<String, List<Delta.Change>> byCell = new HashMap<>();
@@ -49,26 +109,19 @@ final class NaiveFullRewrite {
             byCell.computeIfAbsent(change.cell(), c -> new ArrayList<>()).add(change);
         }
         Set<String> cells = new TreeSet<>(byCell.keySet());
-        try (Stream<Path> dirs = Files.list(archiveRoot)) {
-            dirs.map(dir -> dir.getFileName().toString()).filter(name -> name.startsWith("h3_cell="))
-                    .forEach(name -> cells.add(name.substring("h3_cell=".length())));
-        }
+        cells.addAll(placement.cells());
         long rowsRead = 0, rowsWritten = 0, inserted = 0, updated = 0, deleted = 0, bytesRead = 0, bytesWritten = 0;
         long filesRead = 0, filesWritten = 0;
-        Files.createDirectories(output);
         for (String cell : cells) {
-            Path in = archiveRoot.resolve("h3_cell=" + cell);
-            Path outDir = output.resolve("h3_cell=" + cell);
-            Files.createDirectories(outDir);
-            Path outFile = outDir.resolve("part-0.parquet");
+            Output out = placement.output(cell);
+            List<Input> inputs = placement.inputs(cell);
             Set<FeatureKey> consumed = new HashSet<>();
-            try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(outFile), outFile.toString(),
-                    schema, footer, settings)) {
+            try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(out.file(), out.name(), schema, footer, settings)) {
                 long written = 0;
-                for (Path file : dataFiles(in)) {
+                for (Input input : inputs) {
                     filesRead++;
-                    bytesRead += Files.size(file);
-                    try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+                    bytesRead += input.size();
+                    try (GeoParquetFileReader reader = GeoParquetFileReader.open(input.file(), input.name())) {
                         for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                             Group row = it.next();
                             rowsRead++;
@@ -102,26 +155,125 @@ final class NaiveFullRewrite {
                 writer.finish();
                 rowsWritten += written;
             }
-            force(outFile);
+            bytesWritten += out.finished();
             filesWritten++;
-            bytesWritten += Files.size(outFile);
+            placement.replaced(inputs);
         }
         return new Result(cells.size(), rowsRead, rowsWritten, inserted, updated, deleted, bytesRead, bytesWritten,
                 filesRead, filesWritten);
     }
 
-    private static List<Path> dataFiles(Path partition) throws IOException {
-        if (!Files.isDirectory(partition)) {
-            return List.of();
+    /** A local archive read where it is, rewritten into a new directory tree. */
+    private record NewLocalTree(Path archiveRoot, Path output) implements Placement {
+
+        @Override
+        public Set<String> cells() throws IOException {
+            try (Stream<Path> dirs = Files.list(archiveRoot)) {
+                return dirs.map(dir -> dir.getFileName().toString()).filter(name -> name.startsWith(ArchiveLayout.PARTITION_PREFIX))
+                        .map(name -> name.substring(ArchiveLayout.PARTITION_PREFIX.length())).collect(Collectors.toSet());
+            }
         }
-        try (Stream<Path> files = Files.list(partition)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).sorted().toList();
+
+        @Override
+        public List<Input> inputs(String cell) throws IOException {
+            Path partition = archiveRoot.resolve(ArchiveLayout.PARTITION_PREFIX + cell);
+            if (!Files.isDirectory(partition)) {
+                return List.of();
+            }
+            List<Input> inputs = new ArrayList<>();
+            try (Stream<Path> files = Files.list(partition)) {
+                for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".parquet")).sorted().toList()) {
+                    inputs.add(new Input(file.toString(), new LocalInputFile(file), file.toString(), Files.size(file)));
+                }
+            }
+            return inputs;
+        }
+
+        @Override
+        public Output output(String cell) throws IOException {
+            Path dir = output.resolve(ArchiveLayout.PARTITION_PREFIX + cell);
+            Files.createDirectories(dir);
+            Path file = dir.resolve("part-0.parquet");
+            return new Output() {
+                @Override
+                public OutputFile file() {
+                    return new LocalOutputFile(file);
+                }
+
+                @Override
+                public String name() {
+                    return file.toString();
+                }
+
+                @Override
+                public long finished() throws IOException {
+                    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                        channel.force(true);
+                    }
+                    return Files.size(file);
+                }
+            };
+        }
+
+        @Override
+        public void replaced(List<Input> inputs) {
+            // the original tree is left as it was
         }
     }
 
-    private static void force(Path file) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.force(true);
+    /** An archive rewritten where it lies, through its storage. */
+    private record SameStorage(ArchiveStorage storage) implements Placement {
+
+        @Override
+        public Set<String> cells() throws IOException {
+            Set<String> cells = new HashSet<>();
+            for (StoredObject object : storage.list("")) {
+                if (object.directory() && object.name().startsWith(ArchiveLayout.PARTITION_PREFIX)) {
+                    cells.add(object.name().substring(ArchiveLayout.PARTITION_PREFIX.length()));
+                }
+            }
+            return cells;
+        }
+
+        @Override
+        public List<Input> inputs(String cell) throws IOException {
+            List<Input> inputs = new ArrayList<>();
+            for (StoredObject object : storage.list(ArchiveLayout.PARTITION_PREFIX + cell)) {
+                if (!object.directory() && object.name().endsWith(".parquet")) {
+                    inputs.add(new Input(object.path(), storage.openInputFile(object.path()), storage.describe() + "/" + object.path(),
+                            object.size()));
+                }
+            }
+            return inputs;
+        }
+
+        @Override
+        public Output output(String cell) {
+            String path = ArchiveLayout.PARTITION_PREFIX + cell + "/" + ArchiveLayout.newDataFileName();
+            StorageOutputFile file = new StorageOutputFile(storage, path);
+            return new Output() {
+                @Override
+                public OutputFile file() {
+                    return file;
+                }
+
+                @Override
+                public String name() {
+                    return file.getPath();
+                }
+
+                @Override
+                public long finished() {
+                    return file.bytesWritten(); // durable once the stream is closed
+                }
+            };
+        }
+
+        @Override
+        public void replaced(List<Input> inputs) throws IOException {
+            for (Input input : inputs) {
+                storage.delete(input.path());
+            }
         }
     }
 }

@@ -48,6 +48,11 @@ final class Summary {
             bars.add(new Charts.Bar("S6 incremental time 16x / 1x", sc.path("incrementalTimeRatio16xOver1x").asDouble(), 1.5, false));
             bars.add(new Charts.Bar("S6 naive full rewrite time 16x / 1x", sc.path("naiveFullRewriteTimeRatio16xOver1x").asDouble(), Double.NaN, true));
         }
+        JsonNode o = s.path("s3").path("ratios");
+        if (!o.isMissingNode()) {
+            bars.add(new Charts.Bar("S1 on S3 requests: full / incremental", o.path("requestsFullOverIncremental").asDouble(), Double.NaN, true));
+            bars.add(new Charts.Bar("S1 on S3 bytes moved: full / incremental", o.path("bytesTransferredFullOverIncremental").asDouble(), Double.NaN, true));
+        }
         return bars;
     }
 
@@ -112,6 +117,21 @@ final class Summary {
             row(md, "S6 incremental time within 1.5x from 1x to 16x", x(ratio) + " (CPU time: "
                     + x(sc.path("incrementalCpuRatio16xOver1x").asDouble()) + ")", ratio <= 1.5);
         }
+        JsonNode o = s.path("s3");
+        if (o.has("approaches")) {
+            JsonNode inc = o.path("approaches").path("incremental");
+            JsonNode full = o.path("approaches").path("fullRewrite");
+            boolean below = inc.path("requests").asLong() < full.path("requests").asLong()
+                    && inc.path("bytesUploaded").asLong() < full.path("bytesUploaded").asLong()
+                    && inc.path("bytesDownloaded").asLong() < full.path("bytesDownloaded").asLong();
+            row(md, "S1 on S3: requests and bytes, incremental vs full rewrite (informational; met when the incremental's are lower)",
+                    String.format(Locale.ROOT, "requests %,d vs %,d; uploaded %s vs %s; downloaded %s vs %s",
+                            inc.path("requests").asLong(), full.path("requests").asLong(), bytes(inc.path("bytesUploaded").asLong()),
+                            bytes(full.path("bytesUploaded").asLong()), bytes(inc.path("bytesDownloaded").asLong()),
+                            bytes(full.path("bytesDownloaded").asLong())), below);
+            row(md, "S1 on S3 reconciliation (rows read back, same rows after both, engine verification)",
+                    String.valueOf(o.path("reconciliation").path("holds").asBoolean()), o.path("reconciliation").path("holds").asBoolean());
+        }
 
         if (n.has("approaches")) {
             JsonNode arc = n.path("archive");
@@ -147,6 +167,36 @@ final class Summary {
                     rec.path("rowsInIncrementalNotInDuckDb").asLong(), rec.path("engineVerificationConsistent").asBoolean()));
             md.append("DuckDB's output `geo` entry: ").append(n.path("approaches").path("duckdbFullRewrite").path("geoMetadataInOutput").isNull()
                     ? "absent (raw WKB with `enable_geoparquet_conversion = false`: the block is dropped)" : "present").append(".\n");
+        }
+        if (o.has("approaches")) {
+            md.append("\n## Scenario 1 on S3: requests and bytes\n\n");
+            md.append("Scenario 1's archive and delta on S3Mock in this JVM, each approach on its own copy, every request the storage "
+                    + "made counted (`StorageMeter`). Request counts and bytes are what a bill is made of and do not depend on the "
+                    + "server; wall times do, and S3Mock on loopback is not S3.\n\n");
+            md.append("| approach | PUT | GET/HEAD | LIST | DELETE | requests | uploaded | downloaded | objects deleted | partitions | wall s |\n");
+            md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            for (String key : List.of("incremental", "fullRewrite")) {
+                JsonNode a = o.path("approaches").path(key);
+                md.append("| ").append(key).append(" | ").append(a.path("puts").asLong()).append(" | ").append(a.path("gets").asLong())
+                        .append(" | ").append(a.path("lists").asLong()).append(" | ").append(a.path("deletes").asLong()).append(" | ")
+                        .append(a.path("requests").asLong()).append(" | ").append(bytes(a.path("bytesUploaded").asLong())).append(" | ")
+                        .append(bytes(a.path("bytesDownloaded").asLong())).append(" | ").append(a.path("objectsDeleted").asLong())
+                        .append(" | ").append(a.path("partitionsTouched").asLong()).append(" | ").append(f(a.path("wallSeconds").asDouble()))
+                        .append(" |\n");
+            }
+            JsonNode ratios = o.path("ratios");
+            md.append("\nFull rewrite / incremental: requests ").append(x(ratios.path("requestsFullOverIncremental").asDouble()))
+                    .append(", PUTs ").append(x(ratios.path("putsFullOverIncremental").asDouble()))
+                    .append(", bytes uploaded ").append(x(ratios.path("bytesUploadedFullOverIncremental").asDouble()))
+                    .append(", bytes downloaded ").append(x(ratios.path("bytesDownloadedFullOverIncremental").asDouble())).append(".\n");
+            JsonNode rec = o.path("reconciliation");
+            md.append(String.format(Locale.ROOT, "\nReconciliation (read back through the storage): %,d + %,d = %,d expected; incremental %,d, "
+                            + "full rewrite %,d; same rows after both: %s; engine verification consistent: %s.\n",
+                    rec.path("baselineRows").asLong(), rec.path("netRowsExpected").asLong(), rec.path("expectedAfter").asLong(),
+                    rec.path("afterIncrementalRowsRead").asLong(), rec.path("afterFullRewriteRowsRead").asLong(),
+                    rec.path("sameRowsAfterBoth").asBoolean(), rec.path("engineVerificationConsistent").asBoolean()));
+            md.append("Setting up the two copies (uploads, not metered) took ").append(f(o.path("setup").path("uploadSeconds").asDouble()))
+                    .append(" s; the whole scenario ").append(f(o.path("wallSeconds").asDouble())).append(" s.\n");
         }
         JsonNode ap = s.path("append");
         if (!ap.isMissingNode()) {
@@ -229,6 +279,11 @@ final class Summary {
 
     static String pct(double v) {
         return String.format(Locale.ROOT, "%.1f%%", v * 100);
+    }
+
+    /** Bytes in KiB below a MiB, in MiB above. */
+    static String bytes(long bytes) {
+        return bytes < 1024 * 1024 ? String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0) : mib(bytes);
     }
 
     static String mib(long bytes) {

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The only benchmark in the default test run: every scenario at the smoke scale (seconds), checking that the
- * results file has its fields and that the nightly delta and the append reconcile. It proves the benchmarks
+ * results file has its fields and that the nightly delta, the append and the nightly delta on S3 reconcile. It proves the benchmarks
  * run; its timings mean nothing.
  */
 class BenchmarkSmokeTest {
@@ -48,6 +48,23 @@ class BenchmarkSmokeTest {
         assertTrue(s.path("memory").path("nightlyUpsert").path("succeeded").asBoolean(), "nightly upsert under -Xmx256m");
         assertTrue(s.path("memory").path("singlePartitionUpsert").path("succeeded").asBoolean(), "single-partition upsert under -Xmx256m");
         assertEquals(3, s.path("scaling").path("points").size());
+        JsonNode s3 = s.path("s3");
+        for (String approach : List.of("incremental", "fullRewrite")) {
+            JsonNode a = s3.path("approaches").path(approach);
+            for (String field : List.of("puts", "gets", "lists", "deletes", "requests", "bytesUploaded", "bytesDownloaded", "objectsDeleted")) {
+                assertTrue(a.path(field).isIntegralNumber(), "s3 " + approach + " lacks " + field);
+            }
+            assertEquals(a.path("puts").asLong() + a.path("gets").asLong() + a.path("lists").asLong() + a.path("deletes").asLong(),
+                    a.path("requests").asLong(), "s3 " + approach + " requests");
+            assertTrue(a.path("puts").asLong() > 0 && a.path("bytesUploaded").asLong() > 0, "s3 " + approach + " was metered");
+        }
+        for (String ratio : List.of("requestsFullOverIncremental", "bytesUploadedFullOverIncremental", "bytesDownloadedFullOverIncremental")) {
+            assertTrue(s3.path("ratios").path(ratio).isNumber(), "s3 ratio " + ratio);
+        }
+        JsonNode s3rec = s3.path("reconciliation");
+        assertEquals(s3rec.path("expectedAfter").asLong(), s3rec.path("afterIncrementalRowsRead").asLong());
+        assertEquals(s3rec.path("expectedAfter").asLong(), s3rec.path("afterFullRewriteRowsRead").asLong());
+        assertTrue(s3rec.path("holds").asBoolean(), "s3 reconciliation: " + s3rec);
 
         String base = json.getFileName().toString().replace(".json", "");
         assertTrue(Files.readString(json.resolveSibling(base + ".md")).contains("## Targets"));
