@@ -89,7 +89,7 @@ public final class GeoParquetFileReader implements Closeable {
             ParquetFooter footer = new ParquetFooter(name, metadata.getFileMetaData().getSchema(),
                     keyValuesInFileOrder(thriftFooter), metadata.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum(),
                     metadata.getBlocks());
-            ParquetFileReader reader = ParquetFileReader.open(file, metadata, readOptions(), new PageHeaderGuard(stream, metadata, name));
+            ParquetFileReader reader = ParquetFileReader.open(file, metadata, readOptions(), new PageHeaderGuard(stream, metadata));
             return new GeoParquetFileReader(name, footer, reader);
         } catch (ParquetFileException e) {
             stream.close();

@@ -28,13 +28,12 @@ import org.apache.parquet.io.SeekableInputStream;
 final class PageHeaderGuard extends SeekableInputStream {
 
     private final SeekableInputStream in;
-    private final String name;
     private final NavigableMap<Long, List<Chunk>> chunksByStart = new TreeMap<>();
     private long longestChunk;
 
-    PageHeaderGuard(SeekableInputStream in, ParquetMetadata metadata, String name) {
+    /** Errors name the row group, column and byte; the reader adds the file. */
+    PageHeaderGuard(SeekableInputStream in, ParquetMetadata metadata) {
         this.in = in;
-        this.name = name;
         for (int i = 0; i < metadata.getBlocks().size(); i++) {
             BlockMetaData block = metadata.getBlocks().get(i);
             for (ColumnChunkMetaData column : block.getColumns()) {
@@ -110,17 +109,17 @@ final class PageHeaderGuard extends SeekableInputStream {
                 header = Util.readPageHeader(pages);
                 values += valuesIn(header);
             } catch (IOException | RuntimeException e) {
-                throw new ParquetFileException(name, chunk.where + ": unreadable page header at byte " + at
+                throw new IOException(chunk.where + ": unreadable page header at byte " + at
                         + " (truncated or corrupt): " + e.getMessage(), e);
             }
             long left = pages.available();
             if (header.getCompressed_page_size() < 0 || header.getCompressed_page_size() > left) {
-                throw new ParquetFileException(name, chunk.where + ": the page at byte " + at + " declares "
+                throw new IOException(chunk.where + ": the page at byte " + at + " declares "
                         + header.getCompressed_page_size() + " bytes, but its column chunk has " + left
                         + " left (ends at " + chunk.end + "); nothing was allocated from the declared size");
             }
             if (header.getUncompressed_page_size() < 0 || header.getUncompressed_page_size() > chunk.metadata.getTotalUncompressedSize()) {
-                throw new ParquetFileException(name, chunk.where + ": the page at byte " + at + " declares "
+                throw new IOException(chunk.where + ": the page at byte " + at + " declares "
                         + header.getUncompressed_page_size() + " uncompressed bytes, more than its whole column chunk ("
                         + chunk.metadata.getTotalUncompressedSize() + "); nothing was allocated from the declared size");
             }
