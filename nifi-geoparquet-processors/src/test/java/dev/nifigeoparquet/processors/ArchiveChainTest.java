@@ -164,8 +164,11 @@ class ArchiveChainTest {
     // ---- runners
 
     static TestRunner runner(Class<? extends Processor> type, Path root) throws Exception {
+        return runner(type, root, new StandardGeoParquetArchiveService());
+    }
+
+    static TestRunner runner(Class<? extends Processor> type, Path root, StandardGeoParquetArchiveService archive) throws Exception {
         TestRunner runner = TestRunners.newTestRunner(type);
-        StandardGeoParquetArchiveService archive = new StandardGeoParquetArchiveService();
         runner.addControllerService("archive", archive);
         runner.setProperty(archive, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
         runner.enableControllerService(archive);
@@ -192,7 +195,11 @@ class ArchiveChainTest {
     }
 
     static TestRunner upsert(Path root, Supplier<RecordReaderFactory> reader) throws Exception {
-        TestRunner runner = runner(UpsertGeoParquetPartition.class, root);
+        return upsert(root, reader, new StandardGeoParquetArchiveService());
+    }
+
+    static TestRunner upsert(Path root, Supplier<RecordReaderFactory> reader, StandardGeoParquetArchiveService archive) throws Exception {
+        TestRunner runner = runner(UpsertGeoParquetPartition.class, root, archive);
         addService(runner, "reader", reader.get());
         runner.setProperty(UpsertGeoParquetPartition.RECORD_READER, "reader");
         runner.setProperty(UpsertGeoParquetPartition.DELETE_MARKER, DELETE_MARKER);
@@ -200,7 +207,11 @@ class ArchiveChainTest {
     }
 
     static TestRunner compact(Path root) throws Exception {
-        return runner(CompactGeoParquetPartition.class, root);
+        return compact(root, new StandardGeoParquetArchiveService());
+    }
+
+    static TestRunner compact(Path root, StandardGeoParquetArchiveService archive) throws Exception {
+        return runner(CompactGeoParquetPartition.class, root, archive);
     }
 
     static TestRunner verify(Path root) throws Exception {

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.uber.h3core.H3Core;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.parquet.ArchiveCodecFactory;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
+import dev.nifigeoparquet.archive.testing.ParquetSurgery;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
@@ -162,6 +164,18 @@ class BadInputTest {
         ByteBuffer.wrap(hugeFooter, hugeFooter.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(Integer.MAX_VALUE - 8);
         cases.put("declares-a-2GB-footer.parquet", hugeFooter);
         cases.put("web-mercator.parquet", Files.readAllBytes(webMercatorDelta(dir.resolve("web-mercator.parquet"))));
+        // Sizes a blind allocation would not survive (-Xmx1g, or -Xmx256m in the heavy profile); see DeclaredSizesTest.
+        cases.put("page-declares-2GB.parquet", ParquetSurgery.withLastChunkPageHeader(content,
+                page -> page.setCompressed_page_size(Integer.MAX_VALUE - 64)));
+        cases.put("page-declares-256MB-uncompressed.parquet", ParquetSurgery.withLastChunkPageHeader(content,
+                page -> page.setUncompressed_page_size(ArchiveCodecFactory.DEFAULT_MAX_PAGE_BYTES - 1)));
+        cases.put("column-chunk-beyond-the-file.parquet", ParquetSurgery.withFooter(content,
+                footer -> footer.getRow_groups().get(0).getColumns().forEach(chunk -> {
+                    chunk.getMeta_data().unsetDictionary_page_offset();
+                    chunk.getMeta_data().setData_page_offset(1L << 40);
+                })));
+        cases.put("row-group-declares-2^40-rows.parquet", ParquetSurgery.withFooter(content,
+                footer -> footer.getRow_groups().get(0).setNum_rows(1L << 40)));
 
         Map<String, String> before = ParcelArchives.hashes(root);
         TestRunner upsert = ArchiveChainTest.upsert(root, GeoParquetReader::new);

@@ -2,8 +2,10 @@ package dev.nifigeoparquet.archive.parquet;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdInputStream;
 import io.airlift.compress.lz4.Lz4Compressor;
 import io.airlift.compress.lz4.Lz4Decompressor;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +23,8 @@ import org.xerial.snappy.Snappy;
  * record), snappy-java, java.util.zip for GZIP and aircompressor for LZ4_RAW.
  *
  * <p>A page header declares its uncompressed size; a corrupt header could declare gigabytes. Decompression
- * refuses sizes above {@code maxPageBytes} before allocating anything.
+ * refuses sizes above {@code maxPageBytes} before allocating anything, and allocates pages above
+ * {@link #DIRECT_PAGE_BYTES} only as their data fills them.
  */
 public final class ArchiveCodecFactory implements CompressionCodecFactory {
 
@@ -31,6 +34,15 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
 
     /** Far above any page parquet-java or pyarrow writes (about 1 MiB), far below the heap. */
     public static final int DEFAULT_MAX_PAGE_BYTES = 256 * 1024 * 1024;
+
+    /**
+     * Pages declaring up to this many uncompressed bytes are decompressed into a buffer of the declared size; larger
+     * ones by {@code decompressLarge}. Pages parquet-java and pyarrow write are about 1 MiB.
+     */
+    static final int DIRECT_PAGE_BYTES = 8 * 1024 * 1024;
+
+    /** The LZ4 block format outputs at most 255 bytes per input byte (a match length extension byte adds 255). */
+    private static final long LZ4_MAX_EXPANSION = 255;
 
     private final int zstdLevel;
     private final int maxPageBytes;
@@ -148,7 +160,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
                 throw new IOException("Page declares " + uncompressedSize + " uncompressed bytes; the limit is "
                         + maxPageBytes + " (corrupt page header?)");
             }
-            byte[] out = switch (codec) {
+            byte[] out = uncompressedSize > DIRECT_PAGE_BYTES ? decompressLarge(compressed, uncompressedSize) : switch (codec) {
                 case UNCOMPRESSED -> compressed;
                 case ZSTD -> Zstd.decompress(compressed, uncompressedSize);
                 case SNAPPY -> unsnappy(compressed, uncompressedSize);
@@ -161,6 +173,34 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
                         + uncompressedSize);
             }
             return out;
+        }
+
+        /**
+         * A page above {@link #DIRECT_PAGE_BYTES}: its output grows as the compressed bytes actually produce it, so a
+         * header declaring a size its data cannot fill allocates no more than the data does. Snappy's stream is
+         * validated (without output) before its declared size is allocated; LZ4 allocates at most what its format
+         * can expand the compressed bytes in hand to.
+         */
+        private byte[] decompressLarge(byte[] compressed, int uncompressedSize) throws IOException {
+            return switch (codec) {
+                case UNCOMPRESSED -> compressed;
+                case ZSTD -> {
+                    try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(compressed))) {
+                        yield in.readNBytes(uncompressedSize);
+                    }
+                }
+                case GZIP -> gunzip(compressed, uncompressedSize);
+                case SNAPPY -> {
+                    boolean valid = Snappy.isValidCompressedBuffer(compressed);
+                    if (!valid || Snappy.uncompressedLength(compressed) != uncompressedSize) {
+                        throw new IOException("SNAPPY page is corrupt: its header declares " + uncompressedSize + " bytes, its data "
+                                + (valid ? "holds " + Snappy.uncompressedLength(compressed) : "is not a valid Snappy stream"));
+                    }
+                    yield unsnappy(compressed, uncompressedSize);
+                }
+                case LZ4_RAW -> unlz4(compressed, (int) Math.min(uncompressedSize, LZ4_MAX_EXPANSION * compressed.length));
+                default -> throw new UnsupportedCodecException(codec);
+            };
         }
 
         @Override

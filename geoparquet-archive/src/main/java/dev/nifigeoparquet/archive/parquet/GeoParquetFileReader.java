@@ -37,8 +37,8 @@ import org.apache.parquet.schema.MessageType;
  * Reads a Parquet file one row group at a time; at most one row group's pages are in memory.
  *
  * <p>Before anything is allocated from the footer's numbers, they are checked against the file's length:
- * the footer length, and every column chunk's offset and size. Unsupported codecs are reported when the file
- * is opened. Every error names the file.
+ * the footer length here, every column chunk's offset and size in {@link FooterSanity}, every page header in
+ * {@link PageHeaderGuard}. Unsupported codecs are reported when the file is opened. Every error names the file.
  */
 public final class GeoParquetFileReader implements Closeable {
 
@@ -95,7 +95,7 @@ public final class GeoParquetFileReader implements Closeable {
             FileMetaData thriftFooter = readFooter(stream, length, name);
             ParquetMetadata metadata = new ParquetMetadataConverter().fromParquetMetadata(thriftFooter);
             long dataEnd = length - TAIL_BYTES - footerLength(stream, length); // already checked to fit
-            checkRowGroups(metadata, dataEnd, name);
+            FooterSanity.check(metadata, dataEnd, name);
             ParquetFooter footer = new ParquetFooter(name, metadata.getFileMetaData().getSchema(),
                     keyValuesInFileOrder(thriftFooter), metadata.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum(),
                     metadata.getBlocks());
@@ -121,7 +121,8 @@ public final class GeoParquetFileReader implements Closeable {
     }
 
     private static GeoParquetFileReader open(InputFile file, ParsedFooter parsed, SeekableInputStream stream) throws IOException {
-        ParquetFileReader reader = ParquetFileReader.open(file, parsed.metadata(), readOptions(), stream);
+        ParquetFileReader reader = ParquetFileReader.open(file, parsed.metadata(), readOptions(),
+                new PageHeaderGuard(stream, parsed.metadata()));
         return new GeoParquetFileReader(parsed.footer().file(), parsed, reader);
     }
 
@@ -166,28 +167,6 @@ public final class GeoParquetFileReader implements Closeable {
         stream.seek(length - TAIL_BYTES);
         stream.readFully(tail);
         return ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    }
-
-    private static void checkRowGroups(ParquetMetadata metadata, long dataEnd, String name) throws IOException {
-        for (int i = 0; i < metadata.getBlocks().size(); i++) {
-            BlockMetaData block = metadata.getBlocks().get(i);
-            if (block.getRowCount() < 0) {
-                throw new ParquetFileException(name, "row group " + i + " declares " + block.getRowCount() + " rows");
-            }
-            for (ColumnChunkMetaData chunk : block.getColumns()) {
-                long start = chunk.getStartingPos();
-                long size = chunk.getTotalSize();
-                if (start < MAGIC.length || size < 0 || start + size > dataEnd) {
-                    throw new ParquetFileException(name, "row group " + i + ", column " + chunk.getPath()
-                            + " declares bytes " + start + ".." + (start + size) + " outside the data (ends at "
-                            + dataEnd + "): truncated or corrupt");
-                }
-                if (!ArchiveCodecFactory.SUPPORTED.contains(chunk.getCodec())) {
-                    throw new ParquetFileException(name, "row group " + i + ", column " + chunk.getPath()
-                            + " uses unsupported codec " + chunk.getCodec() + "; supported: " + ArchiveCodecFactory.SUPPORTED);
-                }
-            }
-        }
     }
 
     private static Map<String, String> keyValuesInFileOrder(FileMetaData footer) {
@@ -260,8 +239,13 @@ public final class GeoParquetFileReader implements Closeable {
         if (pages == null) {
             return null;
         }
-        RecordReader<Group> records = columnIO.getRecordReader(pages, new GroupRecordConverter(readSchema));
-        return new RowGroup(pages.getRowCount(), records);
+        try {
+            // Building the column readers decodes each column's dictionary and first page.
+            RecordReader<Group> records = columnIO.getRecordReader(pages, new GroupRecordConverter(readSchema));
+            return new RowGroup(pages.getRowCount(), records);
+        } catch (RuntimeException e) {
+            throw new ParquetFileException(name, "cannot decode row group after row " + rowsRead + ": " + ParquetFileException.reasons(e), e);
+        }
     }
 
     /**
@@ -279,8 +263,14 @@ public final class GeoParquetFileReader implements Closeable {
         if (pages == null) {
             return null;
         }
-        rowsRead += pages.getRowCount();
-        return new ColumnarRowGroup(name, pages, readSchema, parsed.metadata().getFileMetaData().getCreatedBy());
+        try {
+            // Building the column readers decodes each column's dictionary and first page.
+            ColumnarRowGroup group = new ColumnarRowGroup(name, pages, readSchema, parsed.metadata().getFileMetaData().getCreatedBy());
+            rowsRead += pages.getRowCount();
+            return group;
+        } catch (RuntimeException e) {
+            throw new ParquetFileException(name, "cannot decode row group after row " + rowsRead + ": " + ParquetFileException.reasons(e), e);
+        }
     }
 
     /** All rows, row group by row group. I/O errors surface as {@link UncheckedIOException}. */

@@ -98,7 +98,7 @@ public final class GeoParquetFileWriter implements Closeable {
                     properties(schema, entries, settings, encodings));
             fileWriter.start();
         } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot create: " + storageReason(e), e);
+            throw writeFailure(name, "cannot create", e);
         }
         GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, encodings,
                 fileWriter, covering);
@@ -262,11 +262,21 @@ public final class GeoParquetFileWriter implements Closeable {
             fileWriter.endBlock();
             rowGroups++;
         } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot write row group " + rowGroups + ": " + storageReason(e), e);
+            throw writeFailure(name, "cannot write row group " + rowGroups, e);
         } finally {
             columnStore.close();
             pageStore.close();
         }
+    }
+
+    /**
+     * An I/O error while writing is the storage's (a full disk, a lost connection): a plain {@link IOException}, so
+     * callers may try again. Anything else means the rows could not be encoded: a {@link ParquetFileException}.
+     */
+    private static IOException writeFailure(String name, String what, Throwable e) {
+        return e instanceof IOException
+                ? new IOException(name + ": " + what + ": " + storageReason(e), e)
+                : new ParquetFileException(name, what + ": " + storageReason(e), e);
     }
 
     /**
@@ -296,7 +306,7 @@ public final class GeoParquetFileWriter implements Closeable {
             fileWriter.end(footerEntries);
             result = new WrittenFile(rowsWritten, rowGroups, fileWriter.getPos());
         } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot write footer: " + storageReason(e), e);
+            throw writeFailure(name, "cannot write footer", e);
         }
         compressor.release();
         return result;

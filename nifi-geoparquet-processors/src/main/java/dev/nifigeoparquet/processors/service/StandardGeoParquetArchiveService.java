@@ -289,8 +289,16 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         }
     }
 
-    private static GeoParquetArchive openOrInitialise(Settings settings, List<String> warnings) throws IOException {
-        ArchiveStorage storage = settings.storage();
+    /**
+     * The storage the archive is opened on, each time the service is enabled: the configured directory or object
+     * store as is. A subclass may wrap it to observe or fail its calls; the service closes what this returns.
+     */
+    protected ArchiveStorage decorateStorage(ArchiveStorage storage) {
+        return storage;
+    }
+
+    private GeoParquetArchive openOrInitialise(Settings settings, List<String> warnings) throws IOException {
+        ArchiveStorage storage = decorateStorage(settings.storage());
         try {
             return openOrInitialise(settings, storage, warnings);
         } catch (IOException | RuntimeException e) {
