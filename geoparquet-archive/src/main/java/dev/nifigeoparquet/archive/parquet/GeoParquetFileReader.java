@@ -229,13 +229,7 @@ public final class GeoParquetFileReader implements Closeable {
     }
 
     public RowGroup nextRowGroup() throws IOException {
-        nextRowGroup++;
-        PageReadStore pages;
-        try {
-            pages = reader.readNextRowGroup();
-        } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot read row group after row " + rowsRead + ": " + e.getMessage(), e);
-        }
+        PageReadStore pages = readNextPages();
         if (pages == null) {
             return null;
         }
@@ -244,7 +238,7 @@ public final class GeoParquetFileReader implements Closeable {
             RecordReader<Group> records = columnIO.getRecordReader(pages, new GroupRecordConverter(readSchema));
             return new RowGroup(pages.getRowCount(), records);
         } catch (RuntimeException e) {
-            throw new ParquetFileException(name, "cannot decode row group after row " + rowsRead + ": " + ParquetFileException.reasons(e), e);
+            throw undecodable(e);
         }
     }
 
@@ -253,24 +247,31 @@ public final class GeoParquetFileReader implements Closeable {
      * one; an alternative to {@link #nextRowGroup()}, not to be mixed with it for the same row group.
      */
     public ColumnarRowGroup nextColumnarRowGroup() throws IOException {
-        nextRowGroup++;
-        PageReadStore pages;
-        try {
-            pages = reader.readNextRowGroup();
-        } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot read row group after row " + rowsRead + ": " + e.getMessage(), e);
-        }
+        PageReadStore pages = readNextPages();
         if (pages == null) {
             return null;
         }
         try {
-            // Building the column readers decodes each column's dictionary and first page.
             ColumnarRowGroup group = new ColumnarRowGroup(name, pages, readSchema, parsed.metadata().getFileMetaData().getCreatedBy());
             rowsRead += pages.getRowCount();
             return group;
         } catch (RuntimeException e) {
-            throw new ParquetFileException(name, "cannot decode row group after row " + rowsRead + ": " + ParquetFileException.reasons(e), e);
+            throw undecodable(e);
         }
+    }
+
+    /** The next row group's pages, or {@code null} after the last one. */
+    private PageReadStore readNextPages() throws ParquetFileException {
+        nextRowGroup++;
+        try {
+            return reader.readNextRowGroup();
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFileException(name, "cannot read row group after row " + rowsRead + ": " + e.getMessage(), e);
+        }
+    }
+
+    private ParquetFileException undecodable(RuntimeException e) {
+        return new ParquetFileException(name, "cannot decode row group after row " + rowsRead + ": " + ParquetFileException.reasons(e), e);
     }
 
     /** All rows, row group by row group. I/O errors surface as {@link UncheckedIOException}. */
