@@ -11,7 +11,9 @@ import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionCommitter.Participant;
 import dev.nifigeoparquet.archive.format.PartitionUpdate;
 import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import org.apache.parquet.example.data.Group;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -362,6 +364,9 @@ public final class ArchiveWriter {
             for (String file : scan.filesHoldingKeys()) {
                 try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current.cell(), file)) {
                     counts.bytesRead += current.files().stream().filter(f -> f.name().equals(file)).mapToLong(DataFileEntry::bytes).sum();
+                    if (mergeColumnwise(reader, rows, consumed, versions, keys, writer, counts)) {
+                        continue;
+                    }
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                         Group existing = it.next();
                         FeatureKey key = keys.keyOf(existing);
@@ -396,6 +401,51 @@ public final class ArchiveWriter {
             }
             return new PartitionChange(writer.finish(), List.copyOf(scan.filesHoldingKeys()));
         }
+    }
+
+    /**
+     * The merge of one file, copying the rows the delta leaves alone column by column instead of assembling each
+     * one (most of an upsert's rows): only the key and version columns are read per row. For files this engine
+     * wrote with the archive's schema and key and version columns at the top level; false, having read nothing,
+     * for any other file, which then takes the row path.
+     */
+    private boolean mergeColumnwise(GeoParquetFileReader reader, Map<FeatureKey, DeltaRow> rows, Set<FeatureKey> consumed,
+                                    VersionOrder versions, FeatureKey.Extractor keys, RollingFileWriter writer, Counts counts)
+            throws IOException {
+        List<String> probed = new ArrayList<>(keys.columns());
+        if (versions != null) {
+            probed.add(archive.descriptor().versionColumn());
+        }
+        if (!GeoParquetFileWriter.wrote(reader.footer()) || !reader.footer().schema().equals(archive.schema())
+                || !probed.stream().allMatch(column -> archive.schema().containsField(column)
+                && archive.schema().getType(column).isPrimitive()
+                && !archive.schema().getType(column).isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED))) {
+            return false;
+        }
+        for (ColumnarRowGroup group = reader.nextColumnarRowGroup(); group != null; group = reader.nextColumnarRowGroup()) {
+            while (group.hasNext()) {
+                Group existing = group.peek(probed);
+                FeatureKey key = keys.keyOf(existing);
+                DeltaRow change = key == null ? null : rows.get(key);
+                if (change == null) {
+                    writer.copyRow(group);
+                    continue;
+                }
+                consumed.add(key);
+                if (change.delete()) {
+                    counts.deleted++;
+                    group.skipNextRow();
+                } else if (versions != null && versions.deltaIsOlder(change.row(), existing)) {
+                    counts.olderSkipped++;
+                    writer.copyRow(group);
+                } else {
+                    counts.updated++;
+                    group.skipNextRow();
+                    writer.write(change.row());
+                }
+            }
+        }
+        return true;
     }
 
     /** The delta's rows to write, in order: keyed rows that are not deletes, then rows of a key-less archive. */

@@ -7,6 +7,8 @@ import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
@@ -104,6 +106,60 @@ public final class ColumnarRowGroup {
                 valuesLeft[i]--;
             } while (valuesLeft[i] > 0 && reader.getCurrentRepetitionLevel() != 0);
         }
+    }
+
+    /**
+     * The next row's values of some top-level primitive fields, as a row of the schema holding only those fields
+     * (a null value leaves its field empty); the row itself stays next. Enough to read a key or a version without
+     * assembling the row.
+     */
+    public Group peek(List<String> topLevelFields) {
+        Group row = new SimpleGroup(schema);
+        for (String field : topLevelFields) {
+            int column = topLevelColumn(field);
+            ColumnReader reader = readers[column];
+            if (reader.getCurrentDefinitionLevel() < columns[column].getMaxDefinitionLevel()) {
+                continue;
+            }
+            switch (columns[column].getPrimitiveType().getPrimitiveTypeName()) {
+                case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 -> row.add(field, Binary.fromConstantByteArray(reader.getBinary().getBytes()));
+                case DOUBLE -> row.add(field, reader.getDouble());
+                case FLOAT -> row.add(field, reader.getFloat());
+                case INT64 -> row.add(field, reader.getLong());
+                case INT32 -> row.add(field, reader.getInteger());
+                case BOOLEAN -> row.add(field, reader.getBoolean());
+            }
+        }
+        return row;
+    }
+
+    /** Passes over the next row without writing it anywhere. */
+    public void skipNextRow() throws ParquetFileException {
+        try {
+            for (int i = 0; i < columns.length; i++) {
+                ColumnReader reader = readers[i];
+                int maxDefinition = columns[i].getMaxDefinitionLevel();
+                do {
+                    if (reader.getCurrentDefinitionLevel() == maxDefinition) {
+                        reader.skip(); // only a defined value occupies the column's data
+                    }
+                    reader.consume();
+                    valuesLeft[i]--;
+                } while (valuesLeft[i] > 0 && reader.getCurrentRepetitionLevel() != 0);
+            }
+        } catch (RuntimeException e) {
+            throw new ParquetFileException(source, "cannot decode row " + (rowCount - rowsLeft) + " of a row group: " + e.getMessage(), e);
+        }
+        rowsLeft--;
+    }
+
+    private int topLevelColumn(String field) {
+        for (int i = 0; i < columns.length; i++) {
+            if (columns[i].getPath().length == 1 && columns[i].getPath()[0].equals(field)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(source + " has no top-level primitive column " + field);
     }
 
     /**
