@@ -368,22 +368,9 @@ public final class ArchiveWriter {
                         continue;
                     }
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
-                        Group existing = it.next();
-                        FeatureKey key = keys.keyOf(existing);
-                        DeltaRow change = key == null ? null : rows.get(key);
-                        if (change == null) {
-                            writer.write(existing);
-                            continue;
-                        }
-                        consumed.add(key);
-                        if (change.delete()) {
-                            counts.deleted++;
-                        } else if (versions != null && versions.deltaIsOlder(change.row(), existing)) {
-                            counts.olderSkipped++;
-                            writer.write(existing);
-                        } else {
-                            counts.updated++;
-                            writer.write(change.row());
+                        Group merged = mergedRow(it.next(), rows, consumed, versions, keys, counts);
+                        if (merged != null) {
+                            writer.write(merged);
                         }
                     }
                 }
@@ -425,27 +412,43 @@ public final class ArchiveWriter {
         for (ColumnarRowGroup group = reader.nextColumnarRowGroup(); group != null; group = reader.nextColumnarRowGroup()) {
             while (group.hasNext()) {
                 Group existing = group.peek(probed);
-                FeatureKey key = keys.keyOf(existing);
-                DeltaRow change = key == null ? null : rows.get(key);
-                if (change == null) {
-                    writer.copyRow(group);
-                    continue;
-                }
-                consumed.add(key);
-                if (change.delete()) {
-                    counts.deleted++;
-                    group.skipNextRow();
-                } else if (versions != null && versions.deltaIsOlder(change.row(), existing)) {
-                    counts.olderSkipped++;
+                Group merged = mergedRow(existing, rows, consumed, versions, keys, counts);
+                if (merged == existing) {
                     writer.copyRow(group);
                 } else {
-                    counts.updated++;
                     group.skipNextRow();
-                    writer.write(change.row());
+                    if (merged != null) {
+                        writer.write(merged);
+                    }
                 }
             }
         }
         return true;
+    }
+
+    /**
+     * What becomes of an existing row: itself when the delta leaves it alone (or holds an older version of it), the
+     * delta's row when that replaces it, null when the delta deletes it. Counts the outcome and marks the delta's row
+     * as consumed. {@code existing} needs only the key and version columns.
+     */
+    private static Group mergedRow(Group existing, Map<FeatureKey, DeltaRow> rows, Set<FeatureKey> consumed,
+                                   VersionOrder versions, FeatureKey.Extractor keys, Counts counts) {
+        FeatureKey key = keys.keyOf(existing);
+        DeltaRow change = key == null ? null : rows.get(key);
+        if (change == null) {
+            return existing;
+        }
+        consumed.add(key);
+        if (change.delete()) {
+            counts.deleted++;
+            return null;
+        }
+        if (versions != null && versions.deltaIsOlder(change.row(), existing)) {
+            counts.olderSkipped++;
+            return existing;
+        }
+        counts.updated++;
+        return change.row();
     }
 
     /** The delta's rows to write, in order: keyed rows that are not deletes, then rows of a key-less archive. */

@@ -32,6 +32,8 @@ public final class ColumnarRowGroup {
     private final long[] valuesLeft;
     private final ColumnWriter[] writers;
     private ColumnWriteStore writersOf;
+    /** Column index of each top-level primitive field, for {@link #peek}, which runs once per row. */
+    private final java.util.Map<String, Integer> topLevelColumns = new java.util.HashMap<>();
     private long rowsLeft;
 
     ColumnarRowGroup(String source, PageReadStore pages, MessageType schema, String createdBy) {
@@ -48,6 +50,9 @@ public final class ColumnarRowGroup {
         for (int i = 0; i < columns.length; i++) {
             readers[i] = store.getColumnReader(columns[i]);
             valuesLeft[i] = readers[i].getTotalValueCount();
+            if (columns[i].getPath().length == 1) {
+                topLevelColumns.put(columns[i].getPath()[0], i);
+            }
         }
     }
 
@@ -68,43 +73,57 @@ public final class ColumnarRowGroup {
      * record.
      */
     void copyNextRowTo(ColumnWriteStore store) throws ParquetFileException {
-        try {
-            copyValuesOfNextRow(store);
-        } catch (RuntimeException e) {
-            throw new ParquetFileException(source, "cannot decode row " + (rowCount - rowsLeft) + " of a row group: " + e.getMessage(), e);
-        }
-        rowsLeft--;
-    }
-
-    private void copyValuesOfNextRow(ColumnWriteStore store) {
         if (store != writersOf) {
             for (int i = 0; i < columns.length; i++) {
                 writers[i] = store.getColumnWriter(columns[i]);
             }
             writersOf = store;
         }
-        for (int i = 0; i < columns.length; i++) {
-            ColumnReader reader = readers[i];
-            ColumnWriter writer = writers[i];
-            int maxDefinition = columns[i].getMaxDefinitionLevel();
-            do {
-                int repetition = reader.getCurrentRepetitionLevel();
-                int definition = reader.getCurrentDefinitionLevel();
-                if (definition == maxDefinition) {
-                    switch (columns[i].getPrimitiveType().getPrimitiveTypeName()) {
-                        case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 -> writer.write(reader.getBinary(), repetition, definition);
-                        case DOUBLE -> writer.write(reader.getDouble(), repetition, definition);
-                        case FLOAT -> writer.write(reader.getFloat(), repetition, definition);
-                        case INT64 -> writer.write(reader.getLong(), repetition, definition);
-                        case INT32 -> writer.write(reader.getInteger(), repetition, definition);
-                        case BOOLEAN -> writer.write(reader.getBoolean(), repetition, definition);
+        passNextRow(true);
+    }
+
+    /** Passes over the next row without writing it anywhere. */
+    public void skipNextRow() throws ParquetFileException {
+        passNextRow(false);
+    }
+
+    /** Every value of the next row, column by column, written to {@link #writers} or skipped. */
+    private void passNextRow(boolean write) throws ParquetFileException {
+        try {
+            for (int i = 0; i < columns.length; i++) {
+                ColumnReader reader = readers[i];
+                int maxDefinition = columns[i].getMaxDefinitionLevel();
+                do {
+                    int repetition = reader.getCurrentRepetitionLevel();
+                    int definition = reader.getCurrentDefinitionLevel();
+                    if (!write) {
+                        if (definition == maxDefinition) {
+                            reader.skip(); // only a defined value occupies the column's data
+                        }
+                    } else if (definition == maxDefinition) {
+                        writeValue(reader, writers[i], columns[i], repetition, definition);
+                    } else {
+                        writers[i].writeNull(repetition, definition);
                     }
-                } else {
-                    writer.writeNull(repetition, definition);
-                }
-                reader.consume();
-                valuesLeft[i]--;
-            } while (valuesLeft[i] > 0 && reader.getCurrentRepetitionLevel() != 0);
+                    reader.consume();
+                    valuesLeft[i]--;
+                } while (valuesLeft[i] > 0 && reader.getCurrentRepetitionLevel() != 0);
+            }
+        } catch (RuntimeException e) {
+            throw new ParquetFileException(source, "cannot decode row " + (rowCount - rowsLeft) + " of a row group: " + e.getMessage(), e);
+        }
+        rowsLeft--;
+    }
+
+    private static void writeValue(ColumnReader reader, ColumnWriter writer, ColumnDescriptor column, int repetition,
+                                   int definition) {
+        switch (column.getPrimitiveType().getPrimitiveTypeName()) {
+            case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 -> writer.write(reader.getBinary(), repetition, definition);
+            case DOUBLE -> writer.write(reader.getDouble(), repetition, definition);
+            case FLOAT -> writer.write(reader.getFloat(), repetition, definition);
+            case INT64 -> writer.write(reader.getLong(), repetition, definition);
+            case INT32 -> writer.write(reader.getInteger(), repetition, definition);
+            case BOOLEAN -> writer.write(reader.getBoolean(), repetition, definition);
         }
     }
 
@@ -133,33 +152,12 @@ public final class ColumnarRowGroup {
         return row;
     }
 
-    /** Passes over the next row without writing it anywhere. */
-    public void skipNextRow() throws ParquetFileException {
-        try {
-            for (int i = 0; i < columns.length; i++) {
-                ColumnReader reader = readers[i];
-                int maxDefinition = columns[i].getMaxDefinitionLevel();
-                do {
-                    if (reader.getCurrentDefinitionLevel() == maxDefinition) {
-                        reader.skip(); // only a defined value occupies the column's data
-                    }
-                    reader.consume();
-                    valuesLeft[i]--;
-                } while (valuesLeft[i] > 0 && reader.getCurrentRepetitionLevel() != 0);
-            }
-        } catch (RuntimeException e) {
-            throw new ParquetFileException(source, "cannot decode row " + (rowCount - rowsLeft) + " of a row group: " + e.getMessage(), e);
-        }
-        rowsLeft--;
-    }
-
     private int topLevelColumn(String field) {
-        for (int i = 0; i < columns.length; i++) {
-            if (columns[i].getPath().length == 1 && columns[i].getPath()[0].equals(field)) {
-                return i;
-            }
+        Integer column = topLevelColumns.get(field);
+        if (column == null) {
+            throw new IllegalArgumentException(source + " has no top-level primitive column " + field);
         }
-        throw new IllegalArgumentException(source + " has no top-level primitive column " + field);
+        return column;
     }
 
     /**

@@ -211,16 +211,9 @@ public final class GeoParquetFileWriter implements Closeable {
     }
 
     public void write(Group row) throws IOException {
-        if (result != null) {
-            throw new IllegalStateException(name + " is already finished");
-        }
+        requireUnfinished();
         rowWriter.write(row, rowsWritten);
-        rowsInGroup++;
-        rowsWritten++;
-        if (rowsInGroup >= properties.getRowGroupRowCountLimit()) {
-            flushRowGroup();
-            startRowGroup();
-        }
+        rowWritten();
     }
 
     /**
@@ -229,9 +222,7 @@ public final class GeoParquetFileWriter implements Closeable {
      * as in files this writer wrote: they are copied, not recomputed.
      */
     public void copyRow(ColumnarRowGroup source) throws IOException {
-        if (result != null) {
-            throw new IllegalStateException(name + " is already finished");
-        }
+        requireUnfinished();
         if (source != checkedSource) {
             if (!source.schema().equals(schema)) {
                 throw new IllegalArgumentException(name + ": cannot copy rows of schema " + source.schema() + " into " + schema);
@@ -240,6 +231,17 @@ public final class GeoParquetFileWriter implements Closeable {
         }
         source.copyNextRowTo(columnStore);
         columnStore.endRecord();
+        rowWritten();
+    }
+
+    private void requireUnfinished() {
+        if (result != null) {
+            throw new IllegalStateException(name + " is already finished");
+        }
+    }
+
+    /** Counts a row just written and closes the row group once it holds the configured rows. */
+    private void rowWritten() throws IOException {
         rowsInGroup++;
         rowsWritten++;
         if (rowsInGroup >= properties.getRowGroupRowCountLimit()) {
