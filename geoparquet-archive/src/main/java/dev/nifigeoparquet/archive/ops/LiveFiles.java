@@ -37,11 +37,16 @@ public final class LiveFiles {
             String staged = ArchiveLayout.stagedFile(cell, fileName);
             try {
                 return open(storage.openInputFile(staged), name, footers);
-            } catch (NoSuchFileException neither) {
-                NoSuchFileException gone = new NoSuchFileException(name, null,
-                        "live data file is neither published nor staged; superseded by a newer commit, or removed outside the archive");
-                gone.addSuppressed(notPublished);
-                throw gone;
+            } catch (NoSuchFileException notStaged) {
+                try {
+                    // Publishing moves a file from staging to its place: it may have moved between the two looks.
+                    return open(storage.openInputFile(published), name, footers);
+                } catch (NoSuchFileException neither) {
+                    NoSuchFileException gone = new NoSuchFileException(name, null,
+                            "live data file is neither published nor staged; superseded by a newer commit, or removed outside the archive");
+                    gone.addSuppressed(notPublished);
+                    throw gone;
+                }
             }
         }
     }
