@@ -9,11 +9,14 @@ import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionCommitter.Participant;
+import dev.nifigeoparquet.archive.format.PartitionCommitter.PartiallyCommittedException;
 import dev.nifigeoparquet.archive.format.PartitionUpdate;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
+import dev.nifigeoparquet.archive.storage.StorageCost;
+import dev.nifigeoparquet.archive.storage.StorageMeter;
 import org.apache.parquet.example.data.Group;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +24,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -60,19 +64,14 @@ public final class ArchiveWriter {
     public OperationResult applyBatch(List<PartitionDelta> deltas) throws IOException {
         List<PartitionDelta> pending = new ArrayList<>(deltas);
         for (int attempt = 0; ; attempt++) {
-            PartitionDelta first = pending.get(0);
-            if (first.cell() != null) {
-                PartitionCommit state = archive.partitionState(first.cell());
-                List<PartitionDelta> fresh = pending.stream()
-                        .filter(delta -> !delta.operationIds().stream().allMatch(state::hasCommitted)).toList();
-                if (fresh.isEmpty()) {
-                    return replay(PartitionDelta.combine(pending), state);
-                }
-                pending = new ArrayList<>(fresh);
+            Pending fresh = pending(pending);
+            if (fresh.deltas().isEmpty()) {
+                return replay(PartitionDelta.combine(pending), fresh.state());
             }
+            pending = new ArrayList<>(fresh.deltas());
             try {
                 return apply(PartitionDelta.combine(pending));
-            } catch (dev.nifigeoparquet.archive.format.PartitionCommitter.PartiallyCommittedException partial) {
+            } catch (PartiallyCommittedException partial) {
                 if (attempt >= deltas.size()) {
                     throw partial;
                 }
@@ -82,6 +81,168 @@ public final class ArchiveWriter {
                 }
             }
         }
+    }
+
+    /**
+     * What became of one partition's batch in {@link #applyAll}: its result, or the failure that left the partition as
+     * it was, and the storage requests it made.
+     */
+    public record BatchOutcome(OperationResult result, Exception failure, StorageCost cost) {
+    }
+
+    /**
+     * Applies the batches of several partitions, as one run of UpsertGeoParquetPartition takes them. Each batch is
+     * one partition's deltas (see {@link #applyBatch}) and commits on its own, so one batch's failure leaves the others
+     * committed. What they share is the key index: keys are looked up once for all batches, recorded in one journal
+     * commit before the first partition commits and their removals in one after the last, instead of three index
+     * operations per partition. A batch writing a key that an earlier batch writes too must see that batch's commit
+     * in the index, so it is applied after the others, on its own; so is a Delete that names no partition.
+     *
+     * @return one outcome per batch, in order; the first also carries the requests of the shared index work
+     */
+    public List<BatchOutcome> applyAll(List<List<PartitionDelta>> batches) {
+        Run run = new Run(batches.size());
+        List<Integer> shared = new ArrayList<>();
+        List<Integer> alone = new ArrayList<>();
+        Set<FeatureKey> written = new HashSet<>();
+        for (int i = 0; i < batches.size(); i++) {
+            boolean independent = archive.descriptor().hasKey() && batches.get(i).get(0).cell() != null;
+            for (PartitionDelta delta : batches.get(i)) {
+                for (FeatureKey key : delta.rowsByKey().keySet()) {
+                    independent &= written.add(key);
+                }
+            }
+            (independent ? shared : alone).add(i);
+        }
+        if (!shared.isEmpty()) {
+            applyWithSharedIndex(batches, shared, run);
+        }
+        for (int i : alone) {
+            List<PartitionDelta> batch = batches.get(i);
+            run.step(i, () -> run.results[i] = applyBatch(batch));
+        }
+        return run.outcomes();
+    }
+
+    /** The batches whose keys no other batch writes: one index lookup, one record, one removal for all of them. */
+    private void applyWithSharedIndex(List<List<PartitionDelta>> batches, List<Integer> shared, Run run) {
+        KeyIndex index = new KeyIndex(archive);
+        Map<Integer, PartitionDelta> deltas = new TreeMap<>();
+        Map<Integer, Scanned> targets = new TreeMap<>();
+        for (int i : shared) {
+            List<PartitionDelta> batch = batches.get(i);
+            run.step(i, () -> {
+                Pending fresh = pending(batch);
+                if (fresh.deltas().isEmpty()) {
+                    run.results[i] = replay(PartitionDelta.combine(batch), fresh.state());
+                    return;
+                }
+                PartitionDelta delta = PartitionDelta.combine(fresh.deltas());
+                targets.put(i, scanLatest(delta.cell(), delta.rowsByKey().keySet()));
+                deltas.put(i, delta);
+            });
+        }
+        Set<FeatureKey> unresolved = new HashSet<>();
+        deltas.forEach((i, delta) -> unresolved.addAll(unresolved(delta, targets.get(i).result().found())));
+        Map<FeatureKey, Set<String>> candidates = run.sharedStep(deltas.keySet(), () -> index.candidates(unresolved));
+        if (candidates == null) {
+            return;
+        }
+        Map<Integer, KeyedPlan> plans = new TreeMap<>();
+        Map<FeatureKey, String> arriving = new HashMap<>();
+        deltas.forEach((i, delta) -> run.step(i, () -> {
+            KeyedPlan plan = plan(delta, targets.get(i), candidates);
+            plans.put(i, plan);
+            arriving.putAll(plan.arriving());
+        }));
+        if (run.sharedStep(plans.keySet(), () -> {
+            index.record(arriving, Map.of());
+            return Boolean.TRUE;
+        }) == null) {
+            return;
+        }
+        Map<FeatureKey, String> gone = new HashMap<>();
+        plans.forEach((i, plan) -> run.step(i, () -> {
+            try {
+                Committed done = commit(plan);
+                gone.putAll(done.gone());
+                run.results[i] = done.result();
+            } catch (PartiallyCommittedException racedByRedelivery) {
+                run.results[i] = applyBatch(batches.get(i));
+            }
+        }));
+        run.sharedStep(List.of(), () -> {
+            forget(index, "The operations of " + plans.size() + " partitions", gone);
+            return Boolean.TRUE;
+        });
+    }
+
+    /** The results, failures and storage costs of an {@link #applyAll} run, gathered step by step. */
+    private static final class Run {
+        final OperationResult[] results;
+        final Exception[] failures;
+        final StorageCost[] costs;
+        StorageCost sharedCost = StorageCost.NONE;
+
+        Run(int batches) {
+            results = new OperationResult[batches];
+            failures = new Exception[batches];
+            costs = new StorageCost[batches];
+            java.util.Arrays.fill(costs, StorageCost.NONE);
+        }
+
+        interface Step {
+            void run() throws IOException;
+        }
+
+        /** One batch's step, unless it failed already; a failure is that batch's alone. */
+        void step(int batch, Step step) {
+            if (failures[batch] != null) {
+                return;
+            }
+            try {
+                costs[batch] = costs[batch].plus(StorageMeter.measure(() -> {
+                    step.run();
+                    return null;
+                }).cost());
+            } catch (IOException | RuntimeException e) {
+                failures[batch] = e;
+            }
+        }
+
+        /** Index work for several batches: its failure fails all of them, and it returns null then. */
+        <T> T sharedStep(Collection<Integer> batches, StorageMeter.Operation<T> step) {
+            try {
+                StorageMeter.Measured<T> measured = StorageMeter.measure(step);
+                sharedCost = sharedCost.plus(measured.cost());
+                return measured.result();
+            } catch (IOException | RuntimeException e) {
+                batches.forEach(batch -> failures[batch] = failures[batch] == null ? e : failures[batch]);
+                return null;
+            }
+        }
+
+        List<BatchOutcome> outcomes() {
+            List<BatchOutcome> outcomes = new ArrayList<>();
+            for (int i = 0; i < results.length; i++) {
+                StorageCost cost = i == 0 ? costs[i].plus(sharedCost) : costs[i];
+                outcomes.add(failures[i] != null ? new BatchOutcome(null, failures[i], cost) : new BatchOutcome(results[i], null, cost));
+            }
+            return outcomes;
+        }
+    }
+
+    /** The deltas of a batch for one partition that its state does not hold yet, and that state. */
+    private record Pending(List<PartitionDelta> deltas, PartitionCommit state) {
+    }
+
+    private Pending pending(List<PartitionDelta> batch) throws IOException {
+        String cell = batch.get(0).cell();
+        if (cell == null) {
+            return new Pending(batch, null);
+        }
+        PartitionCommit state = archive.partitionState(cell);
+        return new Pending(batch.stream().filter(delta -> !delta.operationIds().stream().allMatch(state::hasCommitted)).toList(), state);
     }
 
     public OperationResult apply(PartitionDelta delta) throws IOException {
@@ -100,15 +261,55 @@ public final class ArchiveWriter {
 
     private OperationResult applyKeyed(PartitionDelta delta) throws IOException {
         String target = delta.cell();
-        Map<FeatureKey, DeltaRow> rows = delta.rowsByKey();
         PartitionCommit state = target == null ? null : archive.partitionState(target);
         if (state != null && delta.operationIds().stream().allMatch(state::hasCommitted)) {
             return replay(delta, state);
         }
         KeyIndex index = new KeyIndex(archive);
-        Set<FeatureKey> inTarget = state == null ? Set.of() : scanLatest(target, rows.keySet()).found();
-        Map<String, Set<FeatureKey>> elsewhere = findElsewhere(index, rows.keySet(), inTarget, target);
+        Scanned scanned = state == null ? null : scanLatest(target, delta.rowsByKey().keySet());
+        Set<FeatureKey> inTarget = scanned == null ? Set.of() : scanned.result().found();
+        KeyedPlan plan = plan(delta, scanned, index.candidates(unresolved(delta, inTarget)));
+        index.record(plan.arriving(), Map.of());
+        Committed done = commit(plan);
+        forget(index, "Operation " + delta.deltaId(), done.gone());
+        return done.result();
+    }
 
+    /** The delta's keys that its target does not hold: the key index says where else they may be. */
+    private static Set<FeatureKey> unresolved(PartitionDelta delta, Set<FeatureKey> inTarget) {
+        Set<FeatureKey> unresolved = new HashSet<>(delta.rowsByKey().keySet());
+        unresolved.removeAll(inTarget);
+        return unresolved;
+    }
+
+    /**
+     * A keyed delta ready to commit: the keys its target holds (and the scan that found them, which the merge reuses
+     * when the partition has not changed since), the other cells holding its keys, and where keys will arrive (to be
+     * recorded in the index before the commit, so the index never misses a key; see KeyIndex).
+     */
+    private record KeyedPlan(PartitionDelta delta, Scanned target, Set<FeatureKey> inTarget,
+                             Map<String, Set<FeatureKey>> elsewhere, Map<FeatureKey, String> arriving) {
+
+        /** The target's key scan if {@code current} is the state it scanned; null when the merge must scan again. */
+        KeyScanner.Result targetScanOf(PartitionCommit current) {
+            return target != null && target.state().version() == current.version() ? target.result() : null;
+        }
+    }
+
+    /** A key scan and the partition state it read. */
+    private record Scanned(PartitionCommit state, KeyScanner.Result result) {
+    }
+
+    /** A committed keyed delta, and the keys that left cells: the index records to remove after the commit. */
+    private record Committed(OperationResult result, Map<FeatureKey, String> gone) {
+    }
+
+    /** @param candidates the key index's cells for (at least) the delta's unresolved keys */
+    private KeyedPlan plan(PartitionDelta delta, Scanned targetScan, Map<FeatureKey, Set<String>> candidates) throws IOException {
+        String target = delta.cell();
+        Set<FeatureKey> inTarget = targetScan == null ? Set.of() : targetScan.result().found();
+        Map<FeatureKey, DeltaRow> rows = delta.rowsByKey();
+        Map<String, Set<FeatureKey>> elsewhere = findElsewhere(candidates, unresolved(delta, inTarget), target);
         if (delta.mode() == WriteMode.APPEND) {
             List<String> held = new ArrayList<>();
             inTarget.forEach(key -> held.add(key + " (in " + target + ")"));
@@ -119,8 +320,6 @@ public final class ArchiveWriter {
                                 + (held.size() > 10 ? " and " + (held.size() - 10) + " more" : "") + "; use Upsert to change existing features"));
             }
         }
-
-        // Record where keys will be before they get there, so the index never misses a key (see KeyIndex).
         Map<FeatureKey, String> arriving = new HashMap<>();
         if (target != null) {
             rows.forEach((key, row) -> {
@@ -129,14 +328,18 @@ public final class ArchiveWriter {
                 }
             });
         }
-        if (!arriving.isEmpty()) {
-            index.record(arriving, Map.of());
-        }
+        return new KeyedPlan(delta, targetScan, inTarget, elsewhere, arriving);
+    }
 
+    private Committed commit(KeyedPlan plan) throws IOException {
+        PartitionDelta delta = plan.delta();
+        String target = delta.cell();
+        Map<FeatureKey, DeltaRow> rows = delta.rowsByKey();
         Map<String, Participant> participants = new TreeMap<>();
         Map<String, Counts> counts = new LinkedHashMap<>();
         // A delete whose keys all live elsewhere leaves the target alone; otherwise the target records the operation.
-        boolean targetTakesPart = target != null && (delta.mode() != WriteMode.DELETE || !inTarget.isEmpty() || elsewhere.isEmpty());
+        boolean targetTakesPart = target != null
+                && (delta.mode() != WriteMode.DELETE || !plan.inTarget().isEmpty() || plan.elsewhere().isEmpty());
         if (targetTakesPart) {
             Counts targetCounts = new Counts();
             counts.put(target, targetCounts);
@@ -145,11 +348,11 @@ public final class ArchiveWriter {
                 return switch (delta.mode()) {
                     case APPEND -> append(delta, stager, targetCounts);
                     case REPLACE -> replace(current, delta, stager, targetCounts);
-                    case UPSERT, DELETE -> merge(current, rows, stager, targetCounts);
+                    case UPSERT, DELETE -> merge(current, rows, stager, targetCounts, plan.targetScanOf(current));
                 };
             }));
         }
-        for (Map.Entry<String, Set<FeatureKey>> other : elsewhere.entrySet()) {
+        for (Map.Entry<String, Set<FeatureKey>> other : plan.elsewhere().entrySet()) {
             Map<FeatureKey, DeltaRow> removals = new LinkedHashMap<>();
             other.getValue().forEach(key -> removals.put(key, DeltaRow.deletion(rows.get(key).row())));
             boolean moveOut = other.getValue().stream().anyMatch(key -> !rows.get(key).delete() && target != null);
@@ -158,31 +361,30 @@ public final class ArchiveWriter {
             participants.put(other.getKey(), new Participant(moveOut ? OperationType.MOVE_OUT : OperationType.DELETE,
                     (current, stager) -> {
                         otherCounts.reset();
-                        return merge(current, removals, stager, otherCounts);
+                        return merge(current, removals, stager, otherCounts, null);
                     }));
         }
         if (participants.isEmpty()) {
-            return new OperationResult(delta.deltaId(), false, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, delta.duplicateKeys(),
-                    rows.size(), 0, 0, 0, 0, 0);
+            return new Committed(new OperationResult(delta.deltaId(), false, List.of(), 0, 0, 0, 0, 0, 0, 0, 0,
+                    delta.duplicateKeys(), rows.size(), 0, 0, 0, 0, 0), Map.of());
         }
         Map<String, CommitOutcome> outcomes = archive.committer().commitAll(delta.operationIds(), participants);
-        if (!outcomes.values().iterator().next().replay()) {
-            forgetRemovedKeys(index, delta, elsewhere, target, target == null ? null : counts.get(target));
-        }
-        return result(delta, outcomes, counts);
+        Map<FeatureKey, String> gone = outcomes.values().iterator().next().replay() ? Map.of()
+                : removedKeys(delta, plan.elsewhere(), target == null ? null : counts.get(target));
+        return new Committed(result(delta, outcomes, counts), gone);
     }
 
     /** Cells other than the target that hold delta keys: index candidates, each confirmed by a key scan. */
-    private Map<String, Set<FeatureKey>> findElsewhere(KeyIndex index, Set<FeatureKey> keys, Set<FeatureKey> inTarget,
+    private Map<String, Set<FeatureKey>> findElsewhere(Map<FeatureKey, Set<String>> candidates, Set<FeatureKey> unresolved,
                                                        String target) throws IOException {
-        Set<FeatureKey> unresolved = new HashSet<>(keys);
-        unresolved.removeAll(inTarget);
         Map<String, Set<FeatureKey>> candidatesByCell = new TreeMap<>();
-        index.candidates(unresolved).forEach((key, cells) -> cells.stream().filter(cell -> !cell.equals(target))
-                .forEach(cell -> candidatesByCell.computeIfAbsent(cell, c -> new HashSet<>()).add(key)));
+        for (FeatureKey key : unresolved) {
+            candidates.getOrDefault(key, Set.of()).stream().filter(cell -> !cell.equals(target))
+                    .forEach(cell -> candidatesByCell.computeIfAbsent(cell, c -> new HashSet<>()).add(key));
+        }
         Map<String, Set<FeatureKey>> confirmed = new TreeMap<>();
         for (Map.Entry<String, Set<FeatureKey>> candidate : candidatesByCell.entrySet()) {
-            Set<FeatureKey> found = scanLatest(candidate.getKey(), candidate.getValue()).found();
+            Set<FeatureKey> found = scanLatest(candidate.getKey(), candidate.getValue()).result().found();
             if (!found.isEmpty()) {
                 confirmed.put(candidate.getKey(), found);
             }
@@ -195,11 +397,11 @@ public final class ArchiveWriter {
      * (in this process or another) may supersede and delete a file meanwhile; the scan then reads the newer state, as
      * the format's readers do (section 5.4).
      */
-    private KeyScanner.Result scanLatest(String cell, Set<FeatureKey> keys) throws IOException {
+    private Scanned scanLatest(String cell, Set<FeatureKey> keys) throws IOException {
         for (int attempt = 1; ; attempt++) {
             PartitionCommit state = archive.partitionState(cell);
             try {
-                return scanner.scan(state, keys);
+                return new Scanned(state, scanner.scan(state, keys));
             } catch (NoSuchFileException superseded) {
                 if (attempt == SCAN_ATTEMPTS || archive.partitionState(cell).version() == state.version()) {
                     throw superseded;
@@ -208,13 +410,11 @@ public final class ArchiveWriter {
         }
     }
 
-    /**
-     * After the commit, removes index records of keys that left a cell. Best effort: a record left behind only
-     * costs a confirming scan later.
-     */
-    private void forgetRemovedKeys(KeyIndex index, PartitionDelta delta, Map<String, Set<FeatureKey>> elsewhere,
-                                   String target, Counts targetCounts) {
+    /** The index records a commit made stale: keys that left the other cells, deleted keys, keys a Replace removed. */
+    private static Map<FeatureKey, String> removedKeys(PartitionDelta delta, Map<String, Set<FeatureKey>> elsewhere,
+                                                      Counts targetCounts) {
         Map<FeatureKey, String> gone = new HashMap<>();
+        String target = delta.cell();
         elsewhere.forEach((cell, keys) -> keys.forEach(key -> gone.put(key, cell)));
         if (target != null) {
             delta.rowsByKey().forEach((key, row) -> {
@@ -226,13 +426,21 @@ public final class ArchiveWriter {
         if (targetCounts != null) {
             targetCounts.keysReplacedAway.forEach(key -> gone.put(key, target));
         }
+        return gone;
+    }
+
+    /**
+     * After the commits, removes index records of keys that left a cell. Best effort: a record left behind only
+     * costs a confirming scan later.
+     */
+    private static void forget(KeyIndex index, String operations, Map<FeatureKey, String> gone) {
         try {
             if (!gone.isEmpty()) {
                 index.record(Map.of(), gone);
             }
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Operation {} committed; removing {} key-index records failed and they stay as harmless extra candidates: {}",
-                    delta.deltaId(), gone.size(), e.toString());
+            LOG.warn("{} committed; removing {} key-index records failed and they stay as harmless extra candidates: {}",
+                    operations, gone.size(), e.toString());
         }
     }
 
@@ -351,10 +559,14 @@ public final class ArchiveWriter {
         }
     }
 
-    /** Upsert and delete: rewrite only the files that hold a delta key, then add the new keys. */
+    /**
+     * Upsert and delete: rewrite only the files that hold a delta key, then add the new keys.
+     *
+     * @param known a scan of {@code current} for the same keys, or null to scan it here
+     */
     private PartitionChange merge(PartitionCommit current, Map<FeatureKey, DeltaRow> rows, DataFileStager stager,
-                                  Counts counts) throws IOException {
-        KeyScanner.Result scan = scanner.scan(current, rows.keySet());
+                                  Counts counts, KeyScanner.Result known) throws IOException {
+        KeyScanner.Result scan = known != null ? known : scanner.scan(current, rows.keySet());
         counts.bytesRead += scan.bytesRead();
         Set<FeatureKey> consumed = new HashSet<>();
         VersionOrder versions = archive.descriptor().versionColumn() == null ? null

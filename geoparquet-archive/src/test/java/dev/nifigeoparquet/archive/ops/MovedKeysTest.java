@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
 import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -47,7 +46,7 @@ class MovedKeysTest {
         Map<String, String> expectedCells = new TreeMap<>(archive.readCells());
         expectedCells.put(key(moving), to);
 
-        OperationResult result = archive.apply(to, WriteMode.UPSERT, List.of(movedTo(moving, archive.initial.get(to).get(0))));
+        OperationResult result = archive.apply(to, WriteMode.UPSERT, List.of(ParcelArchive.movedTo(moving, archive.initial.get(to).get(0))));
 
         assertEquals(1, result.moved());
         assertEquals(1, result.updated(), "for the feature, a move is an update");
@@ -61,7 +60,7 @@ class MovedKeysTest {
         assertEquals(Set.of(to), new KeyIndex(archive.archive).candidates(List.of(keyOf(moving))).get(keyOf(moving)),
                 "the index forgets the old cell after the move");
 
-        OperationResult back = archive.apply(from, WriteMode.UPSERT, List.of(movedTo(moving, archive.initial.get(from).get(1))));
+        OperationResult back = archive.apply(from, WriteMode.UPSERT, List.of(ParcelArchive.movedTo(moving, archive.initial.get(from).get(1))));
         assertEquals(1, back.moved());
         expectedCells.put(key(moving), from);
         assertEquals(expectedCells, archive.readCells(), "and back again");
@@ -99,7 +98,7 @@ class MovedKeysTest {
         Group existing = archive.initial.get(cells.get(0)).get(0);
         Map<String, String> before = ParcelArchive.fingerprints(archive.root);
         DeltaRejectedException refused = assertThrows(DeltaRejectedException.class,
-                () -> archive.apply(cells.get(1), WriteMode.APPEND, List.of(movedTo(existing, archive.initial.get(cells.get(1)).get(0)))));
+                () -> archive.apply(cells.get(1), WriteMode.APPEND, List.of(ParcelArchive.movedTo(existing, archive.initial.get(cells.get(1)).get(0)))));
         assertTrue(refused.getMessage().contains(key(existing)) && refused.getMessage().contains(cells.get(0)), refused.getMessage());
         assertEquals(before, ParcelArchive.fingerprints(archive.root));
     }
@@ -122,7 +121,7 @@ class MovedKeysTest {
         ParcelArchive baseline = ParcelArchive.create(temp.resolve("baseline"), 60);
         List<String> cells = largestCells(baseline, 2);
         Group moving = baseline.initial.get(cells.get(0)).get(0);
-        List<DeltaRow> delta = List.of(DeltaRow.upsert(movedTo(moving, baseline.initial.get(cells.get(1)).get(0))));
+        List<DeltaRow> delta = List.of(DeltaRow.upsert(ParcelArchive.movedTo(moving, baseline.initial.get(cells.get(1)).get(0))));
         Map<String, String> oldCells = baseline.readCells();
 
         Path healthy = TestFiles.copyTree(baseline.root, temp.resolve("healthy"));
@@ -158,17 +157,6 @@ class MovedKeysTest {
             }
         }
         System.out.println("moved-key fault points exercised: " + exercised);
-    }
-
-    /** The row with the geometry of another row, so it keys to that row's cell. */
-    private static Group movedTo(Group row, Group geometrySource) {
-        Group moved = new SimpleGroup(SyntheticParcels.schema());
-        moved.add(SyntheticParcels.KEY, key(row));
-        moved.add("land_use", row.getString("land_use", 0));
-        moved.add("area_m2", 77.0);
-        moved.add(SyntheticParcels.VERSION, java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(30)));
-        moved.add(SyntheticParcels.GEOMETRY, geometrySource.getBinary(SyntheticParcels.GEOMETRY, 0));
-        return moved;
     }
 
     private static Group keyOnly(String id) {

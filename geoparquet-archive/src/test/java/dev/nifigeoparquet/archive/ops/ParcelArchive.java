@@ -96,6 +96,17 @@ final class ParcelArchive {
         return renamed;
     }
 
+    /** The row with the geometry of another row, so it keys to that row's cell: a key that moves. */
+    static Group movedTo(Group row, Group geometrySource) {
+        Group moved = new org.apache.parquet.example.data.simple.SimpleGroup(SyntheticParcels.schema());
+        moved.add(SyntheticParcels.KEY, key(row));
+        moved.add("land_use", row.getString("land_use", 0));
+        moved.add("area_m2", 77.0);
+        moved.add(SyntheticParcels.VERSION, java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(30)));
+        moved.add(SyntheticParcels.GEOMETRY, geometrySource.getBinary(SyntheticParcels.GEOMETRY, 0));
+        return moved;
+    }
+
     static String key(Group row) {
         return row.getString(SyntheticParcels.KEY, 0);
     }
