@@ -10,7 +10,6 @@ import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageCost;
-import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.processors.record.RecordConversionException;
 import dev.nifigeoparquet.processors.record.RecordConversionOptions;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
@@ -472,20 +471,35 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 fail(session, flowFile, "Attribute " + current.cellAttribute() + " is not a partition of the archive: " + e.getMessage(), null);
             }
         }
-        ArchiveWriter writer = new ArchiveWriter(archive);
         DeltaRecords records = new DeltaRecords(archive, current.mode().writeMode(), current.deleteMarker(),
                 current.missingFields().handling());
+        List<CellBatch> batches = new ArrayList<>();
         for (Map.Entry<String, List<FlowFile>> group : byCell.entrySet()) {
-            applyBatch(session, archive, writer, readers, records, current, group.getKey(), group.getValue());
+            CellBatch batch = prepareBatch(session, archive, readers, records, current, group.getKey(), group.getValue());
+            if (batch != null) {
+                batches.add(batch);
+            }
+        }
+        if (batches.isEmpty()) {
+            return;
+        }
+        List<ArchiveWriter.BatchOutcome> outcomes = new ArchiveWriter(archive)
+                .applyAll(batches.stream().map(CellBatch::deltas).toList());
+        for (int i = 0; i < batches.size(); i++) {
+            route(session, archive, batches.get(i), outcomes.get(i));
         }
     }
 
     /**
-     * Reads and validates each FlowFile of one partition, then commits all their deltas with one rewrite of the
-     * partition. Each delta keeps its own id in the commit, so a FlowFile redelivered alone later is a replay.
+     * One cell's FlowFiles, read and validated, to be committed with one rewrite of the partition. Each delta keeps
+     * its own id in the commit, so a FlowFile redelivered alone later is a replay.
      */
-    private void applyBatch(ProcessSession session, GeoParquetArchive archive, ArchiveWriter writer, RecordReaderFactory readers,
-                            DeltaRecords records, Settings current, String cell, List<FlowFile> flowFiles) {
+    private record CellBatch(String cell, List<FlowFile> flowFiles, List<FlowFile> repeated, List<PartitionDelta> deltas) {
+    }
+
+    /** Reads and validates each FlowFile of one partition; those that fail go to failure. Null when none is left. */
+    private CellBatch prepareBatch(ProcessSession session, GeoParquetArchive archive, RecordReaderFactory readers,
+                                   DeltaRecords records, Settings current, String cell, List<FlowFile> flowFiles) {
         List<FlowFile> batch = new ArrayList<>();
         List<FlowFile> repeated = new ArrayList<>();
         List<PartitionDelta> deltas = new ArrayList<>();
@@ -505,18 +519,19 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 fail(session, flowFile, "Delta for partition " + cell + " cannot be applied: " + ArchiveFailures.describe(e), e);
             }
         }
-        if (batch.isEmpty()) {
-            return;
-        }
-        OperationResult result;
-        Map<String, String> cost;
-        try {
-            StorageMeter.Measured<OperationResult> measured = StorageMeter.measure(() -> writer.applyBatch(deltas));
-            result = measured.result();
-            cost = StorageCostAttributes.of(STORAGE, measured.cost());
-        } catch (IOException | RuntimeException e) {
-            batch.addAll(repeated);
-            for (FlowFile flowFile : batch) {
+        return batch.isEmpty() ? null : new CellBatch(cell, batch, repeated, deltas);
+    }
+
+    /** Sends a cell's FlowFiles where their batch's outcome says: success with its counts, retry, or failure. */
+    private void route(ProcessSession session, GeoParquetArchive archive, CellBatch cellBatch, ArchiveWriter.BatchOutcome outcome) {
+        String cell = cellBatch.cell();
+        List<FlowFile> batch = cellBatch.flowFiles();
+        List<FlowFile> repeated = cellBatch.repeated();
+        if (outcome.failure() != null) {
+            Exception e = outcome.failure();
+            List<FlowFile> all = new ArrayList<>(batch);
+            all.addAll(repeated);
+            for (FlowFile flowFile : all) {
                 if (ArchiveFailures.isTransient(e)) {
                     getLogger().warn("{}: applying the deltas to partition {} met a transient failure; routing to retry", flowFile, cell, e);
                     FlowFile retried = session.putAttribute(flowFile, ERROR_MESSAGE, ArchiveFailures.describe(e));
@@ -527,6 +542,8 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             }
             return;
         }
+        OperationResult result = outcome.result();
+        Map<String, String> cost = StorageCostAttributes.of(STORAGE, outcome.cost());
         for (int i = 0; i < batch.size(); i++) {
             Map<String, String> attributes = attributesOf(result);
             attributes.putAll(cost);

@@ -153,6 +153,34 @@ class UpsertGeoParquetPartitionTest {
     }
 
     @Test
+    void aRunOverSeveralCellsCommitsEachOnItsOwnSoOneBadPartitionFailsOnlyItsFlowFile() throws Exception {
+        assertEquals(2, routed.size(), "the delta spans two cells");
+        String good = routed.get(0).getAttribute("h3.cell");
+        String bad = routed.get(1).getAttribute("h3.cell");
+        long goodRowsBefore = parcels.archive.partitionState(good).rowCount();
+        DataFileEntry victim = parcels.archive.partitionState(bad).files().get(0);
+        Path file = root.resolve("h3_cell=" + bad).resolve(victim.name());
+        byte[] bytes = Files.readAllBytes(file);
+        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Map<String, String> badPartition = ParcelArchives.hashes(root.resolve("h3_cell=" + bad));
+
+        TestRunner upsert = upsert();
+        routed.forEach(flowFile -> upsert.enqueue(flowFile.getContentStream(), flowFile.getAttributes()));
+        upsert.run();
+
+        upsert.assertTransferCount(UpsertGeoParquetPartition.REL_SUCCESS, 1);
+        upsert.assertTransferCount(UpsertGeoParquetPartition.REL_FAILURE, 1);
+        MockFlowFile committed = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS).get(0);
+        committed.assertAttributeEquals("h3.cell", good);
+        committed.assertAttributeEquals("geoparquet.rows.net", "1");
+        assertEquals(goodRowsBefore + 1, parcels.archive.partitionState(good).rowCount());
+        MockFlowFile failed = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE).get(0);
+        failed.assertAttributeEquals("h3.cell", bad);
+        assertTrue(failed.getAttribute("error.message").contains(victim.name()), failed.getAttribute("error.message"));
+        assertEquals(badPartition, ParcelArchives.hashes(root.resolve("h3_cell=" + bad)), "the failed partition is as it was");
+    }
+
+    @Test
     void aValueTheArchiveCannotHoldFailsNamingTheField() throws Exception {
         MockFlowFile cellDelta = routed.get(0);
         TestRunner upsert = ArchiveChainTest.upsert(root, dev.nifigeoparquet.processors.testing.JsonRecordReaderService::new);
