@@ -68,24 +68,41 @@ final class Delta {
         return byCell;
     }
 
+    /** UpsertGeoParquetPartition's default Batch Size: the FlowFiles, one per cell, it takes in one run. */
+    static final int PARTITIONS_PER_RUN = 50;
+
     /**
-     * The engine's incremental path: one validated operation per partition the delta lands in (every row
-     * re-keyed by {@link PartitionDelta#prepare}), applied one after another.
+     * The engine's incremental path as UpsertGeoParquetPartition takes a routed delta: one FlowFile per partition,
+     * validated by {@link PartitionDelta#prepare} (every row re-keyed), up to its Batch Size per run, each run one
+     * {@link ArchiveWriter#applyAll}.
      */
     OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode) throws IOException {
-        return applyIncrementally(archive, mode, 1);
+        return applyIncrementally(archive, mode, 1, PARTITIONS_PER_RUN);
+    }
+
+    /** The same with {@code tasks} concurrent tasks, the partitions shared out evenly, one run each. */
+    OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode, int tasks) throws IOException {
+        int cells = rowsByCell().size();
+        return applyIncrementally(archive, mode, tasks, Math.max(1, (cells + tasks - 1) / tasks));
     }
 
     /**
-     * The same on {@code tasks} threads, as UpsertGeoParquetPartition runs with that many concurrent tasks: each
-     * partition's operation on one thread, the partitions shared out.
+     * With {@code tasks} threads, and at most {@code partitionsPerRun} partitions per run (1 is one operation per
+     * partition, each with its own key-index lookup and journal commits).
      */
-    OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode, int tasks) throws IOException {
-        List<Map.Entry<String, List<DeltaRow>>> cells = new ArrayList<>(rowsByCell().entrySet());
+    OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode, int tasks, int partitionsPerRun)
+            throws IOException {
+        List<List<Map.Entry<String, List<DeltaRow>>>> runs = new ArrayList<>();
+        for (Map.Entry<String, List<DeltaRow>> cell : rowsByCell().entrySet()) {
+            if (runs.isEmpty() || runs.get(runs.size() - 1).size() == partitionsPerRun) {
+                runs.add(new ArrayList<>());
+            }
+            runs.get(runs.size() - 1).add(cell);
+        }
         if (tasks == 1) {
             OperationResult total = null;
-            for (Map.Entry<String, List<DeltaRow>> cell : cells) {
-                OperationResult result = applyToCell(archive, mode, cell);
+            for (List<Map.Entry<String, List<DeltaRow>>> run : runs) {
+                OperationResult result = applyRun(archive, mode, run);
                 total = total == null ? result : total.plus(result);
             }
             return total;
@@ -93,8 +110,8 @@ final class Delta {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(tasks);
         try {
             List<java.util.concurrent.Future<OperationResult>> results = new ArrayList<>();
-            for (Map.Entry<String, List<DeltaRow>> cell : cells) {
-                results.add(pool.submit(() -> applyToCell(archive, mode, cell)));
+            for (List<Map.Entry<String, List<DeltaRow>>> run : runs) {
+                results.add(pool.submit(() -> applyRun(archive, mode, run)));
             }
             OperationResult total = null;
             for (java.util.concurrent.Future<OperationResult> result : results) {
@@ -112,9 +129,20 @@ final class Delta {
         }
     }
 
-    private static OperationResult applyToCell(GeoParquetArchive archive, WriteMode mode,
-                                               Map.Entry<String, List<DeltaRow>> cell) throws IOException {
-        return new ArchiveWriter(archive).apply(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null));
+    private static OperationResult applyRun(GeoParquetArchive archive, WriteMode mode,
+                                            List<Map.Entry<String, List<DeltaRow>>> cells) throws IOException {
+        List<List<PartitionDelta>> batches = new ArrayList<>();
+        for (Map.Entry<String, List<DeltaRow>> cell : cells) {
+            batches.add(List.of(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null)));
+        }
+        OperationResult total = null;
+        for (ArchiveWriter.BatchOutcome outcome : new ArchiveWriter(archive).applyAll(batches)) {
+            if (outcome.failure() != null) {
+                throw new IOException("A partition of the delta failed: " + outcome.failure(), outcome.failure());
+            }
+            total = total == null ? outcome.result() : total.plus(outcome.result());
+        }
+        return total;
     }
 
     /** The delta's file for other tools: the archive's columns plus {@code h3_cell} and {@code is_delete}. */

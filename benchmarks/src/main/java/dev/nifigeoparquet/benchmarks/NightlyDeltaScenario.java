@@ -109,6 +109,15 @@ final class NightlyDeltaScenario {
         var incTwo = Probe.measure(() -> delta.applyIncrementally(archiveTwoTasks, WriteMode.UPSERT, CONCURRENT_TASKS));
         Archives.DiskChange changeTwoTasks = Archives.DiskChange.between(beforeTwoTasks, Archives.snapshot(incrementalTwoTasks));
 
+        // 1c. One partition per run (Batch Size 1): every partition looks keys up in the index and writes its journal
+        // on its own. The difference to 1 is what sharing the index work within a run saves.
+        Path incrementalOneByOne = work.resolve("incremental-partition-by-partition");
+        Archives.linkCopy(pristine, incrementalOneByOne);
+        GeoParquetArchive archiveOneByOne = Archives.open(incrementalOneByOne);
+        Map<String, Long> beforeOneByOne = Archives.snapshot(incrementalOneByOne);
+        var incOneByOne = Probe.measure(() -> delta.applyIncrementally(archiveOneByOne, WriteMode.UPSERT, 1, 1));
+        Archives.DiskChange changeOneByOne = Archives.DiskChange.between(beforeOneByOne, Archives.snapshot(incrementalOneByOne));
+
         // 2. Naive full rewrite with the engine's Parquet writer.
         Path naiveOut = work.resolve("full-naive");
         var naive = Probe.measure(() -> NaiveFullRewrite.run(pristine, delta, naiveOut, SyntheticParcels.schema(),
@@ -154,6 +163,8 @@ final class NightlyDeltaScenario {
             long afterInc = duck.countRows(incremental);
             long afterIncTwoTasks = duck.countRows(incrementalTwoTasks);
             rec.put("afterIncrementalTwoTasksCountedByDuckDb", afterIncTwoTasks);
+            long afterIncOneByOne = duck.countRows(incrementalOneByOne);
+            rec.put("afterIncrementalPartitionByPartitionCountedByDuckDb", afterIncOneByOne);
             long afterNaive = duck.countRows(naiveOut);
             long afterDuck = duck.countRows(duckOut);
             rec.put("afterIncrementalCountedByDuckDb", afterInc);
@@ -173,7 +184,7 @@ final class NightlyDeltaScenario {
             VerificationReport reportTwoTasks = new ArchiveVerifier(archiveTwoTasks).verify(VerifyOptions.wholeArchive().expectingRows(expected));
             rec.put("engineVerificationTwoTasksConsistent", reportTwoTasks.consistent());
             rec.put("holds", baseline == prepared.archive().rows && afterInc == expected && afterNaive == expected
-                    && afterIncTwoTasks == expected && reportTwoTasks.consistent()
+                    && afterIncTwoTasks == expected && reportTwoTasks.consistent() && afterIncOneByOne == expected
                     && rec.get("rowsInIncrementalTwoTasksNotInNaive").asLong() == 0
                     && afterDuck == expected && result.netRows() == delta.expectedNetRows() && report.consistent()
                     && rec.get("rowsInIncrementalNotInNaive").asLong() == 0 && rec.get("rowsInIncrementalNotInDuckDb").asLong() == 0
@@ -193,12 +204,18 @@ final class NightlyDeltaScenario {
                 changeTwoTasks.indexBytesWritten(), changeTwoTasks.logBytesWritten(), changeTwoTasks.dataFilesWritten(),
                 changeTwoTasks.dataFilesRemoved(), resultTwoTasks.partitionsTouched().size());
         incTwoJson.put("concurrentTasks", CONCURRENT_TASKS);
+        OperationResult resultOneByOne = incOneByOne.value();
+        ObjectNode incOneByOneJson = approach(incOneByOne.measurement(), resultOneByOne.bytesRead(), changeOneByOne.dataBytesWritten(),
+                changeOneByOne.indexBytesWritten(), changeOneByOne.logBytesWritten(), changeOneByOne.dataFilesWritten(),
+                changeOneByOne.dataFilesRemoved(), resultOneByOne.partitionsTouched().size());
+        incOneByOneJson.put("partitionsPerRun", 1);
         NaiveFullRewrite.Result n = naive.value();
         ObjectNode naiveJson = approach(naive.measurement(), n.bytesRead(), n.bytesWritten(), 0, 0, n.filesWritten(),
                 n.filesRead(), n.partitions());
         ObjectNode approaches = out.putObject("approaches");
         approaches.set("incremental", incJson);
         approaches.set("incrementalTwoTasks", incTwoJson);
+        approaches.set("incrementalPartitionByPartition", incOneByOneJson);
         approaches.set("naiveFullRewrite", naiveJson);
         approaches.set("duckdbFullRewrite", duckJson);
 
@@ -209,6 +226,7 @@ final class NightlyDeltaScenario {
         double incTwoSeconds = incTwo.measurement().seconds();
         ratios.put("timeNaiveOverIncrementalTwoTasks", naive.measurement().seconds() / incTwoSeconds);
         ratios.put("timeDuckDbOverIncrementalTwoTasks", duckJson.get("wallSeconds").asDouble() / incTwoSeconds);
+        ratios.put("timePartitionByPartitionOverIncremental", incOneByOne.measurement().seconds() / incSeconds);
         double incCpu = inc.measurement().cpuSeconds();
         ratios.put("cpuNaiveOverIncremental", naive.measurement().cpuSeconds() / incCpu);
         ratios.put("cpuDuckDbOverIncremental", duckJson.get("cpuSeconds").asDouble() / incCpu);
