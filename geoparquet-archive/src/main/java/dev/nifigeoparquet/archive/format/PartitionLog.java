@@ -35,8 +35,9 @@ public final class PartitionLog {
      * @param committed  the latest state in effect (a plain entry, or one whose transaction committed)
      * @param topVersion the highest version present, in effect or not; the next commit takes {@code topVersion + 1}
      * @param pending    the top entry when its transaction is not decided yet, else null
+     * @param listed     the log directory's listing this view was read from: entries and debris (temporary names)
      */
-    public record View(PartitionCommit committed, long topVersion, PartitionCommit pending) {
+    public record View(PartitionCommit committed, long topVersion, PartitionCommit pending, List<StoredObject> listed) {
     }
 
     /** The latest committed state, or {@link PartitionCommit#empty} when the partition has never been committed. */
@@ -51,7 +52,8 @@ public final class PartitionLog {
     public View view() throws IOException {
         for (int attempt = 1; ; attempt++) {
             List<Long> versions = new java.util.ArrayList<>();
-            for (StoredObject entry : storage.list(ArchiveLayout.logDirectory(cell))) {
+            List<StoredObject> listed = storage.list(ArchiveLayout.logDirectory(cell));
+            for (StoredObject entry : listed) {
                 long version = ArchiveLayout.logEntryVersion(entry.name());
                 if (version > 0) {
                     versions.add(version);
@@ -59,7 +61,7 @@ public final class PartitionLog {
             }
             versions.sort(java.util.Comparator.reverseOrder());
             try {
-                return resolve(versions);
+                return resolve(versions, listed);
             } catch (NoSuchFileException pruned) {
                 // A concurrent writer committed and pruned between our list and read: list again.
                 if (attempt == READ_ATTEMPTS) {
@@ -69,13 +71,13 @@ public final class PartitionLog {
         }
     }
 
-    private View resolve(List<Long> newestFirst) throws IOException {
+    private View resolve(List<Long> newestFirst, List<StoredObject> listed) throws IOException {
         long top = newestFirst.isEmpty() ? 0 : newestFirst.get(0);
         PartitionCommit pending = null;
         for (long version : newestFirst) {
             PartitionCommit entry = read(version);
             if (entry.transaction() == null) {
-                return new View(entry, top, pending);
+                return new View(entry, top, pending, listed);
             }
             TransactionDecision decision = TransactionRecords.read(storage, entry.transaction());
             if (decision == null) {
@@ -85,10 +87,10 @@ public final class PartitionLog {
                 continue;
             }
             if (decision.outcome() == TransactionDecision.Outcome.COMMITTED) {
-                return new View(entry, top, pending);
+                return new View(entry, top, pending, listed);
             }
         }
-        return new View(PartitionCommit.empty(cell), top, pending);
+        return new View(PartitionCommit.empty(cell), top, pending, listed);
     }
 
     /** The highest committed version, 0 when none. */
@@ -123,10 +125,5 @@ public final class PartitionLog {
         } catch (FileAlreadyExistsException e) {
             throw new CommitConflictException(cell, next.version(), e.getMessage());
         }
-    }
-
-    /** Log entries and debris (temporary names) in the log directory. */
-    public List<StoredObject> listEntries() throws IOException {
-        return storage.list(ArchiveLayout.logDirectory(cell));
     }
 }

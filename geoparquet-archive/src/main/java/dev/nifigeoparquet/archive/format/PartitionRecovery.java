@@ -39,9 +39,8 @@ public final class PartitionRecovery {
         PartitionLog log = new PartitionLog(storage, cell);
         for (int attempt = 1; ; attempt++) {
             PartitionLog.View view = settlePending(log, now);
-            PartitionCommit latest = view.committed();
             try {
-                return recover(log, latest, view.topVersion(), now);
+                return recover(log, view, now);
             } catch (CommittedFileMissingException missing) {
                 // A concurrent writer may have superseded and deleted the file after we read the state.
                 if (attempt == ATTEMPTS || log.latestVersion() == view.topVersion()) {
@@ -78,13 +77,19 @@ public final class PartitionRecovery {
         }
     }
 
-    private Report recover(PartitionLog log, PartitionCommit latest, long topVersion, Instant now) throws IOException {
+    /**
+     * Each directory is listed once. The log's and the staging directory's listings also serve the clean-up at the end:
+     * an object created after them is younger than the lease, so a second listing could not delete it either.
+     */
+    private Report recover(PartitionLog log, PartitionLog.View view, Instant now) throws IOException {
         String cell = log.cell();
+        PartitionCommit latest = view.committed();
         // Staging is listed before the partition directory: a concurrent publish links a file into the partition
         // before it unlinks the staged name, so in this order a file being published is seen in at least one of
         // the two listings. In the other order it can fall between them and look lost.
+        List<StoredObject> stagedObjects = storage.list(ArchiveLayout.stagingDirectory(cell));
         Set<String> staged = new HashSet<>();
-        for (StoredObject object : storage.list(ArchiveLayout.stagingDirectory(cell))) {
+        for (StoredObject object : stagedObjects) {
             staged.add(object.name());
         }
         Set<String> present = new HashSet<>();
@@ -119,7 +124,7 @@ public final class PartitionRecovery {
 
         WriterLease lease = settings.lease();
         int stagingDeleted = 0;
-        for (StoredObject object : storage.list(ArchiveLayout.stagingDirectory(cell))) {
+        for (StoredObject object : stagedObjects) {
             String name = object.name();
             boolean referenced = name.endsWith(ArchiveLayout.STAGED_SUFFIX)
                     && latest.fileNames().contains(name.substring(0, name.length() - ArchiveLayout.STAGED_SUFFIX.length()));
@@ -130,7 +135,7 @@ public final class PartitionRecovery {
         }
 
         int pruned = 0;
-        for (StoredObject entry : log.listEntries()) {
+        for (StoredObject entry : view.listed()) {
             long version = ArchiveLayout.logEntryVersion(entry.name());
             boolean oldEntry = version > 0 && version <= latest.version() - settings.logEntryRetention();
             boolean debris = version < 0 && lease.expired(entry.lastModified(), now);
@@ -139,7 +144,7 @@ public final class PartitionRecovery {
                 pruned++;
             }
         }
-        return new Report(latest, topVersion, published, supersededDeleted, stagingDeleted, pruned);
+        return new Report(latest, view.topVersion(), published, supersededDeleted, stagingDeleted, pruned);
     }
 
     /** A file the latest commit lists is neither published nor staged: the archive was damaged outside the protocol. */

@@ -138,7 +138,7 @@ public final class ArchiveWriter {
                     return;
                 }
                 PartitionDelta delta = PartitionDelta.combine(fresh.deltas());
-                targets.put(i, scanLatest(delta.cell(), delta.rowsByKey().keySet()));
+                targets.put(i, scanLatest(delta.cell(), delta.rowsByKey().keySet(), fresh.state()));
                 deltas.put(i, delta);
             });
         }
@@ -266,7 +266,7 @@ public final class ArchiveWriter {
             return replay(delta, state);
         }
         KeyIndex index = new KeyIndex(archive);
-        Scanned scanned = state == null ? null : scanLatest(target, delta.rowsByKey().keySet());
+        Scanned scanned = state == null ? null : scanLatest(target, delta.rowsByKey().keySet(), state);
         Set<FeatureKey> inTarget = scanned == null ? Set.of() : scanned.result().found();
         KeyedPlan plan = plan(delta, scanned, index.candidates(unresolved(delta, inTarget)));
         index.record(plan.arriving(), Map.of());
@@ -384,7 +384,7 @@ public final class ArchiveWriter {
         }
         Map<String, Set<FeatureKey>> confirmed = new TreeMap<>();
         for (Map.Entry<String, Set<FeatureKey>> candidate : candidatesByCell.entrySet()) {
-            Set<FeatureKey> found = scanLatest(candidate.getKey(), candidate.getValue()).result().found();
+            Set<FeatureKey> found = scanLatest(candidate.getKey(), candidate.getValue(), null).result().found();
             if (!found.isEmpty()) {
                 confirmed.put(candidate.getKey(), found);
             }
@@ -396,10 +396,12 @@ public final class ArchiveWriter {
      * Scans a partition's latest state for keys. These scans run before the partition is locked, so a writer of it
      * (in this process or another) may supersede and delete a file meanwhile; the scan then reads the newer state, as
      * the format's readers do (section 5.4).
+     *
+     * @param justRead the partition's state if the caller has just read it, else null
      */
-    private Scanned scanLatest(String cell, Set<FeatureKey> keys) throws IOException {
+    private Scanned scanLatest(String cell, Set<FeatureKey> keys, PartitionCommit justRead) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            PartitionCommit state = archive.partitionState(cell);
+            PartitionCommit state = attempt == 1 && justRead != null ? justRead : archive.partitionState(cell);
             try {
                 return new Scanned(state, scanner.scan(state, keys));
             } catch (NoSuchFileException superseded) {
