@@ -159,6 +159,12 @@ final class Summary {
                         .append(ap.path("filesRemovedOrSuperseded").asLong()).append(" | ").append(ap.path("partitionsTouched").asLong()).append(" | ")
                         .append(mib(ap.path("heapPeakBytes").asLong())).append(" | ").append(mib(ap.path("rssPeakBytes").asLong())).append(" |\n");
             }
+            if (n.path("ratios").has("timePartitionByPartitionOverIncremental")) {
+                md.append(String.format(Locale.ROOT, "\nIncremental approaches: median of %d interleaved runs each, after a warm-up "
+                                + "with the whole delta. One partition per run (Batch Size 1) / all in one run: %s.\n",
+                        n.path("approaches").path("incremental").path("wallSecondsOfEachRun").size(),
+                        x(n.path("ratios").path("timePartitionByPartitionOverIncremental").asDouble())));
+            }
             JsonNode rec = n.path("reconciliation");
             md.append(String.format(Locale.ROOT, "\nReconciliation (counted by DuckDB): %,d + %,d = %,d expected; incremental %,d, naive %,d, "
                             + "DuckDB %,d; rows differing from the naive rewrite %d, from DuckDB's %d; engine verification consistent: %s.\n",

@@ -26,7 +26,8 @@ class BenchmarkSmokeTest {
         JsonNode root = ArchiveJson.mapper().readTree(json.toFile());
         JsonNode s = root.path("scenarios");
         JsonNode nightly = s.path("nightly");
-        for (String approach : List.of("incremental", "naiveFullRewrite", "duckdbFullRewrite")) {
+        for (String approach : List.of("incremental", "incrementalTwoTasks", "incrementalPartitionByPartition", "naiveFullRewrite",
+                "duckdbFullRewrite")) {
             JsonNode a = nightly.path("approaches").path(approach);
             for (String field : List.of("wallSeconds", "bytesRead", "dataBytesWritten", "indexBytesWritten", "filesWritten",
                     "filesRemovedOrSuperseded", "partitionsTouched", "heapPeakBytes", "rssPeakBytes")) {
@@ -40,6 +41,8 @@ class BenchmarkSmokeTest {
         JsonNode rec = nightly.path("reconciliation");
         assertEquals(rec.path("baselineRows").asLong() + rec.path("netRowsExpected").asLong(), rec.path("afterIncrementalCountedByDuckDb").asLong());
         assertTrue(rec.path("holds").asBoolean(), "nightly reconciliation: " + rec);
+        assertEquals(rec.path("expectedAfter").asLong(), rec.path("afterIncrementalPartitionByPartitionCountedByDuckDb").asLong());
+        assertEquals(3, nightly.path("approaches").path("incremental").path("wallSecondsOfEachRun").size());
         assertTrue(s.path("append").path("reconciliation").path("holds").asBoolean(), "append reconciliation");
         for (JsonNode p : s.path("compaction").path("partitions")) {
             assertTrue(p.path("engine").path("geoIdenticalToCanonical").asBoolean(), "engine compaction keeps the geo block");
