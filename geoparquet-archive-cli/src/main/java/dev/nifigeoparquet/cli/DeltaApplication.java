@@ -18,8 +18,12 @@ import java.util.Map;
  * RouteByH3Cell and UpsertGeoParquetPartition. Every partition's delta is validated before the first is written,
  * so a bad row changes nothing. Each partition commits atomically on its own; if the run stops half way, running
  * it again completes it, because each partition's operation id (derived from its rows) makes a replay a no-op.
+ * Partitions go to the engine {@value #PARTITIONS_PER_RUN} at a time, as UpsertGeoParquetPartition's default Batch
+ * Size takes them, so they share the key-index work ({@link ArchiveWriter#applyAll}).
  */
 final class DeltaApplication {
+
+    static final int PARTITIONS_PER_RUN = 50;
 
     /**
      * What applying a delta did.
@@ -57,13 +61,23 @@ final class DeltaApplication {
         Progress.Counter counter = progress.counter(mode.name().toLowerCase(java.util.Locale.ROOT) + " partitions", deltas.size());
         OperationResult total = null;
         int replayed = 0;
-        for (PartitionDelta delta : deltas) {
-            OperationResult result = writer.apply(delta);
-            if (result.replay()) {
-                replayed++;
+        for (int first = 0; first < deltas.size(); first += PARTITIONS_PER_RUN) {
+            List<List<PartitionDelta>> run = deltas.subList(first, Math.min(deltas.size(), first + PARTITIONS_PER_RUN))
+                    .stream().map(List::of).toList();
+            for (ArchiveWriter.BatchOutcome outcome : writer.applyAll(run)) {
+                if (outcome.failure() instanceof IOException io) {
+                    throw io;
+                } else if (outcome.failure() instanceof RuntimeException runtime) {
+                    throw runtime;
+                } else if (outcome.failure() != null) {
+                    throw new IOException(outcome.failure());
+                }
+                if (outcome.result().replay()) {
+                    replayed++;
+                }
+                total = total == null ? outcome.result() : total.plus(outcome.result());
+                counter.add(1);
             }
-            total = total == null ? result : total.plus(result);
-            counter.add(1);
         }
         counter.finish();
         if (total == null) {

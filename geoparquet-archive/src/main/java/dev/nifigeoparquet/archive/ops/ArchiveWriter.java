@@ -101,6 +101,9 @@ public final class ArchiveWriter {
      * @return one outcome per batch, in order; the first also carries the requests of the shared index work
      */
     public List<BatchOutcome> applyAll(List<List<PartitionDelta>> batches) {
+        if (batches.stream().anyMatch(List::isEmpty)) {
+            throw new IllegalArgumentException("Every batch needs at least one delta");
+        }
         Run run = new Run(batches.size());
         List<Integer> shared = new ArrayList<>();
         List<Integer> alone = new ArrayList<>();

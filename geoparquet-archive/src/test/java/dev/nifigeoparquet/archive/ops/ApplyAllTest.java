@@ -169,6 +169,12 @@ class ApplyAllTest {
         assertEquals(committed, ParcelArchive.fingerprints(base.root));
     }
 
+    @Test
+    void aBatchWithoutDeltasIsRefused() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new ArchiveWriter(base.archive).applyAll(List.of(List.of())));
+    }
+
     /**
      * A run is not one transaction: its batches commit one by one. So whichever storage call fails, the archive after
      * recovery is what some of the batches, applied in order, make of it, and every batch reported committed is among
