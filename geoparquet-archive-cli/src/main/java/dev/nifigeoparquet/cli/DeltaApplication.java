@@ -65,17 +65,11 @@ final class DeltaApplication {
             List<List<PartitionDelta>> run = deltas.subList(first, Math.min(deltas.size(), first + PARTITIONS_PER_RUN))
                     .stream().map(List::of).toList();
             for (ArchiveWriter.BatchOutcome outcome : writer.applyAll(run)) {
-                if (outcome.failure() instanceof IOException io) {
-                    throw io;
-                } else if (outcome.failure() instanceof RuntimeException runtime) {
-                    throw runtime;
-                } else if (outcome.failure() != null) {
-                    throw new IOException(outcome.failure());
-                }
-                if (outcome.result().replay()) {
+                OperationResult result = outcome.orThrow();
+                if (result.replay()) {
                     replayed++;
                 }
-                total = total == null ? outcome.result() : total.plus(outcome.result());
+                total = total == null ? result : total.plus(result);
                 counter.add(1);
             }
         }

@@ -339,7 +339,7 @@ public final class KeyIndex {
                 continue;
             }
             java.util.function.Predicate<Binary> bloom = archive.indexFooters().bloomFilter(cacheKey, index, "key");
-            if (bloom == null || inRange.stream().anyMatch(key -> bloom.test(Binary.fromString(key)))) {
+            if (bloom == null || admitsAny(bloom, inRange)) {
                 return false;
             }
         }
@@ -358,7 +358,11 @@ public final class KeyIndex {
             bloom = reader.bloomFilter(index, "key");
             archive.indexFooters().putBloomFilter(cacheKey, index, "key", bloom);
         }
-        for (String key : inRange) {
+        return admitsAny(bloom, inRange);
+    }
+
+    private static boolean admitsAny(java.util.function.Predicate<Binary> bloom, Collection<String> keys) {
+        for (String key : keys) {
             if (bloom.test(Binary.fromString(key))) {
                 return true;
             }

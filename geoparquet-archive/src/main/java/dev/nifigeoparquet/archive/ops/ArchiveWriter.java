@@ -88,6 +88,18 @@ public final class ArchiveWriter {
      * it was, and the storage requests it made.
      */
     public record BatchOutcome(OperationResult result, Exception failure, StorageCost cost) {
+
+        /** The result, or the failure thrown as it was (a checked failure other than an I/O one wrapped). */
+        public OperationResult orThrow() throws IOException {
+            if (failure instanceof IOException io) {
+                throw io;
+            } else if (failure instanceof RuntimeException runtime) {
+                throw runtime;
+            } else if (failure != null) {
+                throw new IOException(failure);
+            }
+            return result;
+        }
     }
 
     /**

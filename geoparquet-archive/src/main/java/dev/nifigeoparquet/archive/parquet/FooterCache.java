@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.archive.parquet;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -18,17 +17,8 @@ public final class FooterCache {
     private final Map<String, java.util.function.Predicate<org.apache.parquet.io.api.Binary>> bloomFilters;
 
     public FooterCache(int capacity) {
-        this.footers = lru(capacity);
-        this.bloomFilters = lru(capacity * BLOOM_FILTERS_PER_FOOTER);
-    }
-
-    private static <V> Map<String, V> lru(int capacity) {
-        return new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
-                return size() > capacity;
-            }
-        };
+        this.footers = new LruMap<>(capacity);
+        this.bloomFilters = new LruMap<>(capacity * BLOOM_FILTERS_PER_FOOTER);
     }
 
     /** The bloom filter test cached for a file's row group and column, or null. */

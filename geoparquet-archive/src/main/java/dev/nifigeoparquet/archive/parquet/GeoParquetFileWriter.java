@@ -157,13 +157,7 @@ public final class GeoParquetFileWriter implements Closeable {
     }
 
     /** The archive's few geo blocks, parsed once: every file written would otherwise parse the same JSON twice. */
-    private static final Map<String, GeoMetadata> PARSED_GEO = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, GeoMetadata> eldest) {
-                    return size() > 16;
-                }
-            });
+    private static final Map<String, GeoMetadata> PARSED_GEO = java.util.Collections.synchronizedMap(new LruMap<>(16));
 
     private static GeoMetadata parsedGeo(String geo) {
         GeoMetadata parsed = PARSED_GEO.get(geo);
