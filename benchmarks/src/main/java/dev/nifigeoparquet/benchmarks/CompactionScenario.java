@@ -102,33 +102,29 @@ final class CompactionScenario {
                 // is kept (the least disturbed on a shared machine). The engine was warmed up on a throwaway copy.
                 Path typedOut = work.resolve("duckdb-typed-" + cell + ".parquet");
                 Path rawOut = work.resolve("duckdb-raw-" + cell + ".parquet");
-                Probe.Timed<?> typed = null;
-                Probe.Timed<?> raw = null;
-                Probe.Timed<PartitionCompaction> engine = null;
-                Path copy = null;
+                Probe.Timed<Void> typed = null;
+                Probe.Timed<Void> raw = null;
+                Probe.Timed<Compacted> engine = null;
+                List<Path> copies = new ArrayList<>();
                 for (int repeat = 0; repeat < REPEATS; repeat++) {
-                    Files.deleteIfExists(typedOut);
-                    duck.execute("RESET enable_geoparquet_conversion");
-                    typed = faster(typed, Probe.measure(() -> {
-                        duck.execute("COPY (SELECT * FROM read_parquet(" + input + ")) TO " + DuckDb.literal(typedOut)
-                                + " (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)");
-                        return null;
-                    }));
-                    Files.deleteIfExists(rawOut);
-                    duck.execute("SET enable_geoparquet_conversion = false");
-                    raw = faster(raw, Probe.measure(() -> {
-                        duck.execute("COPY (SELECT * FROM read_parquet(" + input + ")) TO " + DuckDb.literal(rawOut)
-                                + " (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)");
-                        return null;
-                    }));
-                    copy = work.resolve("engine-" + cell + "-" + repeat);
+                    typed = faster(typed, duckCopy(duck, "RESET enable_geoparquet_conversion", input, typedOut));
+                    raw = faster(raw, duckCopy(duck, "SET enable_geoparquet_conversion = false", input, rawOut));
+                    Path copy = work.resolve("engine-" + cell + "-" + repeat);
+                    copies.add(copy);
                     Archives.linkCopy(root, copy);
                     Compactor compactor = new Compactor(Archives.open(copy), CompactionOptions.archiveDefaults().withMinFiles(2));
-                    engine = faster(engine, Probe.measure(() -> compactor.compact(cell)));
+                    engine = faster(engine, Probe.measure(() -> new Compacted(compactor.compact(cell), copy)));
                 }
-                PartitionCompaction compaction = engine.value();
+                PartitionCompaction compaction = engine.value().result();
+                // The kept run's copy is the one checked below; the others go.
+                Path compacted = engine.value().copy().resolve("h3_cell=" + cell);
+                for (Path copy : copies) {
+                    if (!copy.equals(engine.value().copy())) {
+                        Archives.deleteTree(copy);
+                    }
+                }
                 List<Path> outputs;
-                try (var files = Files.list(copy.resolve("h3_cell=" + cell))) {
+                try (var files = Files.list(compacted)) {
                     outputs = files.filter(f -> f.toString().endsWith(".parquet")).toList();
                 }
                 byte[] engineGeo = duck.footerValue(outputs.get(0), FooterEntries.GEO);
@@ -138,7 +134,8 @@ final class CompactionScenario {
                 e.put("wallSeconds", engine.measurement().seconds());
                 e.put("filesAfter", compaction.filesAfter());
                 e.put("bytesWritten", compaction.bytesWritten());
-                e.put("rowsCountedByDuckDb", duck.count("SELECT count(*) FROM read_parquet(" + input + ")"));
+                e.put("rowsCountedByDuckDb", duck.count("SELECT count(*) FROM read_parquet("
+                        + DuckDb.literal(compacted.toAbsolutePath() + "/*.parquet") + ")"));
                 e.put("geoIdenticalToCanonical", engineGeo != null && Arrays.equals(engineGeo, canonicalGeo.getBytes(StandardCharsets.UTF_8)));
                 e.put("heapPeakBytes", engine.measurement().heapPeakBytes());
                 describeDuck(r.putObject("duckdbTypedGeometry"), typed.measurement(), typedOut, typedGeo, canonicalGeo, duck);
@@ -147,6 +144,21 @@ final class CompactionScenario {
                 r.put("engineTimeOverDuckDbRaw", engine.measurement().seconds() / raw.measurement().seconds());
             }
         }
+    }
+
+    /** An engine compaction and the archive copy it compacted. */
+    private record Compacted(PartitionCompaction result, Path copy) {
+    }
+
+    /** DuckDB's COPY of a partition into one file, after {@code setting}; the same options for both geometry handlings. */
+    private static Probe.Timed<Void> duckCopy(DuckDb duck, String setting, String input, Path out) throws Exception {
+        Files.deleteIfExists(out);
+        duck.execute(setting);
+        return Probe.measure(() -> {
+            duck.execute("COPY (SELECT * FROM read_parquet(" + input + ")) TO " + DuckDb.literal(out)
+                    + " (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)");
+            return null;
+        });
     }
 
     private static long partitionBytes(Path partition) throws Exception {

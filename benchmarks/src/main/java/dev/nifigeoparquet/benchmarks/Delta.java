@@ -80,10 +80,10 @@ final class Delta {
         return applyIncrementally(archive, mode, 1, PARTITIONS_PER_RUN);
     }
 
-    /** The same with {@code tasks} concurrent tasks, the partitions shared out evenly, one run each. */
-    OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode, int tasks) throws IOException {
-        int cells = rowsByCell().size();
-        return applyIncrementally(archive, mode, tasks, Math.max(1, (cells + tasks - 1) / tasks));
+    /** Partitions per run when {@code tasks} concurrent tasks share the delta's partitions out evenly, one run each. */
+    int partitionsPerTask(int tasks) {
+        long cells = changes.stream().map(Change::cell).distinct().count();
+        return (int) Math.max(1, (cells + tasks - 1) / tasks);
     }
 
     /**
@@ -137,10 +137,7 @@ final class Delta {
         }
         OperationResult total = null;
         for (ArchiveWriter.BatchOutcome outcome : new ArchiveWriter(archive).applyAll(batches)) {
-            if (outcome.failure() != null) {
-                throw new IOException("A partition of the delta failed: " + outcome.failure(), outcome.failure());
-            }
-            total = total == null ? outcome.result() : total.plus(outcome.result());
+            total = total == null ? outcome.orThrow() : total.plus(outcome.orThrow());
         }
         return total;
     }

@@ -169,8 +169,8 @@ final class NaiveFullRewrite {
         @Override
         public Set<String> cells() throws IOException {
             try (Stream<Path> dirs = Files.list(archiveRoot)) {
-                return dirs.map(dir -> dir.getFileName().toString()).filter(name -> name.startsWith(ArchiveLayout.PARTITION_PREFIX))
-                        .map(name -> name.substring(ArchiveLayout.PARTITION_PREFIX.length())).collect(Collectors.toSet());
+                return dirs.map(dir -> ArchiveLayout.cellOfPartitionDirectory(dir.getFileName().toString()))
+                        .filter(java.util.Objects::nonNull).collect(Collectors.toSet());
             }
         }
 
@@ -182,7 +182,7 @@ final class NaiveFullRewrite {
             }
             List<Input> inputs = new ArrayList<>();
             try (Stream<Path> files = Files.list(partition)) {
-                for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".parquet")).sorted().toList()) {
+                for (Path file : files.filter(f -> f.getFileName().toString().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)).sorted().toList()) {
                     inputs.add(new Input(file.toString(), new LocalInputFile(file), file.toString(), Files.size(file)));
                 }
             }
@@ -228,8 +228,9 @@ final class NaiveFullRewrite {
         public Set<String> cells() throws IOException {
             Set<String> cells = new HashSet<>();
             for (StoredObject object : storage.list("")) {
-                if (object.directory() && object.name().startsWith(ArchiveLayout.PARTITION_PREFIX)) {
-                    cells.add(object.name().substring(ArchiveLayout.PARTITION_PREFIX.length()));
+                String cell = object.directory() ? ArchiveLayout.cellOfPartitionDirectory(object.name()) : null;
+                if (cell != null) {
+                    cells.add(cell);
                 }
             }
             return cells;
@@ -239,7 +240,7 @@ final class NaiveFullRewrite {
         public List<Input> inputs(String cell) throws IOException {
             List<Input> inputs = new ArrayList<>();
             for (StoredObject object : storage.list(ArchiveLayout.PARTITION_PREFIX + cell)) {
-                if (!object.directory() && object.name().endsWith(".parquet")) {
+                if (!object.directory() && object.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
                     inputs.add(new Input(object.path(), storage.openInputFile(object.path()), storage.describe() + "/" + object.path(),
                             object.size()));
                 }

@@ -100,11 +100,12 @@ final class NightlyDeltaScenario {
         // on its own: what sharing that work within a run saves. Each runs INCREMENTAL_REPEATS times, interleaved, on
         // fresh copies; the median run of each is reported and kept for the reconciliation.
         Map<String, List<IncrementalRun>> runs = new java.util.LinkedHashMap<>();
+        int perTask = delta.partitionsPerTask(CONCURRENT_TASKS);
         for (int r = 0; r < INCREMENTAL_REPEATS; r++) {
             runs.computeIfAbsent("incremental", k -> new java.util.ArrayList<>())
                     .add(IncrementalRun.of(pristine, work.resolve("incremental-" + r), delta, 1, Delta.PARTITIONS_PER_RUN));
             runs.computeIfAbsent("incrementalTwoTasks", k -> new java.util.ArrayList<>())
-                    .add(IncrementalRun.of(pristine, work.resolve("incremental-2-tasks-" + r), delta, CONCURRENT_TASKS, 0));
+                    .add(IncrementalRun.of(pristine, work.resolve("incremental-2-tasks-" + r), delta, CONCURRENT_TASKS, perTask));
             runs.computeIfAbsent("incrementalPartitionByPartition", k -> new java.util.ArrayList<>())
                     .add(IncrementalRun.of(pristine, work.resolve("incremental-partition-by-partition-" + r), delta, 1, 1));
         }
@@ -117,12 +118,6 @@ final class NightlyDeltaScenario {
         Archives.DiskChange change = one.change();
         OperationResult result = inc.value();
         Path incrementalTwoTasks = two.root();
-        GeoParquetArchive archiveTwoTasks = two.archive();
-        var incTwo = two.timed();
-        Archives.DiskChange changeTwoTasks = two.change();
-        Path incrementalOneByOne = oneByOne.root();
-        var incOneByOne = oneByOne.timed();
-        Archives.DiskChange changeOneByOne = oneByOne.change();
 
         // 2. Naive full rewrite with the engine's Parquet writer.
         Path naiveOut = work.resolve("full-naive");
@@ -169,7 +164,7 @@ final class NightlyDeltaScenario {
             long afterInc = duck.countRows(incremental);
             long afterIncTwoTasks = duck.countRows(incrementalTwoTasks);
             rec.put("afterIncrementalTwoTasksCountedByDuckDb", afterIncTwoTasks);
-            long afterIncOneByOne = duck.countRows(incrementalOneByOne);
+            long afterIncOneByOne = duck.countRows(oneByOne.root());
             rec.put("afterIncrementalPartitionByPartitionCountedByDuckDb", afterIncOneByOne);
             long afterNaive = duck.countRows(naiveOut);
             long afterDuck = duck.countRows(duckOut);
@@ -187,7 +182,7 @@ final class NightlyDeltaScenario {
             rec.put("engineVerificationConsistent", report.consistent());
             rec.put("rowsInIncrementalTwoTasksNotInNaive", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incrementalTwoTasks))
                     + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
-            VerificationReport reportTwoTasks = new ArchiveVerifier(archiveTwoTasks).verify(VerifyOptions.wholeArchive().expectingRows(expected));
+            VerificationReport reportTwoTasks = new ArchiveVerifier(two.archive()).verify(VerifyOptions.wholeArchive().expectingRows(expected));
             rec.put("engineVerificationTwoTasksConsistent", reportTwoTasks.consistent());
             rec.put("holds", baseline == prepared.archive().rows && afterInc == expected && afterNaive == expected
                     && afterIncTwoTasks == expected && reportTwoTasks.consistent() && afterIncOneByOne == expected
@@ -197,23 +192,15 @@ final class NightlyDeltaScenario {
                     && rec.get("distinctKeysAfterIncremental").asLong() == expected);
         }
 
-        ObjectNode incJson = approach(inc.measurement(), result.bytesRead(), change.dataBytesWritten(),
-                change.indexBytesWritten(), change.logBytesWritten(), change.dataFilesWritten(), change.dataFilesRemoved(),
-                result.partitionsTouched().size());
+        ObjectNode incJson = one.json();
         incJson.put("engineReportedBytesWritten", result.bytesWritten());
         incJson.put("inserted", result.inserted());
         incJson.put("updated", result.updated());
         incJson.put("moved", result.moved());
         incJson.put("deleted", result.deleted());
-        OperationResult resultTwoTasks = incTwo.value();
-        ObjectNode incTwoJson = approach(incTwo.measurement(), resultTwoTasks.bytesRead(), changeTwoTasks.dataBytesWritten(),
-                changeTwoTasks.indexBytesWritten(), changeTwoTasks.logBytesWritten(), changeTwoTasks.dataFilesWritten(),
-                changeTwoTasks.dataFilesRemoved(), resultTwoTasks.partitionsTouched().size());
+        ObjectNode incTwoJson = two.json();
         incTwoJson.put("concurrentTasks", CONCURRENT_TASKS);
-        OperationResult resultOneByOne = incOneByOne.value();
-        ObjectNode incOneByOneJson = approach(incOneByOne.measurement(), resultOneByOne.bytesRead(), changeOneByOne.dataBytesWritten(),
-                changeOneByOne.indexBytesWritten(), changeOneByOne.logBytesWritten(), changeOneByOne.dataFilesWritten(),
-                changeOneByOne.dataFilesRemoved(), resultOneByOne.partitionsTouched().size());
+        ObjectNode incOneByOneJson = oneByOne.json();
         incOneByOneJson.put("partitionsPerRun", 1);
         NaiveFullRewrite.Result n = naive.value();
         ObjectNode naiveJson = approach(naive.measurement(), n.bytesRead(), n.bytesWritten(), 0, 0, n.filesWritten(),
@@ -233,10 +220,10 @@ final class NightlyDeltaScenario {
         double incSeconds = inc.measurement().seconds();
         ratios.put("timeNaiveOverIncremental", naive.measurement().seconds() / incSeconds);
         ratios.put("timeDuckDbOverIncremental", duckJson.get("wallSeconds").asDouble() / incSeconds);
-        double incTwoSeconds = incTwo.measurement().seconds();
+        double incTwoSeconds = two.timed().measurement().seconds();
         ratios.put("timeNaiveOverIncrementalTwoTasks", naive.measurement().seconds() / incTwoSeconds);
         ratios.put("timeDuckDbOverIncrementalTwoTasks", duckJson.get("wallSeconds").asDouble() / incTwoSeconds);
-        ratios.put("timePartitionByPartitionOverIncremental", incOneByOne.measurement().seconds() / incSeconds);
+        ratios.put("timePartitionByPartitionOverIncremental", oneByOne.timed().measurement().seconds() / incSeconds);
         double incCpu = inc.measurement().cpuSeconds();
         ratios.put("cpuNaiveOverIncremental", naive.measurement().cpuSeconds() / incCpu);
         ratios.put("cpuDuckDbOverIncremental", duckJson.get("cpuSeconds").asDouble() / incCpu);
@@ -253,14 +240,20 @@ final class NightlyDeltaScenario {
     /** One measured incremental upsert on its own copy of the archive. */
     record IncrementalRun(Path root, GeoParquetArchive archive, Probe.Timed<OperationResult> timed, Archives.DiskChange change) {
 
-        /** @param partitionsPerRun 0 to share the partitions out evenly among the tasks, one run each */
         static IncrementalRun of(Path pristine, Path root, Delta delta, int tasks, int partitionsPerRun) throws Exception {
             Archives.linkCopy(pristine, root);
             GeoParquetArchive archive = Archives.open(root);
             Map<String, Long> before = Archives.snapshot(root);
-            var timed = Probe.measure(() -> partitionsPerRun == 0 ? delta.applyIncrementally(archive, WriteMode.UPSERT, tasks)
-                    : delta.applyIncrementally(archive, WriteMode.UPSERT, tasks, partitionsPerRun));
+            var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT, tasks, partitionsPerRun));
             return new IncrementalRun(root, archive, timed, Archives.DiskChange.between(before, Archives.snapshot(root)));
+        }
+
+        /** The run as an approach of the results (see {@link #approach}). */
+        ObjectNode json() {
+            OperationResult result = timed.value();
+            return approach(timed.measurement(), result.bytesRead(), change.dataBytesWritten(), change.indexBytesWritten(),
+                    change.logBytesWritten(), change.dataFilesWritten(), change.dataFilesRemoved(),
+                    result.partitionsTouched().size());
         }
 
         /** The run of median wall time; the others' copies are deleted. */

@@ -142,10 +142,10 @@ final class S3Scenario {
         long rows = 0;
         long sum = 0;
         for (StoredObject partition : storage.list("")) {
-            if (!partition.directory() || !partition.name().startsWith(ArchiveLayout.PARTITION_PREFIX)) {
+            String cell = partition.directory() ? ArchiveLayout.cellOfPartitionDirectory(partition.name()) : null;
+            if (cell == null) {
                 continue;
             }
-            String cell = partition.name().substring(ArchiveLayout.PARTITION_PREFIX.length());
             for (StoredObject file : storage.list(partition.path())) {
                 if (file.directory() || !file.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
                     continue;

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * The child JVM of the memory scenario: applies a delta file to an archive as an upsert and prints one JSON line
  * with what it did and what it cost. Run under {@code -Xmx256m}; an OutOfMemoryError fails the process.
  *
- * <p>Usage: {@code UpsertProbe <archive root> <delta.parquet> [concurrent tasks, default 1]}
+ * <p>Usage: {@code UpsertProbe <archive root> <delta.parquet>}
  */
 public final class UpsertProbe {
 
@@ -22,8 +22,7 @@ public final class UpsertProbe {
     public static void main(String[] args) throws Exception {
         GeoParquetArchive archive = Archives.open(Path.of(args[0]));
         Delta delta = Delta.readParquet(Path.of(args[1]), archive);
-        int tasks = args.length > 2 ? Integer.parseInt(args[2]) : 1;
-        var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT, tasks));
+        var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT));
         OperationResult result = timed.value();
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         json.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
