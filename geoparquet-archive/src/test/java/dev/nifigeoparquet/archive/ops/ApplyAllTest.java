@@ -42,8 +42,7 @@ class ApplyAllTest {
     @BeforeEach
     void createArchive() throws IOException {
         base = ParcelArchive.create(temp.resolve("base"), 2000);
-        cells = base.initial.entrySet().stream().sorted((a, b) -> b.getValue().size() - a.getValue().size())
-                .limit(5).map(Map.Entry::getKey).toList();
+        cells = base.largestCells(5);
     }
 
     @Test
@@ -74,7 +73,7 @@ class ApplyAllTest {
         }
 
         Path runRoot = TestFiles.copyTree(base.root, temp.resolve("run"));
-        Map<String, String> untouched = outside(ParcelArchive.fingerprints(runRoot), cells);
+        Map<String, String> untouched = ParcelArchive.outside(ParcelArchive.fingerprints(runRoot), cells);
         FaultInjectingStorage runCalls = FaultInjectingStorage.counting(new LocalArchiveStorage(runRoot));
         GeoParquetArchive archive = GeoParquetArchive.open(runCalls);
         List<ArchiveWriter.BatchOutcome> outcomes = new ArchiveWriter(archive).applyAll(batches(archive, night));
@@ -91,7 +90,7 @@ class ApplyAllTest {
         assertEquals(1, outcomes.get(1).result().moved());
         assertEquals(1, outcomes.get(2).result().moved());
         assertEquals(rows(oneByOneRoot), rows(runRoot), "the same rows, each key once, in the same cells");
-        assertEquals(untouched, outside(ParcelArchive.fingerprints(runRoot), cells), "no partition outside the run is written");
+        assertEquals(untouched, ParcelArchive.outside(ParcelArchive.fingerprints(runRoot), cells), "no partition outside the run is written");
 
         long runJournalCommits = journalCommits(runCalls);
         long oneByOneJournalCommits = journalCommits(oneByOneCalls);
@@ -101,8 +100,8 @@ class ApplyAllTest {
                 + oneByOneJournalCommits);
 
         KeyIndex index = new KeyIndex(GeoParquetArchive.open(new LocalArchiveStorage(runRoot)));
-        assertEquals(Set.of(cells.get(1)), index.candidates(List.of(keyOf(fromTarget))).get(keyOf(fromTarget)));
-        assertEquals(Set.of(cells.get(2)), index.candidates(List.of(keyOf(fromElsewhere))).get(keyOf(fromElsewhere)));
+        assertEquals(Set.of(cells.get(1)), index.candidates(List.of(ParcelArchive.keyOf(fromTarget))).get(ParcelArchive.keyOf(fromTarget)));
+        assertEquals(Set.of(cells.get(2)), index.candidates(List.of(ParcelArchive.keyOf(fromElsewhere))).get(ParcelArchive.keyOf(fromElsewhere)));
         assertEquals(Set.of(cells.get(3)), index.candidates(List.of(new FeatureKey(List.of("new-3")))).get(new FeatureKey(List.of("new-3"))));
     }
 
@@ -134,7 +133,7 @@ class ApplyAllTest {
         // An Append of a key the archive holds elsewhere is refused when the run plans it.
         batches.add(1, List.of(PartitionDelta.prepare(base.archive, cells.get(2), WriteMode.APPEND,
                 List.of(DeltaRow.upsert(ParcelArchive.movedTo(base.initial.get(cells.get(3)).get(0), base.initial.get(cells.get(2)).get(0)))), null)));
-        Map<String, String> refusedPartition = onlyCell(ParcelArchive.fingerprints(base.root), cells.get(2));
+        Map<String, String> refusedPartition = ParcelArchive.inside(ParcelArchive.fingerprints(base.root), cells.get(2));
 
         List<ArchiveWriter.BatchOutcome> outcomes = new ArchiveWriter(base.archive).applyAll(batches);
 
@@ -142,7 +141,7 @@ class ApplyAllTest {
         DeltaRejectedException refused = assertInstanceOf(DeltaRejectedException.class, outcomes.get(1).failure());
         assertTrue(refused.getMessage().contains(key(base.initial.get(cells.get(3)).get(0))), refused.getMessage());
         assertNull(outcomes.get(2).failure());
-        assertEquals(refusedPartition, onlyCell(ParcelArchive.fingerprints(base.root), cells.get(2)));
+        assertEquals(refusedPartition, ParcelArchive.inside(ParcelArchive.fingerprints(base.root), cells.get(2)));
         Map<String, Double> areas = base.readAreas();
         assertEquals(5.0, areas.get(key(existing)));
         assertTrue(areas.containsKey("fresh"));
@@ -183,8 +182,7 @@ class ApplyAllTest {
     @Test
     void everyStorageCallOfARunCanFailAndEachPartitionEndsOldOrNew() throws IOException {
         ParcelArchive small = ParcelArchive.create(temp.resolve("small"), 60);
-        List<String> targets = small.initial.entrySet().stream().sorted((a, b) -> b.getValue().size() - a.getValue().size())
-                .limit(3).map(Map.Entry::getKey).toList();
+        List<String> targets = small.largestCells(3);
         Map<String, List<DeltaRow>> night = new LinkedHashMap<>();
         night.put(targets.get(0), List.of(DeltaRow.upsert(ParcelArchive.edited(small.initial.get(targets.get(0)).get(0), 1.5, BASE_TIME.plusSeconds(60))),
                 DeltaRow.upsert(ParcelArchive.withNewKey(small.initial.get(targets.get(0)).get(0), "night-0"))));
@@ -248,8 +246,7 @@ class ApplyAllTest {
             Integer applied = reachable.get(state);
             assertTrue(applied != null, where + ": no subset of the batches makes this archive: " + state);
             assertEquals(reportedCommitted, applied & reportedCommitted, where + ": a batch reported committed is missing");
-            assertEquals(only(oldRows, Set.of(targets.get(0), targets.get(1), targets.get(2)), true),
-                    only(state, Set.of(targets.get(0), targets.get(1), targets.get(2)), true), where + ": no other partition changed");
+            assertEquals(outside(oldRows, targets), outside(state, targets), where + ": no other partition changed");
             List<FeatureKey> held = state.values().stream().flatMap(rows -> rows.keySet().stream())
                     .map(key -> new FeatureKey(List.of(key))).toList();
             Map<FeatureKey, Set<String>> candidates = new KeyIndex(later).candidates(held);
@@ -275,10 +272,10 @@ class ApplyAllTest {
         return cells;
     }
 
-    /** The rows of these cells, or with {@code outside} of every other cell. */
-    private static Map<String, Map<String, Double>> only(Map<String, Map<String, Double>> rows, Set<String> cells, boolean outside) {
+    /** The rows of every cell but these. */
+    private static Map<String, Map<String, Double>> outside(Map<String, Map<String, Double>> rows, List<String> cells) {
         Map<String, Map<String, Double>> kept = new java.util.TreeMap<>(rows);
-        kept.keySet().removeIf(cell -> cells.contains(cell) == outside);
+        kept.keySet().removeAll(cells);
         return kept;
     }
 
@@ -295,24 +292,6 @@ class ApplyAllTest {
     private static long journalCommits(FaultInjectingStorage calls) {
         String journalLog = "createExclusive " + ArchiveLayout.logDirectory(ArchiveLayout.INDEX_JOURNAL) + "/";
         return calls.calls().stream().filter(call -> call.startsWith(journalLog)).count();
-    }
-
-    private static FeatureKey keyOf(Group row) {
-        return new FeatureKey(List.of(key(row)));
-    }
-
-    private static Map<String, String> outside(Map<String, String> prints, List<String> cells) {
-        Map<String, String> rest = prints;
-        for (String cell : cells) {
-            rest = ParcelArchive.outside(rest, cell);
-        }
-        return rest;
-    }
-
-    private static Map<String, String> onlyCell(Map<String, String> prints, String cell) {
-        Map<String, String> kept = new java.util.TreeMap<>(prints);
-        kept.keySet().removeIf(path -> !path.startsWith("h3_cell=" + cell + "/"));
-        return kept;
     }
 
     /** Every row as DuckDB reads it through the Hive layout, in key order. */

@@ -39,7 +39,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -172,7 +171,7 @@ class FaultMatrixTest {
                 DeltaRow.upsert(edited(rows.get(0), 321.0, BASE_TIME.plusSeconds(1))),
                 DeltaRow.upsert(withNewKey(rows.get(1), "replacement")))));
         operations.add(keyed("moved key", base, other, WriteMode.UPSERT, List.of(
-                DeltaRow.upsert(movedTo(rows.get(0), parcels.initial.get(other).get(0))))));
+                DeltaRow.upsert(ParcelArchive.movedTo(rows.get(0), parcels.initial.get(other).get(0))))));
         operations.add(new Operation("batch of two upserts", base, storage -> {
             GeoParquetArchive archive = GeoParquetArchive.open(storage);
             new ArchiveWriter(archive).applyBatch(List.of(
@@ -463,16 +462,5 @@ class FaultMatrixTest {
         Group row = new SimpleGroup(SyntheticParcels.schema());
         row.add(SyntheticParcels.KEY, id);
         return row;
-    }
-
-    /** The row with another row's geometry, so it keys to that row's cell. */
-    private static Group movedTo(Group row, Group geometrySource) {
-        Group moved = new SimpleGroup(SyntheticParcels.schema());
-        moved.add(SyntheticParcels.KEY, key(row));
-        moved.add("land_use", row.getString("land_use", 0));
-        moved.add("area_m2", 77.0);
-        moved.add(SyntheticParcels.VERSION, ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(30)));
-        moved.add(SyntheticParcels.GEOMETRY, geometrySource.getBinary(SyntheticParcels.GEOMETRY, 0));
-        return moved;
     }
 }

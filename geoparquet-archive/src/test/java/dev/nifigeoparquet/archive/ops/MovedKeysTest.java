@@ -38,7 +38,7 @@ class MovedKeysTest {
     @Test
     void aMovedKeyLeavesItsOldPartitionInTheSameOperation() throws IOException {
         ParcelArchive archive = ParcelArchive.create(temp.resolve("archive"), 1500);
-        List<String> cells = largestCells(archive, 3);
+        List<String> cells = archive.largestCells(3);
         String from = cells.get(0);
         String to = cells.get(1);
         Group moving = archive.initial.get(from).get(0);
@@ -55,9 +55,9 @@ class MovedKeysTest {
         assertEquals(Set.of(from, to), Set.copyOf(result.partitionsTouched()), "the result names both partitions");
         assertEquals(expectedCells, archive.readCells(), "the key lives in exactly one partition, the new one");
         Map<String, String> after = ParcelArchive.fingerprints(archive.root);
-        assertEquals(ParcelArchive.outside(ParcelArchive.outside(before, from), to), ParcelArchive.outside(ParcelArchive.outside(after, from), to),
+        assertEquals(ParcelArchive.outside(before, List.of(from, to)), ParcelArchive.outside(after, List.of(from, to)),
                 "no other partition is opened for writing");
-        assertEquals(Set.of(to), new KeyIndex(archive.archive).candidates(List.of(keyOf(moving))).get(keyOf(moving)),
+        assertEquals(Set.of(to), new KeyIndex(archive.archive).candidates(List.of(ParcelArchive.keyOf(moving))).get(ParcelArchive.keyOf(moving)),
                 "the index forgets the old cell after the move");
 
         OperationResult back = archive.apply(from, WriteMode.UPSERT, List.of(ParcelArchive.movedTo(moving, archive.initial.get(from).get(1))));
@@ -69,7 +69,7 @@ class MovedKeysTest {
     @Test
     void deletesReachTheCellHoldingTheKeyWithOrWithoutACell() throws IOException {
         ParcelArchive archive = ParcelArchive.create(temp.resolve("archive"), 1500);
-        List<String> cells = largestCells(archive, 2);
+        List<String> cells = archive.largestCells(2);
         Group a = archive.initial.get(cells.get(0)).get(0);
         Group b = archive.initial.get(cells.get(1)).get(0);
         Map<String, Double> expected = new TreeMap<>(archive.readAreas());
@@ -94,7 +94,7 @@ class MovedKeysTest {
     @Test
     void appendingAKeyTheArchiveHoldsIsRefused() throws IOException {
         ParcelArchive archive = ParcelArchive.create(temp.resolve("archive"), 800);
-        List<String> cells = largestCells(archive, 2);
+        List<String> cells = archive.largestCells(2);
         Group existing = archive.initial.get(cells.get(0)).get(0);
         Map<String, String> before = ParcelArchive.fingerprints(archive.root);
         DeltaRejectedException refused = assertThrows(DeltaRejectedException.class,
@@ -119,7 +119,7 @@ class MovedKeysTest {
     @Test
     void everyStorageCallOfAMoveCanFail() throws IOException {
         ParcelArchive baseline = ParcelArchive.create(temp.resolve("baseline"), 60);
-        List<String> cells = largestCells(baseline, 2);
+        List<String> cells = baseline.largestCells(2);
         Group moving = baseline.initial.get(cells.get(0)).get(0);
         List<DeltaRow> delta = List.of(DeltaRow.upsert(ParcelArchive.movedTo(moving, baseline.initial.get(cells.get(1)).get(0))));
         Map<String, String> oldCells = baseline.readCells();
@@ -165,14 +165,7 @@ class MovedKeysTest {
         return row;
     }
 
-    private static FeatureKey keyOf(Group row) {
-        return new FeatureKey(List.of(key(row)));
-    }
 
-    private static List<String> largestCells(ParcelArchive archive, int count) {
-        return archive.initial.entrySet().stream().sorted((a, b) -> b.getValue().size() - a.getValue().size())
-                .limit(count).map(Map.Entry::getKey).toList();
-    }
 
     private static Map<String, String> cellsOf(Path root) {
         Map<String, String> cells = new TreeMap<>();

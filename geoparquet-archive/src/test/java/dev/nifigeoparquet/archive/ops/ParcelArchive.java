@@ -68,6 +68,12 @@ final class ParcelArchive {
     }
 
 
+    /** The {@code count} partitions created with the most rows, largest first. */
+    List<String> largestCells(int count) {
+        return initial.entrySet().stream().sorted((a, b) -> b.getValue().size() - a.getValue().size())
+                .limit(count).map(Map.Entry::getKey).toList();
+    }
+
     /** The partition created with the most rows. */
     String largestCell() {
         return initial.entrySet().stream().max(java.util.Comparator.comparingInt(e -> e.getValue().size())).orElseThrow().getKey();
@@ -105,6 +111,10 @@ final class ParcelArchive {
         moved.add(SyntheticParcels.VERSION, java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(30)));
         moved.add(SyntheticParcels.GEOMETRY, geometrySource.getBinary(SyntheticParcels.GEOMETRY, 0));
         return moved;
+    }
+
+    static FeatureKey keyOf(Group row) {
+        return new FeatureKey(List.of(key(row)));
     }
 
     static String key(Group row) {
@@ -166,9 +176,21 @@ final class ParcelArchive {
     }
 
     static Map<String, String> outside(Map<String, String> prints, String cell) {
+        return outside(prints, List.of(cell));
+    }
+
+    /** The fingerprints of files outside these partitions. */
+    static Map<String, String> outside(Map<String, String> prints, java.util.Collection<String> cells) {
         Map<String, String> rest = new TreeMap<>(prints);
-        rest.keySet().removeIf(path -> path.startsWith("h3_cell=" + cell + "/"));
+        rest.keySet().removeIf(path -> cells.stream().anyMatch(cell -> path.startsWith("h3_cell=" + cell + "/")));
         return rest;
+    }
+
+    /** The fingerprints of one partition's files. */
+    static Map<String, String> inside(Map<String, String> prints, String cell) {
+        Map<String, String> kept = new TreeMap<>(prints);
+        kept.keySet().removeIf(path -> !path.startsWith("h3_cell=" + cell + "/"));
+        return kept;
     }
 
     /** Rows of one partition as the engine holds them (via DuckDB over the partition directory). */
