@@ -75,7 +75,7 @@ final class DeltaApplication {
         }
         counter.finish();
         if (total == null) {
-            total = new OperationResult("none", false, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            total = OperationResult.nothing("none");
         }
         return new Outcome(routed, total, replayed);
     }

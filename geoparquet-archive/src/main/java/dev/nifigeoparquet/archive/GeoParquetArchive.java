@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive;
 
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
@@ -49,6 +50,8 @@ public final class GeoParquetArchive {
     private final H3Keyer keyer;
     /** Key-index shard footers, read by every operation's lookup (see {@link dev.nifigeoparquet.archive.index.KeyIndex}). */
     private final FooterCache indexFooters = new FooterCache(256);
+    /** The bounded pool this archive's operations share for their independent parts (one thread per core). */
+    private final Workers workers = Workers.of(Workers.defaultParallelism());
 
     private GeoParquetArchive(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
         this.storage = storage;
@@ -161,6 +164,11 @@ public final class GeoParquetArchive {
     /** Parsed footers of key-index files, kept for the life of this instance: those files never change. */
     public FooterCache indexFooters() {
         return indexFooters;
+    }
+
+    /** The workers this archive's operations share for the partitions of a run; threads end when idle. */
+    public Workers workers() {
+        return workers;
     }
 
     /** A new codec for the geometry column (codecs hold a WKB reader, so each thread needs its own). */

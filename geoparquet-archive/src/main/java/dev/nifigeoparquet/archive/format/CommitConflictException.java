@@ -19,6 +19,14 @@ public class CommitConflictException extends IOException {
         this.version = version;
     }
 
+    /** This conflict as the end of an operation that lost {@code attempts} times to other writers of {@code contended}. */
+    public CommitConflictException afterAttempts(int attempts, String contended) {
+        CommitConflictException last = new CommitConflictException(getMessage() + "; gave up after " + attempts + " attempts, "
+                + contended + " is being written concurrently", cell, version);
+        last.initCause(this);
+        return last;
+    }
+
     public String cell() {
         return cell;
     }

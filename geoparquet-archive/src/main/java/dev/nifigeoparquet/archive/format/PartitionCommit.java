@@ -22,11 +22,16 @@ import java.util.Objects;
  * @param recentOperationIds operation ids committed to this partition, oldest first, bounded by the archive's retention
  * @param transaction        for an entry written by a multi-partition transaction, its id: the entry takes effect only
  *                           if the transaction's decision record says committed; null for a plain commit
+ * @param rowsBefore         rows in the partition before the commit (the state it was applied to); null in entries
+ *                           written before it was recorded
+ * @param operations         the operations this commit applied and their row changes; {@code rowsBefore} plus the sum
+ *                           of their net changes is {@code rowCount}. Empty in entries written before it was recorded
  */
 public record PartitionCommit(int formatVersion, String cell, long version, String operationId,
                               OperationType operationType, Instant committedAt, List<DataFileEntry> files,
                               List<String> added, List<String> removed, long rowCount,
-                              List<String> recentOperationIds, String transaction) {
+                              List<String> recentOperationIds, String transaction, Long rowsBefore,
+                              List<OperationRecord> operations) {
 
     public static final int FORMAT_VERSION = 1;
 
@@ -36,6 +41,7 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
         added = List.copyOf(added);
         removed = List.copyOf(removed);
         recentOperationIds = List.copyOf(recentOperationIds);
+        operations = operations == null ? List.of() : List.copyOf(operations);
         long counted = files.stream().mapToLong(DataFileEntry::rows).sum();
         if (counted != rowCount) {
             throw new IllegalArgumentException("Commit " + version + " of " + cell + " declares " + rowCount
@@ -45,7 +51,8 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
 
     /** The state of a partition that has never been committed. */
     public static PartitionCommit empty(String cell) {
-        return new PartitionCommit(FORMAT_VERSION, cell, 0, null, null, null, List.of(), List.of(), List.of(), 0, List.of(), null);
+        return new PartitionCommit(FORMAT_VERSION, cell, 0, null, null, null, List.of(), List.of(), List.of(), 0, List.of(), null,
+                null, List.of());
     }
 
     public boolean isEmptyPartition() {
@@ -64,28 +71,34 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
         return files.stream().map(DataFileEntry::name).toList();
     }
 
+    /**
+     * Whether the recorded row changes explain the row count: {@code rowsBefore} plus the operations' net changes. True
+     * for entries that do not record them (older entries, and the key index's).
+     */
+    public boolean rowChangesReconcile() {
+        if (rowsBefore == null || operations.isEmpty() || operations.stream().anyMatch(operation -> operation.rows() == null)) {
+            return true;
+        }
+        return rowsBefore + operations.stream().mapToLong(operation -> operation.rows().net()).sum() == rowCount;
+    }
+
     /** The commit that follows this one, remembering at most {@code idRetention} operation ids. */
     public PartitionCommit next(String id, OperationType type, Instant now, List<DataFileEntry> newFiles,
                                 List<String> addedNames, List<String> removedNames, int idRetention) {
-        return next(version + 1, id, type, now, newFiles, addedNames, removedNames, idRetention, null);
+        return next(version + 1, List.of(id), type, now, newFiles, addedNames, removedNames, idRetention, null, null);
     }
 
     /**
      * The commit that follows this state at {@code newVersion} (higher than {@code version + 1} when entries of
-     * aborted transactions lie between), written by {@code transactionId} or plainly when null.
-     */
-    public PartitionCommit next(long newVersion, String id, OperationType type, Instant now, List<DataFileEntry> newFiles,
-                                List<String> addedNames, List<String> removedNames, int idRetention, String transactionId) {
-        return next(newVersion, List.of(id), type, now, newFiles, addedNames, removedNames, idRetention, transactionId);
-    }
-
-    /**
-     * As above for a commit that applies several operations at once (a batch of deltas for one partition): each id
-     * is remembered, so a later redelivery of any one of them alone is recognised as a replay.
+     * aborted transactions lie between), written by {@code transactionId} or plainly when null. It applies several
+     * operations at once when given several ids (a batch of deltas for one partition): each id is remembered, so a
+     * later redelivery of any one of them alone is recognised as a replay.
+     *
+     * @param records the operations' row changes; null to record all ids in one record without row changes
      */
     public PartitionCommit next(long newVersion, List<String> operationIds, OperationType type, Instant now,
                                 List<DataFileEntry> newFiles, List<String> addedNames, List<String> removedNames,
-                                int idRetention, String transactionId) {
+                                int idRetention, String transactionId, List<OperationRecord> records) {
         if (operationIds.isEmpty()) {
             throw new IllegalArgumentException("A commit needs at least one operation id");
         }
@@ -99,6 +112,8 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
         if (newVersion <= version) {
             throw new IllegalArgumentException("Next version " + newVersion + " of " + cell + " must follow " + version);
         }
-        return new PartitionCommit(FORMAT_VERSION, cell, newVersion, id, type, now, newFiles, addedNames, removedNames, rows, ids, transactionId);
+        List<OperationRecord> operations = records != null ? records : List.of(new OperationRecord(operationIds, null));
+        return new PartitionCommit(FORMAT_VERSION, cell, newVersion, id, type, now, newFiles, addedNames, removedNames, rows, ids,
+                transactionId, rowCount, operations);
     }
 }

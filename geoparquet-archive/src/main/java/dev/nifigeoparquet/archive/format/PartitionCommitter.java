@@ -1,20 +1,25 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.concurrent.Backoff;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.PartitionRecovery.PartitionBusyException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -25,9 +30,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * publish. Until the exclusive creation the archive is unchanged; after it, the new state is in effect and
  * publishing is completed by whoever touches the partition next if this process dies.
  *
- * <p>Several partitions at once (a key moving between cells, and the key index): the same steps, except that
- * each participant's entry names a transaction, and the transaction takes effect when its decision record is
- * created exclusively as committed. An entry whose transaction is undecided or aborted is not in effect.
+ * <p>Several partitions at once: the same steps, except that each participant's entry names a transaction, and the
+ * transaction takes effect when its decision record is created exclusively as committed. An entry whose transaction
+ * is undecided or aborted is not in effect.
+ *
+ * <p>Two ways in. {@link #commitAll} computes each participant's change on whatever state it finds and redoes it on
+ * a newer one after a lost race: right for work that depends on one partition alone (compaction, the key index).
+ * {@link #commitPlanned} commits changes planned on known versions of several partitions (keys found in one and
+ * written to another): any newer commit of a participant makes the plan stale, and the caller plans again.
  */
 public final class PartitionCommitter {
 
@@ -43,8 +53,20 @@ public final class PartitionCommitter {
         this.recovery = new PartitionRecovery(storage, settings);
     }
 
-    /** One participant of an operation: what it does to one partition. */
-    public record Participant(OperationType type, PartitionUpdate update) {
+    public ProtocolSettings settings() {
+        return settings;
+    }
+
+    /**
+     * One participant of an operation: what it does to one partition.
+     *
+     * @param rows the row changes to record for each of the operation's ids; null when they are not feature rows
+     */
+    public record Participant(OperationType type, PartitionUpdate update, RowChanges rows) {
+
+        public Participant(OperationType type, PartitionUpdate update) {
+            this(type, update, null);
+        }
     }
 
     public CommitOutcome commit(String cell, String operationId, OperationType type, PartitionUpdate update) throws IOException {
@@ -71,18 +93,9 @@ public final class PartitionCommitter {
         if (participants.isEmpty()) {
             throw new IllegalArgumentException("An operation needs at least one partition");
         }
-        // Sorted, so two writers lock overlapping partitions in the same order and cannot deadlock.
         TreeMap<String, Participant> sorted = new TreeMap<>(participants);
-        List<ReentrantLock> locks = new ArrayList<>();
-        try {
-            for (String cell : sorted.keySet()) {
-                ReentrantLock lock = PartitionLocks.lockFor(storage.describe(), cell);
-                lock.lock();
-                locks.add(lock);
-            }
+        try (Locks ignored = Locks.take(storage, sorted.keySet())) {
             return commitLocked(List.copyOf(operationIds), sorted);
-        } finally {
-            locks.forEach(ReentrantLock::unlock);
         }
     }
 
@@ -98,7 +111,7 @@ public final class PartitionCommitter {
                 retryOrGiveUp(attempt, busy);
                 continue;
             }
-            Set<String> committed = new java.util.TreeSet<>();
+            Set<String> committed = new TreeSet<>();
             for (String id : operationIds) {
                 if (states.values().stream().anyMatch(report -> report.state().hasCommitted(id))) {
                     committed.add(id);
@@ -114,10 +127,15 @@ public final class PartitionCommitter {
                 return replays;
             }
             Map<String, DataFileStager> stagers = new LinkedHashMap<>();
-            Map<String, CommitOutcome> outcomes;
+            Map<String, PartitionChange> changes = new LinkedHashMap<>();
             try {
-                outcomes = stage(operationIds, participants, states, stagers, attempt);
-            } catch (java.nio.file.NoSuchFileException superseded) {
+                for (Map.Entry<String, Participant> participant : participants.entrySet()) {
+                    String cell = participant.getKey();
+                    DataFileStager stager = new DataFileStager(storage, cell);
+                    stagers.put(cell, stager);
+                    changes.put(cell, participant.getValue().update().apply(states.get(cell).state(), stager));
+                }
+            } catch (NoSuchFileException superseded) {
                 discardAll(stagers);
                 String moved = newerThanRead(states);
                 if (moved == null) {
@@ -131,12 +149,196 @@ public final class PartitionCommitter {
                 discardAll(stagers);
                 throw failure;
             }
-            if (commit(operationId, outcomes, stagers)) {
+            Instant now = clock.instant();
+            String transaction = participants.size() > 1 ? ArchiveLayout.newTransactionId() : null;
+            Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
+            int attempts = attempt;
+            participants.forEach((cell, participant) -> {
+                PartitionRecovery.Report state = states.get(cell);
+                List<OperationRecord> rows = participant.rows() == null ? null
+                        : List.of(new OperationRecord(operationIds, participant.rows()));
+                PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, operationIds, participant.type(),
+                        changes.get(cell), now, transaction, rows);
+                outcomes.put(cell, new CommitOutcome(state.state(), next, changes.get(cell), false, attempts));
+            });
+            if (createEntries(operationId, outcomes, stagers, null)) {
                 publish(outcomes.keySet());
                 return outcomes;
             }
             retryOrGiveUp(attempt, new CommitConflictException(participants.firstKey(), -1,
                     "another writer committed first or gave this transaction up"));
+        }
+    }
+
+    /**
+     * A participant of a planned operation.
+     *
+     * @param cell           the partition
+     * @param plannedVersion the committed version the plan read; the commit is refused when the partition moved on
+     * @param type           what the commit does to it
+     * @param operations     the operations that change it and their row changes in it; every id is recorded for
+     *                       replay detection
+     * @param update         stages the planned change; called once, with the planned state
+     */
+    public record Planned(String cell, long plannedVersion, OperationType type, List<OperationRecord> operations,
+                          PartitionUpdate update) {
+
+        public Planned {
+            operations = List.copyOf(operations);
+        }
+
+        public List<String> operationIds() {
+            return operations.stream().flatMap(operation -> operation.ids().stream()).toList();
+        }
+    }
+
+    /**
+     * A participant whose entry is created after all the others and that may be rebased: when its partition moved on
+     * since the plan, it checks whether the newer commits conflict with the operation, and if not, adds its files to the
+     * newer state instead of giving the whole transaction up. The key index's journal is one: every operation that
+     * changes where keys live writes to it, mostly about different keys.
+     */
+    public interface LateParticipant {
+
+        /** The partition. */
+        String cell();
+
+        /** Its committed state when the operation planned. */
+        PartitionCommit planned();
+
+        /** Stages the files this participant adds; called once. */
+        List<NewDataFile> stage(DataFileStager stager) throws IOException;
+
+        /**
+         * Throws {@link StalePlanException} when a commit made after {@code planned} (up to {@code current}) conflicts
+         * with the operation.
+         */
+        void requireNoConflict(PartitionLog log, PartitionCommit planned, PartitionCommit current) throws IOException;
+    }
+
+    /**
+     * Commits changes planned on known versions, atomically. Every participant must still be at its planned version
+     * when its lock is held and it has been recovered, otherwise {@link StalePlanException} is thrown before anything
+     * is staged. Participants are staged on {@code workers} in parallel, then their entries are created, then the late
+     * participant's (rebased over commits that do not conflict), then the decision. Any failure before the decision
+     * leaves the archive unchanged; a lost race or a conflict surfaces as {@link StalePlanException} for the caller to
+     * plan again. A participant's staging failure is thrown as {@link ParticipantFailedException}, naming it.
+     *
+     * @param late null when no participant is late
+     * @return the outcome of each participant, the late one included
+     */
+    public Map<String, CommitOutcome> commitPlanned(List<Planned> participants, LateParticipant late, Workers workers)
+            throws IOException {
+        if (participants.isEmpty() && late == null) {
+            throw new IllegalArgumentException("An operation needs at least one partition");
+        }
+        TreeMap<String, Planned> sorted = new TreeMap<>();
+        participants.forEach(participant -> sorted.put(participant.cell(), participant));
+        try (Locks ignored = Locks.take(storage, sorted.keySet())) {
+            Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
+            for (Planned participant : sorted.values()) {
+                PartitionRecovery.Report report = recoverWhenFree(participant.cell());
+                if (report.state().version() != participant.plannedVersion()) {
+                    throw new StalePlanException(participant.cell(), "planned on version " + participant.plannedVersion()
+                            + ", now at " + report.state().version());
+                }
+                states.put(participant.cell(), report);
+            }
+            Map<String, DataFileStager> stagers = new LinkedHashMap<>();
+            sorted.keySet().forEach(cell -> stagers.put(cell, new DataFileStager(storage, cell)));
+            DataFileStager lateStager = late == null ? null : new DataFileStager(storage, late.cell());
+            Map<String, CommitOutcome> committed;
+            try {
+                List<Workers.Outcome<PartitionChange>> staged = workers.map(List.copyOf(sorted.values()),
+                        participant -> participant.update().apply(states.get(participant.cell()).state(), stagers.get(participant.cell())));
+                List<NewDataFile> lateFiles = late == null ? List.of() : late.stage(lateStager);
+                int i = 0;
+                Map<String, PartitionChange> changes = new LinkedHashMap<>();
+                for (Planned participant : sorted.values()) {
+                    Workers.Outcome<PartitionChange> outcome = staged.get(i++);
+                    if (outcome.failed()) {
+                        throw new ParticipantFailedException(participant.cell(), outcome.failure());
+                    }
+                    changes.put(participant.cell(), outcome.value());
+                }
+                Instant now = clock.instant();
+                String transaction = sorted.size() + (late == null ? 0 : 1) > 1 ? ArchiveLayout.newTransactionId() : null;
+                Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
+                Set<String> allIds = new LinkedHashSet<>();
+                for (Planned participant : sorted.values()) {
+                    PartitionRecovery.Report state = states.get(participant.cell());
+                    PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, participant.operationIds(),
+                            participant.type(), changes.get(participant.cell()), now, transaction, participant.operations());
+                    outcomes.put(participant.cell(), new CommitOutcome(state.state(), next, changes.get(participant.cell()), false, 1));
+                    allIds.addAll(participant.operationIds());
+                }
+                Map<String, DataFileStager> allStagers = new LinkedHashMap<>(stagers);
+                if (late != null) {
+                    allStagers.put(late.cell(), lateStager);
+                }
+                LateCommit lateCommit = late == null ? null : new LateCommit(late, lateFiles, List.copyOf(allIds), transaction);
+                if (!createEntries(String.join(",", allIds), outcomes, allStagers, lateCommit)) {
+                    throw new StalePlanException(sorted.isEmpty() ? late.cell() : sorted.firstKey(),
+                            "another writer committed first or gave this transaction up");
+                }
+                committed = outcomes;
+            } catch (CommitStateUnknownException unknown) {
+                throw unknown; // the decision may exist: nothing may be discarded
+            } catch (IOException | RuntimeException failure) {
+                discardAll(stagers);
+                if (lateStager != null) {
+                    lateStager.discard();
+                }
+                throw failure;
+            }
+            // Committed: from here on a failure leaves publishing to the next writer, and no staged file may be discarded.
+            publish(committed.keySet());
+            return committed;
+        }
+    }
+
+    /** The late participant of a planned commit, and what it adds. */
+    private record LateCommit(LateParticipant participant, List<NewDataFile> files, List<String> operationIds, String transaction) {
+    }
+
+    /** A participant's work failed; nothing was committed. */
+    public static final class ParticipantFailedException extends IOException {
+        private final String cell;
+
+        public ParticipantFailedException(String cell, Exception cause) {
+            super(cause.getMessage(), cause);
+            this.cell = cell;
+        }
+
+        /** The partition whose work failed. */
+        public String cell() {
+            return cell;
+        }
+    }
+
+    /**
+     * Creating the decision (or a plain commit's entry) failed in a way that does not say whether it was created: the
+     * operation may have been committed. Nothing was discarded; a retry finds out (a replay), and recovery removes the
+     * staged files after the writer lease if it was not.
+     */
+    public static final class CommitStateUnknownException extends IOException {
+        public CommitStateUnknownException(String what, IOException cause) {
+            super(what + " failed and may or may not have taken effect: " + cause.getMessage(), cause);
+        }
+    }
+
+    /** Recovers a partition, waiting while another writer's transaction holds it (bounded; then it is a conflict). */
+    private PartitionRecovery.Report recoverWhenFree(String cell) throws IOException {
+        return recoverWhenFree(cell, Set.of());
+    }
+
+    private PartitionRecovery.Report recoverWhenFree(String cell, Set<String> ownStaged) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return recovery.recover(cell, clock.instant(), ownStaged);
+            } catch (PartitionBusyException busy) {
+                retryOrGiveUp(attempt, busy);
+            }
         }
     }
 
@@ -155,57 +357,58 @@ public final class PartitionCommitter {
     }
 
     /**
-     * Lets every participant compute its change on its current state, staging new files; nothing is committed yet.
+     * Creates the entries, the late participant's (rebased as needed) and, for several partitions, the decision. True
+     * when the operation took effect; false after a definite loss (another writer's version, or the transaction given
+     * up), when this attempt's staged files have been discarded. A failure to create the decision propagates as
+     * {@link CommitStateUnknownException} without discarding: the commit may have happened.
      */
-    private Map<String, CommitOutcome> stage(List<String> operationIds, TreeMap<String, Participant> participants,
-                                             Map<String, PartitionRecovery.Report> states,
-                                             Map<String, DataFileStager> stagers, int attempt) throws IOException {
-        Instant now = clock.instant();
-        String transaction = participants.size() > 1 ? ArchiveLayout.newTransactionId() : null;
-        Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
-        for (Map.Entry<String, Participant> participant : participants.entrySet()) {
-            String cell = participant.getKey();
-            PartitionRecovery.Report state = states.get(cell);
-            DataFileStager stager = new DataFileStager(storage, cell);
-            stagers.put(cell, stager);
-            PartitionChange change = participant.getValue().update().apply(state.state(), stager);
-            PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, operationIds, participant.getValue().type(),
-                    change, now, transaction);
-            outcomes.put(cell, new CommitOutcome(state.state(), next, change, false, attempt));
-        }
-        return outcomes;
-    }
-
-    /**
-     * Creates the entries (and, for several partitions, the decision). True when the operation took effect; false
-     * after a definite loss (another writer's version, or the transaction given up), when this attempt's staged
-     * files have been discarded and the operation is redone. Any other failure propagates without discarding:
-     * the commit may have happened, and recovery removes the files later if it did not.
-     */
-    private boolean commit(String operationId, Map<String, CommitOutcome> outcomes, Map<String, DataFileStager> stagers) throws IOException {
-        String transaction = outcomes.values().iterator().next().after().transaction();
+    private boolean createEntries(String operationId, Map<String, CommitOutcome> outcomes, Map<String, DataFileStager> stagers,
+                                  LateCommit late) throws IOException {
+        String transaction = late != null ? late.transaction() : outcomes.values().iterator().next().after().transaction();
         List<String> written = new ArrayList<>();
         try {
             for (Map.Entry<String, CommitOutcome> entry : outcomes.entrySet()) {
-                new PartitionLog(storage, entry.getKey()).commit(entry.getValue().after());
-                written.add(entry.getKey());
-            }
-        } catch (CommitConflictException conflict) {
-            if (transaction != null && !written.isEmpty()) {
-                TransactionDecision standing = TransactionRecords.decide(storage, transaction, operationId,
-                        TransactionDecision.Outcome.ABORTED, clock.instant(), written);
-                if (standing.outcome() != TransactionDecision.Outcome.ABORTED) {
+                PartitionLog log = new PartitionLog(storage, entry.getKey());
+                if (transaction == null) {
+                    try {
+                        log.commit(entry.getValue().after());
+                    } catch (CommitConflictException lost) {
+                        throw lost;
+                    } catch (IOException unknown) {
+                        throw new CommitStateUnknownException("Creating commit " + entry.getValue().after().version()
+                                + " of partition " + entry.getKey(), unknown);
+                    }
                     return true;
                 }
+                log.commit(entry.getValue().after());
+                written.add(entry.getKey());
+            }
+            if (late != null) {
+                outcomes.put(late.participant().cell(), commitLate(late, operationId));
+                written.add(late.participant().cell());
+            }
+        } catch (CommitConflictException conflict) {
+            if (!written.isEmpty() && !abort(transaction, operationId, written)) {
+                return true; // decided committed by this writer earlier: cannot happen, but the decision stands
             }
             discardAll(stagers);
+            if (conflict instanceof StalePlanException stale) {
+                throw stale;
+            }
             return false;
+        } catch (IOException | RuntimeException failure) {
+            if (!written.isEmpty()) {
+                abortQuietly(transaction, operationId, written);
+            }
+            throw failure;
         }
-        if (transaction == null) {
-            return true;
+        TransactionDecision decision;
+        try {
+            decision = TransactionRecords.decide(storage, transaction, operationId, TransactionDecision.Outcome.COMMITTED,
+                    clock.instant(), written);
+        } catch (IOException unknown) {
+            throw new CommitStateUnknownException("Deciding transaction " + transaction, unknown);
         }
-        TransactionDecision decision = TransactionRecords.decide(storage, transaction, operationId,
-                TransactionDecision.Outcome.COMMITTED, clock.instant(), List.copyOf(outcomes.keySet()));
         if (decision.outcome() == TransactionDecision.Outcome.COMMITTED) {
             return true;
         }
@@ -213,17 +416,56 @@ public final class PartitionCommitter {
         return false;
     }
 
-    private void retryOrGiveUp(int attempt, CommitConflictException conflict) throws CommitConflictException {
-        if (attempt >= settings.maxCommitAttempts()) {
-            throw new CommitConflictException(conflict.getMessage() + "; gave up after " + attempt
-                    + " attempts, the partition is being written concurrently", conflict.cell(), conflict.version());
+    /**
+     * Creates the late participant's entry on its partition's current state: waits while another transaction holds it,
+     * lets the participant refuse commits made since its plan, and rebases over the others.
+     */
+    private CommitOutcome commitLate(LateCommit late, String operationId) throws IOException {
+        String cell = late.participant().cell();
+        PartitionLog log = new PartitionLog(storage, cell);
+        Set<String> ownStaged = new HashSet<>();
+        late.files().forEach(file -> ownStaged.add(file.name()));
+        try (Locks ignored = Locks.take(storage, List.of(cell))) {
+            for (int attempt = 1; ; attempt++) {
+                PartitionRecovery.Report report = recoverWhenFree(cell, ownStaged);
+                late.participant().requireNoConflict(log, late.participant().planned(), report.state());
+                PartitionChange change = new PartitionChange(late.files(), List.of());
+                PartitionCommit next = nextCommit(report.state(), report.topVersion() + 1, late.operationIds(), OperationType.INDEX,
+                        change, clock.instant(), late.transaction(), null);
+                try {
+                    log.commit(next);
+                    return new CommitOutcome(report.state(), next, change, false, attempt);
+                } catch (CommitConflictException lost) {
+                    retryOrGiveUp(attempt, lost);
+                }
+            }
         }
-        long maxMillis = Math.min(1000, 10L << Math.min(attempt, 6));
+    }
+
+    /** Gives the transaction up; false when it was decided committed already. */
+    private boolean abort(String transaction, String operationId, List<String> written) throws IOException {
+        return TransactionRecords.decide(storage, transaction, operationId, TransactionDecision.Outcome.ABORTED,
+                clock.instant(), written).outcome() == TransactionDecision.Outcome.ABORTED;
+    }
+
+    /** Gives the transaction up if the storage lets us; otherwise other writers do once it times out. */
+    private void abortQuietly(String transaction, String operationId, List<String> written) {
         try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, maxMillis + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            abort(transaction, operationId, written);
+        } catch (IOException | RuntimeException ignored) {
+            // Its entries stay undecided until another writer aborts them after the transaction timeout.
         }
+    }
+
+    /**
+     * Waits before the next attempt, longer each time, or gives up. An interrupt (NiFi stopping the processor) stops
+     * retrying at once.
+     */
+    private void retryOrGiveUp(int attempt, CommitConflictException conflict) throws IOException {
+        if (attempt >= settings.maxCommitAttempts()) {
+            throw conflict.afterAttempts(attempt, "the partition");
+        }
+        Backoff.pause(attempt);
     }
 
     /** Publishing is recovery of the state just committed: one code path for normal runs and for crashes. */
@@ -246,7 +488,7 @@ public final class PartitionCommitter {
     }
 
     private PartitionCommit nextCommit(PartitionCommit current, long version, List<String> operationIds, OperationType type,
-                                       PartitionChange change, Instant now, String transaction) {
+                                       PartitionChange change, Instant now, String transaction, List<OperationRecord> rows) {
         Set<String> removed = new HashSet<>(change.removed());
         if (!current.fileNames().containsAll(removed)) {
             List<String> unknown = new ArrayList<>(removed);
@@ -275,7 +517,36 @@ public final class PartitionCommitter {
             files.addAll(newEntries);
         }
         return current.next(version, operationIds, type, now, files, addedNames, change.removed(),
-                settings.operationIdRetention(), transaction);
+                settings.operationIdRetention(), transaction, rows);
+    }
+
+    /** The in-process locks of some partitions, taken in name order so two writers cannot deadlock. */
+    private static final class Locks implements AutoCloseable {
+        private final List<ReentrantLock> held = new ArrayList<>();
+
+        static Locks take(ArchiveStorage storage, java.util.Collection<String> cells) throws InterruptedIOException {
+            Locks locks = new Locks();
+            try {
+                for (String cell : new TreeSet<>(cells)) {
+                    ReentrantLock lock = PartitionLocks.lockFor(storage.describe(), cell);
+                    lock.lockInterruptibly();
+                    locks.held.add(lock);
+                }
+            } catch (InterruptedException e) {
+                locks.close();
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("Interrupted while waiting for partitions " + cells);
+            }
+            return locks;
+        }
+
+        @Override
+        public void close() {
+            for (int i = held.size() - 1; i >= 0; i--) {
+                held.get(i).unlock();
+            }
+            held.clear();
+        }
     }
 
     /** Some of a batch's operation ids were committed already; the caller drops those operations and retries. */

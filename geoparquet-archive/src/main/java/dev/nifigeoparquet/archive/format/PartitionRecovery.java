@@ -36,11 +36,19 @@ public final class PartitionRecovery {
 
     /** Recovers the partition and returns its latest state. */
     public Report recover(String cell, Instant now) throws IOException {
+        return recover(cell, now, Set.of());
+    }
+
+    /**
+     * Recovers the partition, leaving alone the staged files this writer is about to commit ({@code own}, by their final
+     * names): a writer whose clock runs ahead would otherwise take its own fresh files for abandoned ones.
+     */
+    public Report recover(String cell, Instant now, Set<String> own) throws IOException {
         PartitionLog log = new PartitionLog(storage, cell);
         for (int attempt = 1; ; attempt++) {
             PartitionLog.View view = settlePending(log, now);
             try {
-                return recover(log, view, now);
+                return recover(log, view, now, own);
             } catch (CommittedFileMissingException missing) {
                 // A concurrent writer may have superseded and deleted the file after we read the state.
                 if (attempt == ATTEMPTS || log.latestVersion() == view.topVersion()) {
@@ -51,9 +59,10 @@ public final class PartitionRecovery {
     }
 
     /**
-     * A transaction whose entry tops the log and is still undecided either belongs to a live writer (younger than
-     * the lease: the partition is busy, the caller retries later) or to one that died (older: it is aborted here,
-     * and the entry never takes effect).
+     * A transaction whose entry tops the log and is still undecided either belongs to a live writer (younger than the
+     * transaction timeout: the partition is busy, the caller retries later) or to one that died (older: it is aborted
+     * here, and the entry never takes effect). Aborting early is always safe: the decision is created exclusively, so a
+     * slow writer that then tries to commit finds it aborted and redoes its work.
      */
     private PartitionLog.View settlePending(PartitionLog log, Instant now) throws IOException {
         PartitionLog.View view = log.view();
@@ -61,7 +70,7 @@ public final class PartitionRecovery {
         if (pending == null) {
             return view;
         }
-        if (!settings.lease().expired(pending.committedAt(), now)) {
+        if (!settings.pendingTransactionLease().expired(pending.committedAt(), now)) {
             throw new PartitionBusyException(log.cell(), pending.transaction());
         }
         TransactionRecords.decide(storage, pending.transaction(), pending.operationId(), TransactionDecision.Outcome.ABORTED,
@@ -69,7 +78,7 @@ public final class PartitionRecovery {
         return log.view();
     }
 
-    /** Another writer's transaction holds the partition; it is decided within moments, or aborted after the lease. */
+    /** Another writer's transaction holds the partition; it is decided within moments, or aborted after the timeout. */
     public static final class PartitionBusyException extends CommitConflictException {
         public PartitionBusyException(String cell, String transaction) {
             super("Partition " + cell + " is held by transaction " + transaction + " of another writer, which is still in progress",
@@ -81,7 +90,7 @@ public final class PartitionRecovery {
      * Each directory is listed once. The log's and the staging directory's listings also serve the clean-up at the end:
      * an object created after them is younger than the lease, so a second listing could not delete it either.
      */
-    private Report recover(PartitionLog log, PartitionLog.View view, Instant now) throws IOException {
+    private Report recover(PartitionLog log, PartitionLog.View view, Instant now, Set<String> own) throws IOException {
         String cell = log.cell();
         PartitionCommit latest = view.committed();
         // Staging is listed before the partition directory: a concurrent publish links a file into the partition
@@ -126,8 +135,9 @@ public final class PartitionRecovery {
         int stagingDeleted = 0;
         for (StoredObject object : stagedObjects) {
             String name = object.name();
-            boolean referenced = name.endsWith(ArchiveLayout.STAGED_SUFFIX)
-                    && latest.fileNames().contains(name.substring(0, name.length() - ArchiveLayout.STAGED_SUFFIX.length()));
+            String finalName = name.endsWith(ArchiveLayout.STAGED_SUFFIX)
+                    ? name.substring(0, name.length() - ArchiveLayout.STAGED_SUFFIX.length()) : null;
+            boolean referenced = finalName != null && (latest.fileNames().contains(finalName) || own.contains(finalName));
             if (!referenced && lease.expired(object.lastModified(), now)) {
                 storage.delete(object.path());
                 stagingDeleted++;

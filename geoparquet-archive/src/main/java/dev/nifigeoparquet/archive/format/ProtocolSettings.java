@@ -5,20 +5,26 @@ import java.time.Duration;
 /**
  * Settings of the commit protocol, recorded in the archive descriptor so every writer of an archive agrees.
  *
- * @param operationIdRetention how many operation ids each partition remembers for replay detection.
- *                             Defaults to 256: a nightly delta per partition is recognised when replayed
- *                             within the following eight months.
- * @param logEntryRetention    how many commit entries each partition keeps; older ones are pruned after each
- *                             commit. Every entry holds the full state, so 1 would suffice; defaults to 10 for
- *                             history and for readers that listed the log a moment ago.
- * @param writerLeaseSeconds   how old a staged or temporary object must be before recovery may delete it.
- *                             Defaults to 3600: longer than any single partition rewrite.
- * @param maxCommitAttempts    how often an operation is redone after losing a commit race before giving up.
- *                             Defaults to 8.
+ * @param operationIdRetention       how many operation ids each partition remembers for replay detection.
+ *                                   Defaults to 256: a nightly delta per partition is recognised when replayed
+ *                                   within the following eight months.
+ * @param logEntryRetention          how many commit entries each partition keeps; older ones are pruned after each
+ *                                   commit. Every entry holds the full state, so 1 would suffice; defaults to 10 for
+ *                                   history and for readers that listed the log a moment ago.
+ * @param writerLeaseSeconds         how old a staged or temporary object must be before recovery may delete it.
+ *                                   Defaults to 3600: longer than any single partition rewrite.
+ * @param maxCommitAttempts          how often an operation is redone after losing a commit race before giving up.
+ *                                   Defaults to 8.
+ * @param transactionTimeoutSeconds  how long a transaction's entries may stay undecided before another writer gives
+ *                                   the transaction up. A writer creates its entries only once everything is staged,
+ *                                   so they are decided within moments unless it died. Defaults to 60; the writer lease
+ *                                   caps it. Absent (0) in descriptors written before it existed, which means the default.
  */
-public record ProtocolSettings(int operationIdRetention, int logEntryRetention, long writerLeaseSeconds, int maxCommitAttempts) {
+public record ProtocolSettings(int operationIdRetention, int logEntryRetention, long writerLeaseSeconds, int maxCommitAttempts,
+                               long transactionTimeoutSeconds) {
 
-    public static final ProtocolSettings DEFAULT = new ProtocolSettings(256, 10, 3600, 8);
+    public static final long DEFAULT_TRANSACTION_TIMEOUT_SECONDS = 60;
+    public static final ProtocolSettings DEFAULT = new ProtocolSettings(256, 10, 3600, 8, DEFAULT_TRANSACTION_TIMEOUT_SECONDS);
 
     public ProtocolSettings {
         requirePositive("operationIdRetention", operationIdRetention);
@@ -27,14 +33,25 @@ public record ProtocolSettings(int operationIdRetention, int logEntryRetention, 
         if (writerLeaseSeconds < 0) {
             throw new IllegalArgumentException("writerLeaseSeconds must not be negative, was " + writerLeaseSeconds);
         }
+        if (transactionTimeoutSeconds < 0) {
+            throw new IllegalArgumentException("transactionTimeoutSeconds must not be negative, was " + transactionTimeoutSeconds);
+        }
+        if (transactionTimeoutSeconds == 0) {
+            transactionTimeoutSeconds = DEFAULT_TRANSACTION_TIMEOUT_SECONDS;
+        }
     }
 
     public WriterLease lease() {
         return new WriterLease(Duration.ofSeconds(writerLeaseSeconds));
     }
 
+    /** How long an undecided transaction entry is waited for before it is given up: the timeout, at most the lease. */
+    public WriterLease pendingTransactionLease() {
+        return new WriterLease(Duration.ofSeconds(Math.min(writerLeaseSeconds, transactionTimeoutSeconds)));
+    }
+
     public ProtocolSettings withWriterLeaseSeconds(long seconds) {
-        return new ProtocolSettings(operationIdRetention, logEntryRetention, seconds, maxCommitAttempts);
+        return new ProtocolSettings(operationIdRetention, logEntryRetention, seconds, maxCommitAttempts, transactionTimeoutSeconds);
     }
 
     private static void requirePositive(String name, int value) {

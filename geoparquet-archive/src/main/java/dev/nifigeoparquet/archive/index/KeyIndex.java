@@ -2,7 +2,14 @@ package dev.nifigeoparquet.archive.index;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.DataFileStager;
+import dev.nifigeoparquet.archive.format.NewDataFile;
+import dev.nifigeoparquet.archive.format.PartitionUpdate;
+import dev.nifigeoparquet.archive.format.StalePlanException;
+import dev.nifigeoparquet.archive.format.TransactionDecision;
+import dev.nifigeoparquet.archive.format.TransactionRecords;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
@@ -110,9 +117,21 @@ public final class KeyIndex {
      * superseded by a concurrent fold or merge; the lookup then starts again on the new state.
      */
     public Map<FeatureKey, Set<String>> candidates(Collection<FeatureKey> keys) throws IOException {
+        return lookUp(keys).candidates();
+    }
+
+    /**
+     * A lookup's answer and the journal state it read: a writer that plans on the answer commits its own records
+     * through {@link #journalRecords}, which refuses the commit if another writer recorded one of its keys since.
+     */
+    public record Lookup(Map<FeatureKey, Set<String>> candidates, PartitionCommit journal) {
+    }
+
+    /** Like {@link #candidates}, with the journal state the answer was read from. */
+    public Lookup lookUp(Collection<FeatureKey> keys) throws IOException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return lookUp(keys);
+                return lookUpOnce(keys);
             } catch (java.nio.file.NoSuchFileException superseded) {
                 if (attempt == READ_ATTEMPTS) {
                     throw superseded;
@@ -121,16 +140,16 @@ public final class KeyIndex {
         }
     }
 
-    private Map<FeatureKey, Set<String>> lookUp(Collection<FeatureKey> keys) throws IOException {
+    private Lookup lookUpOnce(Collection<FeatureKey> keys) throws IOException {
         Map<FeatureKey, Set<String>> result = new HashMap<>();
-        if (keys.isEmpty()) {
-            return result;
-        }
-        Map<String, FeatureKey> byText = new HashMap<>();
-        keys.forEach(key -> byText.put(key.indexText(), key));
         // The journal is read before the shards: a fold writes the shards before it prunes the journal, so
         // whatever moment the two reads fall on, no record is missed.
         PartitionCommit journal = new PartitionLog(archive.storage(), ArchiveLayout.INDEX_JOURNAL).latest();
+        if (keys.isEmpty()) {
+            return new Lookup(result, journal);
+        }
+        Map<String, FeatureKey> byText = new HashMap<>();
+        keys.forEach(key -> byText.put(key.indexText(), key));
         Map<String, List<String>> byShard = new TreeMap<>();
         byText.keySet().forEach(text -> byShard.computeIfAbsent(shardOf(text), s -> new ArrayList<>()).add(text));
         Map<String, Set<String>> cells = new HashMap<>();
@@ -140,7 +159,87 @@ public final class KeyIndex {
         }
         apply(cells, read(journal, new TreeSet<>(byText.keySet())));
         byText.forEach((text, key) -> result.put(key, cells.getOrDefault(text, Set.of())));
-        return result;
+        return new Lookup(result, journal);
+    }
+
+    /**
+     * The journal's part in a transaction that changes where keys live: one journal file of the operation's records,
+     * committed with the data partitions' entries, so the index says exactly where committed keys are. Its entry is
+     * created last and rebased over journal commits that do not concern its keys; a journal commit since the lookup
+     * that recorded one of them means another writer moved that key meanwhile, and the plan is stale.
+     *
+     * @param lookup  the lookup the operation planned on
+     * @param present keys arriving in cells
+     * @param gone    keys leaving cells
+     */
+    public PartitionCommitter.LateParticipant journalRecords(Lookup lookup, Map<FeatureKey, String> present,
+                                                             Map<FeatureKey, String> gone) {
+        List<Group> records = new ArrayList<>();
+        present.forEach((key, cell) -> records.add(row(key.indexText(), cell, true)));
+        gone.forEach((key, cell) -> records.add(row(key.indexText(), cell, false)));
+        records.sort(BY_KEY);
+        TreeSet<String> keys = new TreeSet<>();
+        records.forEach(record -> keys.add(record.getString("key", 0)));
+        return new PartitionCommitter.LateParticipant() {
+            @Override
+            public String cell() {
+                return ArchiveLayout.INDEX_JOURNAL;
+            }
+
+            @Override
+            public PartitionCommit planned() {
+                return lookup.journal();
+            }
+
+            @Override
+            public List<NewDataFile> stage(DataFileStager stager) throws IOException {
+                return write(stager, records);
+            }
+
+            @Override
+            public void requireNoConflict(PartitionLog log, PartitionCommit planned, PartitionCommit current) throws IOException {
+                for (long version = planned.version() + 1; version <= current.version(); version++) {
+                    requireNoRecordOf(keys, log, version);
+                }
+            }
+        };
+    }
+
+    /** Refuses a journal entry in effect that records one of the keys, or that can no longer be read to tell. */
+    private void requireNoRecordOf(NavigableSet<String> keys, PartitionLog log, long version) throws IOException {
+        PartitionCommit entry;
+        try {
+            entry = log.read(version);
+        } catch (java.nio.file.NoSuchFileException pruned) {
+            throw new StalePlanException(ArchiveLayout.INDEX_JOURNAL, "journal entry " + version + " is gone, so it cannot be told"
+                    + " whether it moved a key of this operation");
+        }
+        if (entry.transaction() != null) {
+            TransactionDecision decision = TransactionRecords.read(archive.storage(), entry.transaction());
+            if (decision == null || decision.outcome() != TransactionDecision.Outcome.COMMITTED) {
+                return;
+            }
+        }
+        for (String added : entry.added()) {
+            List<Group> records;
+            try {
+                records = readFile(ArchiveLayout.INDEX_JOURNAL, added, keys);
+            } catch (java.nio.file.NoSuchFileException folded) {
+                throw new StalePlanException(ArchiveLayout.INDEX_JOURNAL, "journal file " + added + " was folded before it could"
+                        + " be checked for this operation's keys");
+            }
+            if (!records.isEmpty()) {
+                throw new StalePlanException(ArchiveLayout.INDEX_JOURNAL, "another writer recorded key "
+                        + records.get(0).getString("key", 0) + " in cell " + records.get(0).getString("cell", 0));
+            }
+        }
+    }
+
+    /** Folds the journal into the shards when it has grown long enough (after a commit added to it). */
+    public void foldIfDue() throws IOException {
+        if (new PartitionLog(archive.storage(), ArchiveLayout.INDEX_JOURNAL).latest().files().size() >= FOLD_JOURNAL_AT) {
+            foldOnce();
+        }
     }
 
     /**
@@ -273,14 +372,13 @@ public final class KeyIndex {
         return record.getString("key", 0) + '\u0000' + record.getString("cell", 0);
     }
 
-    private dev.nifigeoparquet.archive.format.CommitOutcome commit(String id, dev.nifigeoparquet.archive.format.PartitionUpdate update)
+    private CommitOutcome commit(String id, PartitionUpdate update)
             throws IOException {
         PartitionCommitter committer = archive.committer();
         return committer.commit(id, "index-" + UUID.randomUUID(), OperationType.INDEX, update);
     }
 
-    private static List<dev.nifigeoparquet.archive.format.NewDataFile> write(
-            dev.nifigeoparquet.archive.format.DataFileStager stager, List<Group> rows) throws IOException {
+    private static List<NewDataFile> write(DataFileStager stager, List<Group> rows) throws IOException {
         try (RollingFileWriter writer = new RollingFileWriter(stager, SCHEMA, FooterEntries.canonicalOf(Map.of()), INDEX_FILES,
                 INDEX_ENCODINGS.withBloomFilterValues(rows.size()))) {
             for (Group row : rows) {

@@ -9,15 +9,18 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 import java.io.IOException;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Finds which of a partition's live files hold some wanted keys, reading only the key column chunks: the cheap
- * first pass of every keyed operation, and how a key's presence in a partition is confirmed.
+ * Finds which of a partition's live files hold some wanted keys, reading only the key column chunks (and the version
+ * column's, when the archive has one): the cheap first pass of every keyed operation, and how a key's presence in a
+ * partition is confirmed.
  */
 public final class KeyScanner {
 
@@ -29,42 +32,56 @@ public final class KeyScanner {
 
     /**
      * @param filesHoldingKeys live files with at least one wanted key, in live-file order
-     * @param found            the wanted keys present
-     * @param bytesRead        bytes of the key column chunks read
+     * @param stored           each wanted key present, with its stored row's key and version columns
+     * @param fileOf           the live file holding each key present
+     * @param bytesRead        bytes of the column chunks read
      */
-    public record Result(Set<String> filesHoldingKeys, Set<FeatureKey> found, long bytesRead) {
+    public record Result(Set<String> filesHoldingKeys, Map<FeatureKey, Group> stored, Map<FeatureKey, String> fileOf, long bytesRead) {
+
+        /** The wanted keys present. */
+        public Set<FeatureKey> found() {
+            return stored.keySet();
+        }
     }
 
     public Result scan(PartitionCommit state, Set<FeatureKey> wanted) throws IOException {
         Set<String> files = new LinkedHashSet<>();
-        Set<FeatureKey> found = new HashSet<>();
+        Map<FeatureKey, Group> stored = new HashMap<>();
+        Map<FeatureKey, String> fileOf = new HashMap<>();
         long bytes = 0;
         if (wanted.isEmpty()) {
-            return new Result(files, found, 0);
+            return new Result(files, stored, fileOf, 0);
         }
         List<String> keyColumns = archive.descriptor().keyColumns();
+        List<String> columns = new ArrayList<>(keyColumns);
+        String version = archive.descriptor().versionColumn();
+        if (version != null && !columns.contains(version)) {
+            columns.add(version);
+        }
         for (DataFileEntry file : state.files()) {
             try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state.cell(), file.name())) {
-                bytes += keyColumnBytes(reader, keyColumns);
-                reader.project(keyColumns);
+                bytes += columnBytes(reader, columns);
+                reader.project(columns);
                 FeatureKey.Extractor keys = FeatureKey.extractor(reader.readSchema(), keyColumns);
                 for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
-                    FeatureKey key = keys.keyOf(it.next());
+                    Group row = it.next();
+                    FeatureKey key = keys.keyOf(row);
                     if (key != null && wanted.contains(key)) {
                         files.add(file.name());
-                        found.add(key);
+                        stored.put(key, row);
+                        fileOf.put(key, file.name());
                     }
                 }
             }
         }
-        return new Result(files, found, bytes);
+        return new Result(files, stored, fileOf, bytes);
     }
 
-    private static long keyColumnBytes(GeoParquetFileReader reader, List<String> keyColumns) {
+    private static long columnBytes(GeoParquetFileReader reader, List<String> columns) {
         long bytes = 0;
         for (BlockMetaData block : reader.footer().rowGroups()) {
             for (ColumnChunkMetaData chunk : block.getColumns()) {
-                if (keyColumns.contains(chunk.getPath().toArray()[0])) {
+                if (columns.contains(chunk.getPath().toArray()[0])) {
                     bytes += chunk.getTotalSize();
                 }
             }

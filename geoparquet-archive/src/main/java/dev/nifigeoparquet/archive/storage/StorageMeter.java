@@ -13,8 +13,9 @@ import java.util.List;
  * them with the {@code record} methods; every measurement open on the calling thread receives them, so nested
  * measurements (one operation inside a sweep) both see the requests.
  *
- * <p>The engine runs each operation on the caller's thread, which is what makes the attribution exact. Work that a
- * storage hands to other threads must record on the caller's thread. A storage with no billed requests (the local
+ * <p>Requests are recorded on the thread that makes them. Work an operation hands to other threads is measured there
+ * and added to the caller's measurements with {@link #record(StorageCost)} (see {@code Workers}), which keeps the
+ * attribution exact. A storage with no billed requests (the local
  * filesystem) records nothing, and its operations cost {@link StorageCost#NONE}.
  */
 public final class StorageMeter {
@@ -58,10 +59,40 @@ public final class StorageMeter {
         }
     }
 
+    /** An operation's result or failure, and what it cost either way. */
+    public record Attempt<T>(T result, Exception failure, StorageCost cost) {
+    }
+
+    /** Like {@link #measure}, but a failure is returned with the requests made before it instead of thrown. */
+    public static <T> Attempt<T> attempt(Operation<T> operation) {
+        StorageMeter meter = new StorageMeter();
+        Deque<StorageMeter> open = OPEN.get();
+        open.push(meter);
+        try {
+            T result = operation.run();
+            return new Attempt<>(result, null, meter.snapshot());
+        } catch (IOException | RuntimeException e) {
+            return new Attempt<>(null, e, meter.snapshot());
+        } finally {
+            open.remove(meter);
+            if (open.isEmpty()) {
+                OPEN.remove();
+            }
+        }
+    }
+
     /** What the innermost open measurement on this thread has recorded so far; {@link StorageCost#NONE} when none is open. */
     public static StorageCost current() {
         StorageMeter meter = OPEN.get().peek();
         return meter == null ? StorageCost.NONE : meter.snapshot();
+    }
+
+    /**
+     * Adds requests measured elsewhere (on a worker thread doing part of this thread's operation) to every measurement
+     * open on this thread.
+     */
+    public static void record(StorageCost cost) {
+        OPEN.get().forEach(m -> m.add(cost));
     }
 
     /** A PUT-class request. */
@@ -93,6 +124,16 @@ public final class StorageMeter {
     /** An object deleted (its request is recorded separately); {@code age} null when unknown. */
     public static void recordDeletedObject(String path, Duration age) {
         OPEN.get().forEach(m -> m.deleted.add(new StorageCost.DeletedObject(path, age)));
+    }
+
+    private void add(StorageCost cost) {
+        puts += cost.puts();
+        gets += cost.gets();
+        lists += cost.lists();
+        deletes += cost.deletes();
+        bytesUploaded += cost.bytesUploaded();
+        bytesDownloaded += cost.bytesDownloaded();
+        deleted.addAll(cost.deleted());
     }
 
     private StorageCost snapshot() {

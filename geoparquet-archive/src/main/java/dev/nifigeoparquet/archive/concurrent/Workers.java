@@ -1,0 +1,135 @@
+package dev.nifigeoparquet.archive.concurrent;
+
+import dev.nifigeoparquet.archive.storage.StorageMeter;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A bounded pool for the independent parts of one operation: rewriting or scanning several partitions at once. Each
+ * part's storage requests are measured on the worker that makes them and added to the caller's measurements, so
+ * {@link StorageMeter} stays exact. Threads end when idle, so an unused pool holds nothing.
+ */
+public final class Workers {
+
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    private final int parallelism;
+    private final ThreadPoolExecutor pool;
+    private final ThreadGroup threads;
+
+    private Workers(int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("Parallelism must be at least 1, was " + parallelism);
+        }
+        this.parallelism = parallelism;
+        int id = POOLS.incrementAndGet();
+        this.threads = new ThreadGroup("geoparquet-workers-" + id);
+        AtomicInteger count = new AtomicInteger();
+        ThreadFactory factory = runnable -> {
+            Thread thread = new Thread(threads, runnable, "geoparquet-worker-" + id + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+        this.pool = new ThreadPoolExecutor(parallelism, parallelism, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+        this.pool.allowCoreThreadTimeOut(true);
+    }
+
+    /** A pool of {@code parallelism} threads; 1 runs every part on the caller's thread. */
+    public static Workers of(int parallelism) {
+        return new Workers(parallelism);
+    }
+
+    /** The default: one thread per available core. */
+    public static int defaultParallelism() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** One part of the work. */
+    @FunctionalInterface
+    public interface Task<I, O> {
+        O run(I item) throws IOException;
+    }
+
+    /** A part's value, or the failure that ended it. */
+    public record Outcome<O>(O value, Exception failure) {
+
+        public boolean failed() {
+            return failure != null;
+        }
+    }
+
+    /**
+     * Runs the task on every item and waits for all of them; one part's failure does not stop the others. Outcomes are
+     * in the order of the items. Runs on the caller's thread when there is one item, one thread, or the caller is a
+     * worker of this pool itself (waiting on the pool from inside it could starve it).
+     *
+     * @throws InterruptedIOException when the caller is interrupted while waiting; unfinished parts are cancelled
+     */
+    public <I, O> List<Outcome<O>> map(List<I> items, Task<I, O> task) throws InterruptedIOException {
+        List<Outcome<O>> outcomes = new ArrayList<>(items.size());
+        if (items.size() <= 1 || parallelism == 1 || Thread.currentThread().getThreadGroup() == threads) {
+            for (I item : items) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedIOException("Interrupted before all parts of the operation ran");
+                }
+                StorageMeter.Attempt<O> attempt = StorageMeter.attempt(() -> task.run(item));
+                outcomes.add(new Outcome<>(attempt.result(), attempt.failure()));
+            }
+            return outcomes;
+        }
+        List<Future<StorageMeter.Attempt<O>>> futures = new ArrayList<>(items.size());
+        for (I item : items) {
+            futures.add(pool.submit(() -> StorageMeter.attempt(() -> task.run(item))));
+        }
+        try {
+            for (Future<StorageMeter.Attempt<O>> future : futures) {
+                StorageMeter.Attempt<O> attempt = future.get();
+                StorageMeter.record(attempt.cost());
+                outcomes.add(new Outcome<>(attempt.result(), attempt.failure()));
+            }
+            return outcomes;
+        } catch (InterruptedException e) {
+            futures.forEach(future -> future.cancel(true));
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("Interrupted while waiting for the parts of the operation");
+        } catch (ExecutionException e) {
+            // StorageMeter.attempt returns failures; only an Error reaches here.
+            futures.forEach(future -> future.cancel(true));
+            throw new IllegalStateException("A part of the operation failed unexpectedly", e.getCause());
+        }
+    }
+
+    /** Like {@link #map}, but the first failure, in item order, is thrown once every part has ended. */
+    public <I, O> List<O> mapAll(List<I> items, Task<I, O> task) throws IOException {
+        List<O> values = new ArrayList<>(items.size());
+        for (Outcome<O> outcome : map(items, task)) {
+            if (outcome.failed()) {
+                throw rethrowable(outcome.failure());
+            }
+            values.add(outcome.value());
+        }
+        return values;
+    }
+
+    /** The failure as thrown: an I/O failure as it is, a runtime one unchecked. */
+    public static IOException rethrowable(Exception failure) {
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        return failure instanceof IOException io ? io : new IOException(failure);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.nifigeoparquet.archive.ops;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.DataFileStager;
+import dev.nifigeoparquet.archive.format.PartitionChange;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
+import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.schema.Type;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Carries out one partition's part of a run: rewrites only the files holding a key the run replaces or removes,
+ * streaming them row group by row group, then adds the new rows at the end; or, for a Replace, writes the new rows
+ * and supersedes every file. Memory holds one row group, never a partition.
+ */
+final class PartitionRewriter {
+
+    private final GeoParquetArchive archive;
+
+    PartitionRewriter(GeoParquetArchive archive) {
+        this.archive = archive;
+    }
+
+    /**
+     * @param current the partition's state, the one the work was planned on
+     * @return the files added and superseded; the bytes read are added to the work
+     */
+    PartitionChange rewrite(PartitionCommit current, PartitionWork work, DataFileStager stager) throws IOException {
+        if (work.replaceAll) {
+            try (RollingFileWriter writer = newWriter(stager)) {
+                for (Group row : work.appended) {
+                    writer.write(row);
+                }
+                return new PartitionChange(writer.finish(), current.fileNames());
+            }
+        }
+        List<String> rewritten = work.filesInOrder();
+        Set<FeatureKey> consumed = new HashSet<>();
+        FeatureKey.Extractor keys = archive.keyExtractor();
+        try (RollingFileWriter writer = newWriter(stager)) {
+            for (String file : rewritten) {
+                try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current.cell(), file)) {
+                    work.bytesRead += current.files().stream().filter(f -> f.name().equals(file)).mapToLong(DataFileEntry::bytes).sum();
+                    if (!copyColumnwise(reader, work, keys, consumed, writer)) {
+                        for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                            Group kept = outcome(it.next(), work, keys, consumed);
+                            if (kept != null) {
+                                writer.write(kept);
+                            }
+                        }
+                    }
+                }
+            }
+            int expected = work.replacements.size() + work.removals.size();
+            if (consumed.size() != expected) {
+                throw new IOException("Partition " + current.cell() + " version " + current.version() + " does not hold "
+                        + (expected - consumed.size()) + " of the keys its key scan found; its files changed after the scan");
+            }
+            for (Group row : work.appended) {
+                writer.write(row);
+            }
+            return new PartitionChange(writer.finish(), rewritten);
+        }
+    }
+
+    /**
+     * Copies a file's rows, column by column for the rows the run leaves alone (most of them): only the key columns are
+     * read per row. For files this engine wrote with the archive's schema and top-level key columns; false, having read
+     * nothing, for any other file, which then takes the row path.
+     */
+    private boolean copyColumnwise(GeoParquetFileReader reader, PartitionWork work, FeatureKey.Extractor keys,
+                                   Set<FeatureKey> consumed, RollingFileWriter writer) throws IOException {
+        List<String> probed = keys.columns();
+        if (!GeoParquetFileWriter.wrote(reader.footer()) || !reader.footer().schema().equals(archive.schema())
+                || !probed.stream().allMatch(column -> archive.schema().containsField(column)
+                && archive.schema().getType(column).isPrimitive()
+                && !archive.schema().getType(column).isRepetition(Type.Repetition.REPEATED))) {
+            return false;
+        }
+        for (ColumnarRowGroup group = reader.nextColumnarRowGroup(); group != null; group = reader.nextColumnarRowGroup()) {
+            while (group.hasNext()) {
+                Group existing = group.peek(probed);
+                Group kept = outcome(existing, work, keys, consumed);
+                if (kept == existing) {
+                    writer.copyRow(group);
+                } else {
+                    group.skipNextRow();
+                    if (kept != null) {
+                        writer.write(kept);
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * What becomes of a stored row: itself when the run leaves it alone, the delta's row when that replaces it, null
+     * when it is removed. {@code existing} needs only the key columns.
+     */
+    private static Group outcome(Group existing, PartitionWork work, FeatureKey.Extractor keys, Set<FeatureKey> consumed) {
+        FeatureKey key = keys.keyOf(existing);
+        if (key == null) {
+            return existing;
+        }
+        Group replacement = work.replacements.get(key);
+        if (replacement != null) {
+            consumed.add(key);
+            return replacement;
+        }
+        if (work.removals.contains(key)) {
+            consumed.add(key);
+            return null;
+        }
+        return existing;
+    }
+
+    private RollingFileWriter newWriter(DataFileStager stager) {
+        return new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), archive.descriptor().writer());
+    }
+}

@@ -1,0 +1,411 @@
+package dev.nifigeoparquet.archive.ops;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.RowChanges;
+import dev.nifigeoparquet.archive.format.StalePlanException;
+import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;
+import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import org.apache.parquet.example.data.Group;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Decides what a run does, reading each partition at one pinned version: which deltas are replays, where each key
+ * is now (its target partition's key scan, then the key index and a confirming scan of each other candidate), and
+ * what becomes of it. The rules, for a key of an Upsert:
+ * <ul>
+ * <li>stored nowhere: inserted into the target;</li>
+ * <li>stored with a newer version (the archive's version column), wherever that is: left alone;</li>
+ * <li>stored in the target: replaced there;</li>
+ * <li>stored in another partition: removed there and inserted into the target, in the same commit (a move).</li>
+ * </ul>
+ * A delete removes the key wherever it is; an Append refuses a key stored anywhere; a Replace makes the target hold
+ * exactly the delta's rows and takes its keys out of other partitions. Scans run in parallel on the workers.
+ */
+final class RunPlanner {
+
+    private final GeoParquetArchive archive;
+    private final KeyScanner scanner;
+    private final Workers workers;
+    private final VersionOrder versions;
+
+    RunPlanner(GeoParquetArchive archive, Workers workers) {
+        this.archive = archive;
+        this.scanner = new KeyScanner(archive);
+        this.workers = workers;
+        String versionColumn = archive.descriptor().versionColumn();
+        this.versions = versionColumn == null ? null : new VersionOrder(archive.schema(), versionColumn);
+    }
+
+    /**
+     * Plans the batches that have not failed; a batch that cannot be applied (a damaged partition it needs, an Append of
+     * a stored key) gets its failure and the others are planned without it.
+     *
+     * @throws StalePlanException when a partition changed while it was being read; the caller plans again
+     */
+    RunPlan plan(List<BatchPlan> batches) throws IOException {
+        RunPlan plan = new RunPlan(batches);
+        Pins pins = new Pins();
+        for (BatchPlan batch : live(batches)) {
+            batch.reset();
+            String target = batch.target();
+            if (target == null) {
+                batch.pending = PartitionDelta.combine(batch.deltas);
+                continue;
+            }
+            PartitionCommit state = pins.get(target);
+            List<PartitionDelta> pending = batch.deltas.stream()
+                    .filter(delta -> !delta.operationIds().stream().allMatch(state::hasCommitted)).toList();
+            if (pending.isEmpty()) {
+                batch.replayOf = state;
+            } else {
+                batch.pending = PartitionDelta.combine(pending);
+            }
+        }
+        if (!archive.descriptor().hasKey()) {
+            for (BatchPlan batch : live(batches)) {
+                planUnkeyed(plan, batch, pins.get(batch.target()));
+            }
+            return plan;
+        }
+        Map<BatchPlan, TargetScan> targets = scanTargets(live(batches), pins);
+        Map<FeatureKey, BatchPlan> unresolved = new LinkedHashMap<>();
+        for (BatchPlan batch : live(batches)) {
+            Set<FeatureKey> inTarget = targets.containsKey(batch) ? targets.get(batch).keys().found() : Set.of();
+            batch.pending.rowsByKey().keySet().stream().filter(key -> !inTarget.contains(key)).forEach(key -> unresolved.put(key, batch));
+        }
+        plan.lookup = new KeyIndex(archive).lookUp(unresolved.keySet());
+        Map<FeatureKey, Map<String, Group>> elsewhere = scanCandidates(plan.lookup, unresolved, pins);
+        for (BatchPlan batch : live(batches)) {
+            decide(plan, batch, targets.get(batch), elsewhere, pins);
+        }
+        return plan;
+    }
+
+    private static List<BatchPlan> live(List<BatchPlan> batches) {
+        return batches.stream().filter(batch -> batch.failure == null && batch.replayOf == null).toList();
+    }
+
+    /** An archive without a key: an Append adds its rows, a Replace supersedes every file. */
+    private static void planUnkeyed(RunPlan plan, BatchPlan batch, PartitionCommit state) {
+        PartitionDelta delta = batch.pending;
+        PartitionWork work = plan.workOn(delta.cell(), state);
+        work.targetType = delta.mode().operationType();
+        work.batches.put(batch.index, batch);
+        work.appended.addAll(delta.unkeyedRows());
+        batch.inserted = delta.unkeyedRows().size();
+        if (delta.mode() == WriteMode.REPLACE) {
+            work.replaceAll = true;
+            batch.deleted = state.rowCount();
+        }
+        batch.change(delta.cell(), new RowChanges(batch.inserted, 0, batch.deleted, 0, 0));
+    }
+
+    /** A target's key scan, and for a Replace every key the target holds. */
+    private record TargetScan(KeyScanner.Result keys, Set<FeatureKey> allKeys) {
+    }
+
+    private Map<BatchPlan, TargetScan> scanTargets(List<BatchPlan> batches, Pins pins) throws IOException {
+        List<BatchPlan> withTarget = batches.stream().filter(batch -> batch.target() != null).toList();
+        List<Workers.Outcome<TargetScan>> scans = workers.map(withTarget, batch -> {
+            PartitionCommit state = pins.get(batch.target());
+            KeyScanner.Result keys = scanner.scan(state, batch.pending.rowsByKey().keySet());
+            return new TargetScan(keys, batch.pending.mode() == WriteMode.REPLACE ? allKeys(state) : null);
+        });
+        Map<BatchPlan, TargetScan> targets = new HashMap<>();
+        for (int i = 0; i < withTarget.size(); i++) {
+            BatchPlan batch = withTarget.get(i);
+            Workers.Outcome<TargetScan> scan = scans.get(i);
+            if (scan.failed()) {
+                batch.failure = partitionFailure(batch.target(), scan.failure(), pins);
+            } else {
+                targets.put(batch, scan.value());
+                batch.bytesRead += scan.value().keys().bytesRead();
+            }
+        }
+        return targets;
+    }
+
+    /** Where else the unresolved keys are: the index's candidates, each confirmed by a scan of that partition. */
+    private Map<FeatureKey, Map<String, Group>> scanCandidates(KeyIndex.Lookup lookup, Map<FeatureKey, BatchPlan> unresolved,
+                                                               Pins pins) throws IOException {
+        Map<String, Set<FeatureKey>> wantedByCell = new TreeMap<>();
+        unresolved.forEach((key, batch) -> {
+            if (batch.failure == null) {
+                lookup.candidates().getOrDefault(key, Set.of()).stream().filter(cell -> !cell.equals(batch.target()))
+                        .forEach(cell -> wantedByCell.computeIfAbsent(cell, c -> new HashSet<>()).add(key));
+            }
+        });
+        List<String> cells = List.copyOf(wantedByCell.keySet());
+        List<Workers.Outcome<KeyScanner.Result>> scans = workers.map(cells, cell -> scanner.scan(pins.get(cell), wantedByCell.get(cell)));
+        Map<FeatureKey, Map<String, Group>> elsewhere = new HashMap<>();
+        for (int i = 0; i < cells.size(); i++) {
+            String cell = cells.get(i);
+            Workers.Outcome<KeyScanner.Result> scan = scans.get(i);
+            if (scan.failed()) {
+                Exception failure = partitionFailure(cell, scan.failure(), pins);
+                wantedByCell.get(cell).forEach(key -> unresolved.get(key).failure = failure);
+                continue;
+            }
+            scan.value().stored().forEach((key, stored) -> elsewhere.computeIfAbsent(key, k -> new TreeMap<>()).put(cell, stored));
+            scan.value().fileOf().forEach((key, file) -> pins.fileOf.put(new Located(cell, key), file));
+            BatchPlan first = wantedByCell.get(cell).stream().map(unresolved::get).min((a, b) -> a.index - b.index).orElseThrow();
+            first.bytesRead += scan.value().bytesRead();
+        }
+        return elsewhere;
+    }
+
+    /**
+     * What a partition's read failure means: a stale plan when the partition moved on meanwhile (another writer superseded
+     * the file), otherwise the failure of the batches that need the partition, which is damaged or unreadable. Failures
+     * of the storage itself end the run.
+     */
+    private Exception partitionFailure(String cell, Exception failure, Pins pins) throws IOException {
+        if (failure instanceof NoSuchFileException && archive.partitionState(cell).version() != pins.get(cell).version()) {
+            throw new StalePlanException(cell, "a file was superseded while it was read");
+        }
+        if (Failures.isDamagedData(failure)) {
+            return failure;
+        }
+        throw Workers.rethrowable(failure);
+    }
+
+    /** Decides the fate of every key of one batch and adds its part to the partitions' rewrites. */
+    private void decide(RunPlan plan, BatchPlan batch, TargetScan targetScan, Map<FeatureKey, Map<String, Group>> elsewhere,
+                        Pins pins) throws IOException {
+        if (batch.failure != null || batch.replayOf != null) {
+            return;
+        }
+        PartitionDelta delta = batch.pending;
+        String target = delta.cell();
+        KeyScanner.Result inTarget = targetScan == null ? null : targetScan.keys();
+        Map<FeatureKey, Group> storedInTarget = inTarget == null ? Map.of() : inTarget.stored();
+        if (delta.mode() == WriteMode.APPEND) {
+            List<String> held = new ArrayList<>();
+            for (FeatureKey key : delta.rowsByKey().keySet()) {
+                if (storedInTarget.containsKey(key)) {
+                    held.add(key + " (in " + target + ")");
+                }
+                elsewhere.getOrDefault(key, Map.of()).keySet().forEach(cell -> held.add(key + " (in " + cell + ")"));
+            }
+            if (!held.isEmpty()) {
+                batch.failure = new DeltaRejectedException("Append to partition " + target,
+                        "the archive already holds keys " + held.subList(0, Math.min(10, held.size()))
+                                + (held.size() > 10 ? " and " + (held.size() - 10) + " more" : "") + "; use Upsert to change existing features");
+                return;
+            }
+        }
+        Edits edits = new Edits(plan, batch, pins, inTarget);
+        if (delta.mode() == WriteMode.REPLACE) {
+            decideReplace(edits, delta, targetScan, elsewhere);
+        } else {
+            for (Map.Entry<FeatureKey, DeltaRow> entry : delta.rowsByKey().entrySet()) {
+                decideKey(edits, entry.getKey(), entry.getValue(), storedInTarget.get(entry.getKey()),
+                        elsewhere.getOrDefault(entry.getKey(), Map.of()));
+            }
+        }
+        // The target records the operation, so a redelivery is recognised, unless a Delete only reached other partitions.
+        boolean changedElsewhere = batch.cells.stream().anyMatch(cell -> !cell.equals(target));
+        if (target != null && (delta.mode() != WriteMode.DELETE || batch.cells.contains(target) || !changedElsewhere)) {
+            edits.target().targetType = delta.mode().operationType();
+            batch.change(target, RowChanges.NONE);
+        }
+        batch.cells.forEach(cell -> plan.work.get(cell).batches.put(batch.index, batch));
+    }
+
+    private void decideKey(Edits edits, FeatureKey key, DeltaRow row, Group storedInTarget, Map<String, Group> storedElsewhere)
+            throws IOException {
+        BatchPlan batch = edits.batch;
+        if (row.delete()) {
+            if (storedInTarget == null && storedElsewhere.isEmpty()) {
+                batch.absentDeletes++;
+                return;
+            }
+            if (storedInTarget != null) {
+                edits.remove(edits.targetCell(), key, RowChanges.ONE_DELETED);
+            }
+            for (String cell : storedElsewhere.keySet()) {
+                edits.remove(cell, key, RowChanges.ONE_DELETED);
+            }
+            batch.deleted += (storedInTarget == null ? 0 : 1) + storedElsewhere.size();
+            return;
+        }
+        if (versions != null && (storedInTarget != null && versions.deltaIsOlder(row.row(), storedInTarget)
+                || storedElsewhere.values().stream().anyMatch(stored -> versions.deltaIsOlder(row.row(), stored)))) {
+            batch.olderSkipped++;
+            return;
+        }
+        if (storedInTarget != null) {
+            edits.replace(key, row.row());
+            batch.updated++;
+            // A copy of the key in another partition is a leftover of an inconsistent archive: the delta's row is the one kept.
+            for (String cell : storedElsewhere.keySet()) {
+                edits.remove(cell, key, RowChanges.ONE_DELETED);
+            }
+            batch.deleted += storedElsewhere.size();
+            return;
+        }
+        boolean first = true;
+        for (String cell : storedElsewhere.keySet()) {
+            edits.remove(cell, key, first ? RowChanges.ONE_MOVED_OUT : RowChanges.ONE_DELETED);
+            if (!first) {
+                batch.deleted++;
+            }
+            first = false;
+        }
+        if (storedElsewhere.isEmpty()) {
+            edits.append(key, row.row(), RowChanges.ONE_INSERTED);
+            batch.inserted++;
+        } else {
+            edits.append(key, row.row(), RowChanges.ONE_MOVED_IN);
+            batch.updated++;
+            batch.moved++;
+        }
+    }
+
+    /** The target becomes exactly the delta's rows; its keys are taken out of other partitions. Versions do not apply. */
+    private static void decideReplace(Edits edits, PartitionDelta delta, TargetScan targetScan,
+                                      Map<FeatureKey, Map<String, Group>> elsewhere) throws IOException {
+        BatchPlan batch = edits.batch;
+        PartitionWork target = edits.target();
+        target.replaceAll = true;
+        Set<FeatureKey> held = targetScan.allKeys();
+        long kept = 0;
+        for (Map.Entry<FeatureKey, DeltaRow> entry : delta.rowsByKey().entrySet()) {
+            FeatureKey key = entry.getKey();
+            Map<String, Group> others = elsewhere.getOrDefault(key, Map.of());
+            if (entry.getValue().delete()) {
+                for (String cell : others.keySet()) {
+                    edits.remove(cell, key, RowChanges.ONE_DELETED);
+                }
+                batch.deleted += others.size();
+                continue;
+            }
+            target.appended.add(entry.getValue().row());
+            if (held.contains(key)) {
+                kept++;
+                batch.updated++;
+            } else if (!others.isEmpty()) {
+                boolean first = true;
+                for (String cell : others.keySet()) {
+                    edits.remove(cell, key, first ? RowChanges.ONE_MOVED_OUT : RowChanges.ONE_DELETED);
+                    batch.deleted += first ? 0 : 1;
+                    first = false;
+                }
+                edits.plan.arriving.put(key, delta.cell());
+                batch.change(delta.cell(), RowChanges.ONE_MOVED_IN);
+                batch.updated++;
+                batch.moved++;
+            } else {
+                edits.plan.arriving.put(key, delta.cell());
+                batch.change(delta.cell(), RowChanges.ONE_INSERTED);
+                batch.inserted++;
+            }
+        }
+        for (FeatureKey key : held) {
+            DeltaRow row = delta.rowsByKey().get(key);
+            if (row == null || row.delete()) {
+                edits.plan.leaving.put(key, delta.cell());
+            }
+        }
+        long replacedAway = target.pinned.rowCount() - kept;
+        batch.deleted += replacedAway;
+        batch.change(delta.cell(), new RowChanges(0, kept, replacedAway, 0, 0));
+    }
+
+    /** Every key a partition holds (a Replace must know which keys it takes out). */
+    private Set<FeatureKey> allKeys(PartitionCommit state) throws IOException {
+        Set<FeatureKey> keys = new HashSet<>();
+        for (DataFileEntry file : state.files()) {
+            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state.cell(), file.name())) {
+                reader.project(archive.descriptor().keyColumns());
+                FeatureKey.Extractor extractor = FeatureKey.extractor(reader.readSchema(), archive.descriptor().keyColumns());
+                reader.rows().forEachRemaining(row -> keys.add(extractor.keyOf(row)));
+            }
+        }
+        return keys;
+    }
+
+    /** One batch's changes, added to the partitions' rewrites and the index records as they are decided. */
+    private static final class Edits {
+        final RunPlan plan;
+        final BatchPlan batch;
+        final Pins pins;
+        final KeyScanner.Result inTarget;
+
+        Edits(RunPlan plan, BatchPlan batch, Pins pins, KeyScanner.Result inTarget) {
+            this.plan = plan;
+            this.batch = batch;
+            this.pins = pins;
+            this.inTarget = inTarget;
+        }
+
+        String targetCell() {
+            return batch.pending.cell();
+        }
+
+        PartitionWork target() throws IOException {
+            return plan.workOn(targetCell(), pins.get(targetCell()));
+        }
+
+        void replace(FeatureKey key, Group row) throws IOException {
+            PartitionWork work = target();
+            work.replacements.put(key, row);
+            work.filesHoldingKeys.add(inTarget.fileOf().get(key));
+            batch.change(targetCell(), RowChanges.ONE_UPDATED);
+        }
+
+        void append(FeatureKey key, Group row, RowChanges change) throws IOException {
+            target().appended.add(row);
+            plan.arriving.put(key, targetCell());
+            batch.change(targetCell(), change);
+        }
+
+        void remove(String cell, FeatureKey key, RowChanges change) throws IOException {
+            PartitionWork work = plan.workOn(cell, pins.get(cell));
+            work.removals.add(key);
+            boolean inTargetScan = cell.equals(targetCell()) && inTarget != null && inTarget.fileOf().containsKey(key);
+            work.filesHoldingKeys.add(inTargetScan ? inTarget.fileOf().get(key) : pins.fileOf.get(new Located(cell, key)));
+            work.keysMoveOut |= change.movedOut() > 0;
+            plan.leaving.put(key, cell);
+            batch.change(cell, change);
+        }
+    }
+
+    /** A key in a partition. */
+    private record Located(String cell, FeatureKey key) {
+    }
+
+    /** Every partition's state, read once per plan, so every scan of it sees the same version. */
+    private final class Pins {
+        private final Map<String, PartitionCommit> states = new ConcurrentHashMap<>();
+        /** Which live file of a candidate partition holds a key, from the confirming scans. */
+        final Map<Located, String> fileOf = new ConcurrentHashMap<>();
+
+        /** The pinned state: the first read of the partition in this plan, whichever thread made it. */
+        PartitionCommit get(String cell) throws IOException {
+            PartitionCommit pinned = states.get(cell);
+            if (pinned != null) {
+                return pinned;
+            }
+            PartitionCommit read = archive.partitionState(cell);
+            PartitionCommit first = states.putIfAbsent(cell, read);
+            return first != null ? first : read;
+        }
+    }
+}
