@@ -12,6 +12,7 @@ import dev.nifigeoparquet.archive.format.PartitionCommitter;
 import dev.nifigeoparquet.archive.format.PartitionCommitter.ParticipantFailedException;
 import dev.nifigeoparquet.archive.format.PartitionCommitter.Planned;
 import dev.nifigeoparquet.archive.format.RowChanges;
+import dev.nifigeoparquet.archive.format.StalePlanException;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
@@ -21,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -186,11 +188,17 @@ public final class ArchiveWriter {
                 pauseOrGiveUp(++conflicts, lost);
             } catch (ParticipantFailedException failed) {
                 Exception cause = (Exception) failed.getCause();
+                PartitionWork work = plan.work.get(failed.cell());
+                if (cause instanceof NoSuchFileException && archive.partitionState(work.cell).version() != work.pinned.version()) {
+                    // Another writer superseded a file while it was being rewritten: a lost race like any other.
+                    pauseOrGiveUp(++conflicts, new StalePlanException(work.cell, "a file was superseded while it was rewritten"));
+                    continue;
+                }
                 if (!Failures.isDamagedData(cause)) {
                     throw Workers.rethrowable(cause);
                 }
                 // The partition is damaged: the batches that need it fail, the others go on without them.
-                plan.work.get(failed.cell()).batches.values().forEach(batch -> batch.failure = cause);
+                work.batches.values().forEach(batch -> batch.failure = cause);
             }
         }
     }

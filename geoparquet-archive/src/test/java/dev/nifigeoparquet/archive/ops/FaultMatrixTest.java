@@ -9,7 +9,6 @@ import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionLog;
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
@@ -20,6 +19,7 @@ import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.NextWriter;
 import dev.nifigeoparquet.archive.testing.StorageBackend;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
@@ -37,8 +37,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -311,24 +309,7 @@ class FaultMatrixTest {
 
     /** What the next writer does, for every partition and index partition: recovery after the writer lease. */
     private void recoverEverything(Path root) throws IOException {
-        ArchiveStorage storage = backend().storage(root);
-        if (!GeoParquetArchive.exists(storage)) {
-            return;
-        }
-        GeoParquetArchive archive = GeoParquetArchive.open(storage);
-        Instant afterLease = Instant.now().plus(Duration.ofDays(1));
-        Set<String> partitions = new TreeSet<>();
-        for (String directory : List.of(ArchiveLayout.LOG_DIRECTORY, ArchiveLayout.STAGING_DIRECTORY)) {
-            for (StoredObject child : storage.list(directory)) {
-                if (child.directory()) {
-                    partitions.add(child.name());
-                }
-            }
-        }
-        // A partition whose first commit never happened has staged debris and no log; its next writer clears it.
-        for (String partition : partitions) {
-            new PartitionRecovery(storage, archive.descriptor().protocol()).recover(partition, afterLease);
-        }
+        NextWriter.recoverEverything(backend().storage(root));
     }
 
     /** The invariants every recovered archive satisfies, whatever state it is in. */
