@@ -59,7 +59,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * data, which is how a lost or crashed attempt's files are cleaned up (recovery deletes unreferenced staging
  * records after the writer lease). Plain readers therefore see a data file from the end of its upload, before the
  * commit: see docs/archive-format.md, "Object stores". A staging path outside that pattern holds its data itself,
- * and is published by a server-side copy and a delete.
+ * and is published by a server-side copy and a delete. Content that replaces a live file
+ * ({@code <name>.replacement}) is such a path: it stays hidden until {@link #publishReplacing} copies it over the
+ * live key, which S3 replaces whole.
  *
  * <p><b>Uploads</b> of up to one part are one PUT; larger ones are multipart uploads whose parts are sent as the
  * buffer fills, aborted when the upload fails.
@@ -328,6 +330,28 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             copy.storageClass(settings.storageClass());
         }
         call("publish " + finalPath, () -> client.copyObject(copy.build()));
+        remember(finalPath, Instant.now());
+        deleteKey(stagedPath);
+    }
+
+    /**
+     * A server-side copy of the staged object onto the final key: S3 replaces an object whole, so a reader's GET returns
+     * the old content or the new. The replaced object counts as deleted (an early deletion for a cold storage class).
+     */
+    @Override
+    public void publishReplacing(String stagedPath, String finalPath) throws IOException {
+        if (head(stagedPath).isEmpty()) {
+            return; // published by an earlier, interrupted attempt
+        }
+        CopyObjectRequest.Builder copy = CopyObjectRequest.builder()
+                .sourceBucket(location.bucket()).sourceKey(location.key(stagedPath))
+                .destinationBucket(location.bucket()).destinationKey(location.key(finalPath));
+        if (settings.storageClass() != null) {
+            copy.storageClass(settings.storageClass());
+        }
+        Instant replacedWritten = knownTimes.get(finalPath);
+        call("publishReplacing " + finalPath, () -> client.copyObject(copy.build()));
+        StorageMeter.recordDeletedObject(finalPath, replacedWritten == null ? null : Duration.between(replacedWritten, Instant.now()));
         remember(finalPath, Instant.now());
         deleteKey(stagedPath);
     }

@@ -167,7 +167,9 @@ public final class Compactor {
                     + " are no longer live and consecutive in version " + current.version());
         }
         List<NewDataFile> written;
-        try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), writerSettings)) {
+        // The merged file takes the first input's name, so a plain reader never finds that name missing; the others go.
+        try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), writerSettings)
+                .replacing(List.of(group.files().get(0).name()))) {
             for (DataFileEntry file : group.files()) {
                 copyRows(group.cell(), file, writer);
             }
@@ -186,7 +188,7 @@ public final class Compactor {
      * covering columns are right); others, such as adopted files, row by row, so the writer recomputes coverings.
      */
     private void copyRows(String cell, DataFileEntry file, RollingFileWriter writer) throws IOException {
-        try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), cell, file.name())) {
+        try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), cell, file)) {
             if (!reader.footer().schema().equals(archive.schema())) {
                 throw new ParquetFileException(reader.footer().file(), "schema differs from the archive's, refusing to "
                         + "rewrite it under the archive's schema: " + reader.footer().schema());

@@ -31,6 +31,8 @@ public final class ArchiveLayout {
     public static final String STAGING_DIRECTORY = METADATA_DIRECTORY + "/staging";
     public static final String DATA_FILE_SUFFIX = ".parquet";
     public static final String STAGED_SUFFIX = ".staged";
+    /** Staged content that will replace a live file of the same partition under that file's name. */
+    public static final String REPLACEMENT_SUFFIX = ".replacement";
     public static final String INDEX_DIRECTORY = METADATA_DIRECTORY + "/index";
     public static final String INDEX_FILE_SUFFIX = ".keys";
     public static final String TRANSACTION_DIRECTORY = METADATA_DIRECTORY + "/txn";
@@ -102,6 +104,11 @@ public final class ArchiveLayout {
 
     public static String stagedFile(String cell, String fileName) {
         return stagingDirectory(cell) + "/" + requireDataFileName(fileName) + STAGED_SUFFIX;
+    }
+
+    /** Where content staged as {@code stagedAs} waits until it replaces a live file of the partition. */
+    public static String replacementFile(String cell, String stagedAs) {
+        return stagingDirectory(cell) + "/" + requireDataFileName(stagedAs) + REPLACEMENT_SUFFIX;
     }
 
     /** A fresh, unique data file name; unique names mean publishing never needs to replace anything. */

@@ -27,7 +27,21 @@ public final class DataFileStager {
         String name = ArchiveLayout.isIndexShard(cell) ? ArchiveLayout.newIndexFileName() : ArchiveLayout.newDataFileName();
         String path = ArchiveLayout.stagedFile(cell, name);
         stagedPaths.add(path);
-        return new StagedFile(name, new StorageOutputFile(storage, path));
+        return new StagedFile(name, null, new StorageOutputFile(storage, path));
+    }
+
+    /**
+     * A staged file that will take the name and place of the live file {@code liveName} when published, so a plain
+     * reader of the partition sees that file's old content or its new one, never both or neither. Data files only.
+     */
+    public StagedFile stageReplacing(String liveName) throws IOException {
+        if (ArchiveLayout.isIndexShard(cell)) {
+            throw new IllegalArgumentException("Key-index files are never replaced in place: " + cell + "/" + liveName);
+        }
+        String name = ArchiveLayout.newDataFileName();
+        String path = ArchiveLayout.replacementFile(cell, name);
+        stagedPaths.add(path);
+        return new StagedFile(name, liveName, new StorageOutputFile(storage, path));
     }
 
     /** Deletes everything this attempt staged; best effort, since recovery removes leftovers after the lease. */
@@ -42,7 +56,10 @@ public final class DataFileStager {
         stagedPaths.clear();
     }
 
-    /** A staged data file: its final name, and where to write it. */
-    public record StagedFile(String name, StorageOutputFile output) {
+    /**
+     * A staged data file: its unique name, the live file it replaces (null when it is published under its own name),
+     * and where to write it.
+     */
+    public record StagedFile(String name, String replaces, StorageOutputFile output) {
     }
 }

@@ -495,28 +495,41 @@ public final class PartitionCommitter {
             unknown.removeAll(current.fileNames());
             throw new IllegalArgumentException("Partition " + current.cell() + " has no live files " + unknown + " to remove");
         }
-        // New files take the place of the first file they supersede, so rows keep their order across the
-        // partition's files; with nothing superseded they follow the existing files.
-        List<DataFileEntry> newEntries = new ArrayList<>();
+        // A replacement takes the name and place of the file it supersedes; other new files take the place of the first
+        // superseded file (after the replacements, if any), so rows keep their order across the partition's files, and
+        // follow the existing files when nothing is superseded.
+        Map<String, DataFileEntry> replacements = new LinkedHashMap<>();
+        List<DataFileEntry> others = new ArrayList<>();
         List<String> addedNames = new ArrayList<>();
         for (NewDataFile added : change.added()) {
-            newEntries.add(new DataFileEntry(added.name(), added.rows(), added.bytes(), now));
-            addedNames.add(added.name());
+            if (added.replaces() != null) {
+                if (!removed.contains(added.replaces()) || replacements.containsKey(added.replaces())) {
+                    throw new IllegalArgumentException("Partition " + current.cell() + ": " + added.name() + " replaces "
+                            + added.replaces() + ", which the change does not supersede exactly once");
+                }
+                replacements.put(added.replaces(), new DataFileEntry(added.replaces(), added.rows(), added.bytes(), now, added.name()));
+            } else {
+                others.add(new DataFileEntry(added.name(), added.rows(), added.bytes(), now));
+            }
+            addedNames.add(added.publishedName());
         }
         List<DataFileEntry> files = new ArrayList<>();
-        boolean placed = false;
+        int firstRemoved = -1;
+        int afterReplacements = -1;
         for (DataFileEntry file : current.files()) {
-            if (!removed.contains(file.name())) {
+            DataFileEntry replacement = replacements.get(file.name());
+            if (replacement != null) {
+                files.add(replacement);
+                afterReplacements = files.size();
+            } else if (removed.contains(file.name())) {
+                firstRemoved = firstRemoved < 0 ? files.size() : firstRemoved;
+            } else {
                 files.add(file);
-            } else if (!placed) {
-                files.addAll(newEntries);
-                placed = true;
             }
         }
-        if (!placed) {
-            files.addAll(newEntries);
-        }
-        return current.next(version, operationIds, type, now, files, addedNames, change.removed(),
+        files.addAll(afterReplacements >= 0 ? afterReplacements : firstRemoved >= 0 ? firstRemoved : files.size(), others);
+        List<String> gone = change.removed().stream().filter(name -> !replacements.containsKey(name)).toList();
+        return current.next(version, operationIds, type, now, files, addedNames, gone,
                 settings.operationIdRetention(), transaction, rows);
     }
 

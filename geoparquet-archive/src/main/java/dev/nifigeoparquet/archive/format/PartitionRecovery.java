@@ -108,6 +108,19 @@ public final class PartitionRecovery {
 
         int published = 0;
         for (DataFileEntry file : latest.files()) {
+            if (file.stagedAs() != null) {
+                // Content replacing a live file of the same name: while its staged object exists it is not published
+                // (the name still holds the old content); publishing it is one replacing step.
+                String stagedName = file.stagedAs() + ArchiveLayout.REPLACEMENT_SUFFIX;
+                if (staged.contains(stagedName)) {
+                    storage.publishReplacing(ArchiveLayout.replacementFile(cell, file.stagedAs()), ArchiveLayout.dataFile(cell, file.name()));
+                    staged.remove(stagedName);
+                    published++;
+                } else if (!present.contains(file.name())) {
+                    throw new CommittedFileMissingException(storage.describe() + "/" + ArchiveLayout.dataFile(cell, file.name()), latest.version());
+                }
+                continue;
+            }
             String stagedName = file.name() + ArchiveLayout.STAGED_SUFFIX;
             // A file both present and still staged is published too: an interrupted publish (linked, not yet
             // unlinked) is completed, and a storage that writes data at its final key before the commit (an
@@ -135,9 +148,16 @@ public final class PartitionRecovery {
         int stagingDeleted = 0;
         for (StoredObject object : stagedObjects) {
             String name = object.name();
-            String finalName = name.endsWith(ArchiveLayout.STAGED_SUFFIX)
-                    ? name.substring(0, name.length() - ArchiveLayout.STAGED_SUFFIX.length()) : null;
-            boolean referenced = finalName != null && (latest.fileNames().contains(finalName) || own.contains(finalName));
+            boolean referenced;
+            if (name.endsWith(ArchiveLayout.REPLACEMENT_SUFFIX)) {
+                String stagedAs = name.substring(0, name.length() - ArchiveLayout.REPLACEMENT_SUFFIX.length());
+                referenced = own.contains(stagedAs) || latest.files().stream().anyMatch(file -> stagedAs.equals(file.stagedAs()));
+            } else {
+                String finalName = name.endsWith(ArchiveLayout.STAGED_SUFFIX)
+                        ? name.substring(0, name.length() - ArchiveLayout.STAGED_SUFFIX.length()) : null;
+                referenced = finalName != null && (own.contains(finalName) || latest.files().stream()
+                        .anyMatch(file -> file.stagedAs() == null && file.name().equals(finalName)));
+            }
             if (!referenced && lease.expired(object.lastModified(), now)) {
                 storage.delete(object.path());
                 stagingDeleted++;

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
@@ -19,28 +20,57 @@ public final class LiveFiles {
     private LiveFiles() {
     }
 
+    /**
+     * Opens a live data file as its commit entry records it. Content that replaces a file of the same name is read from
+     * staging until it is published; a published file whose size is not the entry's was replaced by a newer commit since
+     * the entry was read, and is reported as superseded (the caller re-reads the state), as a deleted one is.
+     */
+    public static GeoParquetFileReader open(ArchiveStorage storage, String cell, DataFileEntry file) throws IOException {
+        String name = name(storage, cell, file.name());
+        if (file.stagedAs() != null) {
+            try {
+                return open(storage.openInputFile(ArchiveLayout.replacementFile(cell, file.stagedAs())), name, null);
+            } catch (NoSuchFileException published) {
+                // published since: the name holds it now, unless a newer commit replaced it again
+            }
+        }
+        InputFile input = openPublishedOrStaged(storage, cell, file.name(), name);
+        if (input.getLength() != file.bytes()) {
+            throw new NoSuchFileException(name, null, "holds " + input.getLength() + " bytes, not the " + file.bytes()
+                    + " its commit entry records; replaced by a newer commit");
+        }
+        return open(input, name, null);
+    }
+
+    /** Opens a file published under its own name that is never replaced (the key index's files), by its name. */
     public static GeoParquetFileReader open(ArchiveStorage storage, String cell, String fileName) throws IOException {
         return open(storage, cell, fileName, null);
     }
 
     /**
      * Like {@link #open(ArchiveStorage, String, String)}, taking the footer from {@code footers} when it holds it and
-     * keeping it there otherwise. A file's name is never reused, so a cached footer stays true.
+     * keeping it there otherwise. Only for files whose name is never reused (the key index's), so a cached footer
+     * stays true.
      */
     public static GeoParquetFileReader open(ArchiveStorage storage, String cell, String fileName, FooterCache footers)
             throws IOException {
-        String published = ArchiveLayout.dataFile(cell, fileName);
         String name = name(storage, cell, fileName);
+        return open(openPublishedOrStaged(storage, cell, fileName, name), name, footers);
+    }
+
+    /** The file at its published place, or in staging while its commit is being published. */
+    private static InputFile openPublishedOrStaged(ArchiveStorage storage, String cell, String fileName, String name) throws IOException {
+        String published = ArchiveLayout.dataFile(cell, fileName);
         try {
-            return open(storage.openInputFile(published), name, footers);
+            return storage.openInputFile(published);
         } catch (NoSuchFileException notPublished) {
             String staged = ArchiveLayout.stagedFile(cell, fileName);
             try {
-                return open(storage.openInputFile(staged), name, footers);
+                return storage.openInputFile(staged);
             } catch (NoSuchFileException notStaged) {
                 try {
                     // Publishing moves a file from staging to its place: it may have moved between the two looks.
-                    return open(storage.openInputFile(published), name, footers);
+                    return storage.openInputFile(published);
                 } catch (NoSuchFileException neither) {
                     NoSuchFileException gone = new NoSuchFileException(name, null,
                             "live data file is neither published nor staged; superseded by a newer commit, or removed outside the archive");

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.ops;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.DataFileStager;
+import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
@@ -13,9 +14,12 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -37,39 +41,61 @@ final class PartitionRewriter {
      */
     PartitionChange rewrite(PartitionCommit current, PartitionWork work, DataFileStager stager) throws IOException {
         if (work.replaceAll) {
+            try (RollingFileWriter writer = newWriter(stager).replacing(current.fileNames())) {
+                for (Group row : work.appended) {
+                    writer.write(row);
+                }
+                return new PartitionChange(current.files().isEmpty() ? writer.finish() : writer.finishKeepingAFile(), current.fileNames());
+            }
+        }
+        // Each rewritten file is replaced by its own new version under its name, the new rows going into the last one:
+        // a plain reader then sees every file old or new, and each key once.
+        List<String> rewritten = work.filesInOrder();
+        Set<FeatureKey> consumed = new HashSet<>();
+        FeatureKey.Extractor keys = archive.keyExtractor();
+        List<NewDataFile> written = new ArrayList<>();
+        Map<String, DataFileEntry> live = new HashMap<>();
+        current.files().forEach(file -> live.put(file.name(), file));
+        for (int i = 0; i < rewritten.size(); i++) {
+            DataFileEntry file = live.get(rewritten.get(i));
+            try (RollingFileWriter writer = newWriter(stager).replacing(List.of(file.name()));
+                 GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current.cell(), file)) {
+                work.bytesRead += file.bytes();
+                if (!copyColumnwise(reader, work, keys, consumed, writer)) {
+                    for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                        Group kept = outcome(it.next(), work, keys, consumed);
+                        if (kept != null) {
+                            writer.write(kept);
+                        }
+                    }
+                }
+                boolean last = i == rewritten.size() - 1;
+                if (last) {
+                    requireAllConsumed(current, work, consumed);
+                    for (Group row : work.appended) {
+                        writer.write(row);
+                    }
+                }
+                boolean partitionEmptied = last && written.isEmpty() && rewritten.size() == current.files().size();
+                written.addAll(partitionEmptied ? writer.finishKeepingAFile() : writer.finish());
+            }
+        }
+        if (rewritten.isEmpty() && !work.appended.isEmpty()) {
             try (RollingFileWriter writer = newWriter(stager)) {
                 for (Group row : work.appended) {
                     writer.write(row);
                 }
-                return new PartitionChange(writer.finish(), current.fileNames());
+                written.addAll(writer.finish());
             }
         }
-        List<String> rewritten = work.filesInOrder();
-        Set<FeatureKey> consumed = new HashSet<>();
-        FeatureKey.Extractor keys = archive.keyExtractor();
-        try (RollingFileWriter writer = newWriter(stager)) {
-            for (String file : rewritten) {
-                try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current.cell(), file)) {
-                    work.bytesRead += current.files().stream().filter(f -> f.name().equals(file)).mapToLong(DataFileEntry::bytes).sum();
-                    if (!copyColumnwise(reader, work, keys, consumed, writer)) {
-                        for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
-                            Group kept = outcome(it.next(), work, keys, consumed);
-                            if (kept != null) {
-                                writer.write(kept);
-                            }
-                        }
-                    }
-                }
-            }
-            int expected = work.replacements.size() + work.removals.size();
-            if (consumed.size() != expected) {
-                throw new IOException("Partition " + current.cell() + " version " + current.version() + " does not hold "
-                        + (expected - consumed.size()) + " of the keys its key scan found; its files changed after the scan");
-            }
-            for (Group row : work.appended) {
-                writer.write(row);
-            }
-            return new PartitionChange(writer.finish(), rewritten);
+        return new PartitionChange(written, rewritten);
+    }
+
+    private static void requireAllConsumed(PartitionCommit current, PartitionWork work, Set<FeatureKey> consumed) throws IOException {
+        int expected = work.replacements.size() + work.removals.size();
+        if (consumed.size() != expected) {
+            throw new IOException("Partition " + current.cell() + " version " + current.version() + " does not hold "
+                    + (expected - consumed.size()) + " of the keys its key scan found; its files changed after the scan");
         }
     }
 

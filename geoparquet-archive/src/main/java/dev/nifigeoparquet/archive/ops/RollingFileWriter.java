@@ -29,6 +29,7 @@ public final class RollingFileWriter implements Closeable {
     private final WriterSettings settings;
     private final ColumnEncodings encodings;
     private final List<NewDataFile> written = new ArrayList<>();
+    private final java.util.Deque<String> namesToReuse = new java.util.ArrayDeque<>();
 
     private GeoParquetFileWriter current;
     private DataFileStager.StagedFile currentFile;
@@ -48,6 +49,15 @@ public final class RollingFileWriter implements Closeable {
         this.encodings = encodings;
     }
 
+    /**
+     * Publishes the files this writer starts, in turn, in place of these live files (each takes one's name and place),
+     * then under fresh names. A plain reader then sees each of those files switch from its old content to its new.
+     */
+    public RollingFileWriter replacing(List<String> liveNames) {
+        namesToReuse.addAll(liveNames);
+        return this;
+    }
+
     public void write(Group row) throws IOException {
         startFileIfNeeded().write(row);
         finishFileIfFull();
@@ -61,7 +71,7 @@ public final class RollingFileWriter implements Closeable {
 
     private GeoParquetFileWriter startFileIfNeeded() throws IOException {
         if (current == null) {
-            currentFile = stager.stage();
+            currentFile = namesToReuse.isEmpty() ? stager.stage() : stager.stageReplacing(namesToReuse.poll());
             current = GeoParquetFileWriter.create(currentFile.output(), currentFile.name(), schema, footer, settings,
                     encodings);
         }
@@ -80,6 +90,17 @@ public final class RollingFileWriter implements Closeable {
         return List.copyOf(written);
     }
 
+    /**
+     * Like {@link #finish()}, but writes a file without rows when no row was written: a partition whose rows are all
+     * deleted keeps a file, replaced in one step, so a plain reader listing it never finds it missing.
+     */
+    public List<NewDataFile> finishKeepingAFile() throws IOException {
+        if (written.isEmpty()) {
+            startFileIfNeeded();
+        }
+        return finish();
+    }
+
     /** Total bytes of the finished files. */
     public long bytesWritten() {
         return bytes;
@@ -90,7 +111,7 @@ public final class RollingFileWriter implements Closeable {
             return;
         }
         WrittenFile file = current.finish();
-        written.add(new NewDataFile(currentFile.name(), file.rows(), file.bytes()));
+        written.add(new NewDataFile(currentFile.name(), file.rows(), file.bytes(), currentFile.replaces()));
         bytes += file.bytes();
         current.close();
         current = null;

@@ -64,6 +64,13 @@ public interface ArchiveStorage {
      */
     void publish(String stagedPath, String finalPath) throws IOException;
 
+    /**
+     * Makes a durable staged object the content of {@code finalPath}, replacing the object there in one step (a reader
+     * that opens the path gets the old content or the new, and never finds it missing), then removes the staged name.
+     * Idempotent for recovery: when the staged object is gone, it was published already and nothing is done.
+     */
+    void publishReplacing(String stagedPath, String finalPath) throws IOException;
+
     /** Deletes an object; deleting a missing object is not an error. */
     void delete(String path) throws IOException;
 

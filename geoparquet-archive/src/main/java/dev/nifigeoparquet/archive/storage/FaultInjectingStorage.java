@@ -167,6 +167,14 @@ public final class FaultInjectingStorage implements ArchiveStorage {
     }
 
     @Override
+    public void publishReplacing(String stagedPath, String finalPath) throws IOException {
+        call("publishReplacing " + finalPath, () -> {
+            delegate.publishReplacing(stagedPath, finalPath);
+            return null;
+        });
+    }
+
+    @Override
     public void delete(String path) throws IOException {
         call("delete " + path, () -> {
             delegate.delete(path);

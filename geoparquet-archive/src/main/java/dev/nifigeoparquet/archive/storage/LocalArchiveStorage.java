@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -172,6 +173,27 @@ public final class LocalArchiveStorage implements ArchiveStorage {
         }
         forceDirectory(target.getParent());
         Files.deleteIfExists(staged);
+    }
+
+    /**
+     * {@code rename(2)} of the staged file onto the target: the one call that replaces a name atomically. Both names
+     * are under the root, on one file system.
+     */
+    @Override
+    public void publishReplacing(String stagedPath, String finalPath) throws IOException {
+        Path staged = resolve(stagedPath);
+        Path target = resolve(finalPath);
+        if (!Files.exists(staged, LinkOption.NOFOLLOW_LINKS)) {
+            return; // published by an earlier, interrupted attempt (or a concurrent recovery)
+        }
+        createParentDirectories(target);
+        try {
+            Files.move(staged, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (NoSuchFileException concurrentlyPublished) {
+            return;
+        }
+        forceDirectory(target.getParent());
+        forceDirectory(staged.getParent());
     }
 
     /** The target is the staged file itself, or the staged name is gone because a concurrent publisher finished. */

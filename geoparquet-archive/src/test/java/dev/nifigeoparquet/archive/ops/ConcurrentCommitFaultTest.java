@@ -233,6 +233,11 @@ class ConcurrentCommitFaultTest {
         }
 
         @Override
+        public void publishReplacing(String stagedPath, String finalPath) throws IOException {
+            delegate.publishReplacing(stagedPath, finalPath);
+        }
+
+        @Override
         public void delete(String path) throws IOException {
             delegate.delete(path);
         }

@@ -115,6 +115,12 @@ public final class LimitedStorage implements ArchiveStorage {
     }
 
     @Override
+    public void publishReplacing(String stagedPath, String finalPath) throws IOException {
+        refuseChange(finalPath);
+        delegate.publishReplacing(stagedPath, finalPath);
+    }
+
+    @Override
     public void delete(String path) throws IOException {
         refuseChange(path);
         delegate.delete(path);

@@ -93,6 +93,11 @@ public final class ReadCountingStorage implements ArchiveStorage {
     }
 
     @Override
+    public void publishReplacing(String stagedPath, String finalPath) throws IOException {
+        delegate.publishReplacing(stagedPath, finalPath);
+    }
+
+    @Override
     public void delete(String path) throws IOException {
         delegate.delete(path);
     }
