@@ -47,7 +47,7 @@ final class VerifyCommand extends ArchiveCommand {
         }
         cells.forEach(opened::requireCell);
         VerifyOptions options = new VerifyOptions(cells, expectedCount == null ? OptionalLong.empty() : OptionalLong.of(expectedCount),
-                VerifyOptions.DEFAULT_MAX_DUPLICATE_KEYS_REPORTED);
+                VerifyOptions.DEFAULT_MAX_DUPLICATE_KEYS_REPORTED, List.of());
         progress().note("verifying " + archive + " ...");
         VerificationReport report = new ArchiveVerifier(opened).verify(options);
         if (json) {

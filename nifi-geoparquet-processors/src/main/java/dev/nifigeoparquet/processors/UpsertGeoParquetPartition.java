@@ -83,16 +83,27 @@ import java.util.regex.Pattern;
                 + " commit log: the write mode and the delta id, e.g. upsert:3f0c..."),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.REPLAY, description = "true when the delta had already been committed and"
                 + " nothing changed"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_BEFORE, description = "Rows in the touched partitions before the"
-                + " delta (the baseline for a row-count reconciliation); for a replay, the partition's rows"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_AFTER, description = "Rows in the touched partitions after the delta"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_NET, description = "rows after minus rows before: the net delta"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_BEFORE, description = "Rows in the partitions the delta changed"
+                + " (its cell, and the cells its keys left), before its own changes: the FlowFiles of one run are counted as if"
+                + " applied one after another in queue order; for a replay, the partition's rows now"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_AFTER, description = "Rows in those partitions after the delta's"
+                + " own changes"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_NET, description = "Rows after minus rows before, which is"
+                + " inserted minus deleted: the delta's net change of the archive's row count"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_INSERTED, description = "Rows with keys new to the archive"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_UPDATED, description = "Rows replaced by a delta row with the same key,"
-                + " including keys whose new geometry moved them in from another cell"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_DELETED, description = "Rows removed"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_UPDATED, description = "Features replaced by the delta's newer"
+                + " row, wherever they were stored; includes the moved ones"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_MOVED, description = "Of the updated features, those whose new"
+                + " geometry moved them from another cell into this one"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_DELETED, description = "Features removed, from whichever cell"
+                + " held them"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_SKIPPED, description = "Delta rows ignored because the archive"
+                + " holds a newer version of the feature (Version Column)"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.PARTITIONS_TOUCHED, description = "Comma-separated cells whose state"
-                + " changed: the FlowFile's cell, and the old cells of keys that moved; empty for a replay"),
+                + " changed: the FlowFile's cell, and the old cells of keys that moved or were deleted; empty for a replay"),
+        @WritesAttribute(attribute = UpsertGeoParquetPartition.COMMITS, description = "The commit entries holding the delta's"
+                + " changes, as comma-separated <cell>@<version>; VerifyGeoMetadata reconciles row counts from them. Empty for a"
+                + " replay"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.FILES_WRITTEN, description = "Data files written"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_WRITTEN, description = "Bytes of the data files written"),
         @WritesAttribute(attribute = UpsertGeoParquetPartition.FILES_REMOVED, description = "Data files superseded and deleted"),
@@ -163,6 +174,9 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     static final String ROWS_INSERTED = "geoparquet.rows.inserted";
     static final String ROWS_UPDATED = "geoparquet.rows.updated";
     static final String ROWS_DELETED = "geoparquet.rows.deleted";
+    static final String ROWS_MOVED = "geoparquet.rows.moved";
+    static final String ROWS_SKIPPED = "geoparquet.rows.skipped";
+    static final String COMMITS = "geoparquet.commits";
     static final String PARTITIONS_TOUCHED = "geoparquet.partitions.touched";
     static final String FILES_WRITTEN = "geoparquet.files.written";
     static final String BYTES_WRITTEN = "geoparquet.bytes.written";
@@ -562,6 +576,9 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             attributes.put(ROWS_INSERTED, "0");
             attributes.put(ROWS_UPDATED, "0");
             attributes.put(ROWS_DELETED, "0");
+            attributes.put(ROWS_MOVED, "0");
+            attributes.put(ROWS_SKIPPED, "0");
+            attributes.put(COMMITS, "");
             attributes.put(FILES_WRITTEN, "0");
             attributes.put(BYTES_WRITTEN, "0");
             attributes.put(FILES_REMOVED, "0");
@@ -632,7 +649,10 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         attributes.put(ROWS_INSERTED, String.valueOf(result.inserted()));
         attributes.put(ROWS_UPDATED, String.valueOf(result.updated()));
         attributes.put(ROWS_DELETED, String.valueOf(result.deleted()));
+        attributes.put(ROWS_MOVED, String.valueOf(result.moved()));
+        attributes.put(ROWS_SKIPPED, String.valueOf(result.olderVersionsSkipped()));
         attributes.put(PARTITIONS_TOUCHED, String.join(",", result.partitionsTouched()));
+        attributes.put(COMMITS, String.join(",", result.commits().stream().map(Object::toString).toList()));
         attributes.put(FILES_WRITTEN, String.valueOf(result.filesWritten()));
         attributes.put(BYTES_WRITTEN, String.valueOf(result.bytesWritten()));
         attributes.put(FILES_REMOVED, String.valueOf(result.filesRemoved()));

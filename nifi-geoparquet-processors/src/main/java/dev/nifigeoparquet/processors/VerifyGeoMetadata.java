@@ -6,6 +6,7 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
+import dev.nifigeoparquet.archive.verify.CommittedOperation;
 import dev.nifigeoparquet.archive.verify.Problem;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
@@ -56,9 +57,11 @@ import java.util.Set;
         + " what UpsertGeoParquetPartition reported; without one it verifies the whole archive on its schedule. The JSON report"
         + " becomes the FlowFile's content.")
 @ReadsAttributes({
-        @ReadsAttribute(attribute = UpsertGeoParquetPartition.ROWS_BEFORE, description = "With " + UpsertGeoParquetPartition.ROWS_NET
-                + ", the expected row count of the partitions named (baseline + net delta) when Expected Row Count is empty"),
-        @ReadsAttribute(attribute = UpsertGeoParquetPartition.ROWS_NET, description = "See " + UpsertGeoParquetPartition.ROWS_BEFORE)
+        @ReadsAttribute(attribute = UpsertGeoParquetPartition.COMMITS, description = "With " + UpsertGeoParquetPartition.OPERATION_ID
+                + " and " + UpsertGeoParquetPartition.ROWS_NET + ", when Expected Row Count is empty: the commit entries the upsert"
+                + " created, from which its row counts are reconciled"),
+        @ReadsAttribute(attribute = UpsertGeoParquetPartition.OPERATION_ID, description = "See " + UpsertGeoParquetPartition.COMMITS),
+        @ReadsAttribute(attribute = UpsertGeoParquetPartition.ROWS_NET, description = "See " + UpsertGeoParquetPartition.COMMITS)
 })
 @WritesAttributes({
         @WritesAttribute(attribute = VerifyGeoMetadata.GEO_CONSISTENT, description = "true when verification found no problem of any"
@@ -101,7 +104,9 @@ import java.util.Set;
         configuration = """
                 Connect UpsertGeoParquetPartition's "success" (or CompactGeoParquetPartition's) here and select the same \
                 GeoParquet Archive Service. Leave "Partitions" and "Expected Row Count" at their defaults: the partitions the \
-                upsert touched are verified and their row count is reconciled with the upsert's baseline plus its net delta.
+                upsert touched are verified, and their rows are reconciled from the commit records: the upsert's own commits \
+                must add up to its net delta, and every commit since must explain the rows the partitions hold now, however \
+                other FlowFiles, tasks or nodes interleaved.
                 Route "invalid" to an alert: its content is the JSON report, each problem naming its file.
                 """
 )
@@ -149,8 +154,10 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
     public static final PropertyDescriptor EXPECTED_ROW_COUNT = new PropertyDescriptor.Builder()
             .name("Expected Row Count")
             .description("The rows the verified partitions (the whole archive on a sweep) must hold. Empty: with an incoming"
-                    + " FlowFile that carries " + UpsertGeoParquetPartition.ROWS_BEFORE + " and " + UpsertGeoParquetPartition.ROWS_NET
-                    + ", their sum (baseline + net delta); otherwise the count is not reconciled.")
+                    + " FlowFile from UpsertGeoParquetPartition (it carries " + UpsertGeoParquetPartition.COMMITS + "), the rows"
+                    + " are reconciled from the commit records instead: the upsert's commits add up to its net delta ("
+                    + UpsertGeoParquetPartition.ROWS_NET + "), and each commit since explains the row count it left, so other"
+                    + " writers interleaving cannot cause a false alarm. Otherwise the count is not reconciled.")
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.FLOWFILE_ATTRIBUTES)
             .addValidator(StandardValidators.createAttributeExpressionLanguageValidator(
@@ -268,7 +275,11 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
             options = VerifyOptions.partitions(cells);
         }
         OptionalLong expected = expectedRows(context, flowFile);
-        return expected.isPresent() ? options.expectingRows(expected.getAsLong()) : options;
+        if (expected.isPresent()) {
+            return options.expectingRows(expected.getAsLong());
+        }
+        CommittedOperation committed = flowFile == null ? null : committedOperation(flowFile);
+        return committed == null ? options : options.reconciling(List.of(committed));
     }
 
     private static OptionalLong expectedRows(ProcessContext context, FlowFile flowFile) {
@@ -278,18 +289,24 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         if (configured != null && !configured.isBlank()) {
             return OptionalLong.of(parseCount(EXPECTED_ROW_COUNT.getDisplayName(), configured));
         }
-        if (flowFile != null && flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_BEFORE) != null
-                && flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_NET) != null) {
-            long baseline = parseCount(UpsertGeoParquetPartition.ROWS_BEFORE, flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_BEFORE));
-            long net;
-            try {
-                net = Long.parseLong(flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_NET).strip());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(UpsertGeoParquetPartition.ROWS_NET + " is not a whole number", e);
-            }
-            return OptionalLong.of(Math.addExact(baseline, net));
-        }
         return OptionalLong.empty();
+    }
+
+    /** The upsert a FlowFile reports, to reconcile from its commits; null when it reports none (a replay, or no upsert). */
+    private static CommittedOperation committedOperation(FlowFile flowFile) {
+        String commits = flowFile.getAttribute(UpsertGeoParquetPartition.COMMITS);
+        String operation = flowFile.getAttribute(UpsertGeoParquetPartition.OPERATION_ID);
+        String net = flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_NET);
+        if (commits == null || commits.isBlank() || operation == null || operation.isBlank() || net == null) {
+            return null;
+        }
+        try {
+            // A batch of deltas committed together is recorded under all their ids; any one of them finds its record.
+            return new CommittedOperation(operation.split(",")[0].strip(), CommittedOperation.parseCommits(commits),
+                    Long.parseLong(net.strip()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(UpsertGeoParquetPartition.ROWS_NET + " is not a whole number: '" + net + "'", e);
+        }
     }
 
     private static long parseCount(String what, String value) {

@@ -153,7 +153,7 @@ class UpsertGeoParquetPartitionTest {
     }
 
     @Test
-    void aRunOverSeveralCellsCommitsEachOnItsOwnSoOneBadPartitionFailsOnlyItsFlowFile() throws Exception {
+    void aDamagedPartitionFailsOnlyTheFlowFilesThatNeedItAndTheRestOfTheRunCommits() throws Exception {
         assertEquals(2, routed.size(), "the delta spans two cells");
         String good = routed.get(0).getAttribute("h3.cell");
         String bad = routed.get(1).getAttribute("h3.cell");

@@ -8,6 +8,7 @@ import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.ops.LiveFiles;
 import dev.nifigeoparquet.archive.ops.RollingFileWriter;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
@@ -131,7 +132,8 @@ public final class Compactor {
         for (FileGroup group : plan.groups()) {
             CommitOutcome outcome;
             try {
-                outcome = archive.committer().commit(plan.cell(), group.operationId(), OperationType.COMPACT,
+                // Compaction moves rows between files and changes no row: its entry records that explicitly.
+                outcome = archive.committer().commit(plan.cell(), group.operationId(), OperationType.COMPACT, RowChanges.NONE,
                         (current, stager) -> rewrite(group, current, stager));
             } catch (PlanOutdatedException e) {
                 stale.add(e.getMessage());
@@ -171,7 +173,7 @@ public final class Compactor {
         try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), writerSettings)
                 .replacing(List.of(group.files().get(0).name()))) {
             for (DataFileEntry file : group.files()) {
-                copyRows(group.cell(), file, writer);
+                copyRows(current, file, writer);
             }
             written = writer.finish();
         }
@@ -187,8 +189,8 @@ public final class Compactor {
      * Copies a file's rows into the compacted output. Files this engine wrote are copied column by column (their
      * covering columns are right); others, such as adopted files, row by row, so the writer recomputes coverings.
      */
-    private void copyRows(String cell, DataFileEntry file, RollingFileWriter writer) throws IOException {
-        try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), cell, file)) {
+    private void copyRows(PartitionCommit state, DataFileEntry file, RollingFileWriter writer) throws IOException {
+        try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state, file)) {
             if (!reader.footer().schema().equals(archive.schema())) {
                 throw new ParquetFileException(reader.footer().file(), "schema differs from the archive's, refusing to "
                         + "rewrite it under the archive's schema: " + reader.footer().schema());

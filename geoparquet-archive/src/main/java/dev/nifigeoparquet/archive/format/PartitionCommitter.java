@@ -73,6 +73,12 @@ public final class PartitionCommitter {
         return commitAll(operationId, Map.of(cell, new Participant(type, update))).get(cell);
     }
 
+    /** Commits a change of one partition that records these row changes for the operation. */
+    public CommitOutcome commit(String cell, String operationId, OperationType type, RowChanges rows, PartitionUpdate update)
+            throws IOException {
+        return commitAll(operationId, Map.of(cell, new Participant(type, update, rows))).get(cell);
+    }
+
     /**
      * Commits an operation on one or more partitions atomically: every participant's new state takes effect, or
      * none does. Outcomes are keyed by partition; for a replay every outcome says so.

@@ -59,7 +59,7 @@ public final class KeyScanner {
             columns.add(version);
         }
         for (DataFileEntry file : state.files()) {
-            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state.cell(), file)) {
+            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state, file)) {
                 bytes += columnBytes(reader, columns);
                 reader.project(columns);
                 FeatureKey.Extractor keys = FeatureKey.extractor(reader.readSchema(), keyColumns);

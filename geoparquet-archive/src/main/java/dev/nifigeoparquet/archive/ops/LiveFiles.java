@@ -2,6 +2,9 @@ package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.PartitionLog;
+import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
@@ -21,11 +24,13 @@ public final class LiveFiles {
     }
 
     /**
-     * Opens a live data file as its commit entry records it. Content that replaces a file of the same name is read from
-     * staging until it is published; a published file whose size is not the entry's was replaced by a newer commit since
-     * the entry was read, and is reported as superseded (the caller re-reads the state), as a deleted one is.
+     * Opens a live data file as the partition state {@code state} records it. Content that replaces a file of the same
+     * name is read from staging until it is published. A published file whose size is not the entry's was replaced by a
+     * newer commit since the state was read (reported as superseded, as a deleted one is: the caller re-reads the state),
+     * or, when the partition has no newer commit, damaged outside the archive.
      */
-    public static GeoParquetFileReader open(ArchiveStorage storage, String cell, DataFileEntry file) throws IOException {
+    public static GeoParquetFileReader open(ArchiveStorage storage, PartitionCommit state, DataFileEntry file) throws IOException {
+        String cell = state.cell();
         String name = name(storage, cell, file.name());
         if (file.stagedAs() != null) {
             try {
@@ -36,8 +41,12 @@ public final class LiveFiles {
         }
         InputFile input = openPublishedOrStaged(storage, cell, file.name(), name);
         if (input.getLength() != file.bytes()) {
-            throw new NoSuchFileException(name, null, "holds " + input.getLength() + " bytes, not the " + file.bytes()
-                    + " its commit entry records; replaced by a newer commit");
+            if (new PartitionLog(storage, cell).latestVersion() > state.version()) {
+                throw new NoSuchFileException(name, null, "holds " + input.getLength() + " bytes, not the " + file.bytes()
+                        + " its commit entry records; replaced by a newer commit");
+            }
+            throw new ParquetFileException(name, "holds " + input.getLength() + " bytes but its commit entry (version "
+                    + state.version() + ") records " + file.bytes() + "; truncated or changed outside the archive");
         }
         return open(input, name, null);
     }

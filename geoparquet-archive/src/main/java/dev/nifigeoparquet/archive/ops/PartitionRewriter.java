@@ -59,7 +59,7 @@ final class PartitionRewriter {
         for (int i = 0; i < rewritten.size(); i++) {
             DataFileEntry file = live.get(rewritten.get(i));
             try (RollingFileWriter writer = newWriter(stager).replacing(List.of(file.name()));
-                 GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current.cell(), file)) {
+                 GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current, file)) {
                 work.bytesRead += file.bytes();
                 if (!copyColumnwise(reader, work, keys, consumed, writer)) {
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {

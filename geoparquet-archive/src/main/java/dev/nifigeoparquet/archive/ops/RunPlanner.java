@@ -332,7 +332,7 @@ final class RunPlanner {
     private Set<FeatureKey> allKeys(PartitionCommit state) throws IOException {
         Set<FeatureKey> keys = new HashSet<>();
         for (DataFileEntry file : state.files()) {
-            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state.cell(), file)) {
+            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state, file)) {
                 reader.project(archive.descriptor().keyColumns());
                 FeatureKey.Extractor extractor = FeatureKey.extractor(reader.readSchema(), archive.descriptor().keyColumns());
                 reader.rows().forEachRemaining(row -> keys.add(extractor.keyOf(row)));

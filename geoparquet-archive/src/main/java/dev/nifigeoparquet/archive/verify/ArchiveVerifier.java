@@ -137,6 +137,11 @@ public final class ArchiveVerifier {
             }
         }
         long committedRows = states.values().stream().mapToLong(PartitionCommit::rowCount).sum();
+        CommitReconciliation reconciliation = new CommitReconciliation(storage);
+        states.values().forEach(state -> reconciliation.checkEntry(state, findings));
+        for (CommittedOperation operation : options.operations()) {
+            reconciliation.checkOperation(operation, states, findings);
+        }
         if (keys != null && !keys.colliding.isEmpty()) {
             findDuplicates(readable, keys.colliding, options.maxDuplicateKeysReported(), findings);
         }
@@ -187,7 +192,7 @@ public final class ArchiveVerifier {
     }
 
     /** A live file that exists (published or staged) and can be opened for reading. */
-    private record ReadableFile(String cell, String path, DataFileEntry entry) {
+    private record ReadableFile(PartitionCommit state, String path, DataFileEntry entry) {
     }
 
     /**
@@ -211,7 +216,11 @@ public final class ArchiveVerifier {
         for (DataFileEntry entry : state.files()) {
             String path = ArchiveLayout.dataFile(cell, entry.name());
             StoredObject object = present.get(entry.name());
-            if (object != null) {
+            if (entry.stagedAs() != null && staged.contains(entry.stagedAs() + ArchiveLayout.REPLACEMENT_SUFFIX)) {
+                findings.problem(new Problem(path, ProblemKind.UNPUBLISHED_FILE, "is committed with new content (version "
+                        + state.version() + ") not yet published; plain readers see the content it replaces until the next"
+                        + " writer of the partition publishes it", null));
+            } else if (object != null) {
                 if (object.size() != entry.bytes()) {
                     findings.problem(new Problem(path, ProblemKind.SIZE_MISMATCH, "is " + object.size()
                             + " bytes, its commit entry (version " + state.version() + ") says " + entry.bytes(), null));
@@ -225,7 +234,7 @@ public final class ArchiveVerifier {
                         + ") but neither published nor staged", null));
                 continue;
             }
-            files.add(new ReadableFile(cell, path, entry));
+            files.add(new ReadableFile(state, path, entry));
         }
         Set<String> live = new HashSet<>(state.fileNames());
         for (StoredObject object : present.values()) {
@@ -262,7 +271,7 @@ public final class ArchiveVerifier {
 
     /** Checks a file's footer and reads every row, hashing keys; returns rows read, or null when unreadable. */
     private Long scan(ReadableFile file, KeyScan keys, Findings findings) {
-        try (GeoParquetFileReader reader = LiveFiles.open(storage, file.cell, file.entry)) {
+        try (GeoParquetFileReader reader = LiveFiles.open(storage, file.state, file.entry)) {
             footerCheck.check(file.path, reader.footer(), predatesAdoption(file.entry), findings);
             FeatureKey.Extractor extractor = keys == null ? null : keyExtractor(reader);
             long rows = 0;
@@ -306,7 +315,7 @@ public final class ArchiveVerifier {
         Map<FeatureKey, String> firstSeen = new HashMap<>();
         long duplicates = 0;
         for (ReadableFile file : files) {
-            try (GeoParquetFileReader reader = LiveFiles.open(storage, file.cell, file.entry)) {
+            try (GeoParquetFileReader reader = LiveFiles.open(storage, file.state, file.entry)) {
                 FeatureKey.Extractor extractor = FeatureKey.extractor(reader.footer().schema(), archive.descriptor().keyColumns());
                 for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                     FeatureKey key = extractor.keyOf(it.next());

@@ -29,5 +29,10 @@ public enum ProblemKind {
     /** A feature key occurs more than once in the archive. */
     DUPLICATE_KEY,
     /** The archive's total row count differs from the expected count. */
-    TOTAL_MISMATCH
+    TOTAL_MISMATCH,
+    /**
+     * The commit records do not add up: an entry's recorded row changes do not explain its row count, an entry does not
+     * follow from the one before, or an operation's entries do not add up to the net change it reported.
+     */
+    COUNTS_DO_NOT_RECONCILE
 }

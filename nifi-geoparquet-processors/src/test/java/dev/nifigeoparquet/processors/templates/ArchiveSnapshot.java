@@ -50,7 +50,7 @@ record ArchiveSnapshot(Map<String, List<String>> rows, Map<String, Set<String>> 
             List<String> cellRows = new ArrayList<>();
             Set<String> cellKeys = new TreeSet<>();
             for (DataFileEntry file : state.files()) {
-                try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), cell, file)) {
+                try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state, file)) {
                     String fileGeo = reader.footer().keyValues().get(FooterEntries.GEO);
                     geo.add(fileGeo == null ? "(none)" : fileGeo);
                     schemas.add(reader.readSchema().toString());

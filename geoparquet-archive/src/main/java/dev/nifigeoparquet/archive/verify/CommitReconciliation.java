@@ -1,0 +1,109 @@
+package dev.nifigeoparquet.archive.verify;
+
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.OperationRecord;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.PartitionLog;
+import dev.nifigeoparquet.archive.format.TransactionDecision;
+import dev.nifigeoparquet.archive.format.TransactionRecords;
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.Map;
+
+/**
+ * Reconciles row counts from the commit records: each commit entry's recorded row changes explain its row count, each
+ * entry follows from the one before, and an operation's entries add up to the net change it reported.
+ */
+final class CommitReconciliation {
+
+    private final ArchiveStorage storage;
+
+    CommitReconciliation(ArchiveStorage storage) {
+        this.storage = storage;
+    }
+
+    /** A commit entry whose recorded operations do not explain its row count. */
+    void checkEntry(PartitionCommit entry, Findings findings) {
+        if (!entry.rowChangesReconcile()) {
+            findings.problem(new Problem(ArchiveLayout.logEntry(entry.cell(), entry.version()), ProblemKind.COUNTS_DO_NOT_RECONCILE,
+                    "commit " + entry.version() + " of partition " + entry.cell() + " starts from " + entry.rowsBefore()
+                            + " rows and records operations " + entry.operations() + ", but holds " + entry.rowCount() + " rows", null));
+        }
+    }
+
+    /**
+     * Checks an operation against its commit entries and the partitions' logs since, up to {@code latest} (the states
+     * the verification read).
+     */
+    void checkOperation(CommittedOperation operation, Map<String, PartitionCommit> latest, Findings findings) throws IOException {
+        long net = 0;
+        boolean complete = true;
+        for (Map.Entry<String, Long> commit : operation.commits().entrySet()) {
+            String cell = commit.getKey();
+            PartitionLog log = new PartitionLog(storage, cell);
+            PartitionCommit entry;
+            try {
+                entry = log.read(commit.getValue());
+            } catch (NoSuchFileException pruned) {
+                // Older entries are pruned after the log's retention; what remains is checked below from the oldest kept.
+                findings.problemOrVariation(new Problem(ArchiveLayout.logEntry(cell, commit.getValue()), ProblemKind.COUNTS_DO_NOT_RECONCILE,
+                        "commit " + commit.getValue() + " of partition " + cell + " has been pruned; operation " + operation.operationId()
+                                + " is reconciled from the entries still kept", null), true);
+                complete = false;
+                continue;
+            }
+            OperationRecord record = entry.operations().stream().filter(r -> r.ids().contains(operation.operationId())).findFirst().orElse(null);
+            if (record == null || record.rows() == null) {
+                findings.problem(new Problem(ArchiveLayout.logEntry(cell, entry.version()), ProblemKind.COUNTS_DO_NOT_RECONCILE,
+                        "commit " + entry.version() + " of partition " + cell + " does not record the row changes of operation "
+                                + operation.operationId(), null));
+                complete = false;
+                continue;
+            }
+            net += record.rows().net();
+            checkEntry(entry, findings);
+            PartitionCommit current = latest.get(cell);
+            if (current != null) {
+                checkChain(log, entry, current, findings);
+            }
+        }
+        if (complete && net != operation.netRows()) {
+            findings.problem(new Problem(storage.describe(), ProblemKind.COUNTS_DO_NOT_RECONCILE, "the commits of operation "
+                    + operation.operationId() + " " + operation.commits() + " change the row count by " + net + ", the operation reported "
+                    + operation.netRows(), null));
+        }
+    }
+
+    /** Every entry in effect after {@code from}, up to {@code to}, follows from the one before and explains its row count. */
+    private void checkChain(PartitionLog log, PartitionCommit from, PartitionCommit to, Findings findings) throws IOException {
+        PartitionCommit previous = from;
+        for (long version = from.version() + 1; version <= to.version(); version++) {
+            PartitionCommit entry;
+            try {
+                entry = log.read(version);
+            } catch (NoSuchFileException pruned) {
+                return; // pruned meanwhile by a writer: the chain is checked as far as it is kept
+            }
+            if (!inEffect(entry)) {
+                continue;
+            }
+            checkEntry(entry, findings);
+            if (entry.rowsBefore() != null && entry.rowsBefore() != previous.rowCount()) {
+                findings.problem(new Problem(ArchiveLayout.logEntry(entry.cell(), version), ProblemKind.COUNTS_DO_NOT_RECONCILE,
+                        "commit " + version + " of partition " + entry.cell() + " starts from " + entry.rowsBefore()
+                                + " rows, but commit " + previous.version() + " left " + previous.rowCount(), null));
+            }
+            previous = entry;
+        }
+    }
+
+    private boolean inEffect(PartitionCommit entry) throws IOException {
+        if (entry.transaction() == null) {
+            return true;
+        }
+        TransactionDecision decision = TransactionRecords.read(storage, entry.transaction());
+        return decision != null && decision.outcome() == TransactionDecision.Outcome.COMMITTED;
+    }
+}
