@@ -49,20 +49,20 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * The archive's key-to-cell index: for every feature key, the cells that may hold it.
+ * The archive's key-to-cell index: for every feature key, the cells that hold it.
  *
- * <p>It is a superset, kept by one rule: a writer records a key's cell in the index <em>before</em> it commits
- * the key into that partition, and removes the record only after a commit took the key out. So every key in
- * the archive is findable, whatever crashed when; a record that outlived its key is harmless, because a
- * candidate cell is always confirmed by scanning that partition's key column before anything is done to it.
- * That is what lets the index be written by its own small commits instead of joining every transaction.
+ * <p>Every commit that changes which partition holds a key writes its records here in the same transaction
+ * ({@link #journalRecords}), so the index says exactly where committed keys are; that is also how two writers placing
+ * the same key meet (docs/archive-format.md, sections 5.9 and 10). Records left by archives written before that rule
+ * may name cells that no longer hold a key: harmless, because a candidate cell is always confirmed by scanning that
+ * partition's key column before anything is done to it.
  *
- * <p>Layout, all under the commit protocol: a journal ({@code index-journal}) takes each operation's records in
- * one small commit; every {@value #FOLD_JOURNAL_AT} journal files are folded into {@code index-<nn>} shards by key
- * hash. A shard holds files of {@code (key, cell, present)} records sorted by key, later files overriding earlier
- * ones; small files are merged with each other, and into the shard's base file only when they add up to a tenth
- * of it, so a record is rewritten a bounded number of times. Lookups read the journal, then only the row groups of
- * shard files whose key range can hold a wanted key.
+ * <p>Layout, all under the commit protocol: a journal ({@code index-journal}) takes each transaction's records as one
+ * file; every {@value #FOLD_JOURNAL_AT} journal files are folded into {@code index-<nn>} shards by key hash. A shard
+ * holds files of {@code (key, cell, present)} records sorted by key, later files overriding earlier ones; small files
+ * are merged with each other, and into the shard's base file only when they add up to a tenth of it, so a record is
+ * rewritten a bounded number of times. Lookups read the journal, then only the row groups of shard files whose key
+ * range and bloom filter can hold a wanted key.
  */
 public final class KeyIndex {
 

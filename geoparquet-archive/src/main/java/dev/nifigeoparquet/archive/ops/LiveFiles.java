@@ -10,6 +10,7 @@ import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import org.apache.parquet.io.InputFile;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 
@@ -40,15 +41,30 @@ public final class LiveFiles {
             }
         }
         InputFile input = openPublishedOrStaged(storage, cell, file.name(), name);
-        if (input.getLength() != file.bytes()) {
-            if (new PartitionLog(storage, cell).latestVersion() > state.version()) {
-                throw new NoSuchFileException(name, null, "holds " + input.getLength() + " bytes, not the " + file.bytes()
-                        + " its commit entry records; replaced by a newer commit");
-            }
-            throw new ParquetFileException(name, "holds " + input.getLength() + " bytes but its commit entry (version "
-                    + state.version() + ") records " + file.bytes() + "; truncated or changed outside the archive");
+        GeoParquetFileReader reader;
+        long length;
+        try {
+            reader = open(input, name, null);
+            length = input.getLength(); // of the version the reader holds open
+        } catch (FileNotFoundException | NoSuchFileException vanished) {
+            throw superseded(name, vanished);
         }
-        return open(input, name, null);
+        if (length == file.bytes()) {
+            return reader;
+        }
+        reader.close();
+        if (new PartitionLog(storage, cell).latestVersion() > state.version()) {
+            throw new NoSuchFileException(name, null, "holds " + length + " bytes, not the " + file.bytes()
+                    + " its commit entry records; replaced by a newer commit");
+        }
+        throw new ParquetFileException(name, "holds " + length + " bytes but its commit entry (version "
+                + state.version() + ") records " + file.bytes() + "; truncated or changed outside the archive");
+    }
+
+    private static NoSuchFileException superseded(String name, IOException vanished) {
+        NoSuchFileException gone = new NoSuchFileException(name, null, "vanished while it was opened; superseded by a newer commit");
+        gone.addSuppressed(vanished);
+        return gone;
     }
 
     /** Opens a file published under its own name that is never replaced (the key index's files), by its name. */

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.storage;
 
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.LocalInputFile;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -83,13 +82,14 @@ public final class LocalArchiveStorage implements ArchiveStorage {
                 attributes.lastModifiedTime().toInstant(), attributes.isDirectory());
     }
 
+    /** Reads one version of the file, even when a commit publishes new content over its name meanwhile. */
     @Override
     public InputFile openInputFile(String path) throws IOException {
         Path file = resolve(path);
         if (!Files.isRegularFile(file)) {
             throw new NoSuchFileException(file.toString());
         }
-        return new LocalInputFile(file);
+        return new PinnedLocalInputFile(file);
     }
 
     @Override

@@ -45,9 +45,12 @@ public final class ArchiveVerifier {
     /** Passes over an archive that writers are changing, before its problems are believed. */
     private static final int ATTEMPTS = 5;
     private static final long PAUSE_MILLIS = 50;
-    /** What a writer between its commit and the end of its publishing leaves for a moment (format section 5.6). */
+    /**
+     * What a writer between its commit and the end of its publishing leaves for a moment (format section 5.6), and a
+     * file whose new content was published over it after its state was read (its size is the new content's).
+     */
     private static final Set<ProblemKind> PUBLISHING_WINDOW = Set.of(ProblemKind.UNPUBLISHED_FILE, ProblemKind.SUPERSEDED_FILE,
-            ProblemKind.UNTRACKED_FILE, ProblemKind.MISSING_FILE);
+            ProblemKind.UNTRACKED_FILE, ProblemKind.MISSING_FILE, ProblemKind.SIZE_MISMATCH);
 
     private final GeoParquetArchive archive;
     private final ArchiveStorage storage;
@@ -290,6 +293,10 @@ public final class ArchiveVerifier {
                         + " rows, its commit entry says " + file.entry.rows(), null));
             }
             return rows;
+        } catch (java.nio.file.NoSuchFileException superseded) {
+            findings.problem(new Problem(file.path, ProblemKind.MISSING_FILE, "was superseded while it was read: "
+                    + superseded.getMessage(), null));
+            return null;
         } catch (IOException | RuntimeException e) {
             String reason = e instanceof UncheckedIOException unchecked ? unchecked.getCause().getMessage() : e.getMessage();
             findings.problem(new Problem(file.path, ProblemKind.CORRUPT_FILE, "cannot be read: " + reason, null));
