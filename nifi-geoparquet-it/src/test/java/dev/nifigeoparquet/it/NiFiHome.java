@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 
 /**
  * A NiFi home directory for one run: {@code conf/} with the configuration NiFi's bootstrap and nifi-resources would
- * have provided (neither is published to Maven Central), and empty repositories. The NARs and jars stay in the
+ * have provided (neither is among the artifacts the build can fetch), and empty repositories. The NARs and jars stay in the
  * runtime's lib directory, which {@code nifi.nar.library.directory} points at.
  *
  * <p>The configuration is the smallest one that runs: plain HTTP bound to 127.0.0.1 (so no login or authorizer is

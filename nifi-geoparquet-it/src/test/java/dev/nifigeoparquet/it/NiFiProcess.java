@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * NiFi as a child process: {@code org.apache.nifi.NiFi} started directly, with the JVM options NiFi's bootstrap
- * would pass (the bootstrap is not published to Maven Central), and stopped by its process id in every case: by
+ * would pass (the bootstrap is not among the artifacts the build can fetch), and stopped by its process id in every case: by
  * {@link #close()}, and by a shutdown hook should the test JVM end first. Its descendants are stopped with it.
  */
 final class NiFiProcess implements AutoCloseable {

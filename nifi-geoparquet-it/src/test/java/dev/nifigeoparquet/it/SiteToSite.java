@@ -16,7 +16,8 @@ import java.util.zip.CRC32;
  * Sends FlowFiles to an input port the way a remote process group does, over site-to-site's HTTP transport: open a
  * transaction on the port, post the FlowFiles in NiFi's FlowFile codec, check the CRC32 the server computed, and
  * confirm. This is how data reaches the flows here: the standard processors that would fetch files (ListFile,
- * FetchFile) are not published to Maven Central, while input ports and site-to-site are part of NiFi's framework.
+ * FetchFile) are not among the artifacts the build can fetch, while input ports and site-to-site are part of NiFi's
+ * framework.
  */
 final class SiteToSite {
 
