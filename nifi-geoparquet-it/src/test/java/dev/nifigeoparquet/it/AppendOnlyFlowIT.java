@@ -45,7 +45,6 @@ class AppendOnlyFlowIT {
     static final List<String> RENAMED_IN_2_7 = List.of("Schema Access Strategy", "Starting Field Strategy");
     static final String FILE = "new-parcels.json";
 
-    Path dir;
     RunningNiFi nifi;
     Parcels parcels;
     Path archive;
@@ -56,7 +55,6 @@ class AppendOnlyFlowIT {
     @BeforeAll
     void importAdoptAndStart(RunningNiFi nifi, @TempDir Path dir) throws Exception {
         this.nifi = nifi;
-        this.dir = dir;
         archive = dir.resolve("parcels");
         parcels = Parcels.writeDataset(archive, 600, 1, 23);
         adopt(archive);

@@ -26,6 +26,7 @@ final class NiFiProcess implements AutoCloseable {
     /** How long NiFi may take to answer on its REST API; a cold start takes about 45 s on 2 cores. */
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
+    private static final String APPLICATION_CLASS = "org.apache.nifi.NiFi";
     /** Lines of NiFi's log that mean it will never come up, so waiting on is pointless. */
     private static final List<String> FATAL_LOG_LINES = List.of("Starting NiFi failed", "Failed to start Server", "Start Server failed");
 
@@ -44,6 +45,7 @@ final class NiFiProcess implements AutoCloseable {
 
     /** Assembles a home at {@code homeDirectory} over the runtime in {@code lib}, starts NiFi and waits for its REST API. */
     static NiFiProcess start(Path homeDirectory, Path lib) throws IOException, InterruptedException {
+        stopLeftover(homeDirectory);
         NiFiHome home = NiFiHome.create(homeDirectory, lib, freePort());
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -64,12 +66,13 @@ final class NiFiProcess implements AutoCloseable {
             // parquet-java hashes through sun.misc.Unsafe; the README's advice for conf/bootstrap.conf.
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
-        command.add("org.apache.nifi.NiFi");
+        command.add(APPLICATION_CLASS);
         Process process = new ProcessBuilder(command)
                 .directory(home.directory().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(home.directory().resolve("logs/nifi-stdout.log").toFile())
                 .start();
+        Files.writeString(pidFile(homeDirectory), String.valueOf(process.pid()));
         NiFiProcess nifi = new NiFiProcess(process, home);
         try {
             nifi.awaitApi();
@@ -150,6 +153,29 @@ final class NiFiProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         descendants.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /**
+     * Stops the NiFi a previous run left behind when its JVM was killed outright (no shutdown hook runs then): the
+     * process whose id that run recorded, if it is still NiFi running in this home.
+     */
+    private static void stopLeftover(Path homeDirectory) throws IOException {
+        Path pidFile = pidFile(homeDirectory);
+        if (!Files.isRegularFile(pidFile)) {
+            return;
+        }
+        ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                .filter(leftover -> leftover.info().commandLine().orElse("").contains(APPLICATION_CLASS))
+                .filter(leftover -> leftover.info().commandLine().orElse("").contains(homeDirectory.toString()))
+                .ifPresent(leftover -> {
+                    leftover.descendants().forEach(ProcessHandle::destroyForcibly);
+                    leftover.destroyForcibly();
+                    leftover.onExit().join();
+                });
+    }
+
+    private static Path pidFile(Path homeDirectory) {
+        return homeDirectory.resolve("nifi.pid");
     }
 
     private static int freePort() throws IOException {
