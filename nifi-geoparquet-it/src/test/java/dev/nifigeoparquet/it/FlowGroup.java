@@ -233,19 +233,23 @@ final class FlowGroup {
         Set<String> watched = Set.of(processorNames);
         Instant deadline = Instant.now().plus(IDLE_TIMEOUT);
         int quietPolls = 0;
+        List<String> waiting = List.of();
         while (quietPolls < 2) {
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("The flow did not come to rest within " + IDLE_TIMEOUT + ": " + api.get("flow/process-groups/" + id + "/status"));
+                throw new AssertionError("The flow did not come to rest within " + IDLE_TIMEOUT + "; still queued: " + waiting);
             }
             Thread.sleep(300);
             JsonNode snapshot = api.get("flow/process-groups/" + id + "/status").path("processGroupStatus").path("aggregateSnapshot");
-            boolean quiet = snapshot.path("activeThreadCount").asInt() == 0;
+            waiting = new ArrayList<>();
             for (JsonNode entry : snapshot.path("connectionStatusSnapshots")) {
                 JsonNode connection = entry.path("connectionStatusSnapshot");
                 if (watched.contains(connection.path("destinationName").asText()) && connection.path("flowFilesQueued").asInt() > 0) {
-                    quiet = false;
+                    waiting.add(connection.path("sourceName").asText() + " -[" + connection.path("name").asText() + "]-> "
+                            + connection.path("destinationName").asText() + ": " + connection.path("flowFilesQueued").asInt() + " ("
+                            + connection.path("flowFileAvailability").asText() + ")");
                 }
             }
+            boolean quiet = waiting.isEmpty() && snapshot.path("activeThreadCount").asInt() == 0;
             quietPolls = quiet ? quietPolls + 1 : 0;
         }
     }
