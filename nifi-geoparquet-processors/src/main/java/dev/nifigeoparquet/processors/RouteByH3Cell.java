@@ -82,7 +82,8 @@ import java.util.UUID;
         + " records through the Record Writer. The geometry is read from a field holding WKB, WKT or GeoJSON, or from longitude and"
         + " latitude fields; it leaves as ISO WKB in the archive's CRS in the archive's geometry column, so the output can be upserted as is."
         + " The H3 resolution is the archive's pinned one, taken from the GeoParquet Archive Service. Records that cannot be keyed go"
-        + " together to one 'failure' FlowFile, each with its reason; the other records of the same input are still routed. Memory and"
+        + " together to one 'failure' FlowFile, each with its reason (as JSON if the Record Writer cannot write them); the other records"
+        + " of the same input are still routed. Memory and"
         + " open writers stay bounded however many cells an input spans: see Maximum Open Writers.")
 @WritesAttributes({
         @WritesAttribute(attribute = RouteByH3Cell.H3_CELL, description = "The H3 cell of every record in the FlowFile (the partition it belongs to)"),
@@ -93,9 +94,10 @@ import java.util.UUID;
         @WritesAttribute(attribute = "fragment.identifier", description = "The same random UUID on every cell FlowFile made from one input"),
         @WritesAttribute(attribute = "fragment.index", description = "The position of the FlowFile among those made from one input, from 0, in cell order"),
         @WritesAttribute(attribute = "fragment.count", description = "How many cell FlowFiles were made from the input"),
-        @WritesAttribute(attribute = "mime.type", description = "The MIME type the Record Writer declares"),
-        @WritesAttribute(attribute = RouteByH3Cell.ERROR_MESSAGE, description = "On the failure FlowFile: how many records could not be keyed, by reason;"
-                + " or why the whole input could not be read")
+        @WritesAttribute(attribute = "mime.type", description = "The MIME type the Record Writer declares; application/json on a failure"
+                + " FlowFile the Record Writer could not write"),
+        @WritesAttribute(attribute = RouteByH3Cell.ERROR_MESSAGE, description = "On the failure FlowFile: how many records could not be keyed, by reason,"
+                + " and why they are written as JSON when the Record Writer could not write them; or why the whole input could not be routed")
 })
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
         "org.apache.nifi.processors.standard.PartitionRecord"})
@@ -241,7 +243,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     public static final Relationship REL_FAILURE = new Relationship.Builder()
             .name("failure")
             .description("One FlowFile with every record of an input that could not be keyed, each with its reason in the "
-                    + KEYING_ERROR_FIELD + " field; or the unchanged input when it could not be read at all")
+                    + KEYING_ERROR_FIELD + " field (as JSON when the Record Writer cannot write them); or the unchanged input when it could"
+                    + " not be read, or its cells not written, at all")
             .build();
 
     public static final Relationship REL_ORIGINAL = new Relationship.Builder()
@@ -409,7 +412,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
         List<FlowFile> created = new ArrayList<>();
         try {
-            Scan scan = scan(session, original, readerFactory, writerFactory, task, created);
+            Scan scan = scan(session, original, readerFactory, task);
+            Failures failures = scan.unkeyable() == null ? null
+                    : writeFailures(session, original, readerFactory, writerFactory, task, scan.unkeyable(), created);
             List<String> cells = new ArrayList<>(scan.recordsPerCell().keySet());
             List<CellOutput> outputs = new ArrayList<>(cells.size());
             for (int start = 0; start < cells.size(); start += maxOpenWriters) {
@@ -440,28 +445,28 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             }
 
             List<FlowFile> children = new ArrayList<>(cellFlowFiles);
-            if (scan.failure() != null) {
-                Failures failures = scan.failure();
+            if (failures != null) {
+                String summary = scan.unkeyable().summary(routed) + failures.note();
                 Map<String, String> attributes = new HashMap<>(failures.attributes());
-                attributes.put(ERROR_MESSAGE, failures.summary());
+                attributes.put(ERROR_MESSAGE, summary);
                 attributes.put(RECORD_COUNT, String.valueOf(failures.count()));
                 attributes.put(H3_RESOLUTION_ATTRIBUTE, resolution);
                 attributes.put(CoreAttributes.MIME_TYPE.key(), failures.mimeType());
                 FlowFile failed = session.putAllAttributes(failures.flowFile(), attributes);
                 children.add(failed);
                 session.transfer(failed, REL_FAILURE);
-                getLogger().warn("{}: {}", original, failures.summary());
+                getLogger().warn("{}: {}", original, summary);
             }
             if (!children.isEmpty()) {
                 session.getProvenanceReporter().fork(original, children, "Routed " + routed + " records to " + cellFlowFiles.size()
-                        + " H3 cells" + (scan.failure() == null ? "" : "; " + scan.failure().count() + " records could not be keyed"));
+                        + " H3 cells" + (failures == null ? "" : "; " + failures.count() + " records could not be keyed"));
             }
             session.transfer(cellFlowFiles, REL_SUCCESS);
             session.transfer(original, REL_ORIGINAL);
             session.adjustCounter(COUNTER_RECORDS_ROUTED, routed, false);
             session.adjustCounter(COUNTER_CELLS_TOUCHED, cellFlowFiles.size(), false);
-            if (scan.failure() != null) {
-                session.adjustCounter(COUNTER_RECORDS_FAILED, scan.failure().count(), false);
+            if (failures != null) {
+                session.adjustCounter(COUNTER_RECORDS_FAILED, failures.count(), false);
             }
         } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
             session.remove(created);
@@ -471,12 +476,20 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         }
     }
 
-    /** What the first read found: the cells with their record counts, the output schema, and the failed records. */
-    private record Scan(TreeMap<String, Long> recordsPerCell, RecordSchema outputSchema, Failures failure) {
+    /** What the first read found: the cells with their record counts, the output schema, and the records that could not be keyed. */
+    private record Scan(TreeMap<String, Long> recordsPerCell, RecordSchema outputSchema, Unkeyable unkeyable) {
     }
 
-    /** The failure FlowFile written during the first read. */
-    private record Failures(FlowFile flowFile, long count, String summary, Map<String, String> attributes, String mimeType) {
+    /** How many records could not be keyed, by reason, and the first one's message. */
+    private record Unkeyable(long count, Map<String, Long> perReason, String first) {
+
+        String summary(long routed) {
+            return count + " of " + (count + routed) + " records could not be keyed, by reason " + perReason + "; the first: " + first;
+        }
+    }
+
+    /** The failure FlowFile, written; {@code note} says why it is not in the Record Writer's format, or is empty. */
+    private record Failures(FlowFile flowFile, long count, Map<String, String> attributes, String mimeType, String note) {
     }
 
     /** One finished cell FlowFile. */
@@ -485,41 +498,25 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     }
 
     /**
-     * The first read: keys every record, counting records per cell, and writes the records that cannot be keyed to the
-     * failure FlowFile. Holds one writer (failures) and the distinct cells, never the records.
+     * The first read: keys every record, counting records per cell and the records that cannot be keyed by reason.
+     * Holds the distinct cells, never the records.
      */
-    private Scan scan(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory, RecordSetWriterFactory writerFactory,
-                      CellRouting.Task task, List<FlowFile> created)
+    private Scan scan(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory, CellRouting.Task task)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         TreeMap<String, Long> perCell = new TreeMap<>();
         Map<String, Long> perReason = new TreeMap<>();
-        FlowFile failureFlowFile = null;
-        RecordSetWriter failureWriter = null;
-        RecordSchema failureSchema = null;
-        WriteResult failureResult = null;
         long failed = 0;
         String firstFailure = null;
         RecordSchema outputSchema;
         try (InputStream in = session.read(original);
              RecordReader reader = readerFactory.createRecordReader(original.getAttributes(), in, original.getSize(), getLogger())) {
             requireDeclaredCrs(reader, original);
-            RecordSchema inputSchema = reader.getSchema();
-            outputSchema = outputSchema(inputSchema);
+            outputSchema = outputSchema(reader.getSchema());
             Record record;
             while ((record = reader.nextRecord()) != null) {
                 try {
                     perCell.merge(task.cellOf(record), 1L, Long::sum);
                 } catch (UnkeyableRecordException e) {
-                    if (failureWriter == null) {
-                        failureSchema = writerFactory.getSchema(original.getAttributes(), failureSchema(inputSchema));
-                        failureFlowFile = session.create(original);
-                        created.add(failureFlowFile);
-                        failureWriter = writerFactory.createWriter(getLogger(), failureSchema, session.write(failureFlowFile), failureFlowFile);
-                        failureWriter.beginRecordSet();
-                    }
-                    Map<String, Object> values = new LinkedHashMap<>(record.toMap());
-                    values.put(KEYING_ERROR_FIELD, e.getMessage());
-                    failureWriter.write(new MapRecord(failureSchema, values));
                     perReason.merge(e.reason(), 1L, Long::sum);
                     failed++;
                     if (firstFailure == null) {
@@ -527,21 +524,69 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                     }
                 }
             }
-            if (failureWriter != null) {
-                failureResult = failureWriter.finishRecordSet();
-            }
-        } finally {
-            if (failureWriter != null) {
-                failureWriter.close();
-            }
         }
-        Failures failures = null;
-        if (failureWriter != null) {
-            long total = failed + perCell.values().stream().mapToLong(Long::longValue).sum();
-            String summary = failed + " of " + total + " records could not be keyed, by reason " + perReason + "; the first: " + firstFailure;
-            failures = new Failures(failureFlowFile, failed, summary, failureResult.getAttributes(), failureWriter.getMimeType());
+        return new Scan(perCell, outputSchema, failed == 0 ? null : new Unkeyable(failed, perReason, firstFailure));
+    }
+
+    /**
+     * Writes the records that cannot be keyed, each with its reason, to one failure FlowFile with the Record Writer. A
+     * writer that cannot write them (a GeoParquet writer needs a geometry column, which such records may lack or hold
+     * garbage in) must not hide the reasons nor hold up the input: they are then written as JSON instead.
+     */
+    private Failures writeFailures(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory,
+                                   RecordSetWriterFactory writerFactory, CellRouting.Task task, Unkeyable unkeyable, List<FlowFile> created)
+            throws IOException, MalformedRecordException, SchemaNotFoundException {
+        Failures failures;
+        try {
+            failures = writeFailures(session, original, readerFactory, writerFactory, task, "");
+        } catch (IOException | SchemaNotFoundException | RuntimeException refused) {
+            getLogger().warn("{}: the Record Writer cannot write the {} records that could not be keyed; writing them as JSON",
+                    original, unkeyable.count(), refused);
+            failures = writeFailures(session, original, readerFactory, null, task,
+                    "; written as JSON because the Record Writer could not write them: " + refused.getMessage());
         }
-        return new Scan(perCell, outputSchema, failures);
+        created.add(failures.flowFile());
+        if (failures.count() != unkeyable.count()) {
+            throw new ProcessException("The input changed between reads: " + unkeyable.count() + " records could not be keyed on the first read and "
+                    + failures.count() + " later");
+        }
+        return failures;
+    }
+
+    /** One attempt at the failure FlowFile, with {@code writerFactory} or, when it is null, as JSON. Nothing is left behind when it fails. */
+    private Failures writeFailures(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory,
+                                   RecordSetWriterFactory writerFactory, CellRouting.Task task, String note)
+            throws IOException, MalformedRecordException, SchemaNotFoundException {
+        FlowFile flowFile = session.create(original);
+        try {
+            try (InputStream in = session.read(original);
+                 RecordReader reader = readerFactory.createRecordReader(original.getAttributes(), in, original.getSize(), getLogger())) {
+                RecordSchema schema = failureSchema(reader.getSchema());
+                if (writerFactory != null) {
+                    schema = writerFactory.getSchema(original.getAttributes(), schema);
+                }
+                try (OutputStream out = session.write(flowFile);
+                     RecordSetWriter writer = writerFactory == null ? new FailedRecordsJsonWriter(out)
+                             : writerFactory.createWriter(getLogger(), schema, out, flowFile)) {
+                    writer.beginRecordSet();
+                    Record record;
+                    while ((record = reader.nextRecord()) != null) {
+                        try {
+                            task.cellOf(record);
+                        } catch (UnkeyableRecordException e) {
+                            Map<String, Object> values = new LinkedHashMap<>(record.toMap());
+                            values.put(KEYING_ERROR_FIELD, e.getMessage());
+                            writer.write(new MapRecord(schema, values));
+                        }
+                    }
+                    WriteResult result = writer.finishRecordSet();
+                    return new Failures(flowFile, result.getRecordCount(), result.getAttributes(), writer.getMimeType(), note);
+                }
+            }
+        } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
+            session.remove(flowFile); // its stream is closed by now
+            throw e;
+        }
     }
 
     /**
@@ -624,9 +669,20 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             FlowFile child = session.create(original);
             created.add(child);
             DigestOutputStream out = new DigestOutputStream(session.write(child), newSha256());
-            RecordSetWriter writer = writerFactory.createWriter(logger, schema, out, child);
-            writer.beginRecordSet();
-            return new OpenCell(child, writer, out);
+            try {
+                RecordSetWriter writer = writerFactory.createWriter(logger, schema, out, child);
+                try {
+                    writer.beginRecordSet();
+                } catch (IOException | RuntimeException e) {
+                    closeAfterFailure(writer, e);
+                    throw e;
+                }
+                return new OpenCell(child, writer, out);
+            } catch (IOException | SchemaNotFoundException | RuntimeException e) {
+                // An open stream would make removing the FlowFile fail and the session roll back, stalling the input.
+                closeAfterFailure(out, e);
+                throw e;
+            }
         }
 
         void close() throws IOException {
@@ -644,6 +700,14 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
         String sha256() {
             return HexFormat.of().formatHex(out.getMessageDigest().digest());
+        }
+
+        private static void closeAfterFailure(java.io.Closeable closeable, Exception failure) {
+            try {
+                closeable.close();
+            } catch (IOException | RuntimeException e) {
+                failure.addSuppressed(e);
+            }
         }
     }
 

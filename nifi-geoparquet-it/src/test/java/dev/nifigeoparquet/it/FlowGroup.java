@@ -1,0 +1,336 @@
+package dev.nifigeoparquet.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One flow definition imported as a process group, driven the way an operator drives it on the canvas, through the
+ * REST API: set its parameters, verify and enable its controller services, start its processors. For the test it
+ * also adds what the canvas would not need: an input port to feed it (site-to-site) and output ports that hold what
+ * a relationship emits, so the queues in front of them show what each relationship received.
+ */
+final class FlowGroup {
+
+    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(90);
+
+    private final NiFiApi api;
+    private final String id;
+    private final String parameterContextId;
+
+    private FlowGroup(NiFiApi api, String id, String parameterContextId) {
+        this.api = api;
+        this.id = id;
+        this.parameterContextId = parameterContextId;
+    }
+
+    /** Uploads {@code definition} into the root group under {@code name}. */
+    static FlowGroup upload(NiFiApi api, Path definition, String name) throws IOException, InterruptedException {
+        String root = api.get("flow/process-groups/root").path("processGroupFlow").path("id").asText();
+        JsonNode group = api.uploadFlowDefinition(root, name, definition);
+        return new FlowGroup(api, group.path("id").asText(), group.path("component").path("parameterContext").path("id").asText(null));
+    }
+
+    String id() {
+        return id;
+    }
+
+    /** The group's contents: processors, connections, ports, each with its component and status. */
+    JsonNode contents() throws IOException, InterruptedException {
+        return api.get("flow/process-groups/" + id).path("processGroupFlow").path("flow");
+    }
+
+    /** The processor named {@code name}, as the API lists it (id, component with type, bundle, validation errors...). */
+    JsonNode processor(String name) throws IOException, InterruptedException {
+        return named(contents().path("processors"), name);
+    }
+
+    List<JsonNode> processors() throws IOException, InterruptedException {
+        List<JsonNode> processors = new ArrayList<>();
+        contents().path("processors").forEach(processors::add);
+        return processors;
+    }
+
+    List<JsonNode> services() throws IOException, InterruptedException {
+        List<JsonNode> services = new ArrayList<>();
+        api.get("flow/process-groups/" + id + "/controller-services?includeAncestorGroups=false&includeDescendantGroups=false")
+                .path("controllerServices").forEach(services::add);
+        return services;
+    }
+
+    JsonNode service(String name) throws IOException, InterruptedException {
+        for (JsonNode service : services()) {
+            if (service.path("component").path("name").asText().equals(name)) {
+                return api.get("controller-services/" + service.path("id").asText());
+            }
+        }
+        throw new AssertionError("No controller service named '" + name + "' in the group");
+    }
+
+    /** Sets parameters of the group's context, as the parameter context dialog does (an asynchronous update request). */
+    void setParameters(Map<String, String> values) throws IOException, InterruptedException {
+        String path = "parameter-contexts/" + parameterContextId;
+        ArrayNode parameters = NiFiApi.JSON.createArrayNode();
+        values.forEach((name, value) -> parameters.addObject().putObject("parameter").put("name", name).put("sensitive", false).put("value", value));
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.set("revision", api.revisionOf(path));
+        body.put("id", parameterContextId);
+        ObjectNode component = body.putObject("component");
+        component.put("id", parameterContextId);
+        component.set("parameters", parameters);
+        JsonNode result = api.runAsync(path + "/update-requests", body, "request");
+        if (!result.path("failureReason").isMissingNode() && !result.path("failureReason").isNull()) {
+            throw new AssertionError("Updating parameters " + values.keySet() + " failed: " + result.path("failureReason").asText());
+        }
+    }
+
+    /** Sets or (with a null value) removes properties of a controller service. */
+    void setServiceProperties(String serviceName, Map<String, String> properties) throws IOException, InterruptedException {
+        String serviceId = service(serviceName).path("id").asText();
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.set("revision", api.revisionOf("controller-services/" + serviceId));
+        ObjectNode component = body.putObject("component");
+        component.put("id", serviceId);
+        ObjectNode values = component.putObject("properties");
+        properties.forEach(values::put);
+        api.put("controller-services/" + serviceId, body);
+    }
+
+    /**
+     * "Verify Properties" on every controller service of the group, as an operator does before enabling them: fails
+     * on a step NiFi or the service reports FAILED, and on a service that reports no step that SUCCEEDED.
+     */
+    void verifyServices() throws IOException, InterruptedException {
+        for (JsonNode service : services()) {
+            String name = service.path("component").path("name").asText();
+            List<JsonNode> steps = verifyService(name);
+            List<JsonNode> failed = steps.stream().filter(step -> "FAILED".equals(step.path("outcome").asText())).toList();
+            if (!failed.isEmpty() || steps.stream().noneMatch(step -> "SUCCESSFUL".equals(step.path("outcome").asText()))) {
+                throw new AssertionError("Verifying controller service '" + name + "' gave " + steps);
+            }
+        }
+    }
+
+    /** "Verify Properties" on a disabled controller service: each step's outcome and explanation. */
+    private List<JsonNode> verifyService(String serviceName) throws IOException, InterruptedException {
+        JsonNode service = service(serviceName);
+        String serviceId = service.path("id").asText();
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        ObjectNode request = body.putObject("request");
+        request.put("componentId", serviceId);
+        request.set("properties", service.path("component").path("properties"));
+        request.putObject("attributes");
+        JsonNode done = api.runAsync("controller-services/" + serviceId + "/config/verification-requests", body, "request");
+        List<JsonNode> results = new ArrayList<>();
+        done.path("results").forEach(results::add);
+        return results;
+    }
+
+    /** Enables every controller service of the group and waits until all are enabled. */
+    void enableServices() throws IOException, InterruptedException {
+        ObjectNode body = NiFiApi.JSON.createObjectNode().put("id", id).put("state", "ENABLED");
+        api.put("flow/process-groups/" + id + "/controller-services", body);
+        api.await("the controller services of group " + id + " to be enabled", this::services,
+                services -> services.stream().allMatch(s -> "ENABLED".equals(s.path("component").path("state").asText())));
+    }
+
+    /** Sets properties of a stopped processor. */
+    void setProcessorProperties(String processorName, Map<String, String> properties) throws IOException, InterruptedException {
+        String processorId = processor(processorName).path("id").asText();
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.set("revision", api.revisionOf("processors/" + processorId));
+        ObjectNode component = body.putObject("component");
+        component.put("id", processorId);
+        ObjectNode values = component.putObject("config").putObject("properties");
+        properties.forEach(values::put);
+        api.put("processors/" + processorId, body);
+    }
+
+    void setAutoTerminated(String processorName, Collection<String> relationships) throws IOException, InterruptedException {
+        String processorId = processor(processorName).path("id").asText();
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.set("revision", api.revisionOf("processors/" + processorId));
+        ObjectNode component = body.putObject("component");
+        component.put("id", processorId);
+        ArrayNode terminated = component.putObject("config").putArray("autoTerminatedRelationships");
+        relationships.forEach(terminated::add);
+        api.put("processors/" + processorId, body);
+    }
+
+    /**
+     * Adds a running input port open to site-to-site, connected to the processor named {@code to}; returns its id. NiFi
+     * wants the names of such ports unique in the whole flow.
+     */
+    String addInputPort(String name, String to) throws IOException, InterruptedException {
+        ObjectNode body = newComponent();
+        ((ObjectNode) body.get("component")).put("name", name).put("allowRemoteAccess", true);
+        String portId = api.post("process-groups/" + id + "/input-ports", body).path("id").asText();
+        connect(portId, "INPUT_PORT", processor(to).path("id").asText(), "PROCESSOR", List.of());
+        setRunStatus("input-ports/" + portId, "RUNNING");
+        return portId;
+    }
+
+    /**
+     * Connects {@code relationship} of the processor named {@code from} to a new output port that is never started,
+     * so what the relationship emits stays queued where the test can list it; returns the connection's id.
+     */
+    String observe(String from, String relationship) throws IOException, InterruptedException {
+        ObjectNode body = newComponent();
+        ((ObjectNode) body.get("component")).put("name", from + " " + relationship);
+        String portId = api.post("process-groups/" + id + "/output-ports", body).path("id").asText();
+        return connect(processor(from).path("id").asText(), "PROCESSOR", portId, "OUTPUT_PORT", List.of(relationship));
+    }
+
+    /** The connection that carries {@code relationship} out of the processor named {@code from}. */
+    String connection(String from, String relationship) throws IOException, InterruptedException {
+        String sourceId = processor(from).path("id").asText();
+        for (JsonNode connection : contents().path("connections")) {
+            JsonNode component = connection.path("component");
+            if (component.path("source").path("id").asText().equals(sourceId)) {
+                for (JsonNode selected : component.path("selectedRelationships")) {
+                    if (selected.asText().equals(relationship)) {
+                        return connection.path("id").asText();
+                    }
+                }
+            }
+        }
+        throw new AssertionError("No connection carries '" + relationship + "' out of '" + from + "'");
+    }
+
+    void start(String... processorNames) throws IOException, InterruptedException {
+        for (String name : processorNames) {
+            setRunStatus("processors/" + processor(name).path("id").asText(), "RUNNING");
+        }
+    }
+
+    void stop(String... processorNames) throws IOException, InterruptedException {
+        for (String name : processorNames) {
+            setRunStatus("processors/" + processor(name).path("id").asText(), "STOPPED");
+        }
+    }
+
+    /** Runs a stopped processor once, whatever its schedule (the canvas's "Run Once"). */
+    void runOnce(String processorName) throws IOException, InterruptedException {
+        setRunStatus("processors/" + processor(processorName).path("id").asText(), "RUN_ONCE");
+    }
+
+    /**
+     * Waits until nothing is queued in front of the processors named (retries and penalised FlowFiles included) and no
+     * thread of the group is active, twice in a row: the work fed in has gone as far as it can.
+     */
+    void awaitIdle(String... processorNames) throws IOException, InterruptedException {
+        Set<String> watched = Set.of(processorNames);
+        Instant deadline = Instant.now().plus(IDLE_TIMEOUT);
+        int quietPolls = 0;
+        List<String> waiting = List.of();
+        while (quietPolls < 2) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("The flow did not come to rest within " + IDLE_TIMEOUT + "; still queued: " + waiting);
+            }
+            Thread.sleep(300);
+            JsonNode snapshot = api.get("flow/process-groups/" + id + "/status").path("processGroupStatus").path("aggregateSnapshot");
+            waiting = new ArrayList<>();
+            for (JsonNode entry : snapshot.path("connectionStatusSnapshots")) {
+                JsonNode connection = entry.path("connectionStatusSnapshot");
+                if (watched.contains(connection.path("destinationName").asText()) && connection.path("flowFilesQueued").asInt() > 0) {
+                    waiting.add(connection.path("sourceName").asText() + " -[" + connection.path("name").asText() + "]-> "
+                            + connection.path("destinationName").asText() + ": " + connection.path("flowFilesQueued").asInt() + " ("
+                            + connection.path("flowFileAvailability").asText() + ")");
+                }
+            }
+            boolean quiet = waiting.isEmpty() && snapshot.path("activeThreadCount").asInt() == 0;
+            quietPolls = quiet ? quietPolls + 1 : 0;
+        }
+    }
+
+    /** A FlowFile waiting in a queue: its attributes, and its content on request. */
+    record Queued(String connectionId, String uuid, Map<String, String> attributes) {
+        String attribute(String name) {
+            return attributes.get(name);
+        }
+    }
+
+    /** What waits in the connection (NiFi lists at most the first 100), oldest first, with each FlowFile's attributes. */
+    List<Queued> queued(String connectionId) throws IOException, InterruptedException {
+        JsonNode listing = api.runAsync("flowfile-queues/" + connectionId + "/listing-requests", NiFiApi.JSON.createObjectNode(), "listingRequest");
+        List<Queued> flowFiles = new ArrayList<>();
+        for (JsonNode summary : listing.path("flowFileSummaries")) {
+            String uuid = summary.path("uuid").asText();
+            JsonNode details = api.get("flowfile-queues/" + connectionId + "/flowfiles/" + uuid).path("flowFile");
+            Map<String, String> attributes = new LinkedHashMap<>();
+            details.path("attributes").properties().forEach(entry -> attributes.put(entry.getKey(), entry.getValue().asText(null)));
+            flowFiles.add(new Queued(connectionId, uuid, attributes));
+        }
+        return flowFiles;
+    }
+
+    byte[] content(Queued flowFile) throws IOException, InterruptedException {
+        return api.getBytes("flowfile-queues/" + flowFile.connectionId() + "/flowfiles/" + flowFile.uuid() + "/content");
+    }
+
+    /** A bulletin: the component that raised it, its level and message. */
+    record Bulletin(long id, String sourceName, String level, String message) {
+    }
+
+    /** The bulletins of this group's components newer than {@code afterId} (-1 for all NiFi still holds). */
+    List<Bulletin> bulletins(long afterId) throws IOException, InterruptedException {
+        JsonNode board = api.get("flow/bulletin-board?groupId=" + id + "&after=" + afterId + "&limit=500").path("bulletinBoard");
+        List<Bulletin> bulletins = new ArrayList<>();
+        for (JsonNode entry : board.path("bulletins")) {
+            JsonNode bulletin = entry.path("bulletin");
+            bulletins.add(new Bulletin(entry.path("id").asLong(), bulletin.path("sourceName").asText(), bulletin.path("level").asText(),
+                    bulletin.path("message").asText()));
+        }
+        return bulletins;
+    }
+
+    /** The id of the newest bulletin NiFi holds for this group, -1 when none: a mark to ask for newer ones. */
+    long lastBulletinId() throws IOException, InterruptedException {
+        return bulletins(-1).stream().mapToLong(Bulletin::id).max().orElse(-1);
+    }
+
+    private String connect(String sourceId, String sourceType, String destinationId, String destinationType, List<String> relationships)
+            throws IOException, InterruptedException {
+        ObjectNode body = newComponent();
+        ObjectNode component = (ObjectNode) body.get("component");
+        component.putObject("source").put("id", sourceId).put("groupId", id).put("type", sourceType);
+        component.putObject("destination").put("id", destinationId).put("groupId", id).put("type", destinationType);
+        ArrayNode selected = component.putArray("selectedRelationships");
+        relationships.forEach(selected::add);
+        return api.post("process-groups/" + id + "/connections", body).path("id").asText();
+    }
+
+    private void setRunStatus(String componentPath, String state) throws IOException, InterruptedException {
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.set("revision", api.revisionOf(componentPath));
+        body.put("state", state);
+        api.put(componentPath + "/run-status", body);
+    }
+
+    private static ObjectNode newComponent() {
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.putObject("revision").put("version", 0);
+        body.putObject("component");
+        return body;
+    }
+
+    private static JsonNode named(JsonNode components, String name) {
+        for (JsonNode component : components) {
+            if (component.path("component").path("name").asText().equals(name)) {
+                return component;
+            }
+        }
+        throw new AssertionError("No component named '" + name + "' in the group");
+    }
+}

@@ -1,0 +1,282 @@
+package dev.nifigeoparquet.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.verify.VerificationReport;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code templates/incremental-upsert.json} in NiFi, on a GeoPandas-style dataset the archive service adopts when it is
+ * enabled: a nightly delta of edits, new parcels, deletions and parcels moving between cells; a delta with a record
+ * that cannot be keyed; a corrupt file.
+ */
+@ExtendWith(NiFiExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class IncrementalUpsertFlowIT {
+
+    static final String ROUTE = "Route delta by H3 cell";
+    static final String UPSERT = "Upsert cell into archive";
+    static final String COMPACT = "Compact touched partitions";
+    static final String VERIFY = "Verify touched partitions";
+    static final List<String> OURS = List.of(ROUTE, UPSERT, COMPACT, VERIFY);
+    static final String NIGHTLY = "nightly-1.parquet";
+    static final String CROSS = "keys-cross-cells.parquet";
+
+    Path dir;
+    RunningNiFi nifi;
+    Parcels parcels;
+    Path archive;
+    FlowGroup flow;
+    String inputPort;
+    String valid;
+    long expectedRows;
+    /** Each delta sent so far by file name, with the change of row count it makes. */
+    final Map<String, Long> netRows = new LinkedHashMap<>();
+    /** Each key the deltas so far changed, with the cell it must now be stored in (null: deleted). */
+    final Map<String, String> applied = new HashMap<>();
+
+    @BeforeAll
+    void importAndStart(RunningNiFi nifi, @TempDir Path dir) throws Exception {
+        this.nifi = nifi;
+        this.dir = dir;
+        archive = dir.resolve("parcels");
+        parcels = Parcels.writeDataset(archive, 1500, 1, 11);
+        expectedRows = parcels.rows();
+
+        flow = FlowGroup.upload(nifi.api(), NiFiRuntimeIT.flowDefinition("incremental-upsert.json"), "incremental upsert");
+        flow.setParameters(Map.of(
+                "archive.root", archive.toString(),
+                "archive.allowed.roots", dir.toString(),
+                "archive.key.columns", SyntheticParcels.KEY,
+                "h3.resolution", String.valueOf(Parcels.RESOLUTION),
+                "delta.geometry.field", SyntheticParcels.GEOMETRY,
+                "delta.delete.marker", NightlyDelta.DELETE_MARKER));
+        inputPort = flow.addInputPort("incremental deltas", ROUTE);
+        flow.setAutoTerminated(VERIFY, List.of());
+        valid = flow.observe(VERIFY, "valid");
+
+        flow.verifyServices();
+        flow.enableServices();
+        flow.start(ROUTE, UPSERT, COMPACT, VERIFY);
+    }
+
+    @Test
+    @Order(1)
+    void aNightlyDeltaIsAppliedAndEveryTouchedPartitionVerified() throws Exception {
+        NightlyDelta.Delta delta = parcels.nightlyDelta(240, Instant.parse("2026-02-01T00:00:00Z"));
+        assertTrue(delta.moves() > 0 && delta.deletes() > 0 && delta.inserts() > 0 && delta.updates() > 0, "the delta has every kind of change");
+        Map<String, String> expected = new HashMap<>();
+        for (Group row : delta.rows()) {
+            expected.put(Parcels.key(row), row.getBoolean(NightlyDelta.DELETE_MARKER, 0) ? null : Parcels.cellOf(row));
+        }
+        apply(NIGHTLY, delta.rows(), delta.netRows(), expected);
+    }
+
+    @Test
+    @Order(2)
+    void keysSwappingCellsAndADeleteFromAnotherCellAreApplied() throws Exception {
+        // Two parcels trade cells, and a parcel is deleted by a row whose geometry lies in another cell than the one
+        // that stores it: every fragment of this delta changes a partition other than its own.
+        List<String> cells = parcels.cellsBySize();
+        Set<String> touched = new HashSet<>(applied.keySet());
+        Group first = untouched(cells.get(0), touched, 0);
+        Group second = untouched(cells.get(1), touched, 0);
+        Group deleted = untouched(cells.get(3), touched, 0);
+        Instant time = Instant.parse("2026-02-01T12:00:00Z");
+        List<Group> rows = List.of(
+                Parcels.deltaRow(first, "swapped", Parcels.wkb(Parcels.geometry(untouched(cells.get(1), touched, 1))), time, false),
+                Parcels.deltaRow(second, "swapped", Parcels.wkb(Parcels.geometry(untouched(cells.get(0), touched, 1))), time, false),
+                Parcels.deltaRow(deleted, "gone", Parcels.wkb(Parcels.geometry(untouched(cells.get(0), touched, 2))), time, true));
+        Map<String, String> expected = new HashMap<>();
+        expected.put(Parcels.key(first), cells.get(1));
+        expected.put(Parcels.key(second), cells.get(0));
+        expected.put(Parcels.key(deleted), null);
+        // One FlowFile per run, so the fragments commit one after the other, each seeing the other's change.
+        flow.stop(UPSERT);
+        flow.setProcessorProperties(UPSERT, Map.of("Batch Size", "1"));
+        flow.start(UPSERT);
+        try {
+            apply(CROSS, rows, -1, expected);
+        } finally {
+            flow.stop(UPSERT);
+            flow.setProcessorProperties(UPSERT, Map.of("Batch Size", "50"));
+            flow.start(UPSERT);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void verifyingTheTouchedPartitionsFindsTheConsistentArchiveValid() throws Exception {
+        // The archive is consistent (the tests above check it with DuckDB and the verifier), so no report may say
+        // otherwise, whatever order the commits of a delta's fragments took.
+        List<String> invalid = new ArrayList<>();
+        for (FlowGroup.Queued flowFile : flow.queued(flow.connection(VERIFY, "invalid"))) {
+            invalid.add(flowFile.attribute("filename") + " " + flowFile.attribute("h3.cell") + ": "
+                    + new String(flow.content(flowFile), StandardCharsets.UTF_8));
+        }
+        assertEquals(List.of(), invalid, "Verify reported the consistent archive invalid");
+    }
+
+    @Test
+    @Order(4)
+    void theUpsertsRowCountsAreNeverNegativeAndAddUpToEachDelta() throws Exception {
+        for (Map.Entry<String, Long> delta : netRows.entrySet()) {
+            List<FlowGroup.Queued> verified = verified(delta.getKey());
+            Counts.requireNonNegative(verified);
+            assertEquals(delta.getValue(), Counts.sum(verified, "geoparquet.rows.net"), delta.getKey() + ": the fragments' net changes add up to the delta's");
+        }
+    }
+
+    /**
+     * Sends a delta and checks what became of it: every cell FlowFile went through Upsert, Compact and Verify, nothing
+     * failed, and the archive read by DuckDB holds each key of the delta in the expected cell (or not at all), with the
+     * row count the verifier reconciles.
+     */
+    private void apply(String filename, List<Group> rows, long net, Map<String, String> expectedCells) throws Exception {
+        long mark = flow.lastBulletinId();
+        send(filename, Parcels.geoParquet(dir.resolve(filename), rows));
+        flow.awaitIdle(ROUTE, UPSERT, COMPACT, VERIFY);
+        expectedRows += net;
+        netRows.put(filename, net);
+        applied.putAll(expectedCells);
+
+        assertEquals(List.of(), withFilename(flow.queued(flow.connection(ROUTE, "failure")), filename));
+        assertEquals(List.of(), withFilename(flow.queued(flow.connection(UPSERT, "failure")), filename));
+        assertEquals(List.of(), withFilename(flow.queued(flow.connection(COMPACT, "failure")), filename));
+        List<FlowGroup.Queued> verified = verified(filename);
+        assertFalse(verified.isEmpty(), "verified partitions reach Verify's output");
+        int cells = Integer.parseInt(verified.get(0).attribute("fragment.count"));
+        assertTrue(cells >= 2, "the delta spans several cells, keys move between them");
+        assertEquals(cells, verified.size(), "every cell FlowFile the delta was split into was upserted, compacted and verified");
+
+        Map<String, ArchiveChecks.Parcel> after = ArchiveChecks.parcels(archive);
+        assertEquals(expectedRows, after.size(), "DuckDB reads baseline + net delta rows");
+        for (Map.Entry<String, String> key : expectedCells.entrySet()) {
+            ArchiveChecks.Parcel parcel = after.get(key.getKey());
+            if (key.getValue() == null) {
+                assertNull(parcel, key.getKey() + " was deleted");
+            } else {
+                assertNotNull(parcel, key.getKey() + " is in the archive");
+                assertEquals(key.getValue(), parcel.cell(), key.getKey() + " is stored in the cell of its new geometry, and only there");
+            }
+        }
+        for (Group row : rows) {
+            if (after.containsKey(Parcels.key(row))) {
+                assertEquals(row.getString("land_use", 0), after.get(Parcels.key(row)).landUse(), Parcels.key(row));
+            }
+        }
+        VerificationReport report = ArchiveChecks.verify(archive, expectedRows);
+        assertTrue(report.consistent(), report.toString());
+        Bulletins.requireNoErrors(flow.bulletins(mark), OURS);
+    }
+
+    /** The {@code index}-th parcel of the cell that no delta sent so far has touched. */
+    private Group untouched(String cell, Set<String> touched, int index) {
+        return parcels.byCell.get(cell).stream().filter(row -> !touched.contains(Parcels.key(row))).skip(index).findFirst()
+                .orElseThrow(() -> new AssertionError("cell " + cell + " has too few parcels"));
+    }
+
+    @Test
+    @Order(5)
+    void aRecordThatCannotBeKeyedGoesToQuarantineWithItsReasonAndTheRestIsApplied() throws Exception {
+        List<String> cells = parcels.cellsBySize();
+        Group edited = untouched(cells.get(2), applied.keySet(), 0);
+        Group broken = untouched(cells.get(2), applied.keySet(), 1);
+        Instant time = Instant.parse("2026-02-02T00:00:00Z");
+        List<Group> rows = List.of(
+                Parcels.deltaRow(edited, "resurveyed", Parcels.wkb(Parcels.geometry(edited)), time, false),
+                Parcels.deltaRow(broken, "resurveyed", new byte[]{1, 2, 3}, time, false));
+        long mark = flow.lastBulletinId();
+
+        send("unkeyable.parquet", Parcels.geoParquet(dir.resolve("unkeyable.parquet"), rows));
+        flow.awaitIdle(ROUTE, UPSERT, COMPACT, VERIFY);
+
+        List<FlowGroup.Queued> failed = withFilename(flow.queued(flow.connection(ROUTE, "failure")), "unkeyable.parquet");
+        assertEquals(1, failed.size(), "one failure FlowFile with the record that could not be keyed");
+        FlowGroup.Queued failure = failed.get(0);
+        assertEquals("1", failure.attribute("record.count"));
+        assertTrue(failure.attribute("error.message").startsWith("1 of 2 records could not be keyed"), failure.attribute("error.message"));
+        JsonNode records = NiFiApi.JSON.readTree(flow.content(failure));
+        assertEquals(1, records.size(), records.toString());
+        assertEquals(Parcels.key(broken), records.get(0).path(SyntheticParcels.KEY).asText());
+        assertTrue(records.get(0).path("h3_keying_error").asText().startsWith("INVALID_GEOMETRY"), records.toString());
+
+        assertEquals(1, withFilename(flow.queued(valid), "unkeyable.parquet").size(), "the keyable record's cell was applied and verified");
+        Map<String, ArchiveChecks.Parcel> after = ArchiveChecks.parcels(archive);
+        assertEquals(expectedRows, after.size());
+        assertEquals("resurveyed", after.get(Parcels.key(edited)).landUse());
+        assertEquals(broken.getString("land_use", 0), after.get(Parcels.key(broken)).landUse(), "the unkeyable record changed nothing");
+
+        List<FlowGroup.Bulletin> bulletins = flow.bulletins(mark);
+        Bulletins.requireNoErrors(bulletins, OURS);
+        assertTrue(bulletins.stream().anyMatch(b -> b.sourceName().equals(ROUTE) && b.level().equals("WARNING")
+                && b.message().contains("could not be keyed")), "RouteByH3Cell warns about the record: " + bulletins);
+    }
+
+    @Test
+    @Order(6)
+    void aCorruptFileGoesToQuarantineUnchangedAndLeavesTheArchiveAsItWas() throws Exception {
+        byte[] whole = Parcels.geoParquet(dir.resolve("whole.parquet"), parcels.nightlyDelta(40, Instant.parse("2026-02-03T00:00:00Z")).rows());
+        byte[] corrupt = Arrays.copyOf(whole, whole.length / 2);
+        Map<String, String> before = ArchiveChecks.snapshot(archive);
+        long mark = flow.lastBulletinId();
+
+        send("corrupt.parquet", corrupt);
+        flow.awaitIdle(ROUTE, UPSERT, COMPACT, VERIFY);
+
+        List<FlowGroup.Queued> failed = withFilename(flow.queued(flow.connection(ROUTE, "failure")), "corrupt.parquet");
+        assertEquals(1, failed.size());
+        assertTrue(Arrays.equals(corrupt, flow.content(failed.get(0))), "the file is quarantined as it came");
+        assertTrue(failed.get(0).attribute("error.message").contains("corrupt.parquet"), "the reason names the file: " + failed.get(0).attributes());
+        assertEquals(List.of(), withFilename(flow.queued(valid), "corrupt.parquet"));
+        assertEquals(before, ArchiveChecks.snapshot(archive), "not one file of the archive changed");
+
+        List<FlowGroup.Bulletin> bulletins = flow.bulletins(mark);
+        assertTrue(bulletins.stream().anyMatch(b -> b.sourceName().equals(ROUTE) && b.level().equals("ERROR")
+                && b.message().contains("corrupt.parquet")), "RouteByH3Cell raises an error naming the file: " + bulletins);
+        Bulletins.requireNoErrors(bulletins, List.of(UPSERT, COMPACT, VERIFY));
+    }
+
+    private void send(String filename, byte[] content) throws Exception {
+        nifi.siteToSite().send(inputPort, new SiteToSite.Packet(Map.of("filename", filename), content));
+    }
+
+    static List<FlowGroup.Queued> withFilename(List<FlowGroup.Queued> flowFiles, String filename) {
+        return flowFiles.stream().filter(flowFile -> filename.equals(flowFile.attribute("filename"))).toList();
+    }
+
+    /** A delta's cell FlowFiles after VerifyGeoMetadata, valid or invalid. */
+    private List<FlowGroup.Queued> verified(String filename) throws Exception {
+        List<FlowGroup.Queued> verified = new ArrayList<>(withFilename(flow.queued(valid), filename));
+        verified.addAll(withFilename(flow.queued(flow.connection(VERIFY, "invalid")), filename));
+        return verified;
+    }
+}

@@ -1,0 +1,183 @@
+package dev.nifigeoparquet.it;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A NiFi home directory for one run: {@code conf/} with the configuration NiFi's bootstrap and nifi-resources would
+ * have provided (neither is among the artifacts the build can fetch), and empty repositories. The NARs and jars stay in the
+ * runtime's lib directory, which {@code nifi.nar.library.directory} points at.
+ *
+ * <p>The configuration is the smallest one that runs: plain HTTP bound to 127.0.0.1 (so no login or authorizer is
+ * needed), site-to-site over HTTP for feeding input ports, volatile provenance and status history, no flow archive,
+ * no Python.
+ */
+final class NiFiHome {
+
+    private final Path home;
+    private final Path lib;
+    private final int httpPort;
+
+    private NiFiHome(Path home, Path lib, int httpPort) {
+        this.home = home;
+        this.lib = lib;
+        this.httpPort = httpPort;
+    }
+
+    /** Deletes whatever a previous run left at {@code home} and writes a fresh configuration there. */
+    static NiFiHome create(Path home, Path lib, int httpPort) throws IOException {
+        if (!Files.isDirectory(lib) || !Files.isRegularFile(lib.resolve("nifi-runtime-" + System.getProperty("nifi.runtime.version") + ".jar"))) {
+            throw new IllegalStateException("No NiFi runtime at " + lib + "; the build copies it there in pre-integration-test");
+        }
+        deleteRecursively(home);
+        Files.createDirectories(home.resolve("conf"));
+        Files.createDirectories(home.resolve("logs"));
+        Files.createDirectories(home.resolve("tmp"));
+        NiFiHome nifiHome = new NiFiHome(home, lib, httpPort);
+        Files.writeString(home.resolve("conf/nifi.properties"), nifiHome.properties());
+        Files.writeString(home.resolve("conf/state-management.xml"), STATE_MANAGEMENT);
+        Files.writeString(home.resolve("conf/logback.xml"), LOGBACK);
+        return nifiHome;
+    }
+
+    Path directory() {
+        return home;
+    }
+
+    Path lib() {
+        return lib;
+    }
+
+    Path propertiesFile() {
+        return home.resolve("conf/nifi.properties");
+    }
+
+    Path appLog() {
+        return home.resolve("logs/nifi-app.log");
+    }
+
+    int httpPort() {
+        return httpPort;
+    }
+
+    /** The classpath the bootstrap would build: every jar directly in lib, then conf (for logback.xml). */
+    String classPath() throws IOException {
+        try (Stream<Path> files = Files.list(lib)) {
+            List<String> jars = files.filter(file -> file.getFileName().toString().endsWith(".jar")).map(Path::toString).sorted().toList();
+            return String.join(File.pathSeparator, jars) + File.pathSeparator + home.resolve("conf");
+        }
+    }
+
+    private String properties() {
+        // A new key each run: the flow is thrown away with the home, so nothing encrypted must outlive it.
+        String sensitiveKey = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        return """
+                nifi.flow.configuration.file=./conf/flow.json.gz
+                nifi.flow.configuration.archive.enabled=false
+                nifi.flowcontroller.autoResumeState=false
+                nifi.flowcontroller.graceful.shutdown.period=5 sec
+                nifi.flowservice.writedelay.interval=500 ms
+                nifi.administrative.yield.duration=5 sec
+                nifi.bored.yield.duration=10 millis
+                nifi.queue.backpressure.count=10000
+                nifi.queue.backpressure.size=1 GB
+                nifi.nar.library.directory=%s
+                nifi.nar.library.autoload.directory=./extensions
+                nifi.nar.working.directory=./work/nar/
+                nifi.upload.working.directory=./work/uploads
+                nifi.state.management.configuration.file=./conf/state-management.xml
+                nifi.state.management.provider.local=local-provider
+                nifi.state.management.embedded.zookeeper.start=false
+                nifi.database.directory=./database_repository
+                nifi.flowfile.repository.implementation=org.apache.nifi.controller.repository.WriteAheadFlowFileRepository
+                nifi.flowfile.repository.wal.implementation=org.apache.nifi.wali.SequentialAccessWriteAheadLog
+                nifi.flowfile.repository.directory=./flowfile_repository
+                nifi.flowfile.repository.checkpoint.interval=20 secs
+                nifi.swap.manager.implementation=org.apache.nifi.controller.FileSystemSwapManager
+                nifi.queue.swap.threshold=20000
+                nifi.content.repository.implementation=org.apache.nifi.controller.repository.FileSystemRepository
+                nifi.content.claim.max.appendable.size=50 KB
+                nifi.content.repository.directory.default=./content_repository
+                nifi.content.repository.archive.enabled=false
+                nifi.provenance.repository.implementation=org.apache.nifi.provenance.VolatileProvenanceRepository
+                nifi.provenance.repository.buffer.size=10000
+                nifi.components.status.repository.implementation=org.apache.nifi.controller.status.history.VolatileComponentStatusRepository
+                nifi.components.status.repository.buffer.size=60
+                nifi.components.status.snapshot.frequency=1 min
+                nifi.nar.persistence.provider.implementation=org.apache.nifi.nar.StandardNarPersistenceProvider
+                nifi.nar.persistence.provider.properties.directory=./nar_repository
+                nifi.asset.manager.implementation=org.apache.nifi.asset.StandardAssetManager
+                nifi.asset.manager.properties.directory=./assets
+                nifi.remote.input.host=127.0.0.1
+                nifi.remote.input.secure=false
+                nifi.remote.input.socket.port=
+                nifi.remote.input.http.enabled=true
+                nifi.remote.input.http.transaction.ttl=30 sec
+                nifi.web.http.host=127.0.0.1
+                nifi.web.http.port=%d
+                nifi.web.https.host=
+                nifi.web.https.port=
+                nifi.web.jetty.working.directory=./work/jetty
+                nifi.web.jetty.threads=50
+                nifi.web.max.header.size=16 KB
+                nifi.web.request.timeout=60 secs
+                nifi.sensitive.props.key=%s
+                nifi.sensitive.props.algorithm=NIFI_PBKDF2_AES_GCM_256
+                nifi.cluster.is.node=false
+                nifi.analytics.predict.enabled=false
+                nifi.diagnostics.on.shutdown.enabled=false
+                """.formatted(lib.toAbsolutePath(), httpPort, sensitiveKey);
+        // nifi.python.command is left out on purpose: any value, even an empty one, turns the Python bridge on.
+    }
+
+    private static final String STATE_MANAGEMENT = """
+            <stateManagement>
+                <local-provider>
+                    <id>local-provider</id>
+                    <class>org.apache.nifi.controller.state.providers.local.WriteAheadLocalStateProvider</class>
+                    <property name="Directory">./state/local</property>
+                    <property name="Always Sync">false</property>
+                    <property name="Partitions">4</property>
+                    <property name="Checkpoint Interval">2 mins</property>
+                </local-provider>
+            </stateManagement>
+            """;
+
+    private static final String LOGBACK = """
+            <configuration>
+                <appender name="APP_FILE" class="ch.qos.logback.core.FileAppender">
+                    <file>logs/nifi-app.log</file>
+                    <encoder><pattern>%date %level [%thread] %logger{40} %msg%n</pattern></encoder>
+                </appender>
+                <logger name="org.apache.nifi" level="INFO"/>
+                <logger name="dev.nifigeoparquet" level="INFO"/>
+                <logger name="org.eclipse.jetty" level="WARN"/>
+                <logger name="org.springframework" level="WARN"/>
+                <logger name="org.opensaml" level="WARN"/>
+                <root level="INFO"><appender-ref ref="APP_FILE"/></root>
+            </configuration>
+            """;
+
+    static void deleteRecursively(Path directory) throws IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.delete(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.nifigeoparquet.it;
+
+import java.nio.file.Path;
+
+/** The NiFi of this test run, and the ways the tests talk to it. Closing it stops NiFi. */
+public final class RunningNiFi implements AutoCloseable {
+
+    private final NiFiProcess process;
+    private final NiFiApi api;
+    private final SiteToSite siteToSite;
+
+    RunningNiFi(NiFiProcess process) {
+        this.process = process;
+        this.api = new NiFiApi(process.api());
+        this.siteToSite = new SiteToSite(process.api());
+    }
+
+    NiFiApi api() {
+        return api;
+    }
+
+    SiteToSite siteToSite() {
+        return siteToSite;
+    }
+
+    Path appLog() {
+        return process.appLog();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}
