@@ -31,6 +31,19 @@ public final class LiveFiles {
      * or, when the partition has no newer commit, damaged outside the archive.
      */
     public static GeoParquetFileReader open(ArchiveStorage storage, PartitionCommit state, DataFileEntry file) throws IOException {
+        return open(storage, state, file, true);
+    }
+
+    /**
+     * Opens what the live file's place holds now, whatever its size: for verification, which reports a size that
+     * differs from the entry on its own and still inspects the file.
+     */
+    public static GeoParquetFileReader openAsIs(ArchiveStorage storage, PartitionCommit state, DataFileEntry file) throws IOException {
+        return open(storage, state, file, false);
+    }
+
+    private static GeoParquetFileReader open(ArchiveStorage storage, PartitionCommit state, DataFileEntry file, boolean checkSize)
+            throws IOException {
         String cell = state.cell();
         String name = name(storage, cell, file.name());
         if (file.stagedAs() != null) {
@@ -41,6 +54,9 @@ public final class LiveFiles {
             }
         }
         InputFile input = openPublishedOrStaged(storage, cell, file.name(), name);
+        if (!checkSize) {
+            return open(input, name, null);
+        }
         GeoParquetFileReader reader;
         long length;
         try {

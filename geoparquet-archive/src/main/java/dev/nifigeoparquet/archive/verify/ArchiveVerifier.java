@@ -274,7 +274,7 @@ public final class ArchiveVerifier {
 
     /** Checks a file's footer and reads every row, hashing keys; returns rows read, or null when unreadable. */
     private Long scan(ReadableFile file, KeyScan keys, Findings findings) {
-        try (GeoParquetFileReader reader = LiveFiles.open(storage, file.state, file.entry)) {
+        try (GeoParquetFileReader reader = LiveFiles.openAsIs(storage, file.state, file.entry)) {
             footerCheck.check(file.path, reader.footer(), predatesAdoption(file.entry), findings);
             FeatureKey.Extractor extractor = keys == null ? null : keyExtractor(reader);
             long rows = 0;
@@ -322,7 +322,7 @@ public final class ArchiveVerifier {
         Map<FeatureKey, String> firstSeen = new HashMap<>();
         long duplicates = 0;
         for (ReadableFile file : files) {
-            try (GeoParquetFileReader reader = LiveFiles.open(storage, file.state, file.entry)) {
+            try (GeoParquetFileReader reader = LiveFiles.openAsIs(storage, file.state, file.entry)) {
                 FeatureKey.Extractor extractor = FeatureKey.extractor(reader.footer().schema(), archive.descriptor().keyColumns());
                 for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                     FeatureKey key = extractor.keyOf(it.next());
