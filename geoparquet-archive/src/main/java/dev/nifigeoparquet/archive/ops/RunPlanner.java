@@ -116,12 +116,21 @@ final class RunPlanner {
         batch.change(delta.cell(), new RowChanges(batch.inserted, 0, batch.deleted, 0, 0));
     }
 
+    private static boolean scansTarget(BatchPlan batch) {
+        return batch.target() != null && batch.pending.mode() != WriteMode.APPEND;
+    }
+
     /** A target's key scan, and for a Replace every key the target holds. */
     private record TargetScan(KeyScanner.Result keys, Set<FeatureKey> allKeys) {
     }
 
+    /**
+     * Scans each target for its batch's keys. An Append's keys must be new, which the key index alone tells (it never
+     * misses a stored key): its target is not scanned, and the index's candidates, the target among them, are confirmed
+     * like any other's.
+     */
     private Map<BatchPlan, TargetScan> scanTargets(List<BatchPlan> batches, Pins pins) throws IOException {
-        List<BatchPlan> withTarget = batches.stream().filter(batch -> batch.target() != null).toList();
+        List<BatchPlan> withTarget = batches.stream().filter(RunPlanner::scansTarget).toList();
         List<Workers.Outcome<TargetScan>> scans = workers.map(withTarget, batch -> {
             PartitionCommit state = pins.get(batch.target());
             KeyScanner.Result keys = scanner.scan(state, batch.pending.rowsByKey().keySet());
@@ -147,7 +156,7 @@ final class RunPlanner {
         Map<String, Set<FeatureKey>> wantedByCell = new TreeMap<>();
         unresolved.forEach((key, batch) -> {
             if (batch.failure == null) {
-                lookup.candidates().getOrDefault(key, Set.of()).stream().filter(cell -> !cell.equals(batch.target()))
+                lookup.candidates().getOrDefault(key, Set.of()).stream().filter(cell -> !(scansTarget(batch) && cell.equals(batch.target())))
                         .forEach(cell -> wantedByCell.computeIfAbsent(cell, c -> new HashSet<>()).add(key));
             }
         });
