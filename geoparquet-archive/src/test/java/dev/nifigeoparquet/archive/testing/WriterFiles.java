@@ -19,12 +19,34 @@ public final class WriterFiles {
     private WriterFiles() {
     }
 
-    /** The folder on the test class path. */
-    public static Path root() {
+    private static Path extracted;
+
+    /** The folder on the test class path; when it is inside a jar (another module's tests), a copy of it. */
+    public static synchronized Path root() {
         try {
-            return Path.of(WriterFiles.class.getResource("/writers").toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
+            java.net.URI uri = WriterFiles.class.getResource("/writers").toURI();
+            if ("file".equals(uri.getScheme())) {
+                return Path.of(uri);
+            }
+            if (extracted == null) {
+                Path target = Files.createTempDirectory("writers");
+                try (java.nio.file.FileSystem jar = java.nio.file.FileSystems.newFileSystem(uri, java.util.Map.of());
+                     Stream<Path> paths = Files.walk(jar.getPath("/writers"))) {
+                    Path inJar = jar.getPath("/writers");
+                    for (Path path : (Iterable<Path>) paths::iterator) {
+                        Path to = target.resolve(inJar.relativize(path).toString());
+                        if (Files.isDirectory(path)) {
+                            Files.createDirectories(to);
+                        } else {
+                            Files.copy(path, to);
+                        }
+                    }
+                }
+                extracted = target;
+            }
+            return extracted;
+        } catch (URISyntaxException | IOException e) {
+            throw new IllegalStateException("Cannot find the test files written by other tools", e);
         }
     }
 
