@@ -145,17 +145,26 @@ public final class ArchiveAdopter {
     }
 
     /**
-     * An adoption that was interrupted after its first commit left partitions with commit entries and no descriptor;
-     * completing their publishing first (recovery, format section 5.5) makes every partition directory hold exactly
-     * its committed files again before the directory is read. A directory no adoption has touched has no entries,
-     * and nothing is done to it.
+     * An adoption that was interrupted after its first commit left partitions with commit entries, and perhaps staged
+     * files, and no descriptor. Before the directory is read, each such partition (and key-index partition) is
+     * recovered as format section 5.5 says, with a writer lease of zero: an undecided re-homing transaction is aborted
+     * and staged files no entry names are deleted at once, rather than an hour later. Without a descriptor the only
+     * writer of these partitions is adoption itself, and adoptions of one directory do not run at the same time
+     * (section 8). Then every partition directory holds exactly its committed files. A directory no adoption has
+     * touched has neither entries nor staging, and nothing is done to it.
      */
     private static void completeEarlierAttempt(ArchiveStorage storage, Clock clock) throws IOException {
-        PartitionRecovery recovery = new PartitionRecovery(storage, ProtocolSettings.DEFAULT);
-        for (StoredObject entry : storage.list(ArchiveLayout.LOG_DIRECTORY)) {
-            if (entry.directory() && !ArchiveLayout.isIndexShard(entry.name())) {
-                recovery.recover(entry.name(), clock.instant());
+        PartitionRecovery recovery = new PartitionRecovery(storage, ProtocolSettings.DEFAULT.withWriterLeaseSeconds(0));
+        Set<String> partitions = new TreeSet<>();
+        for (String directory : List.of(ArchiveLayout.LOG_DIRECTORY, ArchiveLayout.STAGING_DIRECTORY)) {
+            for (StoredObject entry : storage.list(directory)) {
+                if (entry.directory()) {
+                    partitions.add(entry.name());
+                }
             }
+        }
+        for (String partition : partitions) {
+            recovery.recover(partition, clock.instant());
         }
     }
 
