@@ -35,10 +35,37 @@ abstract class ArchiveCommand implements Callable<Integer> {
 
     /** Opens an existing archive; a missing directory or descriptor is an input error. */
     static GeoParquetArchive openArchive(Path root) throws IOException {
-        if (!Files.isDirectory(root)) {
-            throw new InputException("archive directory " + root + " does not exist");
-        }
+        requireDirectory(root, "archive");
         return GeoParquetArchive.open(new LocalArchiveStorage(root));
+    }
+
+    /** An existing directory; a missing path, or a path that is a file, is an input error saying which. */
+    static Path requireDirectory(Path directory, String role) {
+        if (Files.isDirectory(directory)) {
+            return directory;
+        }
+        if (Files.exists(directory)) {
+            throw new InputException(role + " " + directory + " is a file, not a directory");
+        }
+        throw new InputException(role + " directory " + directory + " does not exist");
+    }
+
+    /**
+     * A path where a directory can be created: it is a directory already, or nothing exists there and its nearest
+     * existing ancestor is a directory. Anything else (a file in the way) is an input error naming it.
+     */
+    static Path requireCreatableDirectory(Path directory, String role) {
+        Path absolute = directory.toAbsolutePath().normalize();
+        for (Path path = absolute; path != null; path = path.getParent()) {
+            if (Files.isDirectory(path)) {
+                return directory;
+            }
+            if (Files.exists(path)) {
+                throw new InputException(role + " " + directory + " cannot be created: " + (path.equals(absolute) ? "it" : path)
+                        + " is a file, not a directory");
+            }
+        }
+        return directory;
     }
 
     static Path requireFile(Path file, String role) {

@@ -58,7 +58,10 @@ final class DeltaApplication {
             deltas.add(PartitionDelta.prepare(archive, null, WriteMode.DELETE, routed.deletions(), null));
         }
         ArchiveWriter writer = new ArchiveWriter(archive);
-        Progress.Counter counter = progress.counter(mode.name().toLowerCase(java.util.Locale.ROOT) + " partitions", deltas.size());
+        // The deletions by key are one more step than the partitions routed to: the key index finds their partitions.
+        String what = mode.name().toLowerCase(java.util.Locale.ROOT) + " partitions"
+                + (routed.deletions().isEmpty() ? "" : " (and the deletions by key)");
+        Progress.Counter counter = progress.counter(what, deltas.size());
         OperationResult total = null;
         int replayed = 0;
         for (int first = 0; first < deltas.size(); first += PARTITIONS_PER_RUN) {
@@ -73,7 +76,8 @@ final class DeltaApplication {
                 counter.add(1);
             }
         }
-        counter.finish();
+        counter.finish(routed.deletions().isEmpty() ? null : String.format("%d partitions routed to, then %,d deletions by key in "
+                + "the partitions the key index names", routed.byCell().size(), routed.deletions().size()));
         if (total == null) {
             total = OperationResult.nothing("none");
         }

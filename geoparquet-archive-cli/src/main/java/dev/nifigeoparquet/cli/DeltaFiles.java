@@ -58,10 +58,15 @@ final class DeltaFiles {
             ArchiveCommand.requireFile(file, "delta");
             int before = rows.size();
             if (isGeoJson(file)) {
+                GeoJsonFeatureReader reader = new GeoJsonFeatureReader(archive, mode, deleteField);
                 try (InputStream in = Files.newInputStream(file)) {
-                    rows.addAll(new GeoJsonFeatureReader(archive, mode, deleteField).read(in, file.toString()));
+                    rows.addAll(reader.read(in, file.toString()));
                 } catch (IOException e) {
                     throw new InputException(e.getMessage(), e);
+                }
+                if (deleteField != null && mode != WriteMode.DELETE && rows.size() > before && reader.featuresWithDeleteMarker() == 0) {
+                    throw new InputException("--delete-field '" + deleteField + "': no feature of " + file + " has a property '"
+                            + deleteField + "', so none could be deleted; check the name");
                 }
             } else {
                 readParquet(file, rows);

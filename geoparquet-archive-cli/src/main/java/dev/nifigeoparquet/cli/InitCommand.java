@@ -18,7 +18,8 @@ import java.util.List;
         header = "Creates an empty archive from a template GeoParquet file.",
         description = {"Creates an empty archive: the template's schema and canonical footer entries (its 'geo' block among them) "
                 + "are pinned for every file the archive will hold, with the feature key and the H3 resolution.",
-                "The template's file-level 'geo' bbox, if any, is refused: it cannot stay true in every file."})
+                "The template's file-level 'geo' bbox, if any (GeoPandas writes one), is left out of the canonical block, "
+                        + "and out of its copy inside ARROW:schema: it cannot stay true in every file. The removal is reported."})
 final class InitCommand extends ArchiveCommand {
 
     @Option(names = "--archive", required = true, paramLabel = "DIR", description = "Where to create the archive (must not hold one yet).")
@@ -43,6 +44,7 @@ final class InitCommand extends ArchiveCommand {
     @Override
     public Integer call() throws Exception {
         requireFile(template, "template");
+        requireCreatableDirectory(archive, "archive");
         ArchiveSpec archiveSpec = ArchiveSpec.fromTemplate(new LocalInputFile(template), template.toString(), keyColumns,
                 versionColumn, resolution, WriterSettings.defaults().withZstdLevel(zstdLevel));
         archiveSpec.warnings().forEach(warning -> err().println("warning: " + warning));

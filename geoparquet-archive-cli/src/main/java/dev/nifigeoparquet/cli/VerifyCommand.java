@@ -20,7 +20,8 @@ import java.util.Set;
         header = "Verifies every file's geo metadata, schema, counts and keys; reconciles the row count.",
         description = {"Checks that every live file carries the canonical 'geo' block and footer byte for byte, the archive's schema "
                 + "and CRS, the row counts its commit records, that no feature key occurs twice, and optionally that the total "
-                + "row count is the expected one (baseline + inserted - deleted).",
+                + "row count is the expected one (baseline + inserted - deleted). With --check-placement, also that every row "
+                + "(or a sample) lies in the partition of its geometry's H3 cell.",
                 "Exit 0 when consistent, 1 when a problem was found."})
 final class VerifyCommand extends ArchiveCommand {
 
@@ -36,6 +37,12 @@ final class VerifyCommand extends ArchiveCommand {
     @Option(names = "--cell", paramLabel = "CELL", split = ",", description = "Verify only these partitions (default: all).")
     List<String> cells = List.of();
 
+    @Option(names = "--check-placement", arity = "0..1", paramLabel = "all|N", fallbackValue = "all",
+            description = "Also key rows again and report those outside the partition of their geometry's cell (MISPLACED_ROW) "
+                    + "or without a keyable geometry (UNKEYABLE_ROW): every row (all, the default), or a sample of about N rows "
+                    + "spread evenly.")
+    String checkPlacement;
+
     @Option(names = "--json", description = "Print one JSON object on stdout: consistent, crs, partitions, files, rows, problems, ...")
     boolean json;
 
@@ -47,7 +54,7 @@ final class VerifyCommand extends ArchiveCommand {
         }
         cells.forEach(opened::requireCell);
         VerifyOptions options = new VerifyOptions(cells, expectedCount == null ? OptionalLong.empty() : OptionalLong.of(expectedCount),
-                VerifyOptions.DEFAULT_MAX_DUPLICATE_KEYS_REPORTED, List.of());
+                VerifyOptions.DEFAULT_MAX_DUPLICATE_KEYS_REPORTED, placement(checkPlacement), List.of());
         progress().note("verifying " + archive + " ...");
         VerificationReport report = new ArchiveVerifier(opened).verify(options);
         if (json) {
@@ -64,6 +71,24 @@ final class VerifyCommand extends ArchiveCommand {
         return ExitCodes.OK;
     }
 
+    static VerifyOptions.Placement placement(String value) {
+        if (value == null) {
+            return VerifyOptions.Placement.NONE;
+        }
+        if (value.equalsIgnoreCase("all")) {
+            return VerifyOptions.Placement.ALL;
+        }
+        try {
+            long rows = Long.parseLong(value);
+            if (rows > 0) {
+                return VerifyOptions.Placement.sample(rows);
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new InputException("--check-placement takes 'all' or a positive number of rows to sample, not '" + value + "'");
+    }
+
     private void printSummary(VerificationReport report) {
         boolean geoConsistent = report.problems().stream().noneMatch(problem -> GEO_KINDS.contains(problem.kind()));
         out().printf("geo consistent: %s%n", geoConsistent ? "True" : "False");
@@ -73,6 +98,7 @@ final class VerifyCommand extends ArchiveCommand {
         out().printf("rows: %d%n", report.rows());
         report.expectedRows().ifPresent(expected -> out().printf("expected rows: %d (%s)%n", expected,
                 expected == report.rows() ? "reconciled" : "MISMATCH"));
+        report.rowsPlaced().ifPresent(placed -> out().printf("rows placement-checked: %d%n", placed));
         out().printf("known variations: %d%n", report.knownVariations().size());
         out().printf("problems: %d%n", report.problems().size());
         for (Problem problem : report.problems()) {

@@ -10,13 +10,24 @@ import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.OperationType;
+import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.PartitionCommitter;
+import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.geo.GeoBlockDiff;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.H3Cells;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.keying.KeyingException;
+import dev.nifigeoparquet.archive.ops.RollingFileWriter;
+import dev.nifigeoparquet.archive.verify.FooterCheck;
+import dev.nifigeoparquet.archive.verify.Problem;
+import org.apache.parquet.example.data.Group;
+import org.locationtech.jts.geom.Geometry;
 import dev.nifigeoparquet.archive.keying.InvalidCellException;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
@@ -40,6 +51,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Adopts an archive written by pyarrow, GeoPandas or DuckDB in the {@code h3_cell=<cell>/*.parquet} layout:
@@ -50,6 +62,8 @@ import java.util.TreeMap;
 public final class ArchiveAdopter {
 
     private static final String ADOPT_OPERATION_ID = "adopt";
+    /** The id of the transaction that moves misplaced rows into their cells while adopting. */
+    private static final String REHOME_OPERATION_ID = "adopt-rehome";
     private static final int FILES_NAMED_IN_ERRORS = 5;
 
     private ArchiveAdopter() {
@@ -70,6 +84,7 @@ public final class ArchiveAdopter {
         if (GeoParquetArchive.exists(storage)) {
             throw new FileAlreadyExistsException(storage.describe(), null, "already an archive (it has a descriptor); open it instead");
         }
+        completeEarlierAttempt(storage, clock);
         Map<String, List<StoredObject>> partitions = findPartitions(storage, options.expectedResolution());
         int resolution = H3Cells.resolutionOf(partitions.keySet().iterator().next());
 
@@ -95,23 +110,239 @@ public final class ArchiveAdopter {
         WriterSettings writer = options.writer() != null ? options.writer() : inferWriterSettings(reference.footer());
         ArchiveSpec spec = ArchiveSpec.of(reference.footer().schema(), canonical, options.keyColumns(), options.versionColumn(),
                 resolution, writer, reference.path());
-
         Instant now = clock.instant();
+        ArchiveDescriptor provisional = descriptor(spec, canonical, writer, resolution, now, null);
+        GeoParquetArchive archive = GeoParquetArchive.beforeDescriptor(storage, provisional, clock);
+
+        // Everything that can refuse the directory is found before the first write, so a refusal changes nothing.
+        requireFootersThatVerify(archive, files);
+        RowScan rows = scanRows(archive, files, options.rehomeMisplacedRows());
+
         AdoptionRecord record = new AdoptionRecord(now, reference.path(), distinctBlocks.size(), !derivation.isEmpty(),
-                derivation, differences, spec.warnings());
+                derivation, differences, spec.warnings(), rows.misplacedRows);
+        ArchiveDescriptor descriptor = descriptor(spec, canonical, writer, resolution, now, record);
+        archive = GeoParquetArchive.beforeDescriptor(storage, descriptor, clock);
         for (Map.Entry<String, List<StoredObject>> partition : partitions.entrySet()) {
             commitExistingFiles(storage, partition.getKey(), files, now);
         }
-        ArchiveDescriptor descriptor = new ArchiveDescriptor(ArchiveDescriptor.FORMAT_VERSION, now, resolution,
+        if (!rows.misplaced.isEmpty()) {
+            rehome(archive, rows);
+        }
+        if (descriptor.hasKey()) {
+            new KeyIndex(archive).build(rows.cells);
+        }
+        GeoParquetArchive adopted = GeoParquetArchive.writeDescriptor(storage, descriptor, clock);
+        long rowCount = files.stream().mapToLong(file -> file.footer().rowCount()).sum();
+        return new AdoptionReport(adopted, partitions.size(), files.size(), rowCount, record);
+    }
+
+    private static ArchiveDescriptor descriptor(ArchiveSpec spec, FooterEntries canonical, WriterSettings writer, int resolution,
+                                                Instant now, AdoptionRecord record) {
+        return new ArchiveDescriptor(ArchiveDescriptor.FORMAT_VERSION, now, resolution,
                 ArchiveDescriptor.KEYING_RULE, spec.geometryColumn(), spec.keyColumns(), spec.versionColumn(),
                 ArchiveDescriptor.schemaText(spec.schema()), ArchiveDescriptor.footerEntries(canonical), writer,
                 ProtocolSettings.DEFAULT, spec.compaction(), record, spec.keyColumns().isEmpty() ? 0 : ArchiveDescriptor.DEFAULT_KEY_INDEX_SHARDS);
-        if (descriptor.hasKey()) {
-            buildKeyIndex(GeoParquetArchive.beforeDescriptor(storage, descriptor, clock), files);
+    }
+
+    /**
+     * An adoption that was interrupted after its first commit left partitions with commit entries, and perhaps staged
+     * files, and no descriptor. Before the directory is read, each such partition (and key-index partition) is
+     * recovered as format section 5.5 says, with a writer lease of zero: an undecided re-homing transaction is aborted
+     * and staged files no entry names are deleted at once, rather than an hour later. Without a descriptor the only
+     * writer of these partitions is adoption itself, and adoptions of one directory do not run at the same time
+     * (section 8). Then every partition directory holds exactly its committed files. A directory no adoption has
+     * touched has neither entries nor staging, and nothing is done to it.
+     */
+    private static void completeEarlierAttempt(ArchiveStorage storage, Clock clock) throws IOException {
+        PartitionRecovery recovery = new PartitionRecovery(storage, ProtocolSettings.DEFAULT.withWriterLeaseSeconds(0));
+        Set<String> partitions = new TreeSet<>();
+        for (String directory : List.of(ArchiveLayout.LOG_DIRECTORY, ArchiveLayout.STAGING_DIRECTORY)) {
+            for (StoredObject entry : storage.list(directory)) {
+                if (entry.directory()) {
+                    partitions.add(entry.name());
+                }
+            }
         }
-        GeoParquetArchive archive = GeoParquetArchive.writeDescriptor(storage, descriptor, clock);
-        long rows = files.stream().mapToLong(file -> file.footer().rowCount()).sum();
-        return new AdoptionReport(archive, partitions.size(), files.size(), rows, record);
+        for (String partition : partitions) {
+            recovery.recover(partition, clock.instant());
+        }
+    }
+
+    /**
+     * Refuses files in which verification would find a problem once the archive exists: anything beyond the per-file
+     * variations GeoPandas and pyarrow write (the {@code geo} bbox and geometry_types, the {@code pandas}
+     * RangeIndex, and their copies inside {@code ARROW:schema}), so that adoption and verification agree.
+     */
+    private static void requireFootersThatVerify(GeoParquetArchive archive, List<FoundFile> files) {
+        FooterCheck check = FooterCheck.of(archive);
+        List<String> examples = new ArrayList<>();
+        int failing = 0;
+        for (FoundFile file : files) {
+            List<Problem> problems = check.problemsOf(file.path(), file.footer(), true);
+            if (!problems.isEmpty()) {
+                failing++;
+                if (examples.size() < FILES_NAMED_IN_ERRORS) {
+                    examples.add(problems.get(0).toString());
+                }
+            }
+        }
+        if (failing > 0) {
+            throw new IllegalArgumentException(failing + " file(s) have footers that differ from the canonical one beyond what "
+                    + "writers put per file, e.g. " + examples + "; adopt a directory whose files agree");
+        }
+    }
+
+    /** A row that lies outside the partition of its cell. */
+    private record Misplaced(FoundFile file, long row, FeatureKey key, String cell, boolean crossesAntimeridian) {
+        @Override
+        public String toString() {
+            return file.path() + " row " + row + (key == null ? "" : " (key " + key + ")") + ": in partition " + file.cell()
+                    + ", its geometry's cell is " + cell + (crossesAntimeridian ? " (it crosses the antimeridian)" : "");
+        }
+    }
+
+    /**
+     * What one pass over every row found: each key's cell (after re-homing), rows outside their cell by file and row
+     * (only kept when they are to be moved), and counts.
+     */
+    private static final class RowScan {
+        final Map<FeatureKey, String> cells = new HashMap<>();
+        final Map<FoundFile, Map<Long, String>> misplaced = new LinkedHashMap<>();
+        long misplacedRows;
+    }
+
+    /**
+     * Reads the key and geometry columns of every file, one row group at a time, and keys every row (format section
+     * 6.1). Refuses null keys, keys that occur twice, rows that cannot be keyed, and (unless they are to be re-homed)
+     * rows outside the partition of their cell, naming examples of each. Memory: the key-to-cell map the key index is
+     * built from, and the position of each row to re-home; geometries are decoded one at a time.
+     */
+    private static RowScan scanRows(GeoParquetArchive archive, List<FoundFile> files, boolean rehome) throws IOException {
+        List<String> keyColumns = archive.descriptor().keyColumns();
+        String geometryColumn = archive.descriptor().geometryColumn();
+        List<String> columns = new ArrayList<>(keyColumns);
+        if (!columns.contains(geometryColumn)) {
+            columns.add(geometryColumn);
+        }
+        RowScan scan = new RowScan();
+        List<String> duplicates = new ArrayList<>();
+        List<String> unkeyable = new ArrayList<>();
+        List<Misplaced> misplacedExamples = new ArrayList<>();
+        long nullKeys = 0;
+        long duplicateCount = 0;
+        long unkeyableCount = 0;
+        for (FoundFile file : files) {
+            try (GeoParquetFileReader reader = GeoParquetFileReader.open(archive.storage().openInputFile(file.path()), file.path())) {
+                reader.project(columns);
+                FeatureKey.Extractor extractor = keyColumns.isEmpty() ? null : FeatureKey.extractor(reader.readSchema(), keyColumns);
+                GeometryCodec codec = archive.geometryCodec(reader.readSchema());
+                long index = 0;
+                for (var rows = reader.rows(); rows.hasNext(); index++) {
+                    Group row = rows.next();
+                    FeatureKey key = extractor == null ? null : extractor.keyOf(row);
+                    if (extractor != null && key == null) {
+                        nullKeys++;
+                    }
+                    String cell;
+                    Geometry geometry;
+                    try {
+                        geometry = codec.decode(row, index);
+                        cell = archive.keyer().cellOf(geometry, archive.sourceCrs());
+                    } catch (KeyingException | IllegalArgumentException e) {
+                        if (unkeyableCount++ < FILES_NAMED_IN_ERRORS) {
+                            unkeyable.add(file.path() + " row " + index + (key == null ? "" : " (key " + key + ")") + ": " + e.getMessage());
+                        }
+                        continue;
+                    }
+                    if (!cell.equals(file.cell())) {
+                        scan.misplacedRows++;
+                        if (misplacedExamples.size() < FILES_NAMED_IN_ERRORS) {
+                            misplacedExamples.add(new Misplaced(file, index, key, cell,
+                                    archive.sourceCrs().isWgs84LonLat() && H3Keyer.crossesAntimeridian(geometry)));
+                        }
+                        if (rehome) {
+                            scan.misplaced.computeIfAbsent(file, f -> new TreeMap<>()).put(index, cell);
+                        }
+                    }
+                    if (key != null) {
+                        String placed = rehome ? cell : file.cell();
+                        String previous = scan.cells.put(key, placed);
+                        if (previous != null && duplicateCount++ < FILES_NAMED_IN_ERRORS * 2) {
+                            duplicates.add(key + " (in " + previous + " and " + placed + ")");
+                        }
+                    }
+                }
+            }
+        }
+        List<String> refusals = new ArrayList<>();
+        if (nullKeys > 0 || duplicateCount > 0) {
+            refusals.add("Key " + keyColumns + " does not identify features: " + nullKeys + " null key(s)"
+                    + (duplicates.isEmpty() ? "" : ", " + duplicateCount + " duplicate(s) such as " + duplicates)
+                    + "; adopt with another key, or without a key for an append-only archive");
+        }
+        if (unkeyableCount > 0) {
+            refusals.add(unkeyableCount + " row(s) have no geometry that can be keyed, e.g. " + unkeyable
+                    + "; remove or fix them first");
+        }
+        if (scan.misplacedRows > 0 && !rehome) {
+            refusals.add(scan.misplacedRows + " row(s) lie outside the partition of their geometry's cell, e.g. " + misplacedExamples
+                    + "; adopt with re-homing (adopt --rehome) to move them into their cells as the archive is adopted");
+        }
+        if (!refusals.isEmpty()) {
+            throw new IllegalArgumentException("Nothing was adopted: " + String.join("; ", refusals));
+        }
+        return scan;
+    }
+
+    /**
+     * Moves the misplaced rows into their cells, before the archive exists: one transaction (format section 5.9)
+     * over every partition that loses or gains rows. A file holding misplaced rows is replaced by one holding the
+     * rows that stay; each receiving partition gains one file with the rows that arrive.
+     */
+    private static void rehome(GeoParquetArchive archive, RowScan scan) throws IOException {
+        Set<String> cells = new TreeSet<>();
+        scan.misplaced.forEach((file, rows) -> {
+            cells.add(file.cell());
+            cells.addAll(rows.values());
+        });
+        Map<String, PartitionCommitter.Participant> participants = new LinkedHashMap<>();
+        for (String cell : cells) {
+            participants.put(cell, new PartitionCommitter.Participant(OperationType.ADOPT, (current, stager) -> {
+                List<String> removed = new ArrayList<>();
+                try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(),
+                        archive.descriptor().writer())) {
+                    for (Map.Entry<FoundFile, Map<Long, String>> file : scan.misplaced.entrySet()) {
+                        boolean own = file.getKey().cell().equals(cell);
+                        if (own) {
+                            removed.add(file.getKey().object().name());
+                        }
+                        if (own || file.getValue().containsValue(cell)) {
+                            copyRows(archive, file.getKey(), file.getValue(), own ? null : cell, writer);
+                        }
+                    }
+                    return new PartitionChange(writer.finish(), removed);
+                }
+            }));
+        }
+        archive.committer().commitAll(REHOME_OPERATION_ID, participants);
+    }
+
+    /**
+     * Copies rows of a file in order: with {@code arriving} null the rows that stay (not misplaced), otherwise the
+     * misplaced rows whose cell is {@code arriving}.
+     */
+    private static void copyRows(GeoParquetArchive archive, FoundFile file, Map<Long, String> misplaced, String arriving,
+                                 RollingFileWriter writer) throws IOException {
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(archive.storage().openInputFile(file.path()), file.path())) {
+            long index = 0;
+            for (var rows = reader.rows(); rows.hasNext(); index++) {
+                Group row = rows.next();
+                String moving = misplaced.get(index);
+                if (arriving == null ? moving == null : arriving.equals(moving)) {
+                    writer.write(row);
+                }
+            }
+        }
     }
 
     /** Partition directories by cell, validated as H3 cells of one resolution, with their data files. */
@@ -248,10 +479,7 @@ public final class ArchiveAdopter {
         if (typesWidened) {
             derivation.add("set 'geometry_types' to the union found in " + files.size() + " files: " + typeUnion);
         }
-        Map<String, String> replaced = new LinkedHashMap<>(entries.asMap());
-        replaced.put(FooterEntries.GEO, ArchiveJson.mapper().writer().without(
-                com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(derived));
-        return FooterEntries.canonicalOf(replaced);
+        return CanonicalFooters.withGeo(entries, CanonicalFooters.compact(derived), derivation);
     }
 
     private static ObjectNode stripPerFile(ObjectNode block) {
@@ -294,40 +522,6 @@ public final class ArchiveAdopter {
             settings = settings.withRowGroupRowCountLimit((int) rowGroups.get(0).getRowCount());
         }
         return settings;
-    }
-
-    /**
-     * Records every key's cell in the key index, reading only the key columns; keys that are not unique across
-     * the archive are refused, since the archive's operations rely on one row per key.
-     */
-    private static void buildKeyIndex(GeoParquetArchive archive, List<FoundFile> files) throws IOException {
-        List<String> keyColumns = archive.descriptor().keyColumns();
-        Map<FeatureKey, String> cells = new HashMap<>();
-        List<String> duplicates = new ArrayList<>();
-        int nullKeys = 0;
-        for (FoundFile file : files) {
-            try (GeoParquetFileReader reader = GeoParquetFileReader.open(archive.storage().openInputFile(file.path()), file.path())) {
-                reader.project(keyColumns);
-                FeatureKey.Extractor extractor = FeatureKey.extractor(reader.readSchema(), keyColumns);
-                for (var rows = reader.rows(); rows.hasNext(); ) {
-                    FeatureKey key = extractor.keyOf(rows.next());
-                    if (key == null) {
-                        nullKeys++;
-                    } else {
-                        String previous = cells.put(key, file.cell());
-                        if (previous != null && duplicates.size() < FILES_NAMED_IN_ERRORS * 2) {
-                            duplicates.add(key + " (in " + previous + " and " + file.cell() + ")");
-                        }
-                    }
-                }
-            }
-        }
-        if (nullKeys > 0 || !duplicates.isEmpty()) {
-            throw new IllegalArgumentException("Key " + keyColumns + " does not identify features: " + nullKeys + " null key(s)"
-                    + (duplicates.isEmpty() ? "" : ", duplicates such as " + duplicates)
-                    + "; adopt with another key, or without a key for an append-only archive");
-        }
-        new KeyIndex(archive).build(cells);
     }
 
     /** Commits a partition's existing files as version 1; a version 1 left by an interrupted adoption is kept. */

@@ -28,7 +28,9 @@ import java.util.Objects;
  * the geometry and key columns, the H3 resolution, and the writer and protocol settings.
  *
  * @param warnings conformance warnings found while validating (for example a {@code crs} that is not
- *                 PROJJSON); the archive is still created and the bytes are kept unchanged
+ *                 PROJJSON; the bytes are kept unchanged), and what was removed from the source's footer because
+ *                 it describes only that file (a {@code geo} file-level {@code bbox}, and its copy inside
+ *                 {@code ARROW:schema})
  */
 public record ArchiveSpec(MessageType schema, FooterEntries footer, String geometryColumn, List<String> keyColumns,
                           String versionColumn, int h3Resolution, WriterSettings writer, ProtocolSettings protocol,
@@ -47,7 +49,8 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
 
     /**
      * Takes schema and canonical footer entries from a template GeoParquet file (only its footer is read) and
-     * validates them for use as an archive's pinned settings.
+     * validates them for use as an archive's pinned settings. A file-level {@code bbox} in the template's {@code geo}
+     * block (GeoPandas writes one) is removed, and the removal reported in {@link #warnings()}.
      */
     public static ArchiveSpec fromTemplate(InputFile template, String templateName, List<String> keyColumns,
                                            String versionColumn, int h3Resolution, WriterSettings writer) throws IOException {
@@ -62,6 +65,9 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
     public static ArchiveSpec of(MessageType schema, FooterEntries footer, List<String> keyColumns, String versionColumn,
                                  int h3Resolution, WriterSettings writer, String source) {
         List<String> warnings = new ArrayList<>();
+        List<String> derived = new ArrayList<>();
+        footer = CanonicalFooters.withoutFileBbox(footer, derived);
+        derived.forEach(note -> warnings.add(source + ": " + note));
         String geometryColumn;
         if (footer.geo() != null) {
             GeoMetadata geo = GeoMetadata.parse(footer.geo());
@@ -107,9 +113,7 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
             String column = entry.getKey();
             GeoColumn geoColumn = entry.getValue();
             if (geoColumn.bbox().isPresent()) {
-                throw new IllegalArgumentException("The geo block of " + source + " has a file-level bbox for column '" + column
-                        + "'; it describes one file's extent and cannot stay true once copied into every file of the archive."
-                        + " Remove the bbox (GeoPandas: write with write_covering_bbox or strip 'bbox' from the geo metadata)");
+                throw new IllegalStateException("The file-level bbox of column '" + column + "' of " + source + " was not removed");
             }
             checkCrs(columns.path(column).get("crs"), columns.path(column).has("crs"), column, source, warnings);
         }

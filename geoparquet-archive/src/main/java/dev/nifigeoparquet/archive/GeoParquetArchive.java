@@ -178,6 +178,13 @@ public final class GeoParquetArchive {
                 : GeometryCodec.forColumn(schema, column, GeometryEncoding.WKB);
     }
 
+    /** A new codec for the geometry column of rows read with {@code readSchema} (the archive's, or a projection of it). */
+    public GeometryCodec geometryCodec(org.apache.parquet.schema.GroupType readSchema) {
+        String column = descriptor.geometryColumn();
+        return geo != null ? GeometryCodec.forColumn(readSchema, column, geo.column(column))
+                : GeometryCodec.forColumn(readSchema, column, GeometryEncoding.WKB);
+    }
+
     /** Reads feature keys of rows in the archive's schema. */
     public FeatureKey.Extractor keyExtractor() {
         return FeatureKey.extractor(schema, descriptor.keyColumns());

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
@@ -10,6 +11,8 @@ import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.PeerData;
+import dev.nifigeoparquet.archive.testing.WriterFiles;
+import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -80,11 +83,28 @@ class ArchiveCreationTest {
     }
 
     @Test
-    void refusesAFileLevelBboxAPartitionColumnAMissingKeyAndAnUnknownCrs() throws IOException {
+    void aFileLevelBboxIsRemovedFromTheTemplateAndItsArrowSchemaAndReported() throws IOException {
+        for (Path template : List.of(PeerData.file("geoparquet-1.1.0/example.parquet"), WriterFiles.file("geopandas-parcels.parquet"))) {
+            ParquetFooter footer = footer(template);
+            assertTrue(JSON.readTree(footer.keyValues().get("geo")).path("columns").path("geometry").has("bbox"), "fixture: " + template);
+            ArchiveSpec spec = ArchiveSpec.of(footer.schema(), footer.canonicalEntries(), List.of(), null, 3, WriterSettings.defaults(),
+                    template.getFileName().toString());
+
+            JsonNode expected = JSON.readTree(footer.keyValues().get("geo"));
+            ((com.fasterxml.jackson.databind.node.ObjectNode) expected.path("columns").path("geometry")).remove("bbox");
+            assertEquals(expected, JSON.readTree(spec.footer().geo()), "the template's block, its bbox removed and nothing else");
+            assertEquals(spec.footer().geo(), ArrowSchemaEntry.parse(spec.footer().asMap().get(ArrowSchemaEntry.KEY)).metadata().get("geo"),
+                    "ARROW:schema's copy of the block is the canonical block");
+            assertEquals(List.copyOf(footer.canonicalEntries().asMap().keySet()), List.copyOf(spec.footer().asMap().keySet()));
+            assertTrue(spec.warnings().stream().anyMatch(w -> w.contains("removed the file-level 'bbox' of column(s) [geometry]")),
+                    spec.warnings().toString());
+            assertTrue(spec.warnings().stream().anyMatch(w -> w.contains("inside 'ARROW:schema'")), spec.warnings().toString());
+        }
+    }
+
+    @Test
+    void refusesAPartitionColumnAMissingKeyAndAnUnknownCrs() throws IOException {
         ParquetFooter countries = footer(PeerData.file("geoparquet-1.1.0/example.parquet"));
-        IllegalArgumentException bbox = assertThrows(IllegalArgumentException.class, () -> ArchiveSpec.of(countries.schema(),
-                countries.canonicalEntries(), List.of("name"), null, 3, WriterSettings.defaults(), "example.parquet"));
-        assertTrue(bbox.getMessage().contains("file-level bbox"), bbox.getMessage());
 
         FooterEntries clean = withoutFileBbox(countries.canonicalEntries());
         IllegalArgumentException key = assertThrows(IllegalArgumentException.class, () -> ArchiveSpec.of(countries.schema(),

@@ -164,7 +164,39 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
                     org.apache.nifi.expression.AttributeExpression.ResultType.STRING, true))
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(ARCHIVE_SERVICE, PARTITIONS, EXPECTED_ROW_COUNT);
+    public static final PropertyDescriptor PLACEMENT_CHECK = new PropertyDescriptor.Builder()
+            .name("Placement Check")
+            .description("Whether to key rows again and report rows outside the partition of their geometry's H3 cell"
+                    + " (MISPLACED_ROW) or without a keyable geometry (UNKEYABLE_ROW): 'none', 'all' (every row of the verified"
+                    + " partitions; it decodes every geometry), or a number N (a sample of about N rows spread evenly).")
+            .required(true)
+            .defaultValue("none")
+            .addValidator((subject, value, context) -> {
+                boolean valid;
+                try {
+                    valid = placementOf(value) != null;
+                } catch (IllegalArgumentException e) {
+                    valid = false;
+                }
+                return new org.apache.nifi.components.ValidationResult.Builder().subject(subject).input(value).valid(valid)
+                        .explanation("must be 'none', 'all' or a positive number of rows").build();
+            })
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(ARCHIVE_SERVICE, PARTITIONS, EXPECTED_ROW_COUNT,
+            PLACEMENT_CHECK);
+
+    /** The placement check a property value asks for. */
+    static VerifyOptions.Placement placementOf(String value) {
+        String text = value == null ? "none" : value.strip();
+        if (text.equalsIgnoreCase("none")) {
+            return VerifyOptions.Placement.NONE;
+        }
+        if (text.equalsIgnoreCase("all")) {
+            return VerifyOptions.Placement.ALL;
+        }
+        return VerifyOptions.Placement.sample(Long.parseLong(text));
+    }
 
     public static final Relationship REL_VALID = new Relationship.Builder()
             .name("valid")
@@ -274,6 +306,7 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
             }
             options = VerifyOptions.partitions(cells);
         }
+        options = options.checkingPlacement(placementOf(context.getProperty(PLACEMENT_CHECK).getValue()));
         OptionalLong expected = expectedRows(context, flowFile);
         if (expected.isPresent()) {
             return options.expectingRows(expected.getAsLong());

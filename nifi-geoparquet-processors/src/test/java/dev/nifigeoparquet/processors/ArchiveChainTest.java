@@ -318,6 +318,27 @@ class ArchiveChainTest {
     }
 
     @Test
+    void thePlacementCheckKeysEveryRowOrASampleWhenAsked() throws Exception {
+        long rows = parcels.duckDbCount();
+        TestRunner audit = verify(root);
+        audit.setIncomingConnection(false);
+        audit.setProperty(VerifyGeoMetadata.PLACEMENT_CHECK, "some");
+        audit.assertNotValid();
+        for (String setting : List.of("all", "10", "none")) {
+            audit.clearTransferState();
+            audit.setProperty(VerifyGeoMetadata.PLACEMENT_CHECK, setting);
+            audit.run();
+            audit.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);
+            JsonNode report = JSON.readTree(audit.getFlowFilesForRelationship(VerifyGeoMetadata.REL_VALID).get(0).getContent());
+            switch (setting) {
+                case "all" -> assertEquals(rows, report.get("rowsPlaced").asLong(), report.toString());
+                case "10" -> assertTrue(report.get("rowsPlaced").asLong() >= 5 && report.get("rowsPlaced").asLong() <= 10, report.toString());
+                default -> assertFalse(report.has("rowsPlaced"), report.toString());
+            }
+        }
+    }
+
+    @Test
     void aSweepWithoutInputCompactsEveryQualifyingPartitionAndKeepsTheRows() throws Exception {
         long rows = parcels.duckDbCount();
         long qualifying = parcels.initial.values().stream().filter(cellRows -> cellRows.size() > 1).count();

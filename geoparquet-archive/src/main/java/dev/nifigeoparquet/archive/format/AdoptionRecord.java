@@ -16,9 +16,11 @@ import java.util.List;
  * @param derivation          what the derivation changed, in words (empty when not derived)
  * @param geoDifferences      the JSON-level differences of the distinct blocks against the reference block
  * @param warnings            conformance warnings (for example a {@code crs} that is not PROJJSON); bytes are never changed
+ * @param rehomedRows         rows that lay outside the partition of their cell and were moved into it (0 when none
+ *                            did; adoption refuses such rows unless asked to move them)
  */
 public record AdoptionRecord(Instant adoptedAt, String referenceFile, int distinctGeoBlocks, boolean canonicalDerived,
-                             List<String> derivation, JsonNode geoDifferences, List<String> warnings) {
+                             List<String> derivation, JsonNode geoDifferences, List<String> warnings, long rehomedRows) {
 
     public AdoptionRecord {
         derivation = List.copyOf(derivation);

@@ -22,7 +22,7 @@ import java.util.Optional;
  * @param formatVersion  {@link #FORMAT_VERSION}
  * @param createdAt      when the descriptor was written
  * @param h3Resolution   the pinned H3 resolution of the partition key
- * @param keyingRule     {@link #KEYING_RULE}
+ * @param keyingRule     {@link #KEYING_RULE}, or {@link #EARLIER_KEYING_RULE} for archives created before it
  * @param geometryColumn the column the partition key is computed from
  * @param keyColumns     the stable feature key; empty when the archive is append-only
  * @param versionColumn  optional column ordering versions of one feature (a delta row older than the archive's is
@@ -41,7 +41,14 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
                                 CompactionSettings compaction, AdoptionRecord adoption, int keyIndexShards) {
 
     public static final int FORMAT_VERSION = 1;
-    public static final String KEYING_RULE = "h3-cell-of-centroid-in-EPSG:4326";
+    /** The keying rule of docs/archive-format.md, section 6.1, which new archives name. */
+    public static final String KEYING_RULE = "h3-cell-of-unwrapped-centroid-in-EPSG:4326";
+    /**
+     * The rule archives created before features crossing the antimeridian were unwrapped name. It differs from
+     * {@link #KEYING_RULE} only for such features; those archives are keyed by {@link #KEYING_RULE} from then on
+     * (section 6.1 says what becomes of rows keyed the earlier way).
+     */
+    public static final String EARLIER_KEYING_RULE = "h3-cell-of-centroid-in-EPSG:4326";
     /** Key-index shards of a keyed archive. Lookups read only the row groups whose key range can hold a wanted key,
      *  so shards may be large; fewer shards keep the journal folds that touch them cheap. */
     public static final int DEFAULT_KEY_INDEX_SHARDS = 16;
@@ -55,7 +62,7 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
         Objects.requireNonNull(writer, "writer");
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(compaction, "compaction");
-        if (!KEYING_RULE.equals(keyingRule)) {
+        if (!KEYING_RULE.equals(keyingRule) && !EARLIER_KEYING_RULE.equals(keyingRule)) {
             throw new IllegalArgumentException("Unknown keying rule '" + keyingRule + "'; this implementation keys by " + KEYING_RULE);
         }
         if (keyColumns.isEmpty() ? keyIndexShards != 0 : keyIndexShards < 1 || keyIndexShards > 256) {
@@ -94,6 +101,13 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
     @JsonIgnore
     public Optional<GeoMetadata> geo() {
         return Optional.ofNullable(canonicalFooter().geo()).map(GeoMetadata::parse);
+    }
+
+    /** Whether the archive was created under {@link #EARLIER_KEYING_RULE}: rows crossing the antimeridian may sit
+     *  in the cell of their stored coordinates' planar centroid. */
+    @JsonIgnore
+    public boolean keyedByEarlierRule() {
+        return EARLIER_KEYING_RULE.equals(keyingRule);
     }
 
     @JsonIgnore

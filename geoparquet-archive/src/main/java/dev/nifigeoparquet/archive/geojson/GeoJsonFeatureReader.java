@@ -61,6 +61,7 @@ public final class GeoJsonFeatureReader {
     private final String deleteMarker;
     private final GeoJsonGeometry geometries = new GeoJsonGeometry(new GeometryFactory());
     private final CrsReprojector reprojector = new CrsReprojector();
+    private long featuresWithDeleteMarker;
 
     /**
      * @param mode         in {@link WriteMode#DELETE} every feature deletes its key and only the key is read
@@ -115,7 +116,7 @@ public final class GeoJsonFeatureReader {
                 }
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IOException(source + " is not valid JSON: " + e.getOriginalMessage(), e);
+            throw new IOException(source + " is not valid JSON" + where(e) + ": " + whatIsWrong(e), e);
         }
         if (!"FeatureCollection".equals(type) || !sawFeatures) {
             throw new IOException(source + " is not a GeoJSON FeatureCollection (type " + (type == null ? "missing" : "'" + type + "'")
@@ -127,6 +128,32 @@ public final class GeoJsonFeatureReader {
         return rows;
     }
 
+    /** How many features read so far carry the delete-marker property (true or false). */
+    public long featuresWithDeleteMarker() {
+        return featuresWithDeleteMarker;
+    }
+
+    private static String where(com.fasterxml.jackson.core.JsonProcessingException e) {
+        var location = e.getLocation();
+        return location == null || location.getLineNr() < 1 ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+    }
+
+    /**
+     * The parser's complaint in terms of the file. NaN and Infinity are the usual case: Python's json module writes
+     * them for floating-point values it cannot represent, and JSON (RFC 8259) has no such numbers.
+     */
+    private static String whatIsWrong(com.fasterxml.jackson.core.JsonProcessingException e) {
+        String original = e.getOriginalMessage();
+        java.util.regex.Matcher token = NON_NUMERIC.matcher(original == null ? "" : original);
+        if (token.find()) {
+            return token.group(1) + " is not a JSON number (JSON has no NaN or Infinity); write null for a missing value, "
+                    + "or a finite number";
+        }
+        return original;
+    }
+
+    private static final java.util.regex.Pattern NON_NUMERIC = java.util.regex.Pattern.compile("Non-standard token '(-?(?:NaN|Infinity|INF))'");
+
     private DeltaRow toRow(JsonNode feature, long index) {
         if (!"Feature".equals(feature.path("type").asText())) {
             throw new IllegalArgumentException("not a GeoJSON Feature (type '" + feature.path("type").asText() + "')");
@@ -134,6 +161,9 @@ public final class GeoJsonFeatureReader {
         JsonNode properties = feature.path("properties");
         if (!properties.isObject() && !properties.isMissingNode() && !properties.isNull()) {
             throw new IllegalArgumentException("'properties' must be an object");
+        }
+        if (deleteMarker != null && properties.has(deleteMarker)) {
+            featuresWithDeleteMarker++;
         }
         boolean delete = mode == WriteMode.DELETE || isMarked(properties.get(deleteMarker == null ? "" : deleteMarker));
         for (Iterator<Map.Entry<String, JsonNode>> fields = properties.fields(); fields.hasNext(); ) {

@@ -2,8 +2,10 @@ package dev.nifigeoparquet.archive.keying;
 
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
 import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.CoordinateSequence;
+import org.locationtech.jts.geom.CoordinateSequenceFilter;
+import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
-import org.locationtech.jts.geom.Point;
 
 /**
  * The one place that computes a feature's partition: the H3 cell, at the archive's pinned
@@ -13,13 +15,13 @@ import org.locationtech.jts.geom.Point;
  * is taken in longitude/latitude, matching GeoPandas' {@code to_crs(4326).centroid}. For projected
  * CRSs the opposite order lands large features in different cells.
  *
- * <p>The centroid is planar in longitude/latitude degrees, so:
- * <ul>
- *   <li>a concave feature whose centroid lies outside it (a U shape) is keyed by that centroid;</li>
- *   <li>a feature crossing the antimeridian, stored with longitudes on both sides of ±180, is keyed by
- *       the planar average of those longitudes (near 0 rather than near 180). This is deterministic and
- *       matches GeoPandas; splitting such features is the writer's job, not the keyer's.</li>
- * </ul>
+ * <p>The centroid is planar in longitude/latitude degrees, so a concave feature whose centroid lies outside it (a
+ * U shape) is keyed by that centroid. A feature that crosses the antimeridian ({@link #crossesAntimeridian}: its
+ * longitudes span more than 180° as stored but less than 180° once the negative ones are shifted by 360°, such as
+ * islands from 172°E to 179°W stored as one MultiPolygon) is keyed by the centroid of the geometry with its
+ * longitudes unwrapped that way, brought back into -180..180; the planar centroid of its coordinates as stored
+ * would lie on the other side of the globe. For every other geometry the centroid is exactly the planar one
+ * (docs/archive-format.md, section 6.1).
  *
  * <p>Thread-safe: one instance can serve all of a processor's concurrent tasks.
  */
@@ -27,6 +29,7 @@ public final class H3Keyer {
 
     private static final double MAX_LATITUDE = 90;
     private static final double MAX_LONGITUDE = 180;
+    private static final double HALF_TURN = 180;
 
     private final int resolution;
     private final CrsReprojector reprojector = new CrsReprojector();
@@ -49,8 +52,88 @@ public final class H3Keyer {
         requireKeyable(geometry);
         Geometry lonLat = reprojector.reproject(geometry, crs, SourceCrs.CRS84);
         requireOnTheGlobe(lonLat);
-        Point centroid = lonLat.getCentroid();
+        Coordinate centroid = keyingCentroid(lonLat);
         return H3Cells.h3().latLngToCellAddress(centroid.getY(), centroid.getX(), resolution);
+    }
+
+    /**
+     * The point a geometry in longitude/latitude is keyed by: its planar centroid, or for a geometry that
+     * {@linkplain #crossesAntimeridian crosses the antimeridian} the planar centroid of its unwrapped copy, with the
+     * longitude brought back into -180..180.
+     */
+    public static Coordinate keyingCentroid(Geometry lonLat) {
+        if (!crossesAntimeridian(lonLat)) {
+            return lonLat.getCentroid().getCoordinate();
+        }
+        Geometry unwrapped = lonLat.copy();
+        unwrapped.apply(new ShiftNegativeLongitudes());
+        unwrapped.geometryChanged();
+        Coordinate centroid = unwrapped.getCentroid().getCoordinate();
+        double longitude = centroid.getX() > MAX_LONGITUDE ? centroid.getX() - 360 : centroid.getX();
+        return new Coordinate(longitude, centroid.getY());
+    }
+
+    /**
+     * Whether a geometry in longitude/latitude crosses the antimeridian: its longitudes span more than 180° as
+     * stored, and more than 0° but less than 180° once every negative longitude is shifted by +360° (into 0..360).
+     * A geometry that is wide either way (Antarctica, a band around the globe) does not cross, and neither does one
+     * whose longitudes are all ±180 (a band drawn from -180 to 180 and nothing between): for those the stored
+     * coordinates are all there is to go by.
+     */
+    public static boolean crossesAntimeridian(Geometry lonLat) {
+        Envelope stored = lonLat.getEnvelopeInternal();
+        if (stored.isNull() || stored.getWidth() <= HALF_TURN) {
+            return false;
+        }
+        ShiftedExtent shifted = new ShiftedExtent();
+        lonLat.apply(shifted);
+        double width = shifted.max - shifted.min;
+        return width > 0 && width < HALF_TURN;
+    }
+
+    /** Longitude extent of the coordinates with negative longitudes shifted into 180..360. */
+    private static final class ShiftedExtent implements CoordinateSequenceFilter {
+        private double min = Double.POSITIVE_INFINITY;
+        private double max = Double.NEGATIVE_INFINITY;
+
+        @Override
+        public void filter(CoordinateSequence sequence, int i) {
+            double x = sequence.getX(i);
+            double shifted = x < 0 ? x + 360 : x;
+            min = Math.min(min, shifted);
+            max = Math.max(max, shifted);
+        }
+
+        @Override
+        public boolean isDone() {
+            return false;
+        }
+
+        @Override
+        public boolean isGeometryChanged() {
+            return false;
+        }
+    }
+
+    /** Makes longitudes continuous across the antimeridian: negative ones move by +360°. */
+    private static final class ShiftNegativeLongitudes implements CoordinateSequenceFilter {
+        @Override
+        public void filter(CoordinateSequence sequence, int i) {
+            double x = sequence.getX(i);
+            if (x < 0) {
+                sequence.setOrdinate(i, CoordinateSequence.X, x + 360);
+            }
+        }
+
+        @Override
+        public boolean isDone() {
+            return false;
+        }
+
+        @Override
+        public boolean isGeometryChanged() {
+            return true;
+        }
     }
 
     private static void requireKeyable(Geometry geometry) {

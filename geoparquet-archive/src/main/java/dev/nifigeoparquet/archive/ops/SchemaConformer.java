@@ -59,7 +59,8 @@ public final class SchemaConformer {
     /**
      * Checks a delta schema against the archive's.
      *
-     * @param deleteMarker name of a boolean delta field whose true value marks a delete; null when none
+     * @param deleteMarker name of a boolean delta field whose true value marks a delete; null when none. A delta
+     *                     without that field is refused: the name is wrong, and no row would be deleted
      * @throws DeltaRejectedException naming every missing, extra or differently typed field
      */
     public static SchemaConformer of(MessageType archive, GroupType delta, SchemaHandling handling, String deleteMarker, String source) {
@@ -85,6 +86,10 @@ public final class SchemaConformer {
             sourceField[field] = index;
         }
         int markerIndex = -1;
+        if (deleteMarker != null && !delta.containsField(deleteMarker)) {
+            problems.add("delete-marker field '" + deleteMarker + "' is not a field of the delta (its fields are "
+                    + delta.getFields().stream().map(Type::getName).toList() + "), so no row could be deleted");
+        }
         if (deleteMarker != null && delta.containsField(deleteMarker) && !archive.containsField(deleteMarker)) {
             markerIndex = delta.getFieldIndex(deleteMarker);
             Type marker = delta.getType(markerIndex);

@@ -8,6 +8,10 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * Checks the numbers a footer declares before anything is read or allocated from them. parquet-java reads every
  * column chunk of a row group into buffers of the chunk's declared size, so a chunk must lie inside the file; the
  * other counts must agree with each other as every Parquet writer produces them.
+ *
+ * <p>A row group of 0 rows is never read ({@link GeoParquetFileReader} leaves it out), so only its counts are
+ * checked: pyarrow writes such a row group with a data page offset of 0 and a dictionary page of no entries, which
+ * would fail the position check although DuckDB and pyarrow read the file.
  */
 final class FooterSanity {
 
@@ -34,6 +38,15 @@ final class FooterSanity {
         }
         long compressed = 0;
         long uncompressed = 0;
+        if (rows == 0) {
+            for (ColumnChunkMetaData chunk : block.getColumns()) {
+                checkCounts(chunk, where + ", column " + chunk.getPath(), rows, name);
+            }
+            if (block.getTotalByteSize() < 0) {
+                throw new ParquetFileException(name, where + " declares " + block.getTotalByteSize() + " bytes: corrupt footer");
+            }
+            return;
+        }
         for (ColumnChunkMetaData chunk : block.getColumns()) {
             checkChunk(chunk, where + ", column " + chunk.getPath(), rows, dataEnd, name);
             compressed += chunk.getTotalSize();
@@ -58,6 +71,14 @@ final class FooterSanity {
         if (!ArchiveCodecFactory.SUPPORTED.contains(chunk.getCodec())) {
             throw new ParquetFileException(name, where + " uses unsupported codec " + chunk.getCodec()
                     + "; supported: " + ArchiveCodecFactory.SUPPORTED);
+        }
+        checkCounts(chunk, where, rows, name);
+    }
+
+    private static void checkCounts(ColumnChunkMetaData chunk, String where, long rows, String name) throws ParquetFileException {
+        if (chunk.getTotalSize() < 0 || chunk.getValueCount() < 0) {
+            throw new ParquetFileException(name, where + " declares " + chunk.getTotalSize() + " bytes and "
+                    + chunk.getValueCount() + " values: corrupt footer");
         }
         // Every row has at least one entry (a value or a null) in every column.
         if (chunk.getValueCount() < rows) {

@@ -96,6 +96,7 @@ public final class GeoParquetFileReader implements Closeable {
             ParquetMetadata metadata = new ParquetMetadataConverter().fromParquetMetadata(thriftFooter);
             long dataEnd = length - TAIL_BYTES - footerLength(stream, length); // already checked to fit
             FooterSanity.check(metadata, dataEnd, name);
+            metadata = withoutEmptyRowGroups(metadata);
             ParquetFooter footer = new ParquetFooter(name, metadata.getFileMetaData().getSchema(),
                     keyValuesInFileOrder(thriftFooter), metadata.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum(),
                     metadata.getBlocks());
@@ -107,6 +108,18 @@ public final class GeoParquetFileReader implements Closeable {
             stream.close();
             throw new ParquetFileException(name, "not a readable Parquet file: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The footer without its row groups of 0 rows: they hold nothing to read, and parquet-java refuses to read them
+     * (pyarrow writes one for an empty table, and one for each empty batch it is given).
+     */
+    private static ParquetMetadata withoutEmptyRowGroups(ParquetMetadata metadata) {
+        if (metadata.getBlocks().stream().allMatch(block -> block.getRowCount() > 0)) {
+            return metadata;
+        }
+        return new ParquetMetadata(metadata.getFileMetaData(),
+                metadata.getBlocks().stream().filter(block -> block.getRowCount() > 0).toList());
     }
 
     /** Opens a file whose footer was parsed before (see {@link #parsedFooter()}), without reading the footer again. */

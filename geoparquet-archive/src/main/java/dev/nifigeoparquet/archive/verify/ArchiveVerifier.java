@@ -6,11 +6,15 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionLog;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.ops.FeatureKey;
 import dev.nifigeoparquet.archive.ops.LiveFiles;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
@@ -23,6 +27,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -34,6 +39,8 @@ import java.util.Set;
  *   <li>live files and row counts against the latest commit entry: files missing, committed but not yet published,
  *       superseded but not yet deleted, untracked {@code .parquet} files, unreadable (truncated, corrupt) files;</li>
  *   <li>uniqueness of feature keys across the verified partitions;</li>
+ *   <li>when asked ({@link VerifyOptions#placement()}), that every row, or a sample, lies in the partition of its
+ *       geometry's cell (format section 6.1);</li>
  *   <li>optionally, the total row count against an expected count.</li>
  * </ul>
  *
@@ -124,6 +131,8 @@ public final class ArchiveVerifier {
 
         KeyScan keys = archive.descriptor().hasKey()
                 ? new KeyScan(states.values().stream().mapToLong(PartitionCommit::rowCount).sum()) : null;
+        PlacementScan placement = options.placement().enabled() ? new PlacementScan(options.placement()
+                .stride(states.values().stream().mapToLong(PartitionCommit::rowCount).sum()), options.maxDuplicateKeysReported()) : null;
         List<ReadableFile> readable = new ArrayList<>();
         int files = 0;
         long rowsRead = 0;
@@ -132,7 +141,7 @@ public final class ArchiveVerifier {
             states.put(cell, state);
             files += state.files().size();
             for (ReadableFile file : checkPartitionFiles(state, findings)) {
-                Long rows = scan(file, keys, findings);
+                Long rows = scan(file, keys, placement, findings);
                 if (rows != null) {
                     rowsRead += rows;
                     readable.add(file);
@@ -152,10 +161,15 @@ public final class ArchiveVerifier {
             findings.problem(new Problem(storage.describe(), ProblemKind.TOTAL_MISMATCH, "the archive holds " + committedRows
                     + " rows, " + options.expectedRows().getAsLong() + " were expected", null));
         }
+        if (placement != null && placement.misplaced > options.maxDuplicateKeysReported()) {
+            findings.problem(new Problem(storage.describe(), ProblemKind.MISPLACED_ROW, (placement.misplaced - options.maxDuplicateKeysReported())
+                    + " more misplaced or unkeyable rows not listed (" + placement.misplaced + " in all)", null));
+        }
         Map<String, Long> versions = new LinkedHashMap<>();
         states.forEach((cell, state) -> versions.put(cell, state.version()));
         return new Pass(new VerificationReport(storage.describe(), archive.sourceCrs().authorityCode(), states.size(), files,
-                committedRows, rowsRead, options.expectedRows(), keys != null, findings.problems, findings.knownVariations), versions);
+                committedRows, rowsRead, options.expectedRows(), keys != null, findings.problems, findings.knownVariations,
+                placement == null ? OptionalLong.empty() : OptionalLong.of(placement.checked)), versions);
     }
 
     /**
@@ -196,6 +210,10 @@ public final class ArchiveVerifier {
 
     /** A live file that exists (published or staged) and can be opened for reading. */
     private record ReadableFile(PartitionCommit state, String path, DataFileEntry entry) {
+
+        String cell() {
+            return state.cell();
+        }
     }
 
     /**
@@ -272,20 +290,29 @@ public final class ArchiveVerifier {
         }
     }
 
-    /** Checks a file's footer and reads every row, hashing keys; returns rows read, or null when unreadable. */
-    private Long scan(ReadableFile file, KeyScan keys, Findings findings) {
+    /**
+     * Checks a file's footer and reads every row, hashing keys and, when asked, keying rows again; returns rows read,
+     * or null when unreadable.
+     */
+    private Long scan(ReadableFile file, KeyScan keys, PlacementScan placement, Findings findings) {
         try (GeoParquetFileReader reader = LiveFiles.openAsIs(storage, file.state, file.entry)) {
             footerCheck.check(file.path, reader.footer(), predatesAdoption(file.entry), findings);
             FeatureKey.Extractor extractor = keys == null ? null : keyExtractor(reader);
+            boolean placing = placement != null && reader.footer().schema().equals(archive.schema());
+            FeatureKey.Extractor placementKeys = placing && archive.descriptor().hasKey() ? archive.keyExtractor() : null;
+            GeometryCodec codec = placing ? archive.geometryCodec() : null;
             long rows = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                 Group row = it.next();
-                rows++;
+                long index = rows++;
                 if (extractor != null) {
                     FeatureKey key = extractor.keyOf(row);
                     if (key != null) {
                         keys.add(KeyHashes.hash(key));
                     }
+                }
+                if (placing && placement.selects()) {
+                    placement.check(file, row, index, codec, placementKeys, findings);
                 }
             }
             if (rows != file.entry.rows()) {
@@ -347,6 +374,51 @@ public final class ArchiveVerifier {
         if (duplicates > maxReported) {
             findings.problem(new Problem(storage.describe(), ProblemKind.DUPLICATE_KEY, (duplicates - maxReported)
                     + " more duplicate key occurrences not listed (" + duplicates + " in all)", null));
+        }
+    }
+
+    /** The placement check's state: which rows it keys again, how many it checked, how many it found wrong. */
+    private final class PlacementScan {
+        private final long stride;
+        private final int maxReported;
+        private long seen;
+        private long checked;
+        private long misplaced;
+
+        PlacementScan(long stride, int maxReported) {
+            this.stride = stride;
+            this.maxReported = maxReported;
+        }
+
+        /** Whether the next row of the pass is one to check. */
+        boolean selects() {
+            return seen++ % stride == 0;
+        }
+
+        void check(ReadableFile file, Group row, long index, GeometryCodec codec, FeatureKey.Extractor keys, Findings findings) {
+            checked++;
+            FeatureKey key = keys == null ? null : keys.keyOf(row);
+            String label = "row " + index + (key == null ? "" : " (key " + key + ")");
+            String computed;
+            try {
+                computed = archive.keyer().cellOf(codec.decode(row, index), archive.sourceCrs());
+            } catch (KeyingException | IllegalArgumentException e) {
+                if (++misplaced <= maxReported) {
+                    findings.problem(new Problem(file.path, ProblemKind.UNKEYABLE_ROW, label + " cannot be keyed: " + e.getMessage(), null));
+                }
+                return;
+            }
+            if (!computed.equals(file.cell()) && ++misplaced <= maxReported) {
+                ObjectNode detail = JsonNodeFactory.instance.objectNode();
+                detail.put("row", index);
+                if (key != null) {
+                    detail.put("key", key.toString());
+                }
+                detail.put("partition", file.cell());
+                detail.put("computedCell", computed);
+                findings.problem(new Problem(file.path, ProblemKind.MISPLACED_ROW, label + ": its geometry's centroid lies in cell "
+                        + computed + ", not in this partition (" + file.cell() + ")", detail));
+            }
         }
     }
 

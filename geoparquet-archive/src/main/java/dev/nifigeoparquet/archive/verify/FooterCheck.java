@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.geo.GeoBlockDiff;
 import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import org.apache.parquet.schema.MessageType;
@@ -23,10 +25,18 @@ import java.util.regex.Pattern;
 /**
  * Compares one file's footer with the archive's: schema, every canonical entry byte for byte, the {@code geo}
  * block (with a JSON-level diff when its bytes differ) and the CRS it resolves to.
+ *
+ * <p>In files that predate an adoption, what GeoPandas and pyarrow write per file is a known variation, not a
+ * problem: the {@code geo} block's {@code bbox} and {@code geometry_types}, the {@code pandas} block's RangeIndex
+ * ({@code start}, {@code stop}, {@code step} of an index of kind {@code range}), and the copies of both blocks inside
+ * {@code ARROW:schema} (whose columns must still be described exactly alike). Adoption refuses a directory whose
+ * files this check finds a problem in, so an adopted archive verifies as consistent.
  */
-final class FooterCheck {
+public final class FooterCheck {
 
     /** {@code geo} paths whose per-file values adopted archives are known to carry (GeoPandas writes both). */
+    /** The key pandas (and so GeoPandas) writes its DataFrame metadata under. */
+    private static final String PANDAS = "pandas";
     private static final Pattern ADOPTION_VARIATION = Pattern.compile("columns\\.[^.]+\\.(bbox|geometry_types)");
 
     private final MessageType schema;
@@ -34,6 +44,18 @@ final class FooterCheck {
     private final JsonNode canonicalGeo;
     private final String geometryColumn;
     private final SourceCrs crs;
+
+    /** The check of an archive's files (or, during adoption, of the archive about to be adopted). */
+    public static FooterCheck of(GeoParquetArchive archive) {
+        return new FooterCheck(archive.schema(), archive.canonicalFooter(), archive.descriptor().geometryColumn(), archive.sourceCrs());
+    }
+
+    /** The problems a footer has, known variations left out. */
+    public List<Problem> problemsOf(String file, ParquetFooter footer, boolean predatesAdoption) {
+        Findings findings = new Findings();
+        check(file, footer, predatesAdoption, findings);
+        return findings.problems;
+    }
 
     FooterCheck(MessageType schema, FooterEntries canonical, String geometryColumn, SourceCrs crs) {
         this.schema = schema;
@@ -69,8 +91,11 @@ final class FooterCheck {
             } else if (actual == null) {
                 findings.problem(new Problem(file, ProblemKind.FOOTER_MISMATCH, "lacks the canonical footer entry '" + key + "'", null));
             } else if (!actual.equals(entry.getValue())) {
-                findings.problem(new Problem(file, ProblemKind.FOOTER_MISMATCH, "footer entry '" + key + "' differs from the canonical value ("
-                        + actual.length() + " characters, canonical " + entry.getValue().length() + ")", null));
+                String variation = predatesAdoption ? perFileVariation(key, entry.getValue(), actual) : null;
+                Problem problem = new Problem(file, ProblemKind.FOOTER_MISMATCH, "footer entry '" + key + "' differs from the canonical value ("
+                        + actual.length() + " characters, canonical " + entry.getValue().length() + ")"
+                        + (variation == null ? "" : ": " + variation), null);
+                findings.problemOrVariation(problem, variation != null);
             }
         }
         for (String key : entries.keySet()) {
@@ -117,6 +142,75 @@ final class FooterCheck {
         boolean knownVariation = predatesAdoption && !differences.isEmpty() && differences.stream()
                 .allMatch(difference -> ADOPTION_VARIATION.matcher(difference.path()).matches());
         findings.problemOrVariation(new Problem(file, ProblemKind.GEO_MISMATCH, message, detail), knownVariation);
+    }
+
+    /**
+     * What a canonical entry and a file's differ in, when that is only what GeoPandas and pyarrow write per file;
+     * null when they differ in anything else.
+     */
+    private String perFileVariation(String key, String canonicalValue, String actualValue) {
+        try {
+            return switch (key) {
+                case PANDAS -> pandasRangeOnly(canonicalValue, actualValue) ? "its RangeIndex" : null;
+                case ArrowSchemaEntry.KEY -> arrowSchemaVariation(canonicalValue, actualValue);
+                default -> null;
+            };
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Two {@code pandas} blocks that differ only in the bounds of RangeIndex entries (each file's own row count). */
+    private static boolean pandasRangeOnly(String canonicalValue, String actualValue) throws IOException {
+        JsonNode canonicalPandas = ArchiveJson.mapper().readTree(canonicalValue);
+        JsonNode actual = ArchiveJson.mapper().readTree(actualValue);
+        return withoutRangeBounds(canonicalPandas).equals(withoutRangeBounds(actual));
+    }
+
+    private static JsonNode withoutRangeBounds(JsonNode pandas) {
+        JsonNode copy = pandas.deepCopy();
+        for (JsonNode index : copy.path("index_columns")) {
+            if (index instanceof ObjectNode range && "range".equals(range.path("kind").asText())) {
+                range.remove(List.of("start", "stop", "step"));
+            }
+        }
+        return copy;
+    }
+
+    /**
+     * ARROW:schema entries that describe the same columns and carry the same metadata but for their copies of
+     * {@code geo} (per-file bbox and geometry_types) and {@code pandas} (RangeIndex bounds).
+     */
+    private String arrowSchemaVariation(String canonicalValue, String actualValue) throws IOException {
+        ArrowSchemaEntry expected = ArrowSchemaEntry.parse(canonicalValue);
+        ArrowSchemaEntry actual = ArrowSchemaEntry.parse(actualValue);
+        if (!expected.describeSchema().equals(actual.describeSchema())
+                || !List.copyOf(expected.metadata().keySet()).equals(List.copyOf(actual.metadata().keySet()))) {
+            return null;
+        }
+        List<String> varying = new ArrayList<>();
+        for (Map.Entry<String, String> entry : expected.metadata().entrySet()) {
+            String other = actual.metadata().get(entry.getKey());
+            if (other.equals(entry.getValue())) {
+                continue;
+            }
+            boolean known = switch (entry.getKey()) {
+                case FooterEntries.GEO -> geoPerFileOnly(entry.getValue(), other);
+                case PANDAS -> pandasRangeOnly(entry.getValue(), other);
+                default -> false;
+            };
+            if (!known) {
+                return null;
+            }
+            varying.add("its copy of '" + entry.getKey() + "'");
+        }
+        return String.join(" and ", varying);
+    }
+
+    private static boolean geoPerFileOnly(String canonicalValue, String actualValue) throws IOException {
+        List<GeoBlockDiff.Difference> differences = GeoBlockDiff.differences(ArchiveJson.mapper().readTree(canonicalValue),
+                ArchiveJson.mapper().readTree(actualValue));
+        return differences.stream().allMatch(difference -> ADOPTION_VARIATION.matcher(difference.path()).matches());
     }
 
     private void checkCrs(String file, JsonNode geo, Findings findings) {

@@ -28,6 +28,10 @@ public enum ProblemKind {
     CORRUPT_LOG,
     /** A feature key occurs more than once in the archive. */
     DUPLICATE_KEY,
+    /** A row's geometry keys to another cell than the partition holding it (placement check, format section 6.1). */
+    MISPLACED_ROW,
+    /** A row's geometry cannot be keyed at all: null, empty, non-finite or off the globe (placement check). */
+    UNKEYABLE_ROW,
     /** The archive's total row count differs from the expected count. */
     TOTAL_MISMATCH,
     /**

@@ -24,10 +24,11 @@ import java.util.OptionalLong;
  * @param problems        what is wrong, each naming the file
  * @param knownVariations differences that are expected and not problems: per-file {@code bbox} and
  *                        {@code geometry_types} in files of an adopted archive that predate the adoption
+ * @param rowsPlaced      rows whose placement was checked (keyed again), or empty when the check was not asked for
  */
 public record VerificationReport(String archive, String crs, int partitions, int files, long rows, long rowsRead,
                                  OptionalLong expectedRows, boolean keysChecked, List<Problem> problems,
-                                 List<Problem> knownVariations) {
+                                 List<Problem> knownVariations, OptionalLong rowsPlaced) {
 
     public VerificationReport {
         problems = List.copyOf(problems);
@@ -57,6 +58,9 @@ public record VerificationReport(String archive, String crs, int partitions, int
             node.put("expectedRows", expectedRows.getAsLong());
         }
         node.put("keysChecked", keysChecked);
+        if (rowsPlaced.isPresent()) {
+            node.put("rowsPlaced", rowsPlaced.getAsLong());
+        }
         ArrayNode problemArray = node.putArray("problems");
         problems.forEach(problem -> problemArray.add(problem.toJson()));
         ArrayNode variationArray = node.putArray("knownVariations");

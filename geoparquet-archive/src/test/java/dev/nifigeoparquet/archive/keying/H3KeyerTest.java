@@ -110,12 +110,14 @@ class H3KeyerTest {
     }
 
     @Test
-    void anAntimeridianCrossingFeatureIsKeyedByItsPlanarLonLatCentroid() {
+    void anAntimeridianCrossingFeatureIsKeyedByTheCentroidOfItsUnwrappedLongitudes() {
         int resolution = 3;
         double[][] ring = {{179, 10}, {-179, 10}, {-179, 12}, {179, 12}, {179, 10}};
-        double[] centroid = shoelaceCentroid(ring);
-        assertEquals(0, centroid[0], 1e-9);
-        assertEquals(h3.latLngToCellAddress(centroid[1], centroid[0], resolution),
+        double[] asStored = shoelaceCentroid(ring);
+        assertEquals(0, asStored[0], 1e-9, "as stored, the planar centroid lies on the other side of the globe");
+        double[] unwrapped = shoelaceCentroid(map(ring, p -> new double[] {p[0] < 0 ? p[0] + 360 : p[0], p[1]}));
+        assertEquals(180, unwrapped[0], 1e-9);
+        assertEquals(h3.latLngToCellAddress(unwrapped[1], unwrapped[0], resolution),
                 new H3Keyer(resolution).cellOf(polygon(ring), SourceCrs.CRS84));
     }
 

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.testing;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
+import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 
@@ -21,11 +22,17 @@ public final class NextWriter {
 
     /** Recovers every partition as a writer would a day later, long after the writer lease and any transaction timeout. */
     public static void recoverEverything(ArchiveStorage storage) throws IOException {
+        Instant afterLease = Instant.now().plus(Duration.ofDays(1));
         if (!GeoParquetArchive.exists(storage)) {
+            // An adoption that re-homes rows commits partitions before it writes the descriptor.
+            for (StoredObject child : storage.list(ArchiveLayout.LOG_DIRECTORY)) {
+                if (child.directory() && !ArchiveLayout.isIndexShard(child.name())) {
+                    new PartitionRecovery(storage, ProtocolSettings.DEFAULT).recover(child.name(), afterLease);
+                }
+            }
             return;
         }
         GeoParquetArchive archive = GeoParquetArchive.open(storage);
-        Instant afterLease = Instant.now().plus(Duration.ofDays(1));
         Set<String> partitions = new TreeSet<>();
         for (String directory : List.of(ArchiveLayout.LOG_DIRECTORY, ArchiveLayout.STAGING_DIRECTORY)) {
             for (StoredObject child : storage.list(directory)) {

@@ -42,6 +42,28 @@ public final class TestFiles {
         }
     }
 
+    /**
+     * A SHA-256 over every directory and file under {@code root} (relative path, and each file's bytes), in path order:
+     * equal before and after exactly when nothing was created, removed or changed.
+     */
+    public static String treeDigest(Path root) throws IOException {
+        java.security.MessageDigest digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : (Iterable<Path>) paths.sorted()::iterator) {
+                digest.update((root.relativize(path) + (Files.isDirectory(path) ? "/" : "") + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                if (Files.isRegularFile(path)) {
+                    digest.update(Files.readAllBytes(path));
+                }
+            }
+        }
+        return java.util.HexFormat.of().formatHex(digest.digest());
+    }
+
     /** The names in a directory, sorted; empty when it does not exist. */
     public static Set<String> names(Path directory) throws IOException {
         if (!Files.isDirectory(directory)) {

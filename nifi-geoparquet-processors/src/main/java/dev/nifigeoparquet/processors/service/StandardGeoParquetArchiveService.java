@@ -140,7 +140,8 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     public static final PropertyDescriptor TEMPLATE_FILE = new PropertyDescriptor.Builder()
             .name("Template GeoParquet File")
             .description("A GeoParquet file whose schema and footer metadata (the geo block among them) every data file of the new archive"
-                    + " will carry. Only its footer is read.")
+                    + " will carry. Only its footer is read. A file-level bbox in its geo block (GeoPandas writes one) is left out,"
+                    + " and reported as a warning.")
             .required(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
