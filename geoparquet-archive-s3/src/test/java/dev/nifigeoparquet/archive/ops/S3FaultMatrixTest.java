@@ -24,7 +24,7 @@ class S3FaultMatrixTest extends FaultMatrixTest {
 
     @Override
     int sampledPointsPerOperation() {
-        return 8;
+        return 4;
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CompactionFaultTest {
 
+    /** Storage calls sampled besides the commit points (the heavy profile runs every call with every fault). */
+    private static final int SPREAD = 16;
+
     /** Now: staged objects carry real modification times, which the writer lease is measured against. */
     private static final Instant START = Instant.now();
     private static final int FILES = 10;
@@ -58,32 +62,30 @@ class CompactionFaultTest {
         int calls = counter.callCount();
         assertTrue(calls > 2 * FILES, "a compaction opens every input file, saw " + counter.calls());
 
-        int exercised = 0;
         int oldStates = 0;
         int newStates = 0;
-        for (Fault fault : Fault.values()) {
-            for (int failAt = 1; failAt <= calls; failAt++) {
-                Path archive = TestFiles.copyTree(baseline, temp.resolve(fault + "-" + failAt));
-                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(archive), failAt, fault);
-                try {
-                    new Compactor(GeoParquetArchive.open(faulty, new TestClock(START))).compact(cell);
-                } catch (IOException expected) {
-                    // the fault; what matters is the state it left
-                }
-                String where = fault + " at call " + failAt + " (" + faulty.calls().get(failAt - 1) + ")";
-                boolean isNew = assertOldOrNew(archive, cell, old, rows, where);
-                if (isNew) {
-                    newStates++;
-                } else {
-                    oldStates++;
-                }
-                assertRetryLandsExactlyOnce(archive, cell, rows, where);
-                exercised++;
+        List<FaultPoints.Point> points = FaultPoints.of(counter.calls(), SPREAD);
+        for (FaultPoints.Point point : points) {
+            Fault fault = point.fault();
+            int failAt = point.failAt();
+            Path archive = TestFiles.copyTree(baseline, temp.resolve(fault + "-" + failAt));
+            FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(archive), failAt, fault);
+            try {
+                new Compactor(GeoParquetArchive.open(faulty, new TestClock(START))).compact(cell);
+            } catch (IOException expected) {
+                // the fault; what matters is the state it left
             }
+            String where = fault + " at call " + failAt + " (" + point.call() + ")";
+            boolean isNew = assertOldOrNew(archive, cell, old, rows, where);
+            if (isNew) {
+                newStates++;
+            } else {
+                oldStates++;
+            }
+            assertRetryLandsExactlyOnce(archive, cell, rows, where);
         }
         assertTrue(oldStates > 0 && newStates > 0, "faults before and after the commit point: " + oldStates + " old, " + newStates + " new");
-        System.out.println("compaction fault points exercised: " + exercised + " (" + calls + " calls x " + Fault.values().length
-                + " faults; " + oldStates + " left the old state, " + newStates + " the new)");
+        System.out.println("compaction: " + FaultPoints.describe(points, calls) + "; " + oldStates + " left the old state, " + newStates + " the new");
     }
 
     /** Returns whether the archive holds the new state. */

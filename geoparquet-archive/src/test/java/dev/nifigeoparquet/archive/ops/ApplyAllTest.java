@@ -6,6 +6,7 @@ import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the key index is looked up once and written once each way for all of them.
  */
 class ApplyAllTest {
+
+    /** Storage calls sampled besides the commit points (the heavy profile runs every call with every fault). */
+    private static final int SPREAD = 24;
 
     @TempDir
     Path temp;
@@ -220,9 +224,10 @@ class ApplyAllTest {
         }
         assertEquals(1 << order.size(), reachable.size(), "every subset of the batches leaves a different archive");
 
-        int points = 0;
-        for (int failAt = 1; failAt <= counter.callCount(); failAt++) {
-            FaultInjectingStorage.Fault fault = FaultInjectingStorage.Fault.values()[failAt % FaultInjectingStorage.Fault.values().length];
+        List<FaultPoints.Point> points = FaultPoints.of(counter.calls(), SPREAD);
+        for (FaultPoints.Point point : points) {
+            FaultInjectingStorage.Fault fault = point.fault();
+            int failAt = point.failAt();
             Path root = TestFiles.copyTree(small.root, temp.resolve("fault-" + failAt));
             FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
             int reportedCommitted = 0;
@@ -235,7 +240,7 @@ class ApplyAllTest {
             } catch (IOException | RuntimeException injected) {
                 // opening the archive met the fault
             }
-            String where = fault + " at call " + failAt + " (" + counter.calls().get(failAt - 1) + ")";
+            String where = fault + " at call " + failAt + " (" + point.call() + ")";
             GeoParquetArchive later = GeoParquetArchive.open(new LocalArchiveStorage(root),
                     java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofDays(1)));
             // The next writer, after the lease, recovers data and index partitions alike.
@@ -260,9 +265,8 @@ class ApplyAllTest {
 
             new ArchiveWriter(later).applyAll(batches(later, night)).forEach(outcome -> assertNull(outcome.failure(), where));
             assertEquals(newRows, rowsByCell(root), where + ": the run again lands every partition exactly once");
-            points++;
         }
-        assertTrue(points > 50, "points exercised: " + points);
+        System.out.println("apply all: " + FaultPoints.describe(points, counter.callCount()));
     }
 
     /** cell -> (parcel_id -> area_m2), as DuckDB reads the Hive layout; a key found twice fails. */

@@ -5,11 +5,12 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
-import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
+import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -40,6 +42,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * behind, and retrying the operation lands it exactly once.
  */
 class ArchiveWriterFaultTest {
+
+    /** Storage calls sampled per operation besides its commit points (the heavy profile runs them all). */
+    private static final int SPREAD = 12;
 
     @TempDir
     Path temp;
@@ -59,33 +64,30 @@ class ArchiveWriterFaultTest {
         assertTrue(!newState.equals(oldState), "the operation changes the archive");
         int calls = counter.callCount();
 
-        int exercised = 0;
-        for (Fault fault : Fault.values()) {
-            for (int failAt = 1; failAt <= calls; failAt++) {
-                Path root = TestFiles.copyTree(baseline.root, temp.resolve(mode + "-" + fault + "-" + failAt));
-                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
-                try {
-                    ParcelArchive.apply(GeoParquetArchive.open(faulty), cell, mode, delta);
-                } catch (IOException | RuntimeException expected) {
-                    // the injected fault
-                }
-                String where = mode + " " + fault + " at call " + failAt + " of " + calls + " (" + faulty.calls().get(failAt - 1) + ")";
-                LocalArchiveStorage storage = new LocalArchiveStorage(root);
-                PartitionCommit recovered = new PartitionRecovery(storage, GeoParquetArchive.open(storage).descriptor().protocol())
-                        .recover(cell, Instant.now().plus(Duration.ofDays(1))).state();
-                Map<String, Double> state = areas(root);
-                assertTrue(state.equals(oldState) || state.equals(newState), where + ": neither old nor new state");
-                long rowsInCell = state.equals(newState) ? count(root, cell) : baselineCount(baseline, cell);
-                assertEquals(rowsInCell, recovered.rowCount(), where + ": commit state and files agree");
-                assertEquals(Set.copyOf(recovered.fileNames()), TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))), where);
-                assertTrue(TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": staging left behind");
-
-                ParcelArchive.apply(GeoParquetArchive.open(storage), cell, mode, delta);
-                assertEquals(newState, areas(root), where + ": the retried operation lands exactly once");
-                exercised++;
+        List<FaultPoints.Point> points = FaultPoints.of(counter.calls(), SPREAD);
+        for (FaultPoints.Point point : points) {
+            Path root = TestFiles.copyTree(baseline.root, temp.resolve(mode + "-" + point.fault() + "-" + point.failAt()));
+            FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), point.failAt(), point.fault());
+            try {
+                ParcelArchive.apply(GeoParquetArchive.open(faulty), cell, mode, delta);
+            } catch (IOException | RuntimeException expected) {
+                // the injected fault
             }
+            String where = mode + " " + point + " of " + calls;
+            LocalArchiveStorage storage = new LocalArchiveStorage(root);
+            PartitionCommit recovered = new PartitionRecovery(storage, GeoParquetArchive.open(storage).descriptor().protocol())
+                    .recover(cell, Instant.now().plus(Duration.ofDays(1))).state();
+            Map<String, Double> state = areas(root);
+            assertTrue(state.equals(oldState) || state.equals(newState), where + ": neither old nor new state");
+            long rowsInCell = state.equals(newState) ? count(root, cell) : baselineCount(baseline, cell);
+            assertEquals(rowsInCell, recovered.rowCount(), where + ": commit state and files agree");
+            assertEquals(Set.copyOf(recovered.fileNames()), TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))), where);
+            assertTrue(TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": staging left behind");
+
+            ParcelArchive.apply(GeoParquetArchive.open(storage), cell, mode, delta);
+            assertEquals(newState, areas(root), where + ": the retried operation lands exactly once");
         }
-        System.out.println(mode + ": fault points exercised: " + exercised + " (" + calls + " calls x " + Fault.values().length + " faults)");
+        System.out.println(mode + ": " + FaultPoints.describe(points, calls));
     }
 
     private static List<DeltaRow> delta(ParcelArchive archive, String cell, WriteMode mode) {
@@ -123,8 +125,8 @@ class ArchiveWriterFaultTest {
     /** DuckDB's view of an archive directory. */
     private record ParcelArchiveView(Path root) {
         Map<String, Double> areas() {
-            Map<String, Double> areas = new java.util.TreeMap<>();
-            for (List<Object> row : dev.nifigeoparquet.archive.testing.DuckDb.query(
+            Map<String, Double> areas = new TreeMap<>();
+            for (List<Object> row : DuckDb.query(
                     "SELECT parcel_id, area_m2 FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
                 if (areas.put((String) row.get(0), ((Number) row.get(1)).doubleValue()) != null) {
                     throw new AssertionError("duplicate key " + row.get(0) + " in " + root);
@@ -134,7 +136,7 @@ class ArchiveWriterFaultTest {
         }
 
         long count(String cell) {
-            return ((Number) dev.nifigeoparquet.archive.testing.DuckDb.query("SELECT count(*) FROM read_parquet(?, hive_partitioning = false)",
+            return ((Number) DuckDb.query("SELECT count(*) FROM read_parquet(?, hive_partitioning = false)",
                     root + "/h3_cell=" + cell + "/*.parquet").get(0).get(0)).longValue();
         }
     }

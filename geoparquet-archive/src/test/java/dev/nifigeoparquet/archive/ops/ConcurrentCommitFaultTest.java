@@ -10,12 +10,12 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.NextWriter;
+import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.InputFile;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +42,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConcurrentCommitFaultTest {
 
+    /** Storage calls sampled besides the commit points (the heavy profile runs every call with every fault). */
+    private static final int SPREAD = 20;
+
     @TempDir
     Path temp;
 
@@ -57,22 +60,8 @@ class ConcurrentCommitFaultTest {
         exercise("replan", true, ArchiveLayout.LOG_DIRECTORY + "/8");
     }
 
-    @Test
-    @Tag("heavy")
-    void everyCallWithEveryFaultKind() throws IOException {
-        exercise("rebase-all", false, ArchiveLayout.logDirectory(ArchiveLayout.INDEX_JOURNAL) + "/", Fault.values());
-        exercise("replan-all", true, ArchiveLayout.LOG_DIRECTORY + "/8", Fault.values());
-    }
-
+    /** Fails the sampled storage calls of A's run (see {@link FaultPoints}) while B commits in the middle of it. */
     private void exercise(String name, boolean sameKey, String triggerPrefix) throws IOException {
-        exercise(name, sameKey, triggerPrefix, null);
-    }
-
-    /**
-     * @param kinds every fault kind at every call; null for the default sample (every exclusive creation and every
-     *              third other call, the kind rotating)
-     */
-    private void exercise(String name, boolean sameKey, String triggerPrefix, Fault[] kinds) throws IOException {
         ParcelArchive base = ParcelArchive.create(temp.resolve(name + "-base"), 60);
         List<String> cells = base.largestCells(3);
         Group moving = base.initial.get(cells.get(0)).get(0);
@@ -102,43 +91,32 @@ class ConcurrentCommitFaultTest {
         assertEquals(bThenA, table(counted), "without a fault, A lands after B");
         List<String> calls = counter.calls();
 
-        int points = 0;
-        for (int failAt = 1; failAt <= calls.size(); failAt++) {
-            Fault[] faults = kinds != null ? kinds : sampled(calls.get(failAt - 1), failAt);
-            for (Fault fault : faults) {
-                Path root = TestFiles.copyTree(base.root, temp.resolve(name + "-" + fault + "-" + failAt));
-                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
-                try {
-                    ParcelArchive.apply(GeoParquetArchive.open(new Interfering(faulty, triggerPrefix, root, bTarget, b)), aTarget,
-                            WriteMode.UPSERT, a);
-                } catch (IOException | RuntimeException injected) {
-                    // the injected fault
-                }
-                String where = name + ": " + fault + " at call " + failAt + " (" + calls.get(failAt - 1) + ")";
-                LocalArchiveStorage storage = new LocalArchiveStorage(root);
-                NextWriter.recoverEverything(storage);
-                Map<String, String> state = table(root);
-                assertTrue(state.equals(old) || state.equals(bOnly) || state.equals(bThenA), where + ": neither old, B, nor A after B: " + state);
-                assertConsistent(GeoParquetArchive.open(storage), where);
-
-                GeoParquetArchive next = GeoParquetArchive.open(storage);
-                ParcelArchive.apply(next, bTarget, WriteMode.UPSERT, b);
-                ParcelArchive.apply(next, aTarget, WriteMode.UPSERT, a);
-                assertEquals(bThenA, table(root), where + ": applying both again lands A after B exactly once");
-                TestFiles.deleteTree(root);
-                points++;
+        List<FaultPoints.Point> points = FaultPoints.of(calls, SPREAD);
+        for (FaultPoints.Point point : points) {
+            Fault fault = point.fault();
+            int failAt = point.failAt();
+            Path root = TestFiles.copyTree(base.root, temp.resolve(name + "-" + fault + "-" + failAt));
+            FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
+            try {
+                ParcelArchive.apply(GeoParquetArchive.open(new Interfering(faulty, triggerPrefix, root, bTarget, b)), aTarget,
+                        WriteMode.UPSERT, a);
+            } catch (IOException | RuntimeException injected) {
+                // the injected fault
             }
-        }
-        System.out.println("concurrent commit faults, " + name + ": " + points + " fault points over " + calls.size() + " calls");
-        assertTrue(points >= calls.size() / 3, "points exercised: " + points);
-    }
+            String where = name + ": " + fault + " at call " + failAt + " (" + point.call() + ")";
+            LocalArchiveStorage storage = new LocalArchiveStorage(root);
+            NextWriter.recoverEverything(storage);
+            Map<String, String> state = table(root);
+            assertTrue(state.equals(old) || state.equals(bOnly) || state.equals(bThenA), where + ": neither old, B, nor A after B: " + state);
+            assertConsistent(GeoParquetArchive.open(storage), where);
 
-    /** The default sample: every exclusive creation and every third other call, the fault kind rotating. */
-    private static Fault[] sampled(String call, int failAt) {
-        if (!call.startsWith("createExclusive ") && failAt % 3 != 0) {
-            return new Fault[0];
+            GeoParquetArchive next = GeoParquetArchive.open(storage);
+            ParcelArchive.apply(next, bTarget, WriteMode.UPSERT, b);
+            ParcelArchive.apply(next, aTarget, WriteMode.UPSERT, a);
+            assertEquals(bThenA, table(root), where + ": applying both again lands A after B exactly once");
+            TestFiles.deleteTree(root);
         }
-        return new Fault[] {Fault.values()[failAt % Fault.values().length]};
+        System.out.println("concurrent commit faults, " + name + ": " + FaultPoints.describe(points, calls.size()));
     }
 
     private Map<String, String> afterApplying(Path base, Path copy, List<String> targets, List<List<DeltaRow>> deltas) throws IOException {

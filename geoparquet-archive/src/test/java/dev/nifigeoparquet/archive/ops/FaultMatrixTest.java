@@ -20,6 +20,7 @@ import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.NextWriter;
+import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.StorageBackend;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
@@ -88,11 +89,11 @@ class FaultMatrixTest {
     }
 
     /**
-     * Points per operation the default profile picks besides every commit point (see {@link #sampled}): about 40 on
+     * Points per operation the default profile picks besides every commit point (see {@link FaultPoints#sample}): about 16 on
      * the local filesystem.
      */
     int sampledPointsPerOperation() {
-        return 40;
+        return 16;
     }
 
     private static final String REHOMING_ADOPTION = "adoption with re-homing";
@@ -114,7 +115,7 @@ class FaultMatrixTest {
 
     /**
      * The default profile: every commit point of every operation and an even spread of its other storage calls fail
-     * once each, the fault kind rotating (see {@link #sampled}). The full product, every call of every operation with
+     * once each, the fault kind rotating (see {@link FaultPoints#sample}). The full product, every call of every operation with
      * every fault kind, runs in the heavy profile ({@link #everyStorageCallFailsWithEveryFaultKind}).
      */
     @TestFactory
@@ -281,38 +282,36 @@ class FaultMatrixTest {
         int points = 0;
         int oldStates = 0;
         int failures = 0;
-        for (Fault fault : Fault.values()) {
-            for (int failAt = 1; failAt <= calls; failAt++) {
-                if (!everyKind && !sampled(counter.calls().get(failAt - 1), failAt, calls, fault)) {
-                    continue;
-                }
-                Path root = backend.copy(operation.baseline(), work.resolve(fault + "-" + failAt));
-                FaultInjectingStorage faulty = new FaultInjectingStorage(backend.storage(root), failAt, fault);
-                try {
-                    operation.action().run(faulty);
-                } catch (IOException | RuntimeException injected) {
-                    failures++;
-                }
-                String where = operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " ("
-                        + (faulty.calls().size() >= failAt ? faulty.calls().get(failAt - 1) : "not reached") + ")";
-                recoverEverything(root);
-                Snapshot state = snapshot(root);
-                // Re-homing moves rows before the descriptor exists: the directory may hold the new rows without being
-                // an archive yet, which the adoption run again completes (checked below).
-                boolean rowsMovedBeforeTheDescriptor = operation.name().equals(REHOMING_ADOPTION)
-                        && state.equals(new Snapshot(false, updated.rows(), updated.files()));
-                assertTrue(state.equals(old) || state.equals(updated) || rowsMovedBeforeTheDescriptor, where
-                        + ": neither the old nor the new state: " + state + "\nold: " + old + "\nnew: " + updated);
-                if (state.equals(old)) {
-                    oldStates++;
-                }
-                assertConsistent(root, where);
-
-                operation.action().run(backend.storage(root));
-                assertEquals(updated, snapshot(root), where + ": the retried operation lands exactly once");
-                backend.delete(root);
-                points++;
+        List<FaultPoints.Point> sample = everyKind ? FaultPoints.every(counter.calls()) : FaultPoints.sample(counter.calls(), sampledPointsPerOperation());
+        for (FaultPoints.Point point : sample) {
+            Fault fault = point.fault();
+            int failAt = point.failAt();
+            Path root = backend.copy(operation.baseline(), work.resolve(fault + "-" + failAt));
+            FaultInjectingStorage faulty = new FaultInjectingStorage(backend.storage(root), failAt, fault);
+            try {
+                operation.action().run(faulty);
+            } catch (IOException | RuntimeException injected) {
+                failures++;
             }
+            String where = operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " ("
+                    + point.call() + ")";
+            recoverEverything(root);
+            Snapshot state = snapshot(root);
+            // Re-homing moves rows before the descriptor exists: the directory may hold the new rows without being
+            // an archive yet, which the adoption run again completes (checked below).
+            boolean rowsMovedBeforeTheDescriptor = operation.name().equals(REHOMING_ADOPTION)
+                    && state.equals(new Snapshot(false, updated.rows(), updated.files()));
+            assertTrue(state.equals(old) || state.equals(updated) || rowsMovedBeforeTheDescriptor, where
+                    + ": neither the old nor the new state: " + state + "\nold: " + old + "\nnew: " + updated);
+            if (state.equals(old)) {
+                oldStates++;
+            }
+            assertConsistent(root, where);
+
+            operation.action().run(backend.storage(root));
+            assertEquals(updated, snapshot(root), where + ": the retried operation lands exactly once");
+            backend.delete(root);
+            points++;
         }
         assertTrue(oldStates > 0, operation.name() + ": some faults come before the commit point");
         exercised.addAndGet(points);
@@ -323,17 +322,6 @@ class FaultMatrixTest {
         System.out.println(operation.name() + " on " + backend + ": " + line);
     }
 
-    /**
-     * The default profile's share of the matrix: every exclusive creation (the commit points of data, index and
-     * transaction decisions), and an even spread of the other calls, about {@link #sampledPointsPerOperation()} per
-     * operation; the fault kind rotates over the chosen calls.
-     */
-    private boolean sampled(String call, int failAt, int calls, Fault fault) {
-        int perOperation = sampledPointsPerOperation();
-        int stride = Math.max(1, (calls + perOperation - 1) / perOperation);
-        boolean chosen = call.startsWith("createExclusive ") || failAt % stride == 0;
-        return chosen && Fault.values()[(failAt / stride + failAt) % Fault.values().length] == fault;
-    }
 
     /**
      * What the next writer does, for every partition and index partition: recovery after the writer lease. Before a

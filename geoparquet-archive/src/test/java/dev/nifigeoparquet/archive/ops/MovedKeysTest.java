@@ -8,6 +8,7 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
+import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Keys whose edited geometry moves them to another cell, and deletes that find a key's cell through the index. */
 class MovedKeysTest {
+
+    /** Storage calls sampled besides the commit points (the heavy profile runs every call with every fault). */
+    private static final int SPREAD = 16;
 
     @TempDir
     Path temp;
@@ -130,33 +134,32 @@ class MovedKeysTest {
         Map<String, String> newCells = cellsOf(healthy);
         assertEquals(cells.get(1), newCells.get(key(moving)));
 
-        int exercised = 0;
-        for (Fault fault : Fault.values()) {
-            for (int failAt = 1; failAt <= counter.callCount(); failAt++) {
-                Path root = TestFiles.copyTree(baseline.root, temp.resolve(fault + "-" + failAt));
-                FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
-                try {
-                    ParcelArchive.apply(GeoParquetArchive.open(faulty), cells.get(1), WriteMode.UPSERT, delta);
-                } catch (IOException | RuntimeException expected) {
-                    // the injected fault
-                }
-                String where = fault + " at call " + failAt + " (" + faulty.calls().get(failAt - 1) + ")";
-                // The next writer, after the lease: it aborts an undecided transaction and completes publishing.
-                GeoParquetArchive later = GeoParquetArchive.open(new LocalArchiveStorage(root),
-                        java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofDays(1)));
-                for (String cell : cells) {
-                    new dev.nifigeoparquet.archive.format.PartitionRecovery(later.storage(), later.descriptor().protocol())
-                            .recover(cell, Instant.now().plus(Duration.ofDays(1)));
-                }
-                Map<String, String> state = cellsOf(root);
-                assertTrue(state.equals(oldCells) || state.equals(newCells), where + ": the key is in exactly one of its cells, "
-                        + "old state or new: " + state.get(key(moving)));
-                ParcelArchive.apply(later, cells.get(1), WriteMode.UPSERT, delta);
-                assertEquals(newCells, cellsOf(root), where + ": the retried move lands exactly once");
-                exercised++;
+        List<FaultPoints.Point> points = FaultPoints.of(counter.calls(), SPREAD);
+        for (FaultPoints.Point point : points) {
+            Fault fault = point.fault();
+            int failAt = point.failAt();
+            Path root = TestFiles.copyTree(baseline.root, temp.resolve(fault + "-" + failAt));
+            FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
+            try {
+                ParcelArchive.apply(GeoParquetArchive.open(faulty), cells.get(1), WriteMode.UPSERT, delta);
+            } catch (IOException | RuntimeException expected) {
+                // the injected fault
             }
+            String where = fault + " at call " + failAt + " (" + point.call() + ")";
+            // The next writer, after the lease: it aborts an undecided transaction and completes publishing.
+            GeoParquetArchive later = GeoParquetArchive.open(new LocalArchiveStorage(root),
+                    java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofDays(1)));
+            for (String cell : cells) {
+                new dev.nifigeoparquet.archive.format.PartitionRecovery(later.storage(), later.descriptor().protocol())
+                        .recover(cell, Instant.now().plus(Duration.ofDays(1)));
+            }
+            Map<String, String> state = cellsOf(root);
+            assertTrue(state.equals(oldCells) || state.equals(newCells), where + ": the key is in exactly one of its cells, "
+                    + "old state or new: " + state.get(key(moving)));
+            ParcelArchive.apply(later, cells.get(1), WriteMode.UPSERT, delta);
+            assertEquals(newCells, cellsOf(root), where + ": the retried move lands exactly once");
         }
-        System.out.println("moved-key fault points exercised: " + exercised);
+        System.out.println("moved key: " + FaultPoints.describe(points, counter.callCount()));
     }
 
     private static Group keyOnly(String id) {

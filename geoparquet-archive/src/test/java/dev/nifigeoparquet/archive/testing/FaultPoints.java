@@ -1,0 +1,106 @@
+package dev.nifigeoparquet.archive.testing;
+
+import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which storage calls of an operation a fault test fails, and with which fault.
+ *
+ * <p>The default test run takes a deterministic sample: every exclusive creation (the commit points of data, index and
+ * transaction decisions) and an even spread of the other calls, the fault kind rotating over the chosen calls so that
+ * every kind is exercised. The heavy profile ({@code -Pheavy}, system property {@value #PROPERTY} = {@code every}) runs
+ * the full product: every call with every fault kind. The sample is a function of the call list only, so a failure
+ * reproduces on every run.
+ */
+public final class FaultPoints {
+
+    /** System property choosing the full product ({@code every}) or the sample (anything else). */
+    public static final String PROPERTY = "fault.points";
+
+    /** One fault to inject: the 1-based call that fails, how, and what that call was in the healthy run. */
+    public record Point(int failAt, Fault fault, String call) {
+        @Override
+        public String toString() {
+            return fault + " at call " + failAt + " (" + call + ")";
+        }
+    }
+
+    private FaultPoints() {
+    }
+
+    /** Whether this run exercises every call with every fault kind. */
+    public static boolean everyPoint() {
+        return "every".equals(System.getProperty(PROPERTY));
+    }
+
+    /**
+     * The points to exercise for an operation whose healthy run made {@code calls}: the full product in the heavy
+     * profile, otherwise {@link #sample(List, int)}.
+     */
+    public static List<Point> of(List<String> calls, int spread) {
+        return everyPoint() ? every(calls) : sample(calls, spread);
+    }
+
+    /** Every call with every fault kind. */
+    public static List<Point> every(List<String> calls) {
+        List<Point> points = new ArrayList<>();
+        for (Fault fault : Fault.values()) {
+            for (int failAt = 1; failAt <= calls.size(); failAt++) {
+                points.add(new Point(failAt, fault, calls.get(failAt - 1)));
+            }
+        }
+        return points;
+    }
+
+    /**
+     * Every exclusive creation and about {@code spread} other calls evenly spaced (always including the first and the
+     * last call), one fault kind each, the kind rotating in call order; when fewer points are chosen than there are
+     * kinds, the missing kinds are added at the commit points (or the last call), so no kind is ever left out.
+     */
+    public static List<Point> sample(List<String> calls, int spread) {
+        int total = calls.size();
+        int stride = Math.max(1, (total + spread - 1) / Math.max(1, spread));
+        Fault[] kinds = Fault.values();
+        List<Point> points = new ArrayList<>();
+        Set<Fault> used = EnumSet.noneOf(Fault.class);
+        int chosen = 0;
+        for (int failAt = 1; failAt <= total; failAt++) {
+            String call = calls.get(failAt - 1);
+            if (isCommitPoint(call) || failAt % stride == 0 || failAt == 1 || failAt == total) {
+                Fault fault = kinds[chosen++ % kinds.length];
+                points.add(new Point(failAt, fault, call));
+                used.add(fault);
+            }
+        }
+        int lastCommitPoint = lastCommitPoint(calls);
+        for (Fault fault : kinds) {
+            if (!used.contains(fault) && total > 0) {
+                points.add(new Point(lastCommitPoint, fault, calls.get(lastCommitPoint - 1)));
+            }
+        }
+        return points;
+    }
+
+    /** A one-line account of what a run exercised, for the test output. */
+    public static String describe(List<Point> points, int calls) {
+        return points.size() + " fault points over " + calls + " calls (" + (everyPoint() ? "every call x every kind" : "sampled, kinds rotating")
+                + ")";
+    }
+
+    private static boolean isCommitPoint(String call) {
+        return call.startsWith("createExclusive ");
+    }
+
+    private static int lastCommitPoint(List<String> calls) {
+        for (int i = calls.size(); i >= 1; i--) {
+            if (isCommitPoint(calls.get(i - 1))) {
+                return i;
+            }
+        }
+        return calls.size();
+    }
+}
