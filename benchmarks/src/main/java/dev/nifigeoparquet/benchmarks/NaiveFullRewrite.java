@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.benchmarks;
 
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
-import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;

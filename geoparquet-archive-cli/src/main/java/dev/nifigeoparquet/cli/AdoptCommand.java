@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.cli;
 
-import dev.nifigeoparquet.archive.AdoptionOptions;
-import dev.nifigeoparquet.archive.AdoptionReport;
-import dev.nifigeoparquet.archive.ArchiveAdopter;
+import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
+import dev.nifigeoparquet.archive.adoption.AdoptionReport;
+import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

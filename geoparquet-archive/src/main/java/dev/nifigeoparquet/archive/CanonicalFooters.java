@@ -19,7 +19,7 @@ import java.util.Map;
  * block that pyarrow puts inside {@code ARROW:schema}. Creation from a template and adoption derive the same way
  * (docs/archive-format.md, sections 7 and 8).
  */
-final class CanonicalFooters {
+public final class CanonicalFooters {
 
     private CanonicalFooters() {
     }
@@ -43,7 +43,7 @@ final class CanonicalFooters {
         return columnsWithBbox.isEmpty() ? null : compact(block);
     }
 
-    static String compact(ObjectNode block) {
+    public static String compact(ObjectNode block) {
         try {
             return ArchiveJson.mapper().writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(block);
         } catch (IOException e) {
@@ -56,7 +56,7 @@ final class CanonicalFooters {
      * {@code ARROW:schema} replaced too when there is one, so no canonical entry keeps the file's own block.
      * Appends what it replaced to {@code derivation}.
      */
-    static FooterEntries withGeo(FooterEntries entries, String geo, List<String> derivation) {
+    public static FooterEntries withGeo(FooterEntries entries, String geo, List<String> derivation) {
         Map<String, String> replaced = new LinkedHashMap<>(entries.asMap());
         replaced.put(FooterEntries.GEO, geo);
         String arrow = entries.asMap().get(ArrowSchemaEntry.KEY);

@@ -19,8 +19,7 @@ import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.keying.KeyingException;
-import dev.nifigeoparquet.archive.ops.DeltaRejectedException;
-import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -105,13 +104,13 @@ public final class GeoParquetArchive {
         return storage.exists(ArchiveLayout.DESCRIPTOR);
     }
 
-    /** An archive whose descriptor is about to be written (adoption builds the key index first). */
-    static GeoParquetArchive beforeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
+    /** An archive whose descriptor is about to be written (adoption builds the key index first); for adoption only. */
+    public static GeoParquetArchive beforeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
         return new GeoParquetArchive(storage, descriptor, clock);
     }
 
-    /** Writes a descriptor exclusively; fails when the location already holds an archive. */
-    static GeoParquetArchive writeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) throws IOException {
+    /** Writes a descriptor exclusively; fails when the location already holds an archive. For creation and adoption. */
+    public static GeoParquetArchive writeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) throws IOException {
         try {
             storage.createExclusive(ArchiveLayout.DESCRIPTOR, ArchiveJson.write(descriptor));
         } catch (FileAlreadyExistsException e) {

@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.archive;
 
+import dev.nifigeoparquet.archive.adoption.AdoptionReport;
+import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
+import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.keying.H3Keyer;

@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.archive;
 
+import dev.nifigeoparquet.archive.adoption.AdoptionReport;
+import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
+import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;

@@ -58,7 +58,7 @@ final class DeltaRecords {
      * Refuses a GeoParquet delta whose {@code geo} metadata declares another CRS for the geometry column than the
      * archive's; other readers carry no CRS and pass.
      *
-     * @throws dev.nifigeoparquet.archive.ops.DeltaRejectedException naming the delta and both CRSs
+     * @throws dev.nifigeoparquet.archive.DeltaRejectedException naming the delta and both CRSs
      */
     void requireArchiveCrs(RecordReader reader, String source) {
         if (reader instanceof GeoParquetRecordReader geoParquet) {

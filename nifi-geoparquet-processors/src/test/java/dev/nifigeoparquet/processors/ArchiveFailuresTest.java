@@ -2,7 +2,7 @@ package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
-import dev.nifigeoparquet.archive.ops.DeltaRejectedException;
+import dev.nifigeoparquet.archive.DeltaRejectedException;
 import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.CrsReprojector;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
-import dev.nifigeoparquet.archive.ops.DeltaRejectedException;
+import dev.nifigeoparquet.archive.DeltaRejectedException;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import org.apache.parquet.example.data.Group;

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.ops;
 
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Backoff;
 import dev.nifigeoparquet.archive.concurrent.Workers;

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.ops;
 
+import dev.nifigeoparquet.archive.DeltaRejectedException;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.schema.GroupType;

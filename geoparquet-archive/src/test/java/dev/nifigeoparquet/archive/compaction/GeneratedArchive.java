@@ -11,7 +11,7 @@ import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
-import dev.nifigeoparquet.archive.ops.RollingFileWriter;
+import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.ops;
 
+import dev.nifigeoparquet.archive.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;

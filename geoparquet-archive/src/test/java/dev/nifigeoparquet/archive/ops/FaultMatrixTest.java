@@ -1,7 +1,8 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.AdoptionOptions;
-import dev.nifigeoparquet.archive.ArchiveAdopter;
+import dev.nifigeoparquet.archive.format.FeatureKey;
+import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
+import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;

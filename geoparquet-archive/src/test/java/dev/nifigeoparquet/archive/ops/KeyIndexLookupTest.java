@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.ops;
 
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

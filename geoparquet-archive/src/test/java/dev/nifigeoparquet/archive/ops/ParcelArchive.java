@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.ops;
 
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;

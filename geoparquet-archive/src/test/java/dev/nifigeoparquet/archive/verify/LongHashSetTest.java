@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.verify;
 
-import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

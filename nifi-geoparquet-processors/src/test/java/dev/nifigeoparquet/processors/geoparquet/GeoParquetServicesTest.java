@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nifigeoparquet.archive.AdoptionOptions;
-import dev.nifigeoparquet.archive.ArchiveAdopter;
+import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
+import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;

@@ -3,7 +3,7 @@ package dev.nifigeoparquet.processors.templates;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.ops.LiveFiles;
+import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;

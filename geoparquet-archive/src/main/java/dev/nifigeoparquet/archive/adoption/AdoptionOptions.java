@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive;
+package dev.nifigeoparquet.archive.adoption;
 
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 

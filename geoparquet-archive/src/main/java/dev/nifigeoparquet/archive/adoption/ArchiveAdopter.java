@@ -1,5 +1,8 @@
-package dev.nifigeoparquet.archive;
+package dev.nifigeoparquet.archive.adoption;
 
+import dev.nifigeoparquet.archive.ArchiveSpec;
+import dev.nifigeoparquet.archive.CanonicalFooters;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -18,12 +21,12 @@ import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.geo.GeoBlockDiff;
 import dev.nifigeoparquet.archive.index.KeyIndex;
-import dev.nifigeoparquet.archive.ops.FeatureKey;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.KeyingException;
-import dev.nifigeoparquet.archive.ops.RollingFileWriter;
+import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.verify.FooterCheck;
 import dev.nifigeoparquet.archive.verify.Problem;
 import org.apache.parquet.example.data.Group;

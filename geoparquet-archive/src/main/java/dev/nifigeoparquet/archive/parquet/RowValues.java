@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.ops;
+package dev.nifigeoparquet.archive.parquet;
 
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.api.Binary;
@@ -18,13 +18,13 @@ import java.util.HexFormat;
  * Deterministic views of row values: a typed, length-prefixed byte encoding of any row (the canonical form
  * that delta ids hash), and a readable text of one primitive value (feature keys, messages).
  */
-final class RowValues {
+public final class RowValues {
 
     private RowValues() {
     }
 
     /** The canonical encoding of a row: every field in schema order, each value tagged by its physical type. */
-    static byte[] canonicalBytes(Group row) {
+    public static byte[] canonicalBytes(Group row) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             writeGroup(row, row.getType(), out);
@@ -65,7 +65,7 @@ final class RowValues {
     }
 
     /** A readable text of a primitive value: strings as text, other binaries as hex, numbers as numbers. */
-    static String text(Group row, int field, int index) {
+    public static String text(Group row, int field, int index) {
         PrimitiveType type = row.getType().getType(field).asPrimitiveType();
         return switch (type.getPrimitiveTypeName()) {
             case BOOLEAN -> Boolean.toString(row.getBoolean(field, index));
@@ -80,14 +80,14 @@ final class RowValues {
         };
     }
 
-    static boolean isText(PrimitiveType type) {
+    public static boolean isText(PrimitiveType type) {
         LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
         return annotation instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
                 || annotation instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
                 || annotation instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation;
     }
 
-    static byte[] utf8(String text) {
+    public static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 }

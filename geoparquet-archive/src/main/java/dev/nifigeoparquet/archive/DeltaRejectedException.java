@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.ops;
+package dev.nifigeoparquet.archive;
 
 import java.util.List;
 

@@ -1,5 +1,6 @@
-package dev.nifigeoparquet.archive;
+package dev.nifigeoparquet.archive.adoption;
 
+import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
 
 /**

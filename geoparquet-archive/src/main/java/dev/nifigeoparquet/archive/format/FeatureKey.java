@@ -1,5 +1,6 @@
-package dev.nifigeoparquet.archive.ops;
+package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.parquet.RowValues;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.schema.GroupType;
 

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.ops;
+package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
