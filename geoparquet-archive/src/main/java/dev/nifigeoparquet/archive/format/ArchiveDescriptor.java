@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.archive.format;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
@@ -77,13 +76,11 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
     }
 
     /** The exact schema of every data file. */
-    @JsonIgnore
     public MessageType parquetSchema() {
         return MessageTypeParser.parseMessageType(schema);
     }
 
     /** The entries every data file carries byte for byte. */
-    @JsonIgnore
     public FooterEntries canonicalFooter() {
         Map<String, String> entries = new LinkedHashMap<>();
         footer.forEach(entry -> entries.put(entry.key(), entry.value()));
@@ -91,12 +88,10 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
     }
 
     /** The canonical {@code geo} block, absent for archives of native Parquet GEOMETRY files without one. */
-    @JsonIgnore
     public Optional<GeoMetadata> geo() {
         return Optional.ofNullable(canonicalFooter().geo()).map(GeoMetadata::parse);
     }
 
-    @JsonIgnore
     public boolean hasKey() {
         return !keyColumns.isEmpty();
     }
