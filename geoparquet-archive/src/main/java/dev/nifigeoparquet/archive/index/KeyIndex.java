@@ -105,11 +105,24 @@ public final class KeyIndex {
     }
 
     private String shardOf(String keyText) {
+        return ArchiveLayout.indexShard(shardOf(keyText, shards));
+    }
+
+    /**
+     * The shard number of a key's index text among {@code shards} shards (docs/archive-format.md, section 10.2; the
+     * vectors in docs/test-vectors/shards.json): Java's {@code String.hashCode} of the text (over its UTF-16 code units),
+     * sign-extended to 64 bits, mixed by the first three steps of MurmurHash3's 64-bit finaliser (fmix64), and
+     * reduced modulo {@code shards} to 0..shards-1.
+     */
+    public static int shardOf(String keyText, int shards) {
+        if (shards < 1) {
+            throw new IllegalArgumentException("A key index has at least one shard, not " + shards);
+        }
         long h = keyText.hashCode();
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;
-        return ArchiveLayout.indexShard((int) Math.floorMod(h, (long) shards));
+        return (int) Math.floorMod(h, (long) shards);
     }
 
     /**
