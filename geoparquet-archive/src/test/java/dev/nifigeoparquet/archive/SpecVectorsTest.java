@@ -184,6 +184,33 @@ class SpecVectorsTest {
     }
 
     @Test
+    void everyJsonExampleOfTheSpecIsAVectorFile() throws IOException {
+        String spec = Files.readString(docs().resolve("archive-format.md"));
+        Matcher blocks = Pattern.compile("(?m)^([^\\n]*)\\n```json\\n(.*?)\\n```$", Pattern.DOTALL).matcher(spec);
+        Pattern reference = Pattern.compile("`(docs/test-vectors/[^`]+\\.json)`(?:, field `([^`]+)`)?");
+        int examples = 0;
+        while (blocks.find()) {
+            Matcher file = reference.matcher(blocks.group(1));
+            assertTrue(file.find(), "a JSON example names the vector file it shows, on the line before it: " + blocks.group(1));
+            JsonNode quoted = JSON.readTree(docs().getParent().resolve(file.group(1)).toFile());
+            if (file.group(2) != null) {
+                quoted = quoted.get(file.group(2));
+            }
+            assertEquals(quoted, JSON.readTree(blocks.group(2)), "the example of " + file.group(1));
+            examples++;
+        }
+        assertTrue(examples >= 6, "examples of the descriptor, entries, a decision and an adoption record: " + examples);
+    }
+
+    @Test
+    void theAdoptedDescriptorReadsAndWritesBack() throws IOException {
+        byte[] json = Files.readAllBytes(docs().resolve("test-vectors/adopted-descriptor.json"));
+        ArchiveDescriptor descriptor = DescriptorParser.fromJson(json, "adopted-descriptor.json");
+        assertNotNull(descriptor.adoption());
+        assertEquals(new String(json, StandardCharsets.UTF_8), new String(DescriptorParser.toJson(descriptor), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void keyIndexFilesHaveTheSchemaAndLayoutTheVectorsGive() throws IOException {
         JsonNode vector = JSON.readTree(docs().resolve("test-vectors/key-index.json").toFile());
         Path root = temp.resolve("indexed");

@@ -166,6 +166,18 @@ class FormatGoldenFilesTest {
     }
 
     @Test
+    void nonAsciiTextIsWrittenAsTheSpecSays() throws IOException {
+        ArchiveDescriptor d = descriptor("current/descriptor.json");
+        ArchiveDescriptor named = new ArchiveDescriptor(d.formatVersion(), d.createdAt(), d.h3Resolution(), d.keyingRule(),
+                d.geometryColumn(), d.keyColumns(), d.versionColumn(), d.schema(),
+                List.of(d.footer().get(0), new FooterEntry("note", "Zürich \uD835\uDD38")), d.writer(), d.protocol(), d.compaction(),
+                d.adoption(), d.keyIndexShards());
+        String written = new String(DescriptorParser.toJson(named), StandardCharsets.UTF_8);
+        assertTrue(written.contains("\"Zürich \\uD835\\uDD38\""), "BMP characters as UTF-8, others as escaped surrogates: " + written);
+        assertEquals(named, DescriptorParser.fromJson(written.getBytes(StandardCharsets.UTF_8), "descriptor"));
+    }
+
+    @Test
     void unknownFieldsAreIgnoredAndNotWrittenBack() throws IOException {
         for (Path file : golden("current")) {
             String name = file.getFileName().toString();
