@@ -203,11 +203,25 @@ class SpecVectorsTest {
     }
 
     @Test
-    void theAdoptedDescriptorReadsAndWritesBack() throws IOException {
+    void theAdoptedDescriptorAndEntryReadWriteBackAndAgree() throws IOException {
         byte[] json = Files.readAllBytes(docs().resolve("test-vectors/adopted-descriptor.json"));
         ArchiveDescriptor descriptor = DescriptorParser.fromJson(json, "adopted-descriptor.json");
         assertNotNull(descriptor.adoption());
         assertEquals(new String(json, StandardCharsets.UTF_8), new String(DescriptorParser.toJson(descriptor), StandardCharsets.UTF_8));
+
+        byte[] entryJson = Files.readAllBytes(docs().resolve("test-vectors/adopted-entry.json"));
+        PartitionCommit entry = CommitEntryParser.fromJson(entryJson, "adopted-entry.json");
+        assertEquals(new String(entryJson, StandardCharsets.UTF_8), new String(CommitEntryParser.toJson(entry), StandardCharsets.UTF_8));
+        assertEquals(ArchiveLayout.PARTITION_PREFIX + entry.cell() + "/" + entry.files().get(0).name(),
+                descriptor.adoption().referenceFile(), "the entry is the reference file's partition");
+        assertEquals(descriptor.adoption().adoptedAt(), entry.committedAt(), "adoption commits at its adoptedAt");
+        assertEquals(1, entry.version());
+        assertEquals("adopt", entry.operationId());
+        assertEquals(List.of("adopt"), entry.recentOperationIds());
+        assertEquals(Long.valueOf(0), entry.rowsBefore());
+        assertEquals(entry.fileNames(), entry.added());
+        assertTrue(entry.files().stream().allMatch(file -> file.committedAt().isBefore(entry.committedAt())),
+                "adopted files keep their last-modified times, from before the adoption");
     }
 
     @Test
