@@ -199,7 +199,7 @@ class SpecVectorsTest {
             assertEquals(quoted, JSON.readTree(blocks.group(2)), "the example of " + file.group(1));
             examples++;
         }
-        assertTrue(examples >= 6, "examples of the descriptor, entries, a decision and an adoption record: " + examples);
+        assertTrue(examples >= 8, "examples of the descriptor, entries, decisions and an adoption record: " + examples);
     }
 
     @Test
@@ -222,6 +222,15 @@ class SpecVectorsTest {
         assertEquals(entry.fileNames(), entry.added());
         assertTrue(entry.files().stream().allMatch(file -> file.committedAt().isBefore(entry.committedAt())),
                 "adopted files keep their last-modified times, from before the adoption");
+    }
+
+    @Test
+    void theAbortedDecisionReadsAndWritesBack() throws IOException {
+        byte[] json = Files.readAllBytes(docs().resolve("test-vectors/aborted-decision.json"));
+        TransactionDecision decision = TransactionDecisionParser.fromJson(json, "aborted-decision.json");
+        assertEquals(new String(json, StandardCharsets.UTF_8), new String(TransactionDecisionParser.toJson(decision), StandardCharsets.UTF_8));
+        assertEquals(TransactionDecision.Outcome.ABORTED, decision.outcome());
+        assertEquals(1, decision.participants().size(), "a recovering writer names the partition it found the entry in");
     }
 
     @Test
