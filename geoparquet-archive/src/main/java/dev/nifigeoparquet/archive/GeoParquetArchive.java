@@ -4,6 +4,7 @@ import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.DescriptorParser;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionCommitter;
 import dev.nifigeoparquet.archive.format.PartitionLog;
@@ -91,11 +92,9 @@ public final class GeoParquetArchive {
         } catch (NoSuchFileException e) {
             throw new ArchiveNotFoundException(storage.describe());
         }
-        ArchiveDescriptor descriptor = ArchiveJson.read(json, ArchiveDescriptor.class, storage.describe() + "/" + ArchiveLayout.DESCRIPTOR);
-        if (descriptor.formatVersion() > ArchiveDescriptor.FORMAT_VERSION) {
-            throw new IOException("Archive at " + storage.describe() + " has format version " + descriptor.formatVersion()
-                    + "; this implementation reads up to " + ArchiveDescriptor.FORMAT_VERSION);
-        }
+        // A descriptor of a newer format version is refused before anything else is read (UnsupportedFormatVersionException):
+        // neither reading nor writing is safe when what its entries mean may have changed.
+        ArchiveDescriptor descriptor = DescriptorParser.fromJson(json, storage.describe() + "/" + ArchiveLayout.DESCRIPTOR);
         return new GeoParquetArchive(storage, descriptor, clock);
     }
 
@@ -112,7 +111,7 @@ public final class GeoParquetArchive {
     /** Writes a descriptor exclusively; fails when the location already holds an archive. For creation and adoption. */
     public static GeoParquetArchive writeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) throws IOException {
         try {
-            storage.createExclusive(ArchiveLayout.DESCRIPTOR, ArchiveJson.write(descriptor));
+            storage.createExclusive(ArchiveLayout.DESCRIPTOR, DescriptorParser.toJson(descriptor));
         } catch (FileAlreadyExistsException e) {
             throw new FileAlreadyExistsException(storage.describe(), null, "an archive already exists there");
         }

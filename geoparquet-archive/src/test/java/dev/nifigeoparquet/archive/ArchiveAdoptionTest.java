@@ -146,6 +146,15 @@ class ArchiveAdoptionTest {
                 new LocalArchiveStorage(badName), AdoptionOptions.withKey("id"), Clock.systemUTC()));
         assertTrue(nameError.getMessage().contains("8428309FFFFFFFF"), nameError.getMessage());
 
+        Path badFileName = temp.resolve("bad-file-name");
+        writeDuckDbArchive(badFileName, 3, geo, 20);
+        Path renamed = dataFiles(badFileName).get(0).resolveSibling("data 0.parquet");
+        Files.move(dataFiles(badFileName).get(0), renamed);
+        IllegalArgumentException fileNameError = assertThrows(IllegalArgumentException.class, () -> ArchiveAdopter.adopt(
+                new LocalArchiveStorage(badFileName), AdoptionOptions.withKey("id"), Clock.systemUTC()));
+        assertTrue(fileNameError.getMessage().contains("data 0.parquet"), fileNameError.getMessage());
+        assertFalse(Files.exists(badFileName.resolve(ArchiveLayout.LOG_DIRECTORY)), "refused before any entry is written");
+
         assertFalse(Files.exists(root.resolve(ArchiveLayout.DESCRIPTOR)), "a refused adoption writes no descriptor");
         assertThrows(IllegalArgumentException.class, () -> ArchiveAdopter.adopt(new LocalArchiveStorage(temp.resolve("empty")),
                 AdoptionOptions.withKey("id"), Clock.systemUTC()));

@@ -352,6 +352,7 @@ public final class ArchiveAdopter {
     private static Map<String, List<StoredObject>> findPartitions(ArchiveStorage storage, Integer expectedResolution) throws IOException {
         Map<String, List<StoredObject>> partitions = new TreeMap<>();
         List<String> invalid = new ArrayList<>();
+        List<String> unnamable = new ArrayList<>();
         Map<Integer, Integer> partitionsByResolution = new TreeMap<>();
         for (StoredObject entry : storage.list("")) {
             String cell = entry.directory() ? ArchiveLayout.cellOfPartitionDirectory(entry.name()) : null;
@@ -369,6 +370,10 @@ public final class ArchiveAdopter {
             List<StoredObject> dataFiles = new ArrayList<>();
             for (StoredObject file : storage.list(entry.path())) {
                 if (!file.directory() && file.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX) && !file.name().startsWith(".")) {
+                    if (!ArchiveLayout.isDataFileName(file.name())) {
+                        // Every later read or write of the file builds its path from the name, and refuses it then.
+                        unnamable.add(file.path());
+                    }
                     dataFiles.add(file);
                 }
             }
@@ -376,6 +381,12 @@ public final class ArchiveAdopter {
         }
         if (!invalid.isEmpty()) {
             throw new IllegalArgumentException("Partition directories that are not canonical H3 cells: " + invalid);
+        }
+        if (!unnamable.isEmpty()) {
+            throw new IllegalArgumentException("Data file names may hold only the characters A-Z a-z 0-9 . _ = -; rename "
+                    + unnamable.subList(0, Math.min(FILES_NAMED_IN_ERRORS, unnamable.size()))
+                    + (unnamable.size() > FILES_NAMED_IN_ERRORS ? " and " + (unnamable.size() - FILES_NAMED_IN_ERRORS) + " more" : "")
+                    + " before adopting");
         }
         if (partitions.isEmpty()) {
             throw new IllegalArgumentException("No " + ArchiveLayout.PARTITION_PREFIX + "<cell> directories under "

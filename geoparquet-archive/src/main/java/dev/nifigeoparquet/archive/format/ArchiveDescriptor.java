@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.archive.format;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
@@ -84,13 +83,11 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
     }
 
     /** The exact schema of every data file. */
-    @JsonIgnore
     public MessageType parquetSchema() {
         return MessageTypeParser.parseMessageType(schema);
     }
 
     /** The entries every data file carries byte for byte. */
-    @JsonIgnore
     public FooterEntries canonicalFooter() {
         Map<String, String> entries = new LinkedHashMap<>();
         footer.forEach(entry -> entries.put(entry.key(), entry.value()));
@@ -98,19 +95,16 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
     }
 
     /** The canonical {@code geo} block, absent for archives of native Parquet GEOMETRY files without one. */
-    @JsonIgnore
     public Optional<GeoMetadata> geo() {
         return Optional.ofNullable(canonicalFooter().geo()).map(GeoMetadata::parse);
     }
 
     /** Whether the archive was created under {@link #EARLIER_KEYING_RULE}: rows crossing the antimeridian may sit
      *  in the cell of their stored coordinates' planar centroid. */
-    @JsonIgnore
     public boolean keyedByEarlierRule() {
         return EARLIER_KEYING_RULE.equals(keyingRule);
     }
 
-    @JsonIgnore
     public boolean hasKey() {
         return !keyColumns.isEmpty();
     }

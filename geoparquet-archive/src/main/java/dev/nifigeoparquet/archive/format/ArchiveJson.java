@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
-import java.io.IOException;
-
-/** The one JSON mapping of the format's metadata files: ISO-8601 instants, pretty-printed for operators. */
+/**
+ * The engine's shared JSON mapper: ISO-8601 instants, pretty-printed for operators. The format's own metadata files
+ * are never mapped from Java names through it; {@link DescriptorParser}, {@link CommitEntryParser} and
+ * {@link TransactionDecisionParser} write and read them field by field, as docs/archive-format.md defines them.
+ */
 public final class ArchiveJson {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
@@ -21,21 +23,5 @@ public final class ArchiveJson {
 
     public static ObjectMapper mapper() {
         return MAPPER;
-    }
-
-    public static byte[] write(Object value) {
-        try {
-            return MAPPER.writeValueAsBytes(value);
-        } catch (IOException e) {
-            throw new IllegalStateException("Cannot serialise " + value.getClass().getSimpleName(), e);
-        }
-    }
-
-    public static <T> T read(byte[] json, Class<T> type, String source) throws IOException {
-        try {
-            return MAPPER.readValue(json, type);
-        } catch (IOException e) {
-            throw new IOException("Unreadable " + type.getSimpleName() + " in " + source + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -1,7 +1,5 @@
 package dev.nifigeoparquet.archive.format;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
 import java.time.Instant;
 import java.util.Objects;
 
@@ -18,7 +16,7 @@ import java.util.Objects;
  *                    ({@code staging/<cell>/<stagedAs>.replacement}); null for a file published under its own name
  */
 public record DataFileEntry(String name, long rows, long bytes, Instant committedAt,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String stagedAs) {
+                            String stagedAs) {
 
     public DataFileEntry {
         Objects.requireNonNull(name, "name");

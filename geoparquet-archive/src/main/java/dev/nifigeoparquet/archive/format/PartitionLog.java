@@ -104,13 +104,10 @@ public final class PartitionLog {
 
     public PartitionCommit read(long version) throws IOException {
         String path = ArchiveLayout.logEntry(cell, version);
-        PartitionCommit commit = ArchiveJson.read(storage.readAllBytes(path), PartitionCommit.class, storage.describe() + "/" + path);
+        String file = storage.describe() + "/" + path;
+        PartitionCommit commit = CommitEntryParser.fromJson(storage.readAllBytes(path), file);
         if (commit.version() != version || !cell.equals(commit.cell())) {
-            throw new IOException("Commit entry " + path + " claims partition " + commit.cell() + " version " + commit.version());
-        }
-        if (commit.formatVersion() > PartitionCommit.FORMAT_VERSION) {
-            throw new IOException("Commit entry " + path + " has format version " + commit.formatVersion()
-                    + "; this reader understands up to " + PartitionCommit.FORMAT_VERSION);
+            throw new ArchiveFormatException(file, "the entry claims partition " + commit.cell() + " version " + commit.version());
         }
         return commit;
     }
@@ -121,7 +118,7 @@ public final class PartitionLog {
      */
     public void commit(PartitionCommit next) throws IOException {
         try {
-            storage.createExclusive(ArchiveLayout.logEntry(cell, next.version()), ArchiveJson.write(next));
+            storage.createExclusive(ArchiveLayout.logEntry(cell, next.version()), CommitEntryParser.toJson(next));
         } catch (FileAlreadyExistsException e) {
             throw new CommitConflictException(cell, next.version(), e.getMessage());
         }

@@ -13,10 +13,15 @@ import java.util.List;
  * @param operationId  the operation it carried
  * @param outcome      the decision
  * @param decidedAt    when it was decided
- * @param participants the partitions (cells and index shards) with an entry of this transaction
+ * @param participants the partitions (cells and index shards) the deciding writer knew to have an entry of this
+ *                     transaction: every participant for the writer's own decision, the partition it found the entry
+ *                     in for a recovering writer's abort. For operators; the protocol does not read it
  */
 public record TransactionDecision(String transaction, String operationId, Outcome outcome, Instant decidedAt,
                                   List<String> participants) {
+
+    /** The decision record format this implementation writes and reads up to. */
+    public static final int FORMAT_VERSION = 1;
 
     public enum Outcome { COMMITTED, ABORTED }
 

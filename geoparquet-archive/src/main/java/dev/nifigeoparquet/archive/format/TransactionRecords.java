@@ -17,11 +17,18 @@ public final class TransactionRecords {
     /** The decision, or null while the transaction is undecided. */
     public static TransactionDecision read(ArchiveStorage storage, String transaction) throws IOException {
         String path = ArchiveLayout.transactionDecision(transaction);
+        byte[] json;
         try {
-            return ArchiveJson.read(storage.readAllBytes(path), TransactionDecision.class, storage.describe() + "/" + path);
+            json = storage.readAllBytes(path);
         } catch (NoSuchFileException undecided) {
             return null;
         }
+        String file = storage.describe() + "/" + path;
+        TransactionDecision decision = TransactionDecisionParser.fromJson(json, file);
+        if (!transaction.equals(decision.transaction())) {
+            throw new ArchiveFormatException(file, "the decision names transaction " + decision.transaction());
+        }
+        return decision;
     }
 
     /**
@@ -31,7 +38,7 @@ public final class TransactionRecords {
                                              TransactionDecision.Outcome outcome, Instant now, List<String> participants) throws IOException {
         TransactionDecision decision = new TransactionDecision(transaction, operationId, outcome, now, participants);
         try {
-            storage.createExclusive(ArchiveLayout.transactionDecision(transaction), ArchiveJson.write(decision));
+            storage.createExclusive(ArchiveLayout.transactionDecision(transaction), TransactionDecisionParser.toJson(decision));
             return decision;
         } catch (FileAlreadyExistsException decidedFirst) {
             TransactionDecision standing = read(storage, transaction);

@@ -87,6 +87,13 @@ public final class KeyIndex {
     private static final ColumnEncodings INDEX_ENCODINGS = ColumnEncodings.defaults().withDictionary(false).withBloomFilterOn("key")
             .withoutStatisticsOn("cell").withoutStatisticsOn("present").withSizeStatistics(false);
     private static final Comparator<Group> BY_KEY = Comparator.comparing((Group row) -> row.getString("key", 0));
+    /**
+     * The order of Parquet's statistics of a STRING column: unsigned bytes of the UTF-8 encoding, which is the order of
+     * Unicode code points. Java's {@code String.compareTo} orders UTF-16 code units, which puts U+E000..U+FFFF after
+     * every character beyond U+FFFF; wanted keys are kept in this order so that a row group's key range selects them
+     * as the statistics mean it.
+     */
+    private static final Comparator<String> CODE_POINT_ORDER = KeyIndex::compareCodePoints;
 
     private final GeoParquetArchive archive;
     private final int shards;
@@ -105,11 +112,24 @@ public final class KeyIndex {
     }
 
     private String shardOf(String keyText) {
+        return ArchiveLayout.indexShard(shardOf(keyText, shards));
+    }
+
+    /**
+     * The shard number of a key's index text among {@code shards} shards (docs/archive-format.md, section 10.2; the
+     * vectors in docs/test-vectors/shards.json): Java's {@code String.hashCode} of the text (over its UTF-16 code units),
+     * sign-extended to 64 bits, mixed by the first three steps of MurmurHash3's 64-bit finaliser (fmix64), and
+     * reduced modulo {@code shards} to 0..shards-1.
+     */
+    public static int shardOf(String keyText, int shards) {
+        if (shards < 1) {
+            throw new IllegalArgumentException("A key index has at least one shard, not " + shards);
+        }
         long h = keyText.hashCode();
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;
-        return ArchiveLayout.indexShard((int) Math.floorMod(h, (long) shards));
+        return (int) Math.floorMod(h, (long) shards);
     }
 
     /**
@@ -155,9 +175,9 @@ public final class KeyIndex {
         Map<String, Set<String>> cells = new HashMap<>();
         for (Map.Entry<String, List<String>> shard : byShard.entrySet()) {
             PartitionCommit state = new PartitionLog(archive.storage(), shard.getKey()).latest();
-            apply(cells, read(state, new TreeSet<>(shard.getValue())));
+            apply(cells, read(state, inCodePointOrder(shard.getValue())));
         }
-        apply(cells, read(journal, new TreeSet<>(byText.keySet())));
+        apply(cells, read(journal, inCodePointOrder(byText.keySet())));
         byText.forEach((text, key) -> result.put(key, cells.getOrDefault(text, Set.of())));
         return new Lookup(result, journal);
     }
@@ -178,7 +198,7 @@ public final class KeyIndex {
         present.forEach((key, cell) -> records.add(row(key.indexText(), cell, true)));
         gone.forEach((key, cell) -> records.add(row(key.indexText(), cell, false)));
         records.sort(BY_KEY);
-        TreeSet<String> keys = new TreeSet<>();
+        TreeSet<String> keys = new TreeSet<>(CODE_POINT_ORDER);
         records.forEach(record -> keys.add(record.getString("key", 0)));
         return new PartitionCommitter.LateParticipant() {
             @Override
@@ -476,7 +496,28 @@ public final class KeyIndex {
         }
         String min = ((Binary) statistics.genericGetMin()).toStringUsingUTF8();
         String max = ((Binary) statistics.genericGetMax()).toStringUsingUTF8();
-        return min.compareTo(max) > 0 ? wanted : wanted.subSet(min, true, max, true);
+        return compareCodePoints(min, max) > 0 ? wanted : wanted.subSet(min, true, max, true);
+    }
+
+    private static NavigableSet<String> inCodePointOrder(Collection<String> keys) {
+        TreeSet<String> ordered = new TreeSet<>(CODE_POINT_ORDER);
+        ordered.addAll(keys);
+        return ordered;
+    }
+
+    private static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
     }
 
     private static void apply(Map<String, Set<String>> cells, List<Group> records) {

@@ -10,11 +10,8 @@ import dev.nifigeoparquet.archive.keying.KeyingException;
 import org.apache.parquet.example.data.Group;
 import org.locationtech.jts.geom.Geometry;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +25,6 @@ import java.util.Set;
 public final class PartitionDelta {
 
     private static final int PROBLEM_LIMIT = 100;
-    private static final byte[] ID_DOMAIN = RowValues.utf8("geoparquet-archive delta v1\n");
 
     private final String cell;
     private final WriteMode mode;
@@ -71,9 +67,7 @@ public final class PartitionDelta {
         FeatureKey.Extractor keys = keyed ? archive.keyExtractor() : null;
         GeometryCodec codec = archive.geometryCodec();
         Set<String> allowedTypes = allowedGeometryTypes(archive);
-        MessageDigest digest = sha256();
-        digest.update(ID_DOMAIN);
-        digest.update(RowValues.utf8(mode + "\n" + (cell == null ? "*" : cell) + "\n"));
+        DeltaId derivedId = DeltaId.start(mode, cell);
 
         List<String> problems = new ArrayList<>();
         Map<FeatureKey, DeltaRow> byKey = new LinkedHashMap<>();
@@ -82,8 +76,7 @@ public final class PartitionDelta {
         long index = 0;
         for (DeltaRow row : rows) {
             long recordIndex = index++;
-            digest.update((byte) (row.delete() ? 1 : 0));
-            digest.update(RowValues.canonicalBytes(row.row()));
+            derivedId.add(row);
             if (problems.size() >= PROBLEM_LIMIT) {
                 continue;
             }
@@ -116,7 +109,7 @@ public final class PartitionDelta {
         if (!problems.isEmpty()) {
             throw new DeltaRejectedException("Delta for partition " + cell + " rejected, nothing was written", problems);
         }
-        String id = deltaId != null ? deltaId : HexFormat.of().formatHex(digest.digest());
+        String id = deltaId != null ? deltaId : derivedId.hex();
         return new PartitionDelta(cell, mode, id, List.of(id), byKey, unkeyed, (int) index, duplicates);
     }
 
@@ -194,14 +187,6 @@ public final class PartitionDelta {
         }
         var coordinate = geometry.getCoordinate();
         return coordinate != null && !Double.isNaN(coordinate.getZ()) ? type + " Z" : type;
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
     }
 
     public String cell() {

@@ -119,6 +119,26 @@ class KeyIndexLookupTest {
         assertEquals(Set.of(), found.get(key("z")));
     }
 
+    @Test
+    void keysAreFoundWhereTheStatisticsOrderOfUtf8PutsThem() throws Exception {
+        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION, ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index order");
+        GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+        KeyIndex index = new KeyIndex(archive);
+        // One row group whose key statistics, in Parquet's order (UTF-8 bytes), run from "a" to the emoji; in Java's
+        // String order the fullwidth "！" (U+FF01) sorts after the emoji's surrogates, outside that range.
+        String fullwidth = "\uFF01";
+        String emoji = "\uD83D\uDE00";
+        index.record(Map.of(key("a"), CELLS[0], key(fullwidth), CELLS[1], key(emoji), CELLS[2]), Map.of());
+        for (KeyIndex lookups : List.of(index, new KeyIndex(GeoParquetArchive.open(new LocalArchiveStorage(root))))) {
+            // Each alone: a row group read for one wanted key yields every other wanted key in it too.
+            assertEquals(Set.of(CELLS[0]), lookups.candidates(List.of(key("a"))).get(key("a")));
+            assertEquals(Set.of(CELLS[1]), lookups.candidates(List.of(key(fullwidth))).get(key(fullwidth)),
+                    "a key between the bounds in UTF-8 order is read");
+            assertEquals(Set.of(CELLS[2]), lookups.candidates(List.of(key(emoji))).get(key(emoji)));
+        }
+    }
+
     private static FeatureKey key(String id) {
         return new FeatureKey(List.of(id));
     }
