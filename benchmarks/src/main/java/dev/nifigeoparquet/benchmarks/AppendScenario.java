@@ -49,7 +49,7 @@ final class AppendScenario {
         Path engineRoot = work.resolve("engine");
         Archives.linkCopy(source.root, engineRoot);
         GeoParquetArchive archive = Archives.open(engineRoot);
-        Map<String, Long> before = Archives.snapshot(engineRoot);
+        Map<String, Archives.FileState> before = Archives.snapshot(engineRoot);
         var engine = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.APPEND));
         Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(engineRoot));
         OperationResult result = engine.value();

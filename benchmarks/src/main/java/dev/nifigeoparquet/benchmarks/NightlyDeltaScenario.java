@@ -243,7 +243,7 @@ final class NightlyDeltaScenario {
         static IncrementalRun of(Path pristine, Path root, Delta delta, int tasks, int partitionsPerRun) throws Exception {
             Archives.linkCopy(pristine, root);
             GeoParquetArchive archive = Archives.open(root);
-            Map<String, Long> before = Archives.snapshot(root);
+            Map<String, Archives.FileState> before = Archives.snapshot(root);
             var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT, tasks, partitionsPerRun));
             return new IncrementalRun(root, archive, timed, Archives.DiskChange.between(before, Archives.snapshot(root)));
         }
