@@ -12,7 +12,6 @@ import dev.nifigeoparquet.archive.ops.RollingFileWriter;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
@@ -41,10 +40,13 @@ final class Archives {
     private Archives() {
     }
 
-    /** A new parcel archive (key parcel_id, version updated_at) with the engine's default writer settings. */
+    /**
+     * A new parcel archive in the run's {@link RowModel} (key parcel_id, version updated_at) with the engine's default
+     * writer settings.
+     */
     static GeoParquetArchive create(Path root, FooterEntries footer, int resolution) throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), footer, List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION, resolution, WriterSettings.defaults(), "benchmark");
+        ArchiveSpec spec = ArchiveSpec.of(RowModel.current().schema(), footer, List.of(RowModel.KEY),
+                RowModel.VERSION, resolution, WriterSettings.defaults(), "benchmark");
         return ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
     }
 

@@ -7,7 +7,6 @@ import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
@@ -121,7 +120,7 @@ final class NightlyDeltaScenario {
 
         // 2. Naive full rewrite with the engine's Parquet writer.
         Path naiveOut = work.resolve("full-naive");
-        var naive = Probe.measure(() -> NaiveFullRewrite.run(pristine, delta, naiveOut, SyntheticParcels.schema(),
+        var naive = Probe.measure(() -> NaiveFullRewrite.run(pristine, delta, naiveOut, RowModel.current().schema(),
                 archive.canonicalFooter(), WriterSettings.defaults()));
 
         // 3. DuckDB rewriting the whole archive.
@@ -130,10 +129,10 @@ final class NightlyDeltaScenario {
         try (DuckDb duck = new DuckDb()) {
             duck.execute("SET enable_geoparquet_conversion = false");
             String threads = String.valueOf(duck.query("SELECT current_setting('threads')").get(0).get(0));
-            String sql = "COPY (SELECT a.parcel_id, a.land_use, a.area_m2, a.updated_at, a.geometry, a.h3_cell"
+            String sql = "COPY (SELECT " + RowModel.current().columnList("a.") + ", a.h3_cell"
                     + " FROM read_parquet(" + DuckDb.glob(pristine) + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR}) a"
                     + " ANTI JOIN read_parquet(" + DuckDb.literal(prepared.deltaFile()) + ") d USING (parcel_id)"
-                    + " UNION ALL SELECT parcel_id, land_use, area_m2, updated_at, geometry, h3_cell"
+                    + " UNION ALL SELECT " + RowModel.current().columnList("") + ", h3_cell"
                     + " FROM read_parquet(" + DuckDb.literal(prepared.deltaFile()) + ") WHERE NOT is_delete)"
                     + " TO " + DuckDb.literal(duckOut) + " (FORMAT parquet, PARTITION_BY (h3_cell), COMPRESSION zstd,"
                     + " COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
@@ -173,7 +172,7 @@ final class NightlyDeltaScenario {
             rec.put("afterDuckDbRewriteCountedByDuckDb", afterDuck);
             rec.put("distinctKeysAfterIncremental", duck.count("SELECT count(DISTINCT parcel_id) FROM read_parquet("
                     + DuckDb.glob(incremental) + ")"));
-            String rows = "SELECT parcel_id, land_use, updated_at, geometry, h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
+            String rows = "SELECT " + RowModel.current().columnList("") + ", h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
             rec.put("rowsInIncrementalNotInNaive", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental))
                     + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
             rec.put("rowsInIncrementalNotInDuckDb", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental))

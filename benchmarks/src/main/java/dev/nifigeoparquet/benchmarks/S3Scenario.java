@@ -12,7 +12,6 @@ import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
@@ -64,7 +63,7 @@ final class S3Scenario {
             StorageCost incCost = inc.value().cost();
 
             var full = Probe.measure(() -> StorageMeter.measure(() -> NaiveFullRewrite.inPlace(fullStorage, delta,
-                    SyntheticParcels.schema(), archive.canonicalFooter(), WriterSettings.defaults())));
+                    archive.schema(), archive.canonicalFooter(), WriterSettings.defaults())));
             NaiveFullRewrite.Result n = full.value().result();
             StorageCost fullCost = full.value().cost();
 
