@@ -225,7 +225,8 @@ public final class PartitionCommitter {
     /**
      * Commits changes planned on known versions, atomically. Every participant must still be at its planned version
      * when its lock is held and it has been recovered, otherwise {@link StalePlanException} is thrown before anything
-     * is staged. Participants are staged on {@code workers} in parallel, then their entries are created, then the late
+     * is staged. Participants are staged on {@code workers} in parallel, in the order given (put the largest first: the
+     * threads then end together), then their entries are created, then the late
      * participant's (rebased over commits that do not conflict), then the decision. Any failure before the decision
      * leaves the archive unchanged; a lost race or a conflict surfaces as {@link StalePlanException} for the caller to
      * plan again. A participant's staging failure is thrown as {@link ParticipantFailedException}, naming it.
@@ -255,13 +256,19 @@ public final class PartitionCommitter {
             DataFileStager lateStager = late == null ? null : new DataFileStager(storage, late.cell());
             Map<String, CommitOutcome> committed;
             try {
-                List<Workers.Outcome<PartitionChange>> staged = workers.map(List.copyOf(sorted.values()),
+                // In the caller's order (the largest first, so the threads finish together), the results by partition.
+                List<Planned> inOrder = new ArrayList<>(new LinkedHashMap<>(participants.stream().collect(java.util.stream.Collectors.toMap(
+                        Planned::cell, participant -> participant, (first, second) -> second, LinkedHashMap::new))).values());
+                List<Workers.Outcome<PartitionChange>> staged = workers.map(inOrder,
                         participant -> participant.update().apply(states.get(participant.cell()).state(), stagers.get(participant.cell())));
+                Map<String, Workers.Outcome<PartitionChange>> stagedByCell = new java.util.HashMap<>();
+                for (int i = 0; i < inOrder.size(); i++) {
+                    stagedByCell.put(inOrder.get(i).cell(), staged.get(i));
+                }
                 List<NewDataFile> lateFiles = late == null ? List.of() : late.stage(lateStager);
-                int i = 0;
                 Map<String, PartitionChange> changes = new LinkedHashMap<>();
                 for (Planned participant : sorted.values()) {
-                    Workers.Outcome<PartitionChange> outcome = staged.get(i++);
+                    Workers.Outcome<PartitionChange> outcome = stagedByCell.get(participant.cell());
                     if (outcome.failed()) {
                         throw new ParticipantFailedException(participant.cell(), outcome.failure());
                     }
