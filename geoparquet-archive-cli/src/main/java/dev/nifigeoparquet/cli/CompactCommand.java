@@ -32,13 +32,9 @@ final class CompactCommand extends ArchiveCommand {
             description = "Compact only these partitions (default: sweep every partition).")
     List<String> cells = List.of();
 
-    @Option(names = "--threads", paramLabel = "N",
-            description = "Threads compacting a partition's columns in parallel (default: one per available core).")
-    Integer threads;
-
     @Override
     public Integer call() throws Exception {
-        GeoParquetArchive opened = withThreads(openArchive(archive), threads);
+        GeoParquetArchive opened = openArchive(archive);
         CompactionOptions options = CompactionOptions.archiveDefaults();
         if (minFiles != null) {
             if (minFiles < 1) {

@@ -176,7 +176,7 @@ public final class GeoParquetArchive {
 
     /**
      * Sets how many threads this archive's operations use for the independent parts of a run: rewriting and staging
-     * the partitions a run changes, scanning their keys, compacting a partition's columns. Defaults to
+     * the partitions a run changes, and scanning their keys (compaction does not use them yet). Defaults to
      * {@link Workers#defaultParallelism()}, one per available core; 1 does everything on the caller's thread. Operations
      * started earlier keep the pool they started with. Concurrent operations (two NiFi tasks) share one pool, so the
      * threads stay bounded whatever the number of tasks.

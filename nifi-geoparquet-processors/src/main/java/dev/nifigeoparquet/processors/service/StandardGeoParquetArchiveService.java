@@ -185,8 +185,8 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     public static final PropertyDescriptor WORKER_THREADS = new PropertyDescriptor.Builder()
             .name("Worker Threads")
-            .description("How many threads an operation on the archive uses for its independent parts: rewriting the partitions a run"
-                    + " of UpsertGeoParquetPartition changes, and compressing a partition's columns when compacting it. Every processor"
+            .description("How many threads an operation on the archive uses for its independent parts: scanning the keys of and rewriting"
+                    + " the partitions a run of UpsertGeoParquetPartition changes (compaction does not use them yet). Every processor"
                     + " using this service shares these threads, so two concurrent tasks never run more of them. Leave empty for one per"
                     + " core available to NiFi; 1 does everything on the task's own thread.")
             .required(false)
