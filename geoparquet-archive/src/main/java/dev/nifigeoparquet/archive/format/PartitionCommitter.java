@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Instant;
@@ -40,6 +41,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * written to another): any newer commit of a participant makes the plan stale, and the caller plans again.
  */
 public final class PartitionCommitter {
+
+    /**
+     * Threads publishing the partitions of a commit: they mostly wait on the storage, so more of them than cores pay;
+     * shared by every committer of the JVM, and idle threads end.
+     */
+    private static final Workers PUBLISHERS = Workers.of(8);
 
     private final ArchiveStorage storage;
     private final ProtocolSettings settings;
@@ -151,6 +158,12 @@ public final class PartitionCommitter {
                 // deleted a file this attempt was reading: a lost race, redone on the new state like a lost commit.
                 retryOrGiveUp(attempt, new CommitConflictException(moved, -1, "another writer superseded a file while it was read"));
                 continue;
+            } catch (IOException | RuntimeException failure) {
+                discardAll(stagers);
+                throw failure;
+            }
+            try {
+                DataFileStager.syncTogether(storage, stagers.values());
             } catch (IOException | RuntimeException failure) {
                 discardAll(stagers);
                 throw failure;
@@ -274,6 +287,10 @@ public final class PartitionCommitter {
                     }
                     changes.put(participant.cell(), outcome.value());
                 }
+                // Every file of the transaction becomes durable at once, before any entry names one.
+                List<DataFileStager> toSync = new ArrayList<>(stagers.values());
+                toSync.add(lateStager);
+                DataFileStager.syncTogether(storage, toSync);
                 Instant now = clock.instant();
                 String transaction = sorted.size() + (late == null ? 0 : 1) > 1 ? ArchiveLayout.newTransactionId() : null;
                 Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
@@ -380,22 +397,19 @@ public final class PartitionCommitter {
         String transaction = late != null ? late.transaction() : outcomes.values().iterator().next().after().transaction();
         List<String> written = new ArrayList<>();
         try {
-            for (Map.Entry<String, CommitOutcome> entry : outcomes.entrySet()) {
-                PartitionLog log = new PartitionLog(storage, entry.getKey());
-                if (transaction == null) {
-                    try {
-                        log.commit(entry.getValue().after());
-                    } catch (CommitConflictException lost) {
-                        throw lost;
-                    } catch (IOException unknown) {
-                        throw new CommitStateUnknownException("Creating commit " + entry.getValue().after().version()
-                                + " of partition " + entry.getKey(), unknown);
-                    }
-                    return true;
+            if (transaction == null) {
+                Map.Entry<String, CommitOutcome> entry = outcomes.entrySet().iterator().next();
+                try {
+                    new PartitionLog(storage, entry.getKey()).commit(entry.getValue().after());
+                } catch (CommitConflictException lost) {
+                    throw lost;
+                } catch (IOException unknown) {
+                    throw new CommitStateUnknownException("Creating commit " + entry.getValue().after().version()
+                            + " of partition " + entry.getKey(), unknown);
                 }
-                log.commit(entry.getValue().after());
-                written.add(entry.getKey());
+                return true;
             }
+            createParticipantEntries(outcomes, written);
             if (late != null) {
                 outcomes.put(late.participant().cell(), commitLate(late, operationId));
                 written.add(late.participant().cell());
@@ -427,6 +441,34 @@ public final class PartitionCommitter {
         }
         discardAll(stagers);
         return false;
+    }
+
+    /**
+     * Creates the entries of a transaction's participants, in partition order and durable together; the partitions
+     * whose entries were created are added to {@code written}, also when a later one fails.
+     *
+     * @throws CommitConflictException when another writer created one of the versions first
+     */
+    private void createParticipantEntries(Map<String, CommitOutcome> outcomes, List<String> written) throws IOException {
+        List<String> cells = new ArrayList<>(outcomes.keySet());
+        List<String> paths = new ArrayList<>();
+        List<byte[]> contents = new ArrayList<>();
+        for (String cell : cells) {
+            PartitionCommit entry = outcomes.get(cell).after();
+            paths.add(ArchiveLayout.logEntry(cell, entry.version()));
+            contents.add(ArchiveJson.write(entry));
+        }
+        try {
+            storage.createExclusiveAll(paths, contents);
+            written.addAll(cells);
+        } catch (ArchiveStorage.BatchCreationException stopped) {
+            written.addAll(cells.subList(0, stopped.created()));
+            if (stopped.getCause() instanceof FileAlreadyExistsException taken) {
+                String cell = cells.get(stopped.created());
+                throw new CommitConflictException(cell, outcomes.get(cell).after().version(), taken.getMessage());
+            }
+            throw stopped.getCause();
+        }
     }
 
     /**
@@ -481,18 +523,30 @@ public final class PartitionCommitter {
         Backoff.pause(attempt);
     }
 
-    /** Publishing is recovery of the state just committed: one code path for normal runs and for crashes. */
+    /**
+     * Publishing is recovery of the state just committed: one code path for normal runs and for crashes. The partitions
+     * are published at once, each on its own thread: publishing is mostly waiting for the storage (links, and forcing
+     * the new names to disk), which many partitions can do together.
+     */
     private void publish(Set<String> cells) throws IOException {
-        IOException first = null;
-        for (String cell : cells) {
+        List<String> ordered = List.copyOf(cells);
+        List<Workers.Outcome<Void>> outcomes = PUBLISHERS.map(ordered, cell -> {
             try {
                 recovery.recover(cell, clock.instant());
             } catch (PartitionRecovery.PartitionBusyException nextWriterHoldsIt) {
                 // Another writer's transaction already tops the log, on top of this commit: publishing is recovery,
                 // so that writer publishes this state with its own (or recovery does once its lease ends). This
                 // operation is committed; failing it would only send the caller to retry what is done.
-            } catch (IOException e) {
-                first = first == null ? new PublishIncompleteException(cell, e) : first;
+            }
+            return null;
+        });
+        IOException first = null;
+        for (int i = 0; i < ordered.size(); i++) {
+            Exception failure = outcomes.get(i).failure();
+            if (failure instanceof IOException e) {
+                first = first == null ? new PublishIncompleteException(ordered.get(i), e) : first;
+            } else if (failure instanceof RuntimeException e) {
+                throw e;
             }
         }
         if (first != null) {
