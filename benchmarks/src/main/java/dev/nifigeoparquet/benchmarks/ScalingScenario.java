@@ -118,12 +118,7 @@ final class ScalingScenario {
         Path duckOut = work.resolve("duckdb-" + factor);
         try (DuckDb duck = new DuckDb()) {
             duck.execute("SET enable_geoparquet_conversion = false");
-            String sql = "COPY (SELECT " + RowModel.current().columnList("a.") + ", a.h3_cell"
-                    + " FROM read_parquet(" + DuckDb.glob(root) + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR}) a"
-                    + " ANTI JOIN read_parquet(" + DuckDb.literal(deltaFile) + ") d USING (parcel_id)"
-                    + " UNION ALL SELECT " + RowModel.current().columnList("") + ", h3_cell FROM read_parquet("
-                    + DuckDb.literal(deltaFile) + ") WHERE NOT is_delete) TO " + DuckDb.literal(duckOut)
-                    + " (FORMAT parquet, PARTITION_BY (h3_cell), COMPRESSION zstd, COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
+            String sql = NightlyDeltaScenario.fullRewriteSql(root, deltaFile, duckOut);
             var run = Probe.measure(() -> {
                 duck.execute(sql);
                 return null;
