@@ -49,7 +49,7 @@ final class AppendScenario {
         Path engineRoot = work.resolve("engine");
         Archives.linkCopy(source.root, engineRoot);
         GeoParquetArchive archive = Archives.open(engineRoot);
-        Map<String, Long> before = Archives.snapshot(engineRoot);
+        Map<String, Archives.FileState> before = Archives.snapshot(engineRoot);
         var engine = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.APPEND));
         Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(engineRoot));
         OperationResult result = engine.value();
@@ -67,7 +67,7 @@ final class AppendScenario {
             duck.execute("SET enable_geoparquet_conversion = false");
             long filesBefore = Archives.dataFiles(duckRoot);
             long bytesBefore = Archives.dataBytes(duckRoot);
-            String sql = "COPY (SELECT parcel_id, land_use, area_m2, updated_at, geometry, h3_cell FROM read_parquet("
+            String sql = "COPY (SELECT " + RowModel.current().columnList("") + ", h3_cell FROM read_parquet("
                     + DuckDb.literal(deltaFile) + ")) TO " + DuckDb.literal(duckRoot)
                     + " (FORMAT parquet, PARTITION_BY (h3_cell), APPEND, COMPRESSION zstd, COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
             var duckRun = Probe.measure(() -> {

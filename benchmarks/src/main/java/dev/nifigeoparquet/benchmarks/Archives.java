@@ -12,7 +12,6 @@ import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
@@ -41,10 +40,13 @@ final class Archives {
     private Archives() {
     }
 
-    /** A new parcel archive (key parcel_id, version updated_at) with the engine's default writer settings. */
+    /**
+     * A new parcel archive in the run's {@link RowModel} (key parcel_id, version updated_at) with the engine's default
+     * writer settings.
+     */
     static GeoParquetArchive create(Path root, FooterEntries footer, int resolution) throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), footer, List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION, resolution, WriterSettings.defaults(), "benchmark");
+        ArchiveSpec spec = ArchiveSpec.of(RowModel.current().schema(), footer, List.of(RowModel.KEY),
+                RowModel.VERSION, resolution, WriterSettings.defaults(), "benchmark");
         return ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
     }
 
@@ -109,16 +111,25 @@ final class Archives {
         return bytes;
     }
 
-    /** Sizes of the regular files under {@code root}, by path relative to it. */
-    static Map<String, Long> snapshot(Path root) throws IOException {
-        Map<String, Long> files = new HashMap<>();
+    /**
+     * One file as a snapshot sees it: its size and its identity on the file system (device and inode). A file replaced
+     * in place under its own name, as the engine publishes a rewritten file, keeps its path but not its identity.
+     */
+    record FileState(long size, Object identity) {
+    }
+
+    /** The regular files under {@code root}, by path relative to it. */
+    static Map<String, FileState> snapshot(Path root) throws IOException {
+        Map<String, FileState> files = new HashMap<>();
         if (!Files.exists(root)) {
             return files;
         }
         try (Stream<Path> walk = Files.walk(root)) {
             walk.filter(Files::isRegularFile).forEach(file -> {
                 try {
-                    files.put(root.relativize(file).toString(), Files.size(file));
+                    BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                    Object identity = attributes.fileKey() != null ? attributes.fileKey() : attributes.lastModifiedTime();
+                    files.put(root.relativize(file).toString(), new FileState(attributes.size(), identity));
                 } catch (IOException e) {
                     // removed while walking
                 }
@@ -129,33 +140,38 @@ final class Archives {
 
     /**
      * What changed between two snapshots of an archive, split by kind: data files in partition directories, the
-     * key index's files, and the rest of the metadata (commit entries, descriptor, staging leftovers).
+     * key index's files, and the rest of the metadata (commit entries, descriptor, staging leftovers). A file replaced
+     * in place counts as one written and one superseded.
      */
     record DiskChange(long dataFilesWritten, long dataBytesWritten, long dataFilesRemoved, long dataBytesRemoved,
                       long indexFilesWritten, long indexBytesWritten, long logBytesWritten) {
 
-        static DiskChange between(Map<String, Long> before, Map<String, Long> after) {
+        static DiskChange between(Map<String, FileState> before, Map<String, FileState> after) {
             long dw = 0, dwb = 0, dr = 0, drb = 0, iw = 0, iwb = 0, lwb = 0;
-            for (Map.Entry<String, Long> file : after.entrySet()) {
-                if (before.containsKey(file.getKey())) {
+            for (Map.Entry<String, FileState> file : after.entrySet()) {
+                FileState was = before.get(file.getKey());
+                if (was != null && was.identity().equals(file.getValue().identity())) {
                     continue;
                 }
                 String path = file.getKey();
+                long size = file.getValue().size();
                 if (path.startsWith(ArchiveLayout.INDEX_DIRECTORY)) {
                     iw++;
-                    iwb += file.getValue();
+                    iwb += size;
                 } else if (path.startsWith(ArchiveLayout.METADATA_DIRECTORY)) {
-                    lwb += file.getValue();
+                    lwb += size;
                 } else if (path.endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
                     dw++;
-                    dwb += file.getValue();
+                    dwb += size;
                 }
             }
-            for (Map.Entry<String, Long> file : before.entrySet()) {
-                if (!after.containsKey(file.getKey()) && file.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
+            for (Map.Entry<String, FileState> file : before.entrySet()) {
+                FileState now = after.get(file.getKey());
+                boolean gone = now == null || !now.identity().equals(file.getValue().identity());
+                if (gone && file.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
                         && !file.getKey().startsWith(ArchiveLayout.METADATA_DIRECTORY)) {
                     dr++;
-                    drb += file.getValue();
+                    drb += file.getValue().size();
                 }
             }
             return new DiskChange(dw, dwb, dr, drb, iw, iwb, lwb);
@@ -166,7 +182,7 @@ final class Archives {
     static long dataBytes(Path root) throws IOException {
         return snapshot(root).entrySet().stream()
                 .filter(e -> e.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX) && !e.getKey().startsWith(ArchiveLayout.METADATA_DIRECTORY))
-                .mapToLong(Map.Entry::getValue).sum();
+                .mapToLong(e -> e.getValue().size()).sum();
     }
 
     static long dataFiles(Path root) throws IOException {

@@ -22,8 +22,9 @@ import java.util.Set;
  * Runs the scenarios and writes {@code <results>/<date>.json} (or {@code <date>-<scale>.json} for other scales than
  * small), a markdown summary beside it, and two SVG charts.
  *
- * <p>Usage: {@code BenchmarkMain [--scale small|full|smoke] [--results DIR] [--work DIR] [--jmh FILE]
- * [--scenarios nightly,append,compaction,routing,memory,scaling,s3]}. Without {@code --scenarios}, every scenario
+ * <p>Usage: {@code BenchmarkMain [--scale small|full|smoke] [--rows realistic|narrow] [--results DIR] [--work DIR]
+ * [--jmh FILE] [--scenarios nightly,append,compaction,routing,memory,scaling,s3]}. Rows are realistic parcels by
+ * default ({@link RowModel}); {@code narrow} names its results {@code <date>[-<scale>]-narrow.json}. Without {@code --scenarios}, every scenario
  * but {@code s3} runs: scenario 1 on an in-process S3 server takes minutes at the small scale, most of them spent
  * uploading the archive, so it is asked for by name.
  */
@@ -43,6 +44,7 @@ public final class BenchmarkMain {
         Path work = Path.of("benchmarks", "work");
         Path jmh = null;
         Set<String> scenarios = DEFAULT;
+        RowModel rows = RowModel.REALISTIC;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--scale" -> scaleName = args[++i];
@@ -50,15 +52,22 @@ public final class BenchmarkMain {
                 case "--work" -> work = Path.of(args[++i]);
                 case "--jmh" -> jmh = Path.of(args[++i]);
                 case "--scenarios" -> scenarios = new LinkedHashSet<>(List.of(args[++i].split(",")));
+                case "--rows" -> rows = RowModel.named(args[++i]);
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
             }
         }
-        Path written = run(Scale.named(scaleName), scenarios, results, work.toAbsolutePath(), jmh);
+        Path written = run(Scale.named(scaleName), rows, scenarios, results, work.toAbsolutePath(), jmh);
         System.out.println("Wrote " + written);
     }
 
-    /** Runs the chosen scenarios and returns the JSON file written. */
+    /** Runs the chosen scenarios with realistic rows and returns the JSON file written. */
     static Path run(Scale scale, Set<String> scenarios, Path results, Path work, Path jmh) throws Exception {
+        return run(scale, RowModel.REALISTIC, scenarios, results, work, jmh);
+    }
+
+    /** Runs the chosen scenarios with these rows and returns the JSON file written. */
+    static Path run(Scale scale, RowModel rows, Set<String> scenarios, Path results, Path work, Path jmh) throws Exception {
+        RowModel.use(rows);
         for (String s : scenarios) {
             if (!ALL.contains(s)) {
                 throw new IllegalArgumentException("Unknown scenario '" + s + "'; known: " + ALL);
@@ -66,6 +75,8 @@ public final class BenchmarkMain {
         }
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("scale", scale.name());
+        root.put("rows", rows.label());
+        root.put("archiveColumns", rows.columns().size());
         root.put("startedAt", Instant.now().toString());
         ObjectNode machine = root.putObject("machine");
         machine.put("availableProcessors", Runtime.getRuntime().availableProcessors());
@@ -126,7 +137,8 @@ public final class BenchmarkMain {
 
         Files.createDirectories(results);
         String date = LocalDate.now(ZoneOffset.UTC).toString();
-        String base = scale.name().equals("small") ? date : date + "-" + scale.name();
+        String base = (scale.name().equals("small") ? date : date + "-" + scale.name())
+                + (rows == RowModel.REALISTIC ? "" : "-" + rows.label());
         Path json = results.resolve(base + ".json");
         Files.writeString(json, ArchiveJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root) + "\n");
         Summary summary = new Summary(root);

@@ -52,9 +52,10 @@ final class CellParcels {
     /** Parcel {@code index} of {@code cell}, with id {@code id}. */
     ParcelWorld.Parcel parcel(String cell, String id, long index) {
         LatLng centre = H3.cellToLatLng(cell);
+        int town = Math.floorMod(cell.hashCode(), 400);
         SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + index);
         for (int attempt = 0; attempt < 1000; attempt++) {
-            ParcelWorld.Parcel parcel = ParcelWorld.near(id, centre.lng, centre.lat, 0.06, random);
+            ParcelWorld.Parcel parcel = ParcelWorld.near(id, centre.lng, centre.lat, 0.06, town, random);
             if (parcel.cell(keyer).equals(cell)) {
                 return parcel;
             }

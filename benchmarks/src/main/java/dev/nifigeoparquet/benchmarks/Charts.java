@@ -18,7 +18,9 @@ final class Charts {
     }
 
     /** Horizontal bars on a log10 axis, each with its target as a tick; green when the target is met. */
-    static String ratioBars(String title, List<Bar> bars) {
+    static String ratioBars(String title, List<Bar> allBars) {
+        // A ratio over a zero (nothing measured) is not drawn: an infinite value would stretch the axis without end.
+        List<Bar> bars = allBars.stream().filter(bar -> Double.isFinite(bar.value())).toList();
         int left = 330, width = 420, rowHeight = 28, top = 40;
         int height = top + bars.size() * rowHeight + 40;
         double max = bars.stream().mapToDouble(b -> Math.max(b.value(), Double.isNaN(b.target()) ? 0 : b.target())).max().orElse(1);

@@ -9,7 +9,6 @@ import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 
 import java.nio.charset.StandardCharsets;
@@ -53,8 +52,7 @@ final class CompactionScenario {
                 {"name":"Geodetic longitude","abbreviation":"Lon","direction":"east","unit":"degree"},\
                 {"name":"Geodetic latitude","abbreviation":"Lat","direction":"north","unit":"degree"}]},\
                 "id":{"authority":"OGC","code":"CRS84"}}""");
-        GeoMetadata geo = GeoMetadata.builder().wkbColumn(SyntheticParcels.GEOMETRY, List.of("Polygon"), crs, null).build();
-        return FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString()));
+        return RowModel.current().footer(crs);
     }
 
     static void run(int[] fileCounts, int rowsPerFile, long seed, Path work, ObjectNode out) throws Exception {
@@ -181,10 +179,10 @@ final class CompactionScenario {
         node.put("geo", text);
         node.put("geoIdenticalToCanonical", canonical.equals(text));
         if (text != null) {
-            JsonNode column = ArchiveJson.mapper().readTree(text).path("columns").path(SyntheticParcels.GEOMETRY);
+            JsonNode column = ArchiveJson.mapper().readTree(text).path("columns").path(RowModel.GEOMETRY);
             node.put("bboxAdded", column.has("bbox"));
             node.put("crsKept", column.has("crs") && column.get("crs").equals(
-                    ArchiveJson.mapper().readTree(canonical).path("columns").path(SyntheticParcels.GEOMETRY).get("crs")));
+                    ArchiveJson.mapper().readTree(canonical).path("columns").path(RowModel.GEOMETRY).get("crs")));
         }
         node.put("physicalTypeOfGeometry", String.valueOf(duck.query("SELECT type, logical_type FROM parquet_schema("
                 + DuckDb.literal(file) + ") WHERE name = 'geometry'")));

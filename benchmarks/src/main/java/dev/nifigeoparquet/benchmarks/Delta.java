@@ -9,7 +9,6 @@ import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.LocalOutputFile;
@@ -144,7 +143,7 @@ final class Delta {
 
     /** The delta's file for other tools: the archive's columns plus {@code h3_cell} and {@code is_delete}. */
     static MessageType fileSchema() {
-        List<Type> fields = new ArrayList<>(SyntheticParcels.schema().getFields());
+        List<Type> fields = new ArrayList<>(RowModel.current().schema().getFields());
         fields.add(Types.required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("h3_cell"));
         fields.add(Types.required(PrimitiveTypeName.BOOLEAN).named("is_delete"));
         return new MessageType("parcel_delta", fields);
@@ -155,25 +154,38 @@ final class Delta {
         Files.createDirectories(file.getParent());
         Files.deleteIfExists(file);
         try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), schema,
-                SyntheticParcels.footer(), WriterSettings.defaults())) {
+                RowModel.current().footer(), WriterSettings.defaults())) {
             for (Change change : changes) {
                 Group row = new SimpleGroup(schema);
-                Group source = change.row();
-                for (int i = 0; i < source.getType().getFieldCount(); i++) {
-                    if (source.getFieldRepetitionCount(i) > 0) {
-                        switch (source.getType().getType(i).asPrimitiveType().getPrimitiveTypeName()) {
-                            case BINARY -> row.add(i, source.getBinary(i, 0));
-                            case DOUBLE -> row.add(i, source.getDouble(i, 0));
-                            case INT64 -> row.add(i, source.getLong(i, 0));
-                            default -> throw new IllegalStateException("unexpected column type in " + source.getType());
-                        }
-                    }
-                }
+                copyPrimitives(change.row(), row);
                 row.add("h3_cell", change.cell());
                 row.add("is_delete", change.delete());
                 writer.write(row);
             }
             writer.finish();
+        }
+    }
+
+    /**
+     * Copies the top-level primitive values of {@code from} into the fields of the same names of {@code to}. Struct
+     * columns are left out: the only one, the covering bbox, is computed by the writer from the geometry.
+     */
+    private static void copyPrimitives(Group from, Group to) {
+        for (int i = 0; i < from.getType().getFieldCount(); i++) {
+            Type field = from.getType().getType(i);
+            if (!field.isPrimitive() || from.getFieldRepetitionCount(i) == 0 || !to.getType().containsField(field.getName())) {
+                continue;
+            }
+            String name = field.getName();
+            switch (field.asPrimitiveType().getPrimitiveTypeName()) {
+                case BINARY, FIXED_LEN_BYTE_ARRAY -> to.add(name, from.getBinary(i, 0));
+                case DOUBLE -> to.add(name, from.getDouble(i, 0));
+                case FLOAT -> to.add(name, from.getFloat(i, 0));
+                case INT64 -> to.add(name, from.getLong(i, 0));
+                case INT32 -> to.add(name, from.getInteger(i, 0));
+                case BOOLEAN -> to.add(name, from.getBoolean(i, 0));
+                default -> throw new IllegalStateException("unexpected column type in " + from.getType());
+            }
         }
     }
 
@@ -185,17 +197,7 @@ final class Delta {
             for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                 Group in = it.next();
                 Group row = new SimpleGroup(archiveSchema);
-                for (int i = 0; i < archiveSchema.getFieldCount(); i++) {
-                    String name = archiveSchema.getFieldName(i);
-                    if (in.getFieldRepetitionCount(name) > 0) {
-                        switch (archiveSchema.getType(i).asPrimitiveType().getPrimitiveTypeName()) {
-                            case BINARY -> row.add(i, in.getBinary(name, 0));
-                            case DOUBLE -> row.add(i, in.getDouble(name, 0));
-                            case INT64 -> row.add(i, in.getLong(name, 0));
-                            default -> throw new IllegalStateException("unexpected column type in " + archiveSchema);
-                        }
-                    }
-                }
+                copyPrimitives(in, row);
                 boolean delete = in.getBoolean("is_delete", 0);
                 changes.add(new Change(row, in.getString("h3_cell", 0), delete, delete ? Kind.DELETE : Kind.UPDATE));
             }

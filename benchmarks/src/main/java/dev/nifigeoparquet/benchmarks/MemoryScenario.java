@@ -3,7 +3,6 @@ package dev.nifigeoparquet.benchmarks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
@@ -40,7 +39,7 @@ final class MemoryScenario {
         CellParcels generator = new CellParcels(NightlyDeltaScenario.RESOLUTION, seed);
         String cell = generator.cellAt(2.35, 48.85);
         Path single = work.resolve("single-partition");
-        var archive = Archives.create(single, SyntheticParcels.footer(), NightlyDeltaScenario.RESOLUTION);
+        var archive = Archives.create(single, RowModel.current().footer(), NightlyDeltaScenario.RESOLUTION);
         Archives.Loader loader = new Archives.Loader(archive);
         var build = Probe.measure(() -> {
             loader.partition(cell, new Iterator<Group>() {
@@ -72,7 +71,7 @@ final class MemoryScenario {
         }
         for (long i : picked) {
             ParcelWorld.Parcel parcel = generator.parcel(cell, ParcelWorld.id(i), i);
-            parcel = parcel.withLandUse((parcel.landUse() + 1) % ParcelWorld.LAND_USE.length);
+            parcel = parcel.corrected();
             changes.add(new Delta.Change(parcel.row(ParcelArchive.CHANGED_AT_MICROS), cell, false, Delta.Kind.UPDATE));
         }
         for (int j = 0; j < deltaRows - updates; j++) {

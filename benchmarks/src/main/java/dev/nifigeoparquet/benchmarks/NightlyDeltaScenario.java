@@ -7,7 +7,6 @@ import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
@@ -94,24 +93,34 @@ final class NightlyDeltaScenario {
             Archives.deleteTree(warm);
         }
 
-        // 1. The engine, incrementally: (a) as UpsertGeoParquetPartition takes the delta, all partitions in one run;
-        // (b) the same with two concurrent tasks, as with Concurrent Tasks 2 (DuckDB's rewrite below uses both cores
-        // too); (c) one partition per run (Batch Size 1), every partition looking keys up and writing the index journal
-        // on its own: what sharing that work within a run saves. Each runs INCREMENTAL_REPEATS times, interleaved, on
-        // fresh copies; the median run of each is reported and kept for the reconciliation.
-        Map<String, List<IncrementalRun>> runs = new java.util.LinkedHashMap<>();
+        // 1. The engine, incrementally, as UpsertGeoParquetPartition takes the delta: all partitions in one run (Batch
+        // Size 50), (a) on every core (the default Worker Threads), (b) on one thread; (c) two concurrent tasks sharing the
+        // archive's threads, each taking half the partitions; (d) two concurrent tasks of one thread each; (e) one
+        // partition per run (Batch Size 1), every partition looking keys up and writing the index journal on its own: what
+        // sharing that work within a run saves. Each runs INCREMENTAL_REPEATS times, interleaved, on fresh copies; the
+        // median run of each is reported and kept for the reconciliation.
         int perTask = delta.partitionsPerTask(CONCURRENT_TASKS);
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Variant> variants = List.of(
+                new Variant("incremental", 1, cores, Delta.PARTITIONS_PER_RUN),
+                new Variant("incrementalOneThread", 1, 1, Delta.PARTITIONS_PER_RUN),
+                new Variant("incrementalTwoTasks", CONCURRENT_TASKS, cores, perTask),
+                new Variant("incrementalTwoTasksOneThreadEach", CONCURRENT_TASKS, 1, perTask),
+                new Variant("incrementalPartitionByPartition", 1, cores, 1));
+        Map<String, List<IncrementalRun>> runs = new java.util.LinkedHashMap<>();
         for (int r = 0; r < INCREMENTAL_REPEATS; r++) {
-            runs.computeIfAbsent("incremental", k -> new java.util.ArrayList<>())
-                    .add(IncrementalRun.of(pristine, work.resolve("incremental-" + r), delta, 1, Delta.PARTITIONS_PER_RUN));
-            runs.computeIfAbsent("incrementalTwoTasks", k -> new java.util.ArrayList<>())
-                    .add(IncrementalRun.of(pristine, work.resolve("incremental-2-tasks-" + r), delta, CONCURRENT_TASKS, perTask));
-            runs.computeIfAbsent("incrementalPartitionByPartition", k -> new java.util.ArrayList<>())
-                    .add(IncrementalRun.of(pristine, work.resolve("incremental-partition-by-partition-" + r), delta, 1, 1));
+            for (Variant variant : variants) {
+                runs.computeIfAbsent(variant.name(), k -> new java.util.ArrayList<>()).add(IncrementalRun.of(pristine,
+                        work.resolve(variant.name() + "-" + r), delta, variant.tasks(), variant.partitionsPerRun(), variant.threads()));
+            }
         }
-        IncrementalRun one = IncrementalRun.median(runs.get("incremental"));
-        IncrementalRun two = IncrementalRun.median(runs.get("incrementalTwoTasks"));
-        IncrementalRun oneByOne = IncrementalRun.median(runs.get("incrementalPartitionByPartition"));
+        Map<String, IncrementalRun> medians = new java.util.LinkedHashMap<>();
+        for (Variant variant : variants) {
+            medians.put(variant.name(), IncrementalRun.median(runs.get(variant.name())));
+        }
+        IncrementalRun one = medians.get("incremental");
+        IncrementalRun two = medians.get("incrementalTwoTasks");
+        IncrementalRun oneByOne = medians.get("incrementalPartitionByPartition");
         Path incremental = one.root();
         GeoParquetArchive archive = one.archive();
         var inc = one.timed();
@@ -121,29 +130,35 @@ final class NightlyDeltaScenario {
 
         // 2. Naive full rewrite with the engine's Parquet writer.
         Path naiveOut = work.resolve("full-naive");
-        var naive = Probe.measure(() -> NaiveFullRewrite.run(pristine, delta, naiveOut, SyntheticParcels.schema(),
+        var naive = Probe.measure(() -> NaiveFullRewrite.run(pristine, delta, naiveOut, RowModel.current().schema(),
                 archive.canonicalFooter(), WriterSettings.defaults()));
 
-        // 3. DuckDB rewriting the whole archive.
+        // 3. DuckDB rewriting the whole archive, on one thread and on every core (its default); the second output is
+        // the one reconciled.
         Path duckOut = work.resolve("full-duckdb");
         ObjectNode duckJson;
+        ObjectNode duckOneThreadJson;
         try (DuckDb duck = new DuckDb()) {
             duck.execute("SET enable_geoparquet_conversion = false");
             String threads = String.valueOf(duck.query("SELECT current_setting('threads')").get(0).get(0));
-            String sql = "COPY (SELECT a.parcel_id, a.land_use, a.area_m2, a.updated_at, a.geometry, a.h3_cell"
-                    + " FROM read_parquet(" + DuckDb.glob(pristine) + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR}) a"
-                    + " ANTI JOIN read_parquet(" + DuckDb.literal(prepared.deltaFile()) + ") d USING (parcel_id)"
-                    + " UNION ALL SELECT parcel_id, land_use, area_m2, updated_at, geometry, h3_cell"
-                    + " FROM read_parquet(" + DuckDb.literal(prepared.deltaFile()) + ") WHERE NOT is_delete)"
-                    + " TO " + DuckDb.literal(duckOut) + " (FORMAT parquet, PARTITION_BY (h3_cell), COMPRESSION zstd,"
-                    + " COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
+            String sql = fullRewriteSql(pristine, prepared.deltaFile(), duckOut);
+            duck.execute("SET threads = 1");
+            var duckOneThread = Probe.measure(() -> {
+                duck.execute(sql);
+                return null;
+            });
+            duckOneThreadJson = approach(duckOneThread.measurement(), prepared.archiveBytes(), Archives.dataBytes(duckOut), 0, 0,
+                    Archives.dataFiles(duckOut), Archives.dataFiles(pristine), partitionDirectories(duckOut));
+            duckOneThreadJson.put("threads", 1);
+            Archives.deleteTree(duckOut);
+            duck.execute("SET threads = " + threads);
             var duckRun = Probe.measure(() -> {
                 duck.execute(sql);
                 return null;
             });
             duckJson = approach(duckRun.measurement(), prepared.archiveBytes(), Archives.dataBytes(duckOut), 0, 0,
                     Archives.dataFiles(duckOut), Archives.dataFiles(pristine), partitionDirectories(duckOut));
-            duckJson.put("threads", threads);
+            duckJson.put("threads", Integer.parseInt(threads));
             duckJson.put("version", duck.version());
             duckJson.put("sql", sql);
             Path sample;
@@ -166,6 +181,10 @@ final class NightlyDeltaScenario {
             rec.put("afterIncrementalTwoTasksCountedByDuckDb", afterIncTwoTasks);
             long afterIncOneByOne = duck.countRows(oneByOne.root());
             rec.put("afterIncrementalPartitionByPartitionCountedByDuckDb", afterIncOneByOne);
+            long afterIncOneThread = duck.countRows(medians.get("incrementalOneThread").root());
+            rec.put("afterIncrementalOneThreadCountedByDuckDb", afterIncOneThread);
+            long afterIncTwoTasksOneThread = duck.countRows(medians.get("incrementalTwoTasksOneThreadEach").root());
+            rec.put("afterIncrementalTwoTasksOneThreadEachCountedByDuckDb", afterIncTwoTasksOneThread);
             long afterNaive = duck.countRows(naiveOut);
             long afterDuck = duck.countRows(duckOut);
             rec.put("afterIncrementalCountedByDuckDb", afterInc);
@@ -173,7 +192,7 @@ final class NightlyDeltaScenario {
             rec.put("afterDuckDbRewriteCountedByDuckDb", afterDuck);
             rec.put("distinctKeysAfterIncremental", duck.count("SELECT count(DISTINCT parcel_id) FROM read_parquet("
                     + DuckDb.glob(incremental) + ")"));
-            String rows = "SELECT parcel_id, land_use, updated_at, geometry, h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
+            String rows = "SELECT " + RowModel.current().columnList("") + ", h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
             rec.put("rowsInIncrementalNotInNaive", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental))
                     + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
             rec.put("rowsInIncrementalNotInDuckDb", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental))
@@ -186,6 +205,7 @@ final class NightlyDeltaScenario {
             rec.put("engineVerificationTwoTasksConsistent", reportTwoTasks.consistent());
             rec.put("holds", baseline == prepared.archive().rows && afterInc == expected && afterNaive == expected
                     && afterIncTwoTasks == expected && reportTwoTasks.consistent() && afterIncOneByOne == expected
+                    && afterIncOneThread == expected && afterIncTwoTasksOneThread == expected
                     && rec.get("rowsInIncrementalTwoTasksNotInNaive").asLong() == 0
                     && afterDuck == expected && result.netRows() == delta.expectedNetRows() && report.consistent()
                     && rec.get("rowsInIncrementalNotInNaive").asLong() == 0 && rec.get("rowsInIncrementalNotInDuckDb").asLong() == 0
@@ -198,23 +218,26 @@ final class NightlyDeltaScenario {
         incJson.put("updated", result.updated());
         incJson.put("moved", result.moved());
         incJson.put("deleted", result.deleted());
-        ObjectNode incTwoJson = two.json();
-        incTwoJson.put("concurrentTasks", CONCURRENT_TASKS);
-        ObjectNode incOneByOneJson = oneByOne.json();
-        incOneByOneJson.put("partitionsPerRun", 1);
+        Map<String, ObjectNode> variantJson = new java.util.LinkedHashMap<>();
+        for (Variant variant : variants) {
+            ObjectNode json = variant.name().equals("incremental") ? incJson : medians.get(variant.name()).json();
+            json.put("concurrentTasks", variant.tasks());
+            json.put("threads", variant.threads());
+            json.put("partitionsPerRun", variant.partitionsPerRun());
+            variantJson.put(variant.name(), json);
+        }
         NaiveFullRewrite.Result n = naive.value();
         ObjectNode naiveJson = approach(naive.measurement(), n.bytesRead(), n.bytesWritten(), 0, 0, n.filesWritten(),
                 n.filesRead(), n.partitions());
         ObjectNode approaches = out.putObject("approaches");
-        approaches.set("incremental", incJson);
-        approaches.set("incrementalTwoTasks", incTwoJson);
-        approaches.set("incrementalPartitionByPartition", incOneByOneJson);
+        variantJson.forEach(approaches::set);
         runs.forEach((name, repeats) -> {
             var each = ((ObjectNode) approaches.get(name)).putArray("wallSecondsOfEachRun");
             repeats.forEach(run -> each.add(run.timed().measurement().seconds()));
         });
         approaches.set("naiveFullRewrite", naiveJson);
         approaches.set("duckdbFullRewrite", duckJson);
+        approaches.set("duckdbFullRewriteOneThread", duckOneThreadJson);
 
         ObjectNode ratios = out.putObject("ratios");
         double incSeconds = inc.measurement().seconds();
@@ -224,6 +247,14 @@ final class NightlyDeltaScenario {
         ratios.put("timeNaiveOverIncrementalTwoTasks", naive.measurement().seconds() / incTwoSeconds);
         ratios.put("timeDuckDbOverIncrementalTwoTasks", duckJson.get("wallSeconds").asDouble() / incTwoSeconds);
         ratios.put("timePartitionByPartitionOverIncremental", oneByOne.timed().measurement().seconds() / incSeconds);
+        double oneThreadSeconds = medians.get("incrementalOneThread").timed().measurement().seconds();
+        ratios.put("timeOneThreadOverAllThreads", oneThreadSeconds / incSeconds);
+        ratios.put("timeOneThreadOverTwoTasksOneThreadEach",
+                oneThreadSeconds / medians.get("incrementalTwoTasksOneThreadEach").timed().measurement().seconds());
+        ratios.put("timeOneThreadOverTwoTasks", oneThreadSeconds / incTwoSeconds);
+        double duckOneThreadSeconds = duckOneThreadJson.get("wallSeconds").asDouble();
+        ratios.put("timeDuckDbOneThreadOverIncrementalOneThread", duckOneThreadSeconds / oneThreadSeconds);
+        ratios.put("timeDuckDbOneThreadOverDuckDbAllThreads", duckOneThreadSeconds / duckJson.get("wallSeconds").asDouble());
         double incCpu = inc.measurement().cpuSeconds();
         ratios.put("cpuNaiveOverIncremental", naive.measurement().cpuSeconds() / incCpu);
         ratios.put("cpuDuckDbOverIncremental", duckJson.get("cpuSeconds").asDouble() / incCpu);
@@ -237,13 +268,33 @@ final class NightlyDeltaScenario {
         ratios.put("boundFromTouchedShare", (double) prepared.archiveBytes() / prepared.touchedBytes());
     }
 
+    /**
+     * One way of running the incremental upsert: {@code tasks} concurrent tasks taking up to {@code partitionsPerRun}
+     * partitions per run, on an archive of {@code threads} worker threads (shared by the tasks).
+     */
+    record Variant(String name, int tasks, int threads, int partitionsPerRun) {
+    }
+
+    /** DuckDB's rewrite of the whole archive: the rows the delta leaves alone, then the delta's, partitioned again. */
+    static String fullRewriteSql(Path archive, Path deltaFile, Path out) {
+        RowModel rows = RowModel.current();
+        return "COPY (SELECT " + rows.columnList("a.") + ", a.h3_cell"
+                + " FROM read_parquet(" + DuckDb.glob(archive) + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR}) a"
+                + " ANTI JOIN read_parquet(" + DuckDb.literal(deltaFile) + ") d USING (parcel_id)"
+                + " UNION ALL SELECT " + rows.columnList("") + ", h3_cell"
+                + " FROM read_parquet(" + DuckDb.literal(deltaFile) + ") WHERE NOT is_delete)"
+                + " TO " + DuckDb.literal(out) + " (FORMAT parquet, PARTITION_BY (h3_cell), COMPRESSION zstd,"
+                + " COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
+    }
+
     /** One measured incremental upsert on its own copy of the archive. */
     record IncrementalRun(Path root, GeoParquetArchive archive, Probe.Timed<OperationResult> timed, Archives.DiskChange change) {
 
-        static IncrementalRun of(Path pristine, Path root, Delta delta, int tasks, int partitionsPerRun) throws Exception {
+        static IncrementalRun of(Path pristine, Path root, Delta delta, int tasks, int partitionsPerRun, int threads)
+                throws Exception {
             Archives.linkCopy(pristine, root);
-            GeoParquetArchive archive = Archives.open(root);
-            Map<String, Long> before = Archives.snapshot(root);
+            GeoParquetArchive archive = Archives.open(root).useThreads(threads);
+            Map<String, Archives.FileState> before = Archives.snapshot(root);
             var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT, tasks, partitionsPerRun));
             return new IncrementalRun(root, archive, timed, Archives.DiskChange.between(before, Archives.snapshot(root)));
         }

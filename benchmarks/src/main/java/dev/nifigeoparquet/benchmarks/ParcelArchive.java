@@ -2,7 +2,6 @@ package dev.nifigeoparquet.benchmarks;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
@@ -70,7 +69,7 @@ final class ParcelArchive {
         for (int i = 0; i < rows; i++) {
             order[fill[cellOf[i]]++] = i;
         }
-        GeoParquetArchive archive = Archives.create(root, SyntheticParcels.footer(), resolution);
+        GeoParquetArchive archive = Archives.create(root, RowModel.current().footer(), resolution);
         Archives.Loader loader = new Archives.Loader(archive);
         for (int c = 0; c < cells.size(); c++) {
             loader.partition(cells.get(c), rowsOf(world, order, start[c], start[c + 1]));
@@ -177,7 +176,7 @@ final class ParcelArchive {
             used.add(index);
             ParcelWorld.Parcel parcel = world.parcel(index);
             if (i < updates) {
-                ParcelWorld.Parcel corrected = parcel.withLandUse((parcel.landUse() + 1) % ParcelWorld.LAND_USE.length);
+                ParcelWorld.Parcel corrected = parcel.corrected();
                 changes.add(new Delta.Change(corrected.row(CHANGED_AT_MICROS), corrected.cell(keyer), false, Delta.Kind.UPDATE));
             } else {
                 changes.add(new Delta.Change(parcel.row(CHANGED_AT_MICROS), parcel.cell(keyer), true, Delta.Kind.DELETE));
@@ -194,7 +193,7 @@ final class ParcelArchive {
         for (int i = 0; i < count; i++) {
             ParcelWorld.Parcel neighbour = world.parcel(pool[random.nextInt(pool.length)]);
             String id = ParcelWorld.id(firstIndex + i);
-            ParcelWorld.Parcel parcel = ParcelWorld.near(id, neighbour.lon(), neighbour.lat(), 0.001, random);
+            ParcelWorld.Parcel parcel = ParcelWorld.near(id, neighbour.lon(), neighbour.lat(), 0.001, neighbour.town(), random);
             String cell = parcel.cell(keyer);
             if (!allowedCells.contains(cell)) {
                 parcel = neighbour.withId(id);

@@ -1,24 +1,17 @@
 package dev.nifigeoparquet.benchmarks;
 
-import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.MessageType;
-import org.locationtech.jts.geom.Coordinate;
-import org.locationtech.jts.geom.GeometryFactory;
-import org.locationtech.jts.geom.Polygon;
+import org.locationtech.jts.geom.Geometry;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Parcels in the schema of {@link SyntheticParcels}, generated so that parcel {@code i} of a world can be
- * regenerated from {@code i} alone. That is what lets a benchmark key millions of parcels in one pass, keep only
- * an int per parcel, and write each partition in a second pass without holding rows in memory.
+ * Parcels, generated so that parcel {@code i} of a world can be regenerated from {@code i} alone. That is what lets a
+ * benchmark key millions of parcels in one pass, keep only an int per parcel, and write each partition in a second
+ * pass without holding rows in memory. Their rows and geometries are the run's {@link RowModel}'s.
  *
  * <p>Skew: towns get Zipf weights (town {@code k} has weight {@code 1/(k+1)}) and parcels spread around them by a
  * town-specific Gaussian, so at H3 resolution 4 a few partitions hold most parcels and many hold a handful, as
@@ -26,49 +19,46 @@ import java.util.SplittableRandom;
  */
 final class ParcelWorld {
 
-    static final MessageType SCHEMA = SyntheticParcels.schema();
-    static final String KEY = SyntheticParcels.KEY;
-    static final String[] LAND_USE = {"residential", "agricultural", "commercial", "industrial", "forest"};
+    static final String KEY = RowModel.KEY;
     /** 2024-01-01T00:00:00Z in microseconds: the version of every parcel as loaded. */
     static final long LOADED_AT_MICROS = 1_704_067_200_000_000L;
     private static final double METRES_PER_DEGREE = 111_320;
-    private static final GeometryFactory GEOMETRIES = new GeometryFactory();
 
-    /** One parcel: a rectangle with its lower-left corner at (lon, lat). */
-    record Parcel(String id, double lon, double lat, double width, double height, int landUse) {
+    /**
+     * One parcel: its extent has its lower-left corner at (lon, lat); {@code town} names its city and streets,
+     * {@code detail} seeds its shape and attributes.
+     */
+    record Parcel(String id, double lon, double lat, double width, double height, int landUse, int town, long detail) {
 
-        Polygon polygon() {
-            return GEOMETRIES.createPolygon(new Coordinate[] {
-                    new Coordinate(lon, lat), new Coordinate(lon + width, lat), new Coordinate(lon + width, lat + height),
-                    new Coordinate(lon, lat + height), new Coordinate(lon, lat)});
+        Geometry geometry() {
+            return RowModel.current().geometry(this);
         }
 
         /** The same parcel under a new id, or with its land use changed (an attribute correction). */
         Parcel withId(String newId) {
-            return new Parcel(newId, lon, lat, width, height, landUse);
+            return new Parcel(newId, lon, lat, width, height, landUse, town, detail);
         }
 
         Parcel withLandUse(int newLandUse) {
-            return new Parcel(id, lon, lat, width, height, newLandUse);
+            return new Parcel(id, lon, lat, width, height, newLandUse, town, detail);
+        }
+
+        /** The land use a correction gives it: the next one. */
+        Parcel corrected() {
+            return withLandUse((landUse + 1) % RowModel.current().landUses());
         }
 
         /** The same shape moved so that its corner is at (newLon, newLat). */
         Parcel at(double newLon, double newLat) {
-            return new Parcel(id, newLon, newLat, width, height, landUse);
+            return new Parcel(id, newLon, newLat, width, height, landUse, town, detail);
         }
 
         Group row(long updatedAtMicros) {
-            Group row = new SimpleGroup(SCHEMA);
-            row.add(KEY, id);
-            row.add("land_use", LAND_USE[landUse]);
-            row.add("area_m2", width * height * METRES_PER_DEGREE * METRES_PER_DEGREE * Math.cos(Math.toRadians(lat)));
-            row.add(SyntheticParcels.VERSION, updatedAtMicros);
-            row.add(SyntheticParcels.GEOMETRY, Binary.fromConstantByteArray(Wkb.write(polygon())));
-            return row;
+            return RowModel.current().row(this, updatedAtMicros);
         }
 
         String cell(H3Keyer keyer) {
-            return keyer.cellOf(polygon(), SourceCrs.CRS84);
+            return keyer.cellOf(geometry(), SourceCrs.CRS84);
         }
     }
 
@@ -110,18 +100,18 @@ final class ParcelWorld {
         double spread = townSpread[town];
         double lon = towns[town][0] + random.nextGaussian() * spread;
         double lat = towns[town][1] + random.nextGaussian() * spread;
-        return shaped(id(index), lon, lat, random);
+        return shaped(id(index), lon, lat, town, random);
     }
 
-    /** A parcel whose corner is near (lon, lat): within {@code radius} degrees, uniformly. */
-    static Parcel near(String id, double lon, double lat, double radius, SplittableRandom random) {
-        return shaped(id, lon + (random.nextDouble() * 2 - 1) * radius, lat + (random.nextDouble() * 2 - 1) * radius, random);
+    /** A parcel of {@code town} whose corner is near (lon, lat): within {@code radius} degrees, uniformly. */
+    static Parcel near(String id, double lon, double lat, double radius, int town, SplittableRandom random) {
+        return shaped(id, lon + (random.nextDouble() * 2 - 1) * radius, lat + (random.nextDouble() * 2 - 1) * radius, town, random);
     }
 
-    private static Parcel shaped(String id, double lon, double lat, SplittableRandom random) {
+    private static Parcel shaped(String id, double lon, double lat, int town, SplittableRandom random) {
         double width = (15 + random.nextDouble() * 45) / (METRES_PER_DEGREE * Math.cos(Math.toRadians(lat)));
         double height = (15 + random.nextDouble() * 45) / METRES_PER_DEGREE;
-        return new Parcel(id, lon, lat, width, height, random.nextInt(LAND_USE.length));
+        return new Parcel(id, lon, lat, width, height, random.nextInt(RowModel.current().landUses()), town, random.nextLong());
     }
 
     private int pickTown(double u) {

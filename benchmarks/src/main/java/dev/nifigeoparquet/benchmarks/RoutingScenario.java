@@ -10,7 +10,6 @@ import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.LocalOutputFile;
 
@@ -43,10 +42,10 @@ final class RoutingScenario {
         Archives.deleteTree(work);
         Files.createDirectories(work);
         Path input = work.resolve("input.parquet");
-        FooterEntries footer = SyntheticParcels.footer();
+        FooterEntries footer = RowModel.current().footer();
         ParcelWorld world = new ParcelWorld(seed, 400);
         try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(input), input.toString(),
-                SyntheticParcels.schema(), footer, WriterSettings.defaults())) {
+                RowModel.current().schema(), footer, WriterSettings.defaults())) {
             for (int i = 0; i < rows; i++) {
                 writer.write(world.parcel(i).row(ParcelWorld.LOADED_AT_MICROS));
             }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 
 import java.nio.file.Files;
@@ -34,7 +33,7 @@ final class ScalingScenario {
         Archives.deleteTree(work);
         Files.createDirectories(work);
         Path root = work.resolve("archive");
-        GeoParquetArchive archive = Archives.create(root, SyntheticParcels.footer(), NightlyDeltaScenario.RESOLUTION);
+        GeoParquetArchive archive = Archives.create(root, RowModel.current().footer(), NightlyDeltaScenario.RESOLUTION);
         CellParcels generator = new CellParcels(NightlyDeltaScenario.RESOLUTION, seed);
         List<String> cells = generator.cellsAround(4.35, 50.85, basePartitions * FACTORS[FACTORS.length - 1]);
         Archives.Loader loader = new Archives.Loader(archive);
@@ -63,7 +62,7 @@ final class ScalingScenario {
                 for (int u = 0; u < updates; u++, nextUpdate++) {
                     long i = nextUpdate % rowsPerPartition; // parcels of the target partition (loaded first)
                     ParcelWorld.Parcel parcel = generator.parcel(target, ParcelWorld.id(i), i);
-                    parcel = parcel.withLandUse((parcel.landUse() + 1 + r) % ParcelWorld.LAND_USE.length);
+                    parcel = parcel.withLandUse((parcel.landUse() + 1 + r) % RowModel.current().landUses());
                     changes.add(new Delta.Change(parcel.row(ParcelArchive.CHANGED_AT_MICROS + 1_000_000L * (factor * 10 + r)),
                             target, false, Delta.Kind.UPDATE));
                 }
@@ -119,12 +118,7 @@ final class ScalingScenario {
         Path duckOut = work.resolve("duckdb-" + factor);
         try (DuckDb duck = new DuckDb()) {
             duck.execute("SET enable_geoparquet_conversion = false");
-            String sql = "COPY (SELECT a.parcel_id, a.land_use, a.area_m2, a.updated_at, a.geometry, a.h3_cell"
-                    + " FROM read_parquet(" + DuckDb.glob(root) + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR}) a"
-                    + " ANTI JOIN read_parquet(" + DuckDb.literal(deltaFile) + ") d USING (parcel_id)"
-                    + " UNION ALL SELECT parcel_id, land_use, area_m2, updated_at, geometry, h3_cell FROM read_parquet("
-                    + DuckDb.literal(deltaFile) + ") WHERE NOT is_delete) TO " + DuckDb.literal(duckOut)
-                    + " (FORMAT parquet, PARTITION_BY (h3_cell), COMPRESSION zstd, COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
+            String sql = NightlyDeltaScenario.fullRewriteSql(root, deltaFile, duckOut);
             var run = Probe.measure(() -> {
                 duck.execute(sql);
                 return null;

@@ -7,7 +7,6 @@ import dev.nifigeoparquet.archive.keying.CrsReprojector;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import org.apache.parquet.example.data.Group;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.Point;
@@ -48,9 +47,9 @@ public class StageBenchmarks {
     @Setup
     public void setUp() throws IOException {
         ParcelWorld world = new ParcelWorld(42, 400);
-        FooterEntries footer = SyntheticParcels.footer();
+        FooterEntries footer = RowModel.current().footer();
         GeoMetadata geo = GeoMetadata.parse(footer.geo());
-        codec = GeometryCodec.forColumn(SyntheticParcels.schema(), geo.primaryColumn(), geo.primary());
+        codec = GeometryCodec.forColumn(RowModel.current().schema(), geo.primaryColumn(), geo.primary());
         keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         h3 = H3Core.newInstance();
         reprojector = new CrsReprojector();

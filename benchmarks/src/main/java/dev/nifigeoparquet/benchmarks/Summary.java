@@ -146,8 +146,8 @@ final class Summary {
                     pct(d.path("touchedShareOfBytes").asDouble()), mib(d.path("touchedPartitionBytes").asLong())));
             md.append("| approach | wall s | CPU s | bytes read | data bytes written | index bytes written | files written | files superseded | partitions | peak heap (sampled) | peak RSS |\n");
             md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-            for (String key : List.of("incremental", "incrementalTwoTasks", "incrementalPartitionByPartition", "naiveFullRewrite",
-                    "duckdbFullRewrite")) {
+            for (String key : List.of("incremental", "incrementalOneThread", "incrementalTwoTasks", "incrementalTwoTasksOneThreadEach",
+                    "incrementalPartitionByPartition", "naiveFullRewrite", "duckdbFullRewrite", "duckdbFullRewriteOneThread")) {
                 JsonNode ap = n.path("approaches").path(key);
                 if (ap.isMissingNode()) {
                     continue;

@@ -35,10 +35,14 @@ final class ApplyCommand extends ArchiveCommand {
             description = "A boolean delta field whose true value deletes the row's key (upsert); the field is not stored.")
     String deleteField;
 
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Threads rewriting the touched partitions in parallel (default: one per available core).")
+    Integer threads;
+
     @Override
     public Integer call() throws Exception {
         Progress progress = progress();
-        GeoParquetArchive opened = openArchive(archive);
+        GeoParquetArchive opened = withThreads(openArchive(archive), threads);
         List<DeltaRow> rows = new DeltaFiles(opened, mode, deleteField, progress).readAll(deltas);
         DeltaApplication.Outcome outcome = new DeltaApplication(opened, progress).apply(mode, rows);
         OperationResult result = outcome.result();

@@ -39,6 +39,20 @@ abstract class ArchiveCommand implements Callable<Integer> {
         return GeoParquetArchive.open(new LocalArchiveStorage(root));
     }
 
+    /**
+     * Gives the archive's operations {@code threads} threads for the partitions of a run (null keeps the default, one
+     * per available core); fewer than 1 is an input error.
+     */
+    static GeoParquetArchive withThreads(GeoParquetArchive archive, Integer threads) {
+        if (threads == null) {
+            return archive;
+        }
+        if (threads < 1) {
+            throw new InputException("--threads must be at least 1, was " + threads);
+        }
+        return archive.useThreads(threads);
+    }
+
     /** An existing directory; a missing path, or a path that is a file, is an input error saying which. */
     static Path requireDirectory(Path directory, String role) {
         if (Files.isDirectory(directory)) {

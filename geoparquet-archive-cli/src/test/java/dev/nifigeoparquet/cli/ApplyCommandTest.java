@@ -77,10 +77,19 @@ class ApplyCommandTest {
         assertTrue(result.out().contains("rows net:           +" + (60 - 40)), result.out());
 
         Cli.Result replay = Cli.run("apply", "--archive", archive, "--mode", "upsert", "--delta", delta,
-                "--delete-field", NightlyDelta.DELETE_MARKER, "--quiet").expect(0);
+                "--delete-field", NightlyDelta.DELETE_MARKER, "--threads", 1, "--quiet").expect(0);
         assertTrue(replay.out().contains("rows net:           +0"), replay.out());
         assertEquals(expected, Parcels.areas(archive), "a replayed delta changes nothing");
         Cli.run("verify", "--archive", archive, "--expect-count", expected.size()).expect(0);
+    }
+
+    @Test
+    void threadsMustBeAtLeastOne() throws Exception {
+        Path delta = Parcels.write(temp.resolve("more.parquet"), SyntheticParcels.schema(), Parcels.generate(3, 9000, 9010));
+        String reason = Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "--threads", 0).expect(2).reason();
+        assertTrue(reason.contains("--threads must be at least 1"), reason);
+        Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "--threads", 2, "-q").expect(0);
+        assertEquals(2010, Parcels.count(archive));
     }
 
     @Test

@@ -50,8 +50,11 @@ public final class GeoParquetArchive {
     private final H3Keyer keyer;
     /** Key-index shard footers, read by every operation's lookup (see {@link dev.nifigeoparquet.archive.index.KeyIndex}). */
     private final FooterCache indexFooters = new FooterCache(256);
-    /** The bounded pool this archive's operations share for their independent parts (one thread per core). */
-    private final Workers workers = Workers.of(Workers.defaultParallelism());
+    /**
+     * The bounded pool this archive's operations share for their independent parts; by default one thread per
+     * available core ({@link #useThreads}).
+     */
+    private volatile Workers workers = Workers.of(Workers.defaultParallelism());
 
     private GeoParquetArchive(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
         this.storage = storage;
@@ -167,6 +170,25 @@ public final class GeoParquetArchive {
     /** The workers this archive's operations share for the partitions of a run; threads end when idle. */
     public Workers workers() {
         return workers;
+    }
+
+    /**
+     * Sets how many threads this archive's operations use for the independent parts of a run: rewriting and staging
+     * the partitions a run changes, and scanning their keys (compaction does not use them yet). Defaults to
+     * {@link Workers#defaultParallelism()}, one per available core; 1 does everything on the caller's thread. Operations
+     * started earlier keep the pool they started with. Concurrent operations (two NiFi tasks) share one pool, so the
+     * threads stay bounded whatever the number of tasks.
+     *
+     * @return this archive
+     */
+    public GeoParquetArchive useThreads(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("An archive needs at least 1 thread, was " + threads);
+        }
+        if (threads != workers.parallelism()) {
+            workers = Workers.of(threads);
+        }
+        return this;
     }
 
     /** A new codec for the geometry column (codecs hold a WKB reader, so each thread needs its own). */

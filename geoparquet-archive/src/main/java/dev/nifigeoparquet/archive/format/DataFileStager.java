@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Hands out staged data files for one attempt of one operation on one partition, and remembers them so a
- * failed or conflicting attempt can remove what it staged.
+ * failed or conflicting attempt can remove what it staged. Its files are made durable together with those of the
+ * operation's other partitions ({@link #syncTogether}), before any commit entry names them.
  */
 public final class DataFileStager {
 
@@ -22,12 +23,28 @@ public final class DataFileStager {
         this.cell = cell;
     }
 
+    /**
+     * Makes every file these stagers handed out durable, together: one {@link ArchiveStorage#sync} for the whole
+     * operation instead of a forced file and directory per file.
+     */
+    static void syncTogether(ArchiveStorage storage, java.util.Collection<DataFileStager> stagers) throws IOException {
+        List<String> paths = new ArrayList<>();
+        for (DataFileStager stager : stagers) {
+            if (stager != null) {
+                paths.addAll(stager.stagedPaths);
+            }
+        }
+        if (!paths.isEmpty()) {
+            storage.sync(paths);
+        }
+    }
+
     /** A staged file under a fresh name; {@link StagedFile#name()} is the name it will have once published. */
     public StagedFile stage() throws IOException {
         String name = ArchiveLayout.isIndexShard(cell) ? ArchiveLayout.newIndexFileName() : ArchiveLayout.newDataFileName();
         String path = ArchiveLayout.stagedFile(cell, name);
         stagedPaths.add(path);
-        return new StagedFile(name, null, new StorageOutputFile(storage, path));
+        return new StagedFile(name, null, new StorageOutputFile(storage, path, true));
     }
 
     /**
@@ -41,7 +58,7 @@ public final class DataFileStager {
         String name = ArchiveLayout.newDataFileName();
         String path = ArchiveLayout.replacementFile(cell, name);
         stagedPaths.add(path);
-        return new StagedFile(name, liveName, new StorageOutputFile(storage, path));
+        return new StagedFile(name, liveName, new StorageOutputFile(storage, path, true));
     }
 
     /** Deletes everything this attempt staged; best effort, since recovery removes leftovers after the lease. */

@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Instant;
@@ -40,6 +41,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * written to another): any newer commit of a participant makes the plan stale, and the caller plans again.
  */
 public final class PartitionCommitter {
+
+    /**
+     * Threads publishing the partitions of a commit: they mostly wait on the storage, so more of them than cores pay;
+     * shared by every committer of the JVM, and idle threads end.
+     */
+    private static final Workers PUBLISHERS = Workers.of(8);
 
     private final ArchiveStorage storage;
     private final ProtocolSettings settings;
@@ -155,6 +162,12 @@ public final class PartitionCommitter {
                 discardAll(stagers);
                 throw failure;
             }
+            try {
+                DataFileStager.syncTogether(storage, stagers.values());
+            } catch (IOException | RuntimeException failure) {
+                discardAll(stagers);
+                throw failure;
+            }
             Instant now = clock.instant();
             String transaction = participants.size() > 1 ? ArchiveLayout.newTransactionId() : null;
             Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
@@ -225,7 +238,8 @@ public final class PartitionCommitter {
     /**
      * Commits changes planned on known versions, atomically. Every participant must still be at its planned version
      * when its lock is held and it has been recovered, otherwise {@link StalePlanException} is thrown before anything
-     * is staged. Participants are staged on {@code workers} in parallel, then their entries are created, then the late
+     * is staged. Participants are staged on {@code workers} in parallel, in the order given (put the largest first: the
+     * threads then end together), then their entries are created, then the late
      * participant's (rebased over commits that do not conflict), then the decision. Any failure before the decision
      * leaves the archive unchanged; a lost race or a conflict surfaces as {@link StalePlanException} for the caller to
      * plan again. A participant's staging failure is thrown as {@link ParticipantFailedException}, naming it.
@@ -255,18 +269,28 @@ public final class PartitionCommitter {
             DataFileStager lateStager = late == null ? null : new DataFileStager(storage, late.cell());
             Map<String, CommitOutcome> committed;
             try {
-                List<Workers.Outcome<PartitionChange>> staged = workers.map(List.copyOf(sorted.values()),
+                // In the caller's order (the largest first, so the threads finish together), the results by partition.
+                List<Planned> inOrder = new ArrayList<>(new LinkedHashMap<>(participants.stream().collect(java.util.stream.Collectors.toMap(
+                        Planned::cell, participant -> participant, (first, second) -> second, LinkedHashMap::new))).values());
+                List<Workers.Outcome<PartitionChange>> staged = workers.map(inOrder,
                         participant -> participant.update().apply(states.get(participant.cell()).state(), stagers.get(participant.cell())));
+                Map<String, Workers.Outcome<PartitionChange>> stagedByCell = new java.util.HashMap<>();
+                for (int i = 0; i < inOrder.size(); i++) {
+                    stagedByCell.put(inOrder.get(i).cell(), staged.get(i));
+                }
                 List<NewDataFile> lateFiles = late == null ? List.of() : late.stage(lateStager);
-                int i = 0;
                 Map<String, PartitionChange> changes = new LinkedHashMap<>();
                 for (Planned participant : sorted.values()) {
-                    Workers.Outcome<PartitionChange> outcome = staged.get(i++);
+                    Workers.Outcome<PartitionChange> outcome = stagedByCell.get(participant.cell());
                     if (outcome.failed()) {
                         throw new ParticipantFailedException(participant.cell(), outcome.failure());
                     }
                     changes.put(participant.cell(), outcome.value());
                 }
+                // Every file of the transaction becomes durable at once, before any entry names one.
+                List<DataFileStager> toSync = new ArrayList<>(stagers.values());
+                toSync.add(lateStager);
+                DataFileStager.syncTogether(storage, toSync);
                 Instant now = clock.instant();
                 String transaction = sorted.size() + (late == null ? 0 : 1) > 1 ? ArchiveLayout.newTransactionId() : null;
                 Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
@@ -373,22 +397,19 @@ public final class PartitionCommitter {
         String transaction = late != null ? late.transaction() : outcomes.values().iterator().next().after().transaction();
         List<String> written = new ArrayList<>();
         try {
-            for (Map.Entry<String, CommitOutcome> entry : outcomes.entrySet()) {
-                PartitionLog log = new PartitionLog(storage, entry.getKey());
-                if (transaction == null) {
-                    try {
-                        log.commit(entry.getValue().after());
-                    } catch (CommitConflictException lost) {
-                        throw lost;
-                    } catch (IOException unknown) {
-                        throw new CommitStateUnknownException("Creating commit " + entry.getValue().after().version()
-                                + " of partition " + entry.getKey(), unknown);
-                    }
-                    return true;
+            if (transaction == null) {
+                Map.Entry<String, CommitOutcome> entry = outcomes.entrySet().iterator().next();
+                try {
+                    new PartitionLog(storage, entry.getKey()).commit(entry.getValue().after());
+                } catch (CommitConflictException lost) {
+                    throw lost;
+                } catch (IOException unknown) {
+                    throw new CommitStateUnknownException("Creating commit " + entry.getValue().after().version()
+                            + " of partition " + entry.getKey(), unknown);
                 }
-                log.commit(entry.getValue().after());
-                written.add(entry.getKey());
+                return true;
             }
+            createParticipantEntries(outcomes, written);
             if (late != null) {
                 outcomes.put(late.participant().cell(), commitLate(late, operationId));
                 written.add(late.participant().cell());
@@ -420,6 +441,34 @@ public final class PartitionCommitter {
         }
         discardAll(stagers);
         return false;
+    }
+
+    /**
+     * Creates the entries of a transaction's participants, in partition order and durable together; the partitions
+     * whose entries were created are added to {@code written}, also when a later one fails.
+     *
+     * @throws CommitConflictException when another writer created one of the versions first
+     */
+    private void createParticipantEntries(Map<String, CommitOutcome> outcomes, List<String> written) throws IOException {
+        List<String> cells = new ArrayList<>(outcomes.keySet());
+        List<String> paths = new ArrayList<>();
+        List<byte[]> contents = new ArrayList<>();
+        for (String cell : cells) {
+            PartitionCommit entry = outcomes.get(cell).after();
+            paths.add(ArchiveLayout.logEntry(cell, entry.version()));
+            contents.add(ArchiveJson.write(entry));
+        }
+        try {
+            storage.createExclusiveAll(paths, contents);
+            written.addAll(cells);
+        } catch (ArchiveStorage.BatchCreationException stopped) {
+            written.addAll(cells.subList(0, stopped.created()));
+            if (stopped.getCause() instanceof FileAlreadyExistsException taken) {
+                String cell = cells.get(stopped.created());
+                throw new CommitConflictException(cell, outcomes.get(cell).after().version(), taken.getMessage());
+            }
+            throw stopped.getCause();
+        }
     }
 
     /**
@@ -474,18 +523,30 @@ public final class PartitionCommitter {
         Backoff.pause(attempt);
     }
 
-    /** Publishing is recovery of the state just committed: one code path for normal runs and for crashes. */
+    /**
+     * Publishing is recovery of the state just committed: one code path for normal runs and for crashes. The partitions
+     * are published at once, each on its own thread: publishing is mostly waiting for the storage (links, and forcing
+     * the new names to disk), which many partitions can do together.
+     */
     private void publish(Set<String> cells) throws IOException {
-        IOException first = null;
-        for (String cell : cells) {
+        List<String> ordered = List.copyOf(cells);
+        List<Workers.Outcome<Void>> outcomes = PUBLISHERS.map(ordered, cell -> {
             try {
                 recovery.recover(cell, clock.instant());
             } catch (PartitionRecovery.PartitionBusyException nextWriterHoldsIt) {
                 // Another writer's transaction already tops the log, on top of this commit: publishing is recovery,
                 // so that writer publishes this state with its own (or recovery does once its lease ends). This
                 // operation is committed; failing it would only send the caller to retry what is done.
-            } catch (IOException e) {
-                first = first == null ? new PublishIncompleteException(cell, e) : first;
+            }
+            return null;
+        });
+        IOException first = null;
+        for (int i = 0; i < ordered.size(); i++) {
+            Exception failure = outcomes.get(i).failure();
+            if (failure instanceof IOException e) {
+                first = first == null ? new PublishIncompleteException(ordered.get(i), e) : first;
+            } else if (failure instanceof RuntimeException e) {
+                throw e;
             }
         }
         if (first != null) {

@@ -137,11 +137,20 @@ public final class PartitionRecovery {
         }
 
         int supersededDeleted = 0;
+        List<String> deletedPaths = new java.util.ArrayList<>();
         for (String removed : latest.removed()) {
             if (present.contains(removed)) {
                 storage.delete(ArchiveLayout.dataFile(cell, removed));
+                deletedPaths.add(ArchiveLayout.dataFile(cell, removed));
                 supersededDeleted++;
             }
+        }
+        // Published names are durable when publishing returns, so the successors are in place before any superseded file
+        // goes. The removals are made durable together: not needed for the archive (the commit says the files are gone,
+        // and recovery deletes them again), but a plain reader after a power loss would otherwise see them back until the
+        // next writer of the partition.
+        if (!deletedPaths.isEmpty()) {
+            storage.sync(deletedPaths);
         }
 
         WriterLease lease = settings.lease();

@@ -222,6 +222,9 @@ public final class ArchiveWriter {
             participants.add(new Planned(work.cell, work.pinned.version(), work.type(), operations,
                     (current, stager) -> rewriter.rewrite(current, work, stager)));
         }
+        // The largest rewrites first: the pool's threads then run out of work at about the same time.
+        participants.sort(java.util.Comparator.comparingLong((Planned participant) -> plan.work.get(participant.cell()).expectedBytes())
+                .reversed());
         KeyIndex index = archive.descriptor().hasKey() ? new KeyIndex(archive) : null;
         PartitionCommitter.LateParticipant journal = index == null || plan.arriving.isEmpty() && plan.leaving.isEmpty() ? null
                 : index.journalRecords(plan.lookup, plan.arriving, plan.leaving);

@@ -10,6 +10,7 @@ import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
+import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
@@ -61,8 +62,9 @@ final class PartitionRewriter {
         current.files().forEach(file -> live.put(file.name(), file));
         for (int i = 0; i < rewritten.size(); i++) {
             DataFileEntry file = live.get(rewritten.get(i));
-            try (RollingFileWriter writer = newWriter(stager).replacing(List.of(file.name()));
-                 GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current, file)) {
+            try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current, file);
+                 RollingFileWriter writer = newWriter(stager, ColumnEncodings.defaults().likeFile(reader.footer()))
+                         .replacing(List.of(file.name()))) {
                 work.bytesRead += file.bytes();
                 if (!copyColumnwise(reader, work, keys, consumed, writer)) {
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
@@ -155,6 +157,10 @@ final class PartitionRewriter {
     }
 
     private RollingFileWriter newWriter(DataFileStager stager) {
-        return new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), archive.descriptor().writer());
+        return newWriter(stager, ColumnEncodings.defaults());
+    }
+
+    private RollingFileWriter newWriter(DataFileStager stager, ColumnEncodings encodings) {
+        return new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), archive.descriptor().writer(), encodings);
     }
 }

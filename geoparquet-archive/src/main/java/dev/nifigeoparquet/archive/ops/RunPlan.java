@@ -135,6 +135,20 @@ final class RunPlan {
             this.pinned = pinned;
         }
 
+        /**
+         * About how many bytes the rewrite reads or writes: the files it rewrites (all of them for a Replace), plus a
+         * guess for the rows it adds. Only for ordering the rewrites.
+         */
+        long expectedBytes() {
+            long bytes = 0;
+            for (dev.nifigeoparquet.archive.format.DataFileEntry file : pinned.files()) {
+                if (replaceAll || filesHoldingKeys.contains(file.name())) {
+                    bytes += file.bytes();
+                }
+            }
+            return bytes + 512L * appended.size();
+        }
+
         /** The files to rewrite, in the partition's live-file order. */
         List<String> filesInOrder() {
             return pinned.fileNames().stream().filter(filesHoldingKeys::contains).toList();

@@ -20,13 +20,18 @@ import java.util.Set;
  * @param withoutStatistics       columns whose min/max statistics are left out: every row group's statistics are in
  *                                the footer, which every reader parses before it reads anything
  * @param sizeStatistics          Parquet's size statistics (per-chunk byte counts and level histograms) in the footer
+ * @param withoutDictionary       columns written without a dictionary even when {@code dictionary} is on: those whose
+ *                                values are known to be nearly all distinct (a rewritten file's columns whose dictionary
+ *                                fell back to plain encoding when the file was first written), for which parquet-java
+ *                                would otherwise hash every value into a dictionary only to drop it at the first page
  */
 public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns, long bloomFilterValues,
-                              Set<String> withoutStatistics, boolean sizeStatistics) {
+                              Set<String> withoutStatistics, boolean sizeStatistics, Set<String> withoutDictionary) {
 
     public ColumnEncodings {
         bloomFilterColumns = Set.copyOf(bloomFilterColumns);
         withoutStatistics = Set.copyOf(withoutStatistics);
+        withoutDictionary = Set.copyOf(withoutDictionary);
         if (bloomFilterValues < 0) {
             throw new IllegalArgumentException("Bloom filter values must not be negative, was " + bloomFilterValues);
         }
@@ -34,30 +39,59 @@ public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns
 
     /** parquet-java's defaults: dictionaries where they pay, no bloom filters, all statistics. */
     public static ColumnEncodings defaults() {
-        return new ColumnEncodings(true, Set.of(), 0, Set.of(), true);
+        return new ColumnEncodings(true, Set.of(), 0, Set.of(), true, Set.of());
     }
 
     public ColumnEncodings withDictionary(boolean enabled) {
-        return new ColumnEncodings(enabled, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics);
+        return new ColumnEncodings(enabled, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics, withoutDictionary);
     }
 
     public ColumnEncodings withBloomFilterOn(String column) {
         Set<String> columns = new HashSet<>(bloomFilterColumns);
         columns.add(column);
-        return new ColumnEncodings(dictionary, columns, bloomFilterValues, withoutStatistics, sizeStatistics);
+        return new ColumnEncodings(dictionary, columns, bloomFilterValues, withoutStatistics, sizeStatistics, withoutDictionary);
     }
 
     public ColumnEncodings withBloomFilterValues(long values) {
-        return new ColumnEncodings(dictionary, bloomFilterColumns, values, withoutStatistics, sizeStatistics);
+        return new ColumnEncodings(dictionary, bloomFilterColumns, values, withoutStatistics, sizeStatistics, withoutDictionary);
     }
 
     public ColumnEncodings withoutStatisticsOn(String column) {
         Set<String> columns = new HashSet<>(withoutStatistics);
         columns.add(column);
-        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, columns, sizeStatistics);
+        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, columns, sizeStatistics, withoutDictionary);
     }
 
     public ColumnEncodings withSizeStatistics(boolean enabled) {
-        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, enabled);
+        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, enabled, withoutDictionary);
+    }
+
+    /**
+     * For rewriting a file: without a dictionary for every column whose chunks in {@code footer}'s file hold no
+     * dictionary-encoded page, as when the writer fell back to plain encoding because the values were nearly all
+     * distinct. A rewrite of the file would otherwise build the same dictionary only to drop it again. Columns the
+     * footer says nothing about keep the current choice.
+     */
+    public ColumnEncodings likeFile(ParquetFooter footer) {
+        Set<String> plain = new HashSet<>();
+        Set<String> dictionaryEncoded = new HashSet<>();
+        for (org.apache.parquet.hadoop.metadata.BlockMetaData rowGroup : footer.rowGroups()) {
+            for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+                String column = chunk.getPath().toDotString();
+                org.apache.parquet.column.EncodingStats stats = chunk.getEncodingStats();
+                boolean dictionaryPages = stats != null ? stats.hasDictionaryEncodedPages()
+                        : chunk.getEncodings().stream().anyMatch(org.apache.parquet.column.Encoding::usesDictionary);
+                (dictionaryPages ? dictionaryEncoded : plain).add(column);
+            }
+        }
+        plain.removeAll(dictionaryEncoded);
+        return plain.isEmpty() ? this : withoutDictionaryOn(plain);
+    }
+
+    /** With these columns written without a dictionary, in addition to those already. */
+    public ColumnEncodings withoutDictionaryOn(java.util.Collection<String> columns) {
+        Set<String> plain = new HashSet<>(withoutDictionary);
+        plain.addAll(columns);
+        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics, plain);
     }
 }

@@ -118,6 +118,9 @@ public final class GeoParquetFileWriter implements Closeable {
         long bloomValues = encodings.bloomFilterValues() == 0 ? settings.rowGroupRowCount()
                 : Math.min(encodings.bloomFilterValues(), settings.rowGroupRowCount());
         builder.withSizeStatisticsEnabled(encodings.sizeStatistics());
+        for (String column : encodings.withoutDictionary()) {
+            builder.withDictionaryEncoding(column, false);
+        }
         for (String column : encodings.withoutStatistics()) {
             builder.withStatisticsEnabled(column, false);
         }

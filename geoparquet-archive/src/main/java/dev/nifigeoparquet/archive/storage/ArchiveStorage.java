@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -58,6 +59,68 @@ public interface ArchiveStorage {
     OutputStream createStaged(String path) throws IOException;
 
     /**
+     * Opens a new staging object like {@link #createStaged}, except that closing the stream need not make it durable:
+     * {@link #sync} does, for many objects at once. Nothing may reference the object (no commit entry may name it)
+     * before {@link #sync} has returned for it. The default is {@link #createStaged}: durable when closed.
+     */
+    default OutputStream createStagedDeferred(String path) throws IOException {
+        return createStaged(path);
+    }
+
+    /**
+     * Makes these objects, and the directory entries that name them (or, for a path that no longer exists, its
+     * directory's entries), durable together: objects written through {@link #createStagedDeferred}, and the paths of
+     * {@link #delete}. Those calls alone do not promise that their effect survives a power loss; after this returns it
+     * does. ({@link #publish} and {@link #publishReplacing} are durable when they return: a staged name must never be
+     * removed before its published name is durable.) The default does nothing: for a storage whose writes are durable
+     * when they return (an object store).
+     */
+    default void sync(Collection<String> paths) throws IOException {
+    }
+
+    /**
+     * Creates several objects exclusively and durably, in order, as {@link #createExclusive} does for each, stopping at
+     * the first that cannot be created. When this returns, all of them are durable. A storage may make them durable
+     * together rather than one after another; the default creates them one by one.
+     *
+     * @throws BatchCreationException when one could not be created: how many were created before it, and why (a
+     *                                {@link FileAlreadyExistsException} when the path existed)
+     */
+    default void createExclusiveAll(List<String> paths, List<byte[]> contents) throws IOException {
+        if (paths.size() != contents.size()) {
+            throw new IllegalArgumentException(paths.size() + " paths but " + contents.size() + " contents");
+        }
+        for (int i = 0; i < paths.size(); i++) {
+            try {
+                createExclusive(paths.get(i), contents.get(i));
+            } catch (IOException failure) {
+                throw new BatchCreationException(i, failure);
+            }
+        }
+    }
+
+    /** {@link #createExclusiveAll} stopped: the objects before {@link #created()} exist, the others do not. */
+    final class BatchCreationException extends IOException {
+        private final int created;
+
+        public BatchCreationException(int created, IOException cause) {
+            super("created " + created + " objects, then: " + cause.getMessage(), cause);
+            this.created = created;
+        }
+
+        /** How many objects, from the first, were created. */
+        public int created() {
+            return created;
+        }
+
+        /** Why the next one was not: a {@link FileAlreadyExistsException} when it existed. */
+        @Override
+        public synchronized IOException getCause() {
+            return (IOException) super.getCause();
+        }
+    }
+
+    /**
      * Makes a durable staged object visible at its final path without ever replacing an existing object
      * ({@link FileAlreadyExistsException} if the target exists), then removes the staged name.
      * Idempotent for recovery: when the target already exists and the staged object is gone, it does nothing.
@@ -71,7 +134,10 @@ public interface ArchiveStorage {
      */
     void publishReplacing(String stagedPath, String finalPath) throws IOException;
 
-    /** Deletes an object; deleting a missing object is not an error. */
+    /**
+     * Deletes an object; deleting a missing object is not an error. The removal may be lost in a power loss until
+     * {@link #sync} of the path returns.
+     */
     void delete(String path) throws IOException;
 
     /** Human-readable location of the archive root, for messages. */

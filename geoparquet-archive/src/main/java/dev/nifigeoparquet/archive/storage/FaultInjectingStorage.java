@@ -6,6 +6,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +14,7 @@ import java.util.Objects;
 /**
  * Wraps an {@link ArchiveStorage} and fails at the Nth storage call, to prove that every step of every
  * operation leaves the archive recoverable. Every call counts, including the close of a staged stream
- * (the moment a data file becomes durable).
+ * (the moment a data file is complete) and {@link #sync} (the moment staged files become durable).
  *
  * <p>Three faults: an {@link Fault#EXCEPTION} fails that one call and lets later calls through (a transient
  * I/O error); {@link Fault#CRASH_BEFORE} and {@link Fault#CRASH_AFTER} simulate the process dying just before
@@ -128,7 +129,23 @@ public final class FaultInjectingStorage implements ArchiveStorage {
 
     @Override
     public OutputStream createStaged(String path) throws IOException {
-        OutputStream stream = call("createStaged " + path, () -> delegate.createStaged(path));
+        return staged(path, call("createStaged " + path, () -> delegate.createStaged(path)));
+    }
+
+    @Override
+    public OutputStream createStagedDeferred(String path) throws IOException {
+        return staged(path, call("createStaged " + path, () -> delegate.createStagedDeferred(path)));
+    }
+
+    @Override
+    public void sync(Collection<String> paths) throws IOException {
+        call("sync " + paths.size() + " objects", () -> {
+            delegate.sync(paths);
+            return null;
+        });
+    }
+
+    private OutputStream staged(String path, OutputStream stream) {
         return new FilterOutputStream(stream) {
             @Override
             public void write(int b) throws IOException {

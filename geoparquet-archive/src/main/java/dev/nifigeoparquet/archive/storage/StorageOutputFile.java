@@ -10,11 +10,22 @@ public final class StorageOutputFile implements OutputFile {
 
     private final ArchiveStorage storage;
     private final String path;
+    private final boolean deferred;
     private CountingPositionOutputStream stream;
 
+    /** A staged object that is durable once the Parquet writer closes it. */
     public StorageOutputFile(ArchiveStorage storage, String path) {
+        this(storage, path, false);
+    }
+
+    /**
+     * @param deferred whether the object is opened with {@link ArchiveStorage#createStagedDeferred}: durable only after
+     *                 {@link ArchiveStorage#sync} of its path
+     */
+    public StorageOutputFile(ArchiveStorage storage, String path, boolean deferred) {
         this.storage = storage;
         this.path = path;
+        this.deferred = deferred;
     }
 
     /** Bytes written so far; after the Parquet writer is closed, the file's size. */
@@ -24,7 +35,7 @@ public final class StorageOutputFile implements OutputFile {
 
     @Override
     public PositionOutputStream create(long blockSizeHint) throws IOException {
-        stream = new CountingPositionOutputStream(storage.createStaged(path), true);
+        stream = new CountingPositionOutputStream(deferred ? storage.createStagedDeferred(path) : storage.createStaged(path), true);
         return stream;
     }
 

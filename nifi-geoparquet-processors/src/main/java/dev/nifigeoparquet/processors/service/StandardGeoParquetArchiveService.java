@@ -183,9 +183,19 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             .addValidator(StandardValidators.TIME_PERIOD_VALIDATOR)
             .build();
 
+    public static final PropertyDescriptor WORKER_THREADS = new PropertyDescriptor.Builder()
+            .name("Worker Threads")
+            .description("How many threads an operation on the archive uses for its independent parts: scanning the keys of and rewriting"
+                    + " the partitions a run of UpsertGeoParquetPartition changes (compaction does not use them yet). Every processor"
+                    + " using this service shares these threads, so two concurrent tasks never run more of them. Leave empty for one per"
+                    + " core available to NiFi; 1 does everything on the task's own thread.")
+            .required(false)
+            .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
+            .build();
+
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = java.util.stream.Stream.concat(Stream.of(
             ARCHIVE_ROOT, ALLOWED_ROOTS, H3_RESOLUTION, MISSING_ARCHIVE_STRATEGY, TEMPLATE_FILE, KEY_COLUMNS, VERSION_COLUMN,
-            STATE_CACHE_SIZE, STATE_CACHE_EXPIRATION), S3StorageProperties.PROPERTIES.stream()).toList();
+            STATE_CACHE_SIZE, STATE_CACHE_EXPIRATION, WORKER_THREADS), S3StorageProperties.PROPERTIES.stream()).toList();
 
     private static final String TEMPLATE_NAME = "template";
 
@@ -261,6 +271,9 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         if (settings.resolution() != null && settings.resolution() != archive.h3Resolution()) {
             throw new InitializationException("H3 Resolution " + settings.resolution() + " does not match the resolution "
                     + archive.h3Resolution() + " pinned by the archive at " + settings.location());
+        }
+        if (settings.threads() != null) {
+            archive.useThreads(settings.threads());
         }
         archive.sourceCrs().conformanceWarning().ifPresent(warnings::add);
         AdoptionRecord adoption = archive.descriptor().adoption();
@@ -349,7 +362,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     /** The configuration, resolved. */
     record Settings(Path root, List<Path> allowedBases, Integer resolution, MissingArchiveStrategy strategy, Path template,
                     List<String> keyColumns, String versionColumn, int cacheSize, Duration cacheExpiration,
-                    S3StorageSettings s3, List<String> allowedS3Bases) {
+                    S3StorageSettings s3, List<String> allowedS3Bases, Integer threads) {
 
         /** The root as the operator wrote it: a directory, or s3://bucket/prefix. */
         String location() {
@@ -380,7 +393,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                     version == null || version.isBlank() ? null : version.strip(),
                     cacheSize == null ? 0 : cacheSize, Duration.ofMillis(expirationMillis == null ? 0 : expirationMillis),
                     s3 ? S3StorageProperties.settings(context, root.strip()) : null,
-                    s3 ? ArchiveLocation.parseS3Bases(bases) : List.of());
+                    s3 ? ArchiveLocation.parseS3Bases(bases) : List.of(), context.getProperty(WORKER_THREADS).asInteger());
         }
     }
 
