@@ -456,7 +456,7 @@ public final class PartitionCommitter {
         for (String cell : cells) {
             PartitionCommit entry = outcomes.get(cell).after();
             paths.add(ArchiveLayout.logEntry(cell, entry.version()));
-            contents.add(ArchiveJson.write(entry));
+            contents.add(CommitEntryParser.toJson(entry));
         }
         try {
             storage.createExclusiveAll(paths, contents);
