@@ -114,7 +114,7 @@ class LauncherIT {
         assertEquals(shown.size(), printed.size(), "README.md:\n" + String.join("\n", shown) + "\ndemo:\n" + demo.out());
         for (int i = 0; i < shown.size(); i++) {
             boolean bytes = shown.get(i).startsWith("bytes written: ");
-            assertEquals(bytes ? shown.get(i).replaceAll("[0-9]", "#") : shown.get(i), bytes ? printed.get(i).replaceAll("[0-9]", "#") : printed.get(i));
+            assertEquals(bytes ? shown.get(i).replaceAll("[0-9]+", "#") : shown.get(i), bytes ? printed.get(i).replaceAll("[0-9]+", "#") : printed.get(i));
         }
         assertTrue(demo.err().contains("upsert partitions (and the deletions by key): 5 done")
                 && demo.err().contains("(4 partitions routed to, then 100 deletions by key"), demo.err());
