@@ -140,7 +140,8 @@ public final class ArchiveAdopter {
                                                 Instant now, AdoptionRecord record) {
         return new ArchiveDescriptor(ArchiveDescriptor.FORMAT_VERSION, now, resolution,
                 ArchiveDescriptor.KEYING_RULE, spec.geometryColumn(), spec.keyColumns(), spec.versionColumn(),
-                ArchiveDescriptor.schemaText(spec.schema()), ArchiveDescriptor.footerEntries(canonical), writer,
+                ArchiveDescriptor.schemaText(spec.schema()), ArchiveDescriptor.schemaJson(spec.schema()),
+                ArchiveDescriptor.footerEntries(canonical), writer,
                 ProtocolSettings.DEFAULT, spec.compaction(), record, spec.keyColumns().isEmpty() ? 0 : ArchiveDescriptor.DEFAULT_KEY_INDEX_SHARDS);
     }
 

@@ -57,7 +57,7 @@ public final class GeoParquetArchive {
         this.storage = storage;
         this.descriptor = descriptor;
         this.clock = clock;
-        this.schema = descriptor.parquetSchema();
+        this.schema = descriptor.exactSchema();
         this.canonicalFooter = descriptor.canonicalFooter();
         this.geo = descriptor.geo().orElse(null);
         this.sourceCrs = crsOf(schema, descriptor.geometryColumn(), geo);

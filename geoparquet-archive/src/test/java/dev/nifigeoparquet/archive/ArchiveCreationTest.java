@@ -57,7 +57,7 @@ class ArchiveCreationTest {
         ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
 
         ArchiveDescriptor reopened = GeoParquetArchive.open(new LocalArchiveStorage(root)).descriptor();
-        assertEquals(footer.schema(), reopened.parquetSchema(), "schema pinned exactly");
+        assertEquals(footer.schema(), reopened.exactSchema(), "schema pinned exactly");
         assertEquals(canonical.asMap(), reopened.canonicalFooter().asMap(), "footer entries pinned exactly");
         assertEquals(List.copyOf(canonical.asMap().keySet()), List.copyOf(reopened.canonicalFooter().asMap().keySet()), "in order");
         if (canonical.geo() == null) {

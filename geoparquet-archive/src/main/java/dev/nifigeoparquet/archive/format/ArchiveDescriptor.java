@@ -1,9 +1,12 @@
 package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -27,7 +30,11 @@ import java.util.Optional;
  * @param keyColumns     the stable feature key; empty when the archive is append-only
  * @param versionColumn  optional column ordering versions of one feature (a delta row older than the archive's is
  *                       ignored); null when not set
- * @param schema         the exact Parquet schema of every data file, in parquet-java's text form
+ * @param schema         the Parquet schema of every data file in parquet-java's text form: present in archives created
+ *                       before {@code parquetSchema}, and in newer ones only when the text form parses back to the
+ *                       identical schema; null otherwise
+ * @param parquetSchema  the exact Parquet schema of every data file, as the footer holds it ({@link ParquetSchemaJson});
+ *                       absent (null) in archives created before it, which are pinned by {@code schema}
  * @param footer         the canonical footer entries, in order
  * @param writer         how data files are written
  * @param protocol       commit protocol settings
@@ -36,8 +43,9 @@ import java.util.Optional;
  * @param keyIndexShards how many shards the key-to-cell index has; 0 for an archive without a key
  */
 public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Resolution, String keyingRule,
-                                String geometryColumn, List<String> keyColumns, String versionColumn, String schema,
-                                List<FooterEntry> footer, WriterSettings writer, ProtocolSettings protocol,
+                                String geometryColumn, List<String> keyColumns, String versionColumn,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) String schema,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode parquetSchema, List<FooterEntry> footer, WriterSettings writer, ProtocolSettings protocol,
                                 CompactionSettings compaction, AdoptionRecord adoption, int keyIndexShards) {
 
     public static final int FORMAT_VERSION = 1;
@@ -69,7 +77,10 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
             throw new IllegalArgumentException("keyIndexShards must be 1..256 for a keyed archive and 0 without a key, was "
                     + keyIndexShards + " with key columns " + keyColumns);
         }
-        MessageType parsed = MessageTypeParser.parseMessageType(schema);
+        if (schema == null && parquetSchema == null) {
+            throw new IllegalArgumentException("The descriptor pins no schema: it has neither 'parquetSchema' nor 'schema'");
+        }
+        MessageType parsed = exactSchema(schema, parquetSchema);
         if (!parsed.containsField(geometryColumn)) {
             throw new IllegalArgumentException("Geometry column '" + geometryColumn + "' is not in the schema");
         }
@@ -85,8 +96,19 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
 
     /** The exact schema of every data file. */
     @JsonIgnore
-    public MessageType parquetSchema() {
-        return MessageTypeParser.parseMessageType(schema);
+    public MessageType exactSchema() {
+        return exactSchema(schema, parquetSchema);
+    }
+
+    private static MessageType exactSchema(String text, JsonNode footerForm) {
+        if (footerForm != null) {
+            try {
+                return ParquetSchemaJson.fromJson(footerForm);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("The descriptor's parquetSchema cannot be read: " + e.getMessage(), e);
+            }
+        }
+        return MessageTypeParser.parseMessageType(text);
     }
 
     /** The entries every data file carries byte for byte. */
@@ -115,14 +137,22 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
         return !keyColumns.isEmpty();
     }
 
-    /** The text form of a schema, checked to parse back to the identical schema so the descriptor stays exact. */
+    /**
+     * The text form of a schema when it parses back to the identical schema, for readers of the text form; null when
+     * it does not (a parameter holding commas or parentheses, such as a GEOMETRY crs that is a PROJJSON document).
+     */
     public static String schemaText(MessageType schema) {
         String text = schema.toString();
-        MessageType reparsed = MessageTypeParser.parseMessageType(text);
-        if (!reparsed.equals(schema)) {
-            throw new IllegalArgumentException("Schema does not survive its text form; cannot be pinned exactly: " + text);
+        try {
+            return MessageTypeParser.parseMessageType(text).equals(schema) ? text : null;
+        } catch (RuntimeException doesNotParse) {
+            return null;
         }
-        return text;
+    }
+
+    /** The exact form a schema is pinned in ({@code parquetSchema}). */
+    public static JsonNode schemaJson(MessageType schema) {
+        return ParquetSchemaJson.toJson(schema);
     }
 
     /** Footer entries as the descriptor lists them. */

@@ -13,6 +13,7 @@ import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
+import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import org.apache.parquet.schema.MessageType;
 
 import java.io.IOException;
@@ -40,6 +41,7 @@ public final class FooterCheck {
     private static final Pattern ADOPTION_VARIATION = Pattern.compile("columns\\.[^.]+\\.(bbox|geometry_types)");
 
     private final MessageType schema;
+    private final JsonNode schemaJson;
     private final FooterEntries canonical;
     private final JsonNode canonicalGeo;
     private final String geometryColumn;
@@ -59,6 +61,7 @@ public final class FooterCheck {
 
     FooterCheck(MessageType schema, FooterEntries canonical, String geometryColumn, SourceCrs crs) {
         this.schema = schema;
+        this.schemaJson = ParquetSchemaJson.toJson(schema);
         this.canonical = canonical;
         this.geometryColumn = geometryColumn;
         this.crs = crs;
@@ -76,10 +79,12 @@ public final class FooterCheck {
      *                         {@code bbox}/{@code geometry_types} and extra entries are known variations
      */
     void check(String file, ParquetFooter footer, boolean predatesAdoption, Findings findings) {
-        if (!footer.schema().equals(schema)) {
+        JsonNode actualSchema = ParquetSchemaJson.toJson(footer.schema());
+        if (!actualSchema.equals(schemaJson)) {
             ObjectNode detail = JsonNodeFactory.instance.objectNode();
             detail.put("expected", schema.toString());
             detail.put("actual", footer.schema().toString());
+            detail.set("differences", schemaDifferences(schemaJson, actualSchema));
             findings.problem(new Problem(file, ProblemKind.SCHEMA_MISMATCH, "schema differs from the archive's", detail));
         }
         Map<String, String> entries = footer.keyValues();
@@ -229,6 +234,27 @@ public final class FooterCheck {
             findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs is " + fileCrs.authorityCode()
                     + ", the archive's is " + crs.authorityCode(), detail));
         }
+    }
+
+    /**
+     * The schema elements (and column orders) that differ, as {path, expected, actual}, compared in the footer form:
+     * two schemas are the same only when every element is, logical type parameters included.
+     */
+    private static ArrayNode schemaDifferences(JsonNode expected, JsonNode actual) {
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
+        for (String field : List.of(ParquetSchemaJson.SCHEMA, ParquetSchemaJson.COLUMN_ORDERS)) {
+            JsonNode a = expected.path(field);
+            JsonNode b = actual.path(field);
+            for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+                if (!a.path(i).equals(b.path(i))) {
+                    ObjectNode difference = out.addObject();
+                    difference.put("path", field + "[" + i + "]");
+                    difference.set("expected", a.path(i).isMissingNode() ? null : a.get(i));
+                    difference.set("actual", b.path(i).isMissingNode() ? null : b.get(i));
+                }
+            }
+        }
+        return out;
     }
 
     /** Objects whose keys appear in a different order, as {path, expected: [keys], actual: [keys]}. */
