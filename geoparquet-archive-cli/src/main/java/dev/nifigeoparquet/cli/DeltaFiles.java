@@ -1,20 +1,13 @@
 package dev.nifigeoparquet.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.format.ArchiveJson;
-import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geojson.GeoJsonFeatureReader;
-import dev.nifigeoparquet.archive.keying.CrsReprojector;
-import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
-import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.SchemaConformer;
 import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
-import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
@@ -97,21 +90,9 @@ final class DeltaFiles {
     }
 
     /** Geometries are copied as stored, so the delta must be in the archive's CRS (GeoJSON is reprojected instead). */
-    private void requireArchiveCrs(ParquetFooter footer, Path file) throws IOException {
-        String geo = footer.keyValues().get(FooterEntries.GEO);
-        if (geo == null || mode == WriteMode.DELETE) {
-            return;
-        }
-        String column = archive.descriptor().geometryColumn();
-        JsonNode columnNode = ArchiveJson.mapper().readTree(geo).path("columns").path(column);
-        if (columnNode.isMissingNode()) {
-            GeoMetadata.parse(geo); // fails naming the problem when the block is malformed
-            return;
-        }
-        SourceCrs crs = GeoParquetCrs.resolve(columnNode.has("crs") ? columnNode.get("crs") : null);
-        if (!CrsReprojector.isIdentity(crs, archive.sourceCrs())) {
-            throw new InputException("delta " + file + " is in " + crs.authorityCode() + " but the archive is in "
-                    + archive.sourceCrs().authorityCode() + "; reproject the delta first (or give it as GeoJSON, which is reprojected)");
+    private void requireArchiveCrs(ParquetFooter footer, Path file) {
+        if (mode != WriteMode.DELETE) {
+            archive.requireDeltaCrs(footer.schema(), footer.keyValues(), file.toString());
         }
     }
 }

@@ -52,7 +52,7 @@ final class InitCommand extends ArchiveCommand {
         out().printf("created archive %s%n", archive);
         out().printf("  h3 resolution:   %d%n", created.h3Resolution());
         out().printf("  geometry column: %s%n", created.descriptor().geometryColumn());
-        out().printf("  crs:             %s%n", created.sourceCrs().authorityCode());
+        out().printf("  crs:             %s%n", created.sourceCrs());
         out().printf("  key:             %s%n", created.descriptor().keyColumns().isEmpty() ? "(none: append-only)" : created.descriptor().keyColumns());
         return ExitCodes.OK;
     }

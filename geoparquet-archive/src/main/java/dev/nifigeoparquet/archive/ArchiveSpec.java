@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.keying.KeyingException;
@@ -77,6 +78,11 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
             geometryColumn = firstNativeGeometryColumn(schema, source);
         }
         requireTopLevelColumn(schema, geometryColumn, "geometry column", source);
+        try {
+            DeclaredCrs.of(schema, footer.asMap(), geometryColumn);
+        } catch (KeyingException e) {
+            throw new IllegalArgumentException(source + ", column '" + geometryColumn + "': " + e.getMessage(), e);
+        }
         if (schema.containsField(ArchiveLayout.PARTITION_COLUMN)) {
             throw new IllegalArgumentException(source + " has a column named '" + ArchiveLayout.PARTITION_COLUMN
                     + "', which would collide with the partition column that readers derive from directory names");

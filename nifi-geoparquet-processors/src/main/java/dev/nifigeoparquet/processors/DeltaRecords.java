@@ -55,14 +55,14 @@ final class DeltaRecords {
     }
 
     /**
-     * Refuses a GeoParquet delta whose {@code geo} metadata declares another CRS for the geometry column than the
-     * archive's; other readers carry no CRS and pass.
+     * Refuses a Parquet delta that declares another CRS for the geometry column than the archive's (in its {@code geo}
+     * metadata or its GEOMETRY/GEOGRAPHY logical type); other readers carry no CRS and pass.
      *
      * @throws dev.nifigeoparquet.archive.ops.DeltaRejectedException naming the delta and both CRSs
      */
     void requireArchiveCrs(RecordReader reader, String source) {
         if (reader instanceof GeoParquetRecordReader geoParquet) {
-            geoParquet.geoMetadata().ifPresent(geo -> archive.requireDeltaCrs(geo, source));
+            archive.requireDeltaCrs(geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), source);
         }
     }
 

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.geo.GeoBlockDiff;
-import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
+import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
@@ -87,6 +87,7 @@ public final class FooterCheck {
             detail.set("differences", schemaDifferences(schemaJson, actualSchema));
             findings.problem(new Problem(file, ProblemKind.SCHEMA_MISMATCH, "schema differs from the archive's", detail));
         }
+        checkCrs(file, footer, findings);
         Map<String, String> entries = footer.keyValues();
         for (Map.Entry<String, String> entry : canonical.asMap().entrySet()) {
             String key = entry.getKey();
@@ -124,7 +125,6 @@ public final class FooterCheck {
             findings.problem(new Problem(file, ProblemKind.GEO_MISMATCH, "geo entry is not JSON: " + e.getMessage(), null));
             return;
         }
-        checkCrs(file, actual, findings);
         if (actualText.equals(canonical.geo())) {
             return;
         }
@@ -218,21 +218,24 @@ public final class FooterCheck {
         return differences.stream().allMatch(difference -> ADOPTION_VARIATION.matcher(difference.path()).matches());
     }
 
-    private void checkCrs(String file, JsonNode geo, Findings findings) {
-        JsonNode column = geo.path("columns").path(geometryColumn);
+    /** The CRS the file declares for the geometry column, in its geo block or its logical type, is the archive's. */
+    private void checkCrs(String file, ParquetFooter footer, Findings findings) {
         SourceCrs fileCrs;
         try {
-            fileCrs = GeoParquetCrs.resolve(column.has("crs") ? column.get("crs") : null);
+            fileCrs = DeclaredCrs.of(footer.schema(), footer.keyValues(), geometryColumn).orElse(null);
         } catch (KeyingException e) {
             findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs cannot be identified: " + e.getMessage(), null));
             return;
         }
-        if (!fileCrs.equals(crs)) {
+        if (fileCrs == null) {
+            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "declares no CRS for column '" + geometryColumn
+                    + "' (neither geo metadata nor a geospatial logical type describes it)", null));
+        } else if (!fileCrs.equals(crs)) {
             ObjectNode detail = JsonNodeFactory.instance.objectNode();
-            detail.put("expected", crs.authorityCode());
-            detail.put("actual", fileCrs.authorityCode());
-            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs is " + fileCrs.authorityCode()
-                    + ", the archive's is " + crs.authorityCode(), detail));
+            detail.put("expected", crs.toString());
+            detail.put("actual", fileCrs.toString());
+            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs is " + fileCrs
+                    + ", the archive's is " + crs, detail));
         }
     }
 
