@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.CompactionSettings;
 import dev.nifigeoparquet.archive.format.ProtocolSettings;
@@ -98,6 +99,19 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
         }
         return new ArchiveSpec(schema, footer, geometryColumn, keyColumns, versionColumn, h3Resolution, writer,
                 ProtocolSettings.DEFAULT, CompactionSettings.DEFAULT, warnings);
+    }
+
+    /**
+     * The keying rule the archive is created under (docs/archive-format.md, section 6.1): by the spherical centroid when
+     * the geometry column's edges are great-circle arcs (a Parquet GEOGRAPHY column, or {@code edges} other than
+     * {@code planar} in the {@code geo} block), by the planar one otherwise.
+     */
+    public String keyingRule() {
+        boolean geography = schema.getType(geometryColumn).getLogicalTypeAnnotation()
+                instanceof org.apache.parquet.schema.LogicalTypeAnnotation.GeographyLogicalTypeAnnotation;
+        boolean curvedEdges = footer.geo() != null && GeoMetadata.parse(footer.geo()).columns().containsKey(geometryColumn)
+                && !GeoColumn.PLANAR.equals(GeoMetadata.parse(footer.geo()).column(geometryColumn).edges());
+        return geography || curvedEdges ? ArchiveDescriptor.SPHERICAL_KEYING_RULE : ArchiveDescriptor.KEYING_RULE;
     }
 
     public ArchiveSpec withProtocol(ProtocolSettings settings) {

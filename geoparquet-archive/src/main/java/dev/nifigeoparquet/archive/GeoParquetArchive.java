@@ -60,7 +60,7 @@ public final class GeoParquetArchive {
         this.canonicalFooter = descriptor.canonicalFooter();
         this.geo = descriptor.geo().orElse(null);
         this.sourceCrs = crsOf(schema, descriptor.geometryColumn(), canonicalFooter);
-        this.keyer = new H3Keyer(descriptor.h3Resolution());
+        this.keyer = new H3Keyer(descriptor.h3Resolution(), descriptor.edges());
     }
 
     /** The CRS the canonical footer and the schema declare for the geometry column (section 6.1). */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Cells;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
@@ -57,6 +58,11 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
      * (section 6.1 says what becomes of rows keyed the earlier way).
      */
     public static final String EARLIER_KEYING_RULE = "h3-cell-of-centroid-in-EPSG:4326";
+    /**
+     * The rule of archives whose geometry column has great-circle edges (a Parquet GEOGRAPHY column, or non-planar
+     * {@code edges} in the {@code geo} block): the cell of the spherical centroid (docs/archive-format.md, section 6.1).
+     */
+    public static final String SPHERICAL_KEYING_RULE = "h3-cell-of-spherical-centroid-in-EPSG:4326";
     /** Key-index shards of a keyed archive. Lookups read only the row groups whose key range can hold a wanted key,
      *  so shards may be large; fewer shards keep the journal folds that touch them cheap. */
     public static final int DEFAULT_KEY_INDEX_SHARDS = 16;
@@ -70,8 +76,9 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
         Objects.requireNonNull(writer, "writer");
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(compaction, "compaction");
-        if (!KEYING_RULE.equals(keyingRule) && !EARLIER_KEYING_RULE.equals(keyingRule)) {
-            throw new IllegalArgumentException("Unknown keying rule '" + keyingRule + "'; this implementation keys by " + KEYING_RULE);
+        if (!KEYING_RULE.equals(keyingRule) && !EARLIER_KEYING_RULE.equals(keyingRule) && !SPHERICAL_KEYING_RULE.equals(keyingRule)) {
+            throw new IllegalArgumentException("Unknown keying rule '" + keyingRule + "'; this implementation keys by "
+                    + List.of(KEYING_RULE, SPHERICAL_KEYING_RULE, EARLIER_KEYING_RULE));
         }
         if (keyColumns.isEmpty() ? keyIndexShards != 0 : keyIndexShards < 1 || keyIndexShards > 256) {
             throw new IllegalArgumentException("keyIndexShards must be 1..256 for a keyed archive and 0 without a key, was "
@@ -130,6 +137,12 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
     @JsonIgnore
     public boolean keyedByEarlierRule() {
         return EARLIER_KEYING_RULE.equals(keyingRule);
+    }
+
+    /** How the geometry column's edges run, by the keying rule: great-circle arcs under {@link #SPHERICAL_KEYING_RULE}. */
+    @JsonIgnore
+    public H3Keyer.Edges edges() {
+        return SPHERICAL_KEYING_RULE.equals(keyingRule) ? H3Keyer.Edges.SPHERICAL : H3Keyer.Edges.PLANAR;
     }
 
     @JsonIgnore
