@@ -23,14 +23,20 @@ import java.util.Locale;
  * Reads delta files into rows of the archive's exact schema: GeoParquet files (field by field through
  * {@link SchemaConformer}) and GeoJSON FeatureCollections ({@code .geojson} or {@code .json}, through
  * {@link GeoJsonFeatureReader}). A file that cannot be read, or whose schema or CRS does not fit the archive, is an
- * input error naming the file.
+ * input error naming the file. Which file and row each delta row came from is remembered ({@link #origin}).
  */
 final class DeltaFiles {
+
+    /** Where a delta row came from: its file and its row in that file, from 0. */
+    record Origin(Path file, long row) {
+    }
 
     private final GeoParquetArchive archive;
     private final WriteMode mode;
     private final String deleteField;
     private final Progress progress;
+    private final List<Path> files = new ArrayList<>();
+    private final List<Long> firstRows = new ArrayList<>();
 
     DeltaFiles(GeoParquetArchive archive, WriteMode mode, String deleteField, Progress progress) {
         this.archive = archive;
@@ -45,9 +51,9 @@ final class DeltaFiles {
     }
 
     /** Every row of every file, in order (a later row of a key wins over an earlier one). */
-    List<DeltaRow> readAll(List<Path> files) throws IOException {
+    List<DeltaRow> readAll(List<Path> deltaFiles) throws IOException {
         List<DeltaRow> rows = new ArrayList<>();
-        for (Path file : files) {
+        for (Path file : deltaFiles) {
             ArchiveCommand.requireFile(file, "delta");
             int before = rows.size();
             if (isGeoJson(file)) {
@@ -64,9 +70,21 @@ final class DeltaFiles {
             } else {
                 readParquet(file, rows);
             }
+            files.add(file);
+            firstRows.add((long) before);
             progress.note(String.format("read %,d rows from %s", rows.size() - before, file));
         }
         return rows;
+    }
+
+    /** The file and row of the delta row at {@code index} of what {@link #readAll} returned. */
+    Origin origin(long index) {
+        for (int i = files.size() - 1; i >= 0; i--) {
+            if (index >= firstRows.get(i)) {
+                return new Origin(files.get(i), index - firstRows.get(i));
+            }
+        }
+        throw new IllegalArgumentException("no delta row " + index);
     }
 
     private void readParquet(Path file, List<DeltaRow> rows) throws IOException {
