@@ -1,29 +1,20 @@
 package dev.nifigeoparquet.cli;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.geojson.GeoJsonFeatureReader;
+import dev.nifigeoparquet.archive.ops.DeltaReader;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
-import dev.nifigeoparquet.archive.ops.SchemaConformer;
-import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
-import dev.nifigeoparquet.archive.parquet.ParquetFooter;
-import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.LocalInputFile;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 
 /**
- * Reads delta files into rows of the archive's exact schema: GeoParquet files (field by field through
- * {@link SchemaConformer}) and GeoJSON FeatureCollections ({@code .geojson} or {@code .json}, through
- * {@link GeoJsonFeatureReader}). A file that cannot be read, or whose schema or CRS does not fit the archive, is an
- * input error naming the file. Which file and row each delta row came from is remembered ({@link #origin}).
+ * Reads the delta files of one command through the engine's {@link DeltaReader} (GeoParquet and native-GEOMETRY
+ * Parquet files, GeoJSON FeatureCollections), and remembers which file and row each delta row came from. A delta the
+ * engine refuses is refused with its reasons; a file that cannot be read is an input error naming it.
  */
 final class DeltaFiles {
 
@@ -31,23 +22,14 @@ final class DeltaFiles {
     record Origin(Path file, long row) {
     }
 
-    private final GeoParquetArchive archive;
-    private final WriteMode mode;
-    private final String deleteField;
+    private final DeltaReader reader;
     private final Progress progress;
     private final List<Path> files = new ArrayList<>();
     private final List<Long> firstRows = new ArrayList<>();
 
     DeltaFiles(GeoParquetArchive archive, WriteMode mode, String deleteField, Progress progress) {
-        this.archive = archive;
-        this.mode = mode;
-        this.deleteField = deleteField;
+        this.reader = new DeltaReader(archive, mode, deleteField);
         this.progress = progress;
-    }
-
-    static boolean isGeoJson(Path file) {
-        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        return name.endsWith(".geojson") || name.endsWith(".json");
     }
 
     /** Every row of every file, in order (a later row of a key wins over an earlier one). */
@@ -56,19 +38,10 @@ final class DeltaFiles {
         for (Path file : deltaFiles) {
             ArchiveCommand.requireFile(file, "delta");
             int before = rows.size();
-            if (isGeoJson(file)) {
-                GeoJsonFeatureReader reader = new GeoJsonFeatureReader(archive, mode, deleteField);
-                try (InputStream in = Files.newInputStream(file)) {
-                    rows.addAll(reader.read(in, file.toString()));
-                } catch (IOException e) {
-                    throw new InputException(e.getMessage(), e);
-                }
-                if (deleteField != null && mode != WriteMode.DELETE && rows.size() > before && reader.featuresWithDeleteMarker() == 0) {
-                    throw new InputException("--delete-field '" + deleteField + "': no feature of " + file + " has a property '"
-                            + deleteField + "', so none could be deleted; check the name");
-                }
-            } else {
-                readParquet(file, rows);
+            try {
+                rows.addAll(reader.read(new LocalInputFile(file), file.toString()));
+            } catch (IOException e) {
+                throw new InputException("delta " + file + " cannot be read: " + GeoParquetArchiveCli.oneLine(e.getMessage()), e);
             }
             files.add(file);
             firstRows.add((long) before);
@@ -85,32 +58,5 @@ final class DeltaFiles {
             }
         }
         throw new IllegalArgumentException("no delta row " + index);
-    }
-
-    private void readParquet(Path file, List<DeltaRow> rows) throws IOException {
-        GeoParquetFileReader reader;
-        try {
-            reader = GeoParquetFileReader.open(file);
-        } catch (IOException e) {
-            throw new InputException("delta " + file + " is not a readable Parquet file: " + GeoParquetArchiveCli.oneLine(e.getMessage()), e);
-        }
-        try (reader) {
-            ParquetFooter footer = reader.footer();
-            requireArchiveCrs(footer, file);
-            SchemaConformer conformer = mode == WriteMode.DELETE
-                    ? SchemaConformer.forDeletes(archive.schema(), footer.schema(), archive.descriptor().keyColumns(), file.toString())
-                    : SchemaConformer.of(archive.schema(), footer.schema(), SchemaHandling.FILL_MISSING_NULLABLE, deleteField, file.toString());
-            long index = 0;
-            for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
-                rows.add(conformer.conform(it.next(), index++));
-            }
-        }
-    }
-
-    /** Geometries are copied as stored, so the delta must be in the archive's CRS (GeoJSON is reprojected instead). */
-    private void requireArchiveCrs(ParquetFooter footer, Path file) {
-        if (mode != WriteMode.DELETE) {
-            archive.requireDeltaCrs(footer.schema(), footer.keyValues(), file.toString());
-        }
     }
 }

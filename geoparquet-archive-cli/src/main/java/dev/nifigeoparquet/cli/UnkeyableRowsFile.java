@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.cli;
 
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
@@ -124,7 +125,7 @@ final class UnkeyableRowsFile {
             ObjectNode geo = (ObjectNode) ArchiveJson.mapper().readTree(canonical.geo());
             geo.path("columns").forEach(column -> ((ObjectNode) column).remove("covering"));
             entries.put(FooterEntries.GEO, ArchiveJson.mapper().writer()
-                    .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(geo));
+                    .without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(geo));
         }
         return FooterEntries.canonicalOf(entries);
     }

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.ops;
 
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.schema.GroupType;
@@ -12,7 +13,7 @@ import java.util.List;
 /**
  * Copies delta rows of another (compatible) schema into the archive's schema, field by field by name, after
  * checking the schemas once. Schema evolution is refused: a delta may not add fields or change a field's type.
- * A delete-marker field, when configured, is read and dropped.
+ * A delete-marker field, when configured, is read and dropped, and so is an {@code h3_cell} partition column.
  */
 public final class SchemaConformer {
 
@@ -98,7 +99,7 @@ public final class SchemaConformer {
             }
         }
         for (Type given : delta.getFields()) {
-            if (!archive.containsField(given.getName()) && !given.getName().equals(deleteMarker)) {
+            if (!archive.containsField(given.getName()) && !given.getName().equals(deleteMarker) && !isPartitionColumn(given)) {
                 problems.add("field '" + given.getName() + "' is not in the archive schema (schema evolution is not supported)");
             }
         }
@@ -106,6 +107,14 @@ public final class SchemaConformer {
             throw new DeltaRejectedException("Delta " + source + " does not match the archive schema", problems);
         }
         return new SchemaConformer(archive, delta, sourceField, markerIndex, false);
+    }
+
+    /**
+     * A delta's {@code h3_cell} column, as DuckDB and pyarrow write a Hive partition column into a file, is not data:
+     * the archive never stores it (it is the partition directory) and computes every row's cell itself.
+     */
+    private static boolean isPartitionColumn(Type field) {
+        return field.getName().equals(ArchiveLayout.PARTITION_COLUMN);
     }
 
     /** The row in the archive's schema; fails naming the row when a null reaches a required field. */

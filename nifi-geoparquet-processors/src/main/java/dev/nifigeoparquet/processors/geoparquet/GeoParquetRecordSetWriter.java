@@ -4,6 +4,7 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
@@ -283,7 +284,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         encodings = ColumnEncodings.defaults().withDictionary(context.getProperty(DICTIONARY_ENCODING).asBoolean());
         options = new RecordConversionOptions(
                 WRITE_NULL.equals(context.getProperty(MISSING_FIELDS).getValue())
-                        ? RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE : RecordConversionOptions.SchemaHandling.STRICT,
+                        ? SchemaHandling.FILL_MISSING_NULLABLE : SchemaHandling.STRICT,
                 IGNORE.equals(context.getProperty(UNKNOWN_FIELDS).getValue()));
     }
 
