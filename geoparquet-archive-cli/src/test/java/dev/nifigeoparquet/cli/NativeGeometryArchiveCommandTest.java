@@ -9,6 +9,9 @@ import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.DuckDb;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.LocalOutputFile;
@@ -120,6 +123,7 @@ class NativeGeometryArchiveCommandTest {
         assertEquals(1234.0, areas.get("p-3"));
         assertEquals(1600.0, areas.get("p-30"));
         assertOneNativeFooter(archive);
+        assertDuckDbReadsTheNativeType(archive);
 
         // The canonical CRS is the logical type's, read from its srid form.
         GeoParquetArchive opened = GeoParquetArchive.open(new LocalArchiveStorage(archive));
@@ -155,6 +159,78 @@ class NativeGeometryArchiveCommandTest {
         assertOneNativeFooter(adopted);
     }
 
+    /**
+     * {@code init --native-geometry}: a GeoParquet 1.1 template's WKB column is also typed as Parquet GEOMETRY, with
+     * the geo block's CRS (the OGC:CRS84 default, so no crs parameter), and every file the archive writes carries both
+     * forms. GeoParquet 1.1 deltas (a plain binary column) and native ones (the logical type, no geo block) both apply.
+     */
+    @Test
+    void nativeGeometryTogetherWithTheGeoBlock() throws Exception {
+        Path archive = temp.resolve("both");
+        Cli.run("init", "--archive", archive, "--template", Parcels.template(temp), "--key", SyntheticParcels.KEY,
+                "--h3-resolution", 5, "--native-geometry").expect(0);
+        GeoParquetArchive opened = GeoParquetArchive.open(new LocalArchiveStorage(archive));
+        assertEquals(LogicalTypeAnnotation.geometryType(null), opened.schema().getType(SyntheticParcels.GEOMETRY).getLogicalTypeAnnotation());
+        assertTrue(opened.canonicalFooter().geo() != null, "the geo block is kept");
+
+        List<Group> baseline = Parcels.generate(11, 0, 150);
+        Cli.run("apply", "--archive", archive, "--mode", "append", "--delta",
+                Parcels.write(temp.resolve("baseline.parquet"), SyntheticParcels.schema(), baseline), "-q").expect(0);
+        List<Group> night = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            night.add(Parcels.deltaRow(baseline.get(i), 4321, false));
+        }
+        Cli.run("apply", "--archive", archive, "--mode", "upsert", "--delta",
+                Parcels.write(temp.resolve("night.parquet"), NightlyDelta.schema(), night), "--delete-field", NightlyDelta.DELETE_MARKER, "-q")
+                .expect(0);
+        List<Group> nativeRows = new ArrayList<>();
+        for (Group parcel : Parcels.generate(12, 500, 510)) {
+            Group row = new SimpleGroup(opened.schema());
+            for (int field = 0; field < opened.schema().getFieldCount(); field++) {
+                if (parcel.getFieldRepetitionCount(field) > 0) {
+                    switch (opened.schema().getType(field).asPrimitiveType().getPrimitiveTypeName()) {
+                        case BINARY -> row.add(field, parcel.getBinary(field, 0));
+                        case DOUBLE -> row.add(field, parcel.getDouble(field, 0));
+                        case INT64 -> row.add(field, parcel.getLong(field, 0));
+                        default -> throw new IllegalStateException();
+                    }
+                }
+            }
+            nativeRows.add(row);
+        }
+        Path nativeDelta = temp.resolve("native.parquet");
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(nativeDelta), nativeDelta.toString(),
+                opened.schema(), FooterEntries.canonicalOf(Map.of()), WriterSettings.defaults())) {
+            for (Group row : nativeRows) {
+                writer.write(row);
+            }
+            writer.finish();
+        }
+        Cli.run("apply", "--archive", archive, "--mode", "upsert", "--delta", nativeDelta, "-q").expect(0);
+        Cli.run("compact", "--archive", archive, "--min-files", 2, "-q").expect(0);
+
+        JsonNode report = Cli.run("verify", "--archive", archive, "--json", "--check-placement", "--expect-count", 160).expect(0).json();
+        assertTrue(report.get("consistent").booleanValue(), report.toString());
+        Map<String, Double> areas = Parcels.areas(archive);
+        assertEquals(160, areas.size());
+        assertEquals(4321.0, areas.get(Parcels.key(baseline.get(2))));
+        for (Path file : dataFiles(archive)) {
+            try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+                ParquetFooter footer = reader.footer();
+                assertEquals(opened.canonicalFooter().geo(), footer.keyValues().get(FooterEntries.GEO), file + " keeps the geo block");
+                assertEquals(LogicalTypeAnnotation.geometryType(null),
+                        footer.schema().getType(SyntheticParcels.GEOMETRY).getLogicalTypeAnnotation(), file + " types the column natively");
+            }
+        }
+
+        assertDuckDbReadsTheNativeType(archive);
+
+        Path again = temp.resolve("again");
+        Cli.run("init", "--archive", again, "--template", nativeDelta, "--h3-resolution", 5, "--native-geometry", "-q").expect(0);
+        assertEquals(opened.schema(), GeoParquetArchive.open(new LocalArchiveStorage(again)).schema(),
+                "a column typed natively already is left as it is");
+    }
+
     /** Every data file: the GEOMETRY logical type with the archive's crs, no geo block, one schema and footer for all. */
     private static void assertOneNativeFooter(Path archive) throws IOException {
         Set<MessageType> schemas = new HashSet<>();
@@ -170,6 +246,14 @@ class NativeGeometryArchiveCommandTest {
         }
         assertEquals(1, schemas.size(), "one schema: " + schemas);
         assertEquals(1, footers.size(), "one set of footer entries: " + footers);
+    }
+
+    /** DuckDB types the column by the logical type; GeoPandas, pyarrow and GDAL read the geo block where there is one. */
+    private static void assertDuckDbReadsTheNativeType(Path archive) {
+        List<List<Object>> types = DuckDb.query("SELECT DISTINCT typeof(geometry) FROM read_parquet(?, hive_partitioning = true)",
+                archive + "/*/*.parquet");
+        assertEquals(1, types.size(), types.toString());
+        assertTrue(((String) types.get(0).get(0)).startsWith("GEOMETRY"), types.toString());
     }
 
     private static List<Path> dataFiles(Path archive) throws IOException {

@@ -1,10 +1,12 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
 import java.util.ArrayList;
@@ -159,10 +161,21 @@ public final class SchemaConformer {
             var a = target.asPrimitiveType();
             var b = given.asPrimitiveType();
             return a.getPrimitiveTypeName() == b.getPrimitiveTypeName() && a.getTypeLength() == b.getTypeLength()
-                    && java.util.Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation());
+                    && (java.util.Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation()) || sameWkb(a, b));
         }
         return target.asGroupType().getFields().equals(given.asGroupType().getFields())
                 && java.util.Objects.equals(target.getLogicalTypeAnnotation(), given.getLogicalTypeAnnotation());
+    }
+
+    /**
+     * WKB in a plain binary column and WKB in a GEOMETRY or GEOGRAPHY column are the same bytes: a GeoParquet 1.1 delta
+     * fits an archive that also types its geometry column natively, and a native delta fits a GeoParquet archive. Their
+     * CRSs are compared before ({@link dev.nifigeoparquet.archive.GeoParquetArchive#requireDeltaCrs}).
+     */
+    private static boolean sameWkb(PrimitiveType a, PrimitiveType b) {
+        return a.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY
+                && (a.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(b)
+                || b.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(a));
     }
 
     private static String describe(Type type) {
