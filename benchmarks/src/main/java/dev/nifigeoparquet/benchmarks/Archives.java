@@ -128,7 +128,8 @@ final class Archives {
     }
 
     /**
-     * What changed between two snapshots of an archive, split by kind: data files in partition directories, the
+     * What changed between two snapshots of an archive (a file replaced in place counts as written, and its former
+     * content as removed), split by kind: data files in partition directories, the
      * key index's files, and the rest of the metadata (commit entries, descriptor, staging leftovers).
      */
     record DiskChange(long dataFilesWritten, long dataBytesWritten, long dataFilesRemoved, long dataBytesRemoved,
@@ -137,7 +138,9 @@ final class Archives {
         static DiskChange between(Map<String, Long> before, Map<String, Long> after) {
             long dw = 0, dwb = 0, dr = 0, drb = 0, iw = 0, iwb = 0, lwb = 0;
             for (Map.Entry<String, Long> file : after.entrySet()) {
-                if (before.containsKey(file.getKey())) {
+                // A rewritten data file is published over the name it supersedes, so a name present before is a write
+                // when its size changed (a rewrite of exactly the same size is not seen).
+                if (file.getValue().equals(before.get(file.getKey()))) {
                     continue;
                 }
                 String path = file.getKey();
@@ -152,7 +155,7 @@ final class Archives {
                 }
             }
             for (Map.Entry<String, Long> file : before.entrySet()) {
-                if (!after.containsKey(file.getKey()) && file.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
+                if (!file.getValue().equals(after.get(file.getKey())) && file.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
                         && !file.getKey().startsWith(ArchiveLayout.METADATA_DIRECTORY)) {
                     dr++;
                     drb += file.getValue();
