@@ -2,6 +2,7 @@ package dev.nifigeoparquet.benchmarks;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.DoubleStream;
 
 /** Plain SVG charts, written as text: a bar chart of ratios against their targets, and a log-scale line chart. */
 final class Charts {
@@ -23,7 +24,9 @@ final class Charts {
         List<Bar> bars = allBars.stream().filter(bar -> Double.isFinite(bar.value())).toList();
         int left = 330, width = 420, rowHeight = 28, top = 40;
         int height = top + bars.size() * rowHeight + 40;
-        double max = bars.stream().mapToDouble(b -> Math.max(b.value(), Double.isNaN(b.target()) ? 0 : b.target())).max().orElse(1);
+        // A ratio over a zero (a scenario that read or wrote nothing) is infinite; the axis ends at the largest finite
+        // value and such a bar runs to its end, or the decade loop below would never end.
+        double max = bars.stream().flatMapToDouble(b -> DoubleStream.of(b.value(), b.target())).filter(Double::isFinite).max().orElse(1);
         double lo = Math.log10(0.1), hi = Math.log10(Math.max(10, max * 1.3));
         StringBuilder svg = header(left + width + 80, height, title);
         for (int decade = (int) Math.ceil(lo); decade <= hi; decade++) {
@@ -35,7 +38,7 @@ final class Charts {
         for (int i = 0; i < bars.size(); i++) {
             Bar bar = bars.get(i);
             int y = top + i * rowHeight;
-            double value = Math.max(bar.value(), 0.1);
+            double value = Double.isFinite(bar.value()) ? Math.max(bar.value(), 0.1) : Math.pow(10, hi);
             double x = left + (Math.log10(value) - lo) / (hi - lo) * width;
             boolean met = Double.isNaN(bar.target()) || (bar.atLeast() ? bar.value() >= bar.target() : bar.value() <= bar.target());
             svg.append(fmt("<text x='%d' y='%d' font-size='12' text-anchor='end'>%s</text>", left - 8, y + 15, escape(bar.label())));

@@ -1,16 +1,18 @@
 package dev.nifigeoparquet.benchmarks;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
+import dev.nifigeoparquet.archive.ops.DeltaReader;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -22,7 +24,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -189,18 +190,19 @@ final class Delta {
         }
     }
 
-    /** Reads a file written by {@link #writeParquet} back (for the child JVMs of the memory scenario). */
+    /**
+     * Reads a file written by {@link #writeParquet} back (for the child JVMs of the memory scenario), as the command line
+     * reads a delta: through the engine's {@link DeltaReader}, which checks its CRS and schema and ignores its
+     * {@code h3_cell} column. Each change's cell is computed again from its geometry (a deletion's, its last known one).
+     */
     static Delta readParquet(Path file, GeoParquetArchive archive) throws IOException {
-        List<Change> changes = new ArrayList<>();
-        MessageType archiveSchema = archive.schema();
-        try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
-            for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
-                Group in = it.next();
-                Group row = new SimpleGroup(archiveSchema);
-                copyPrimitives(in, row);
-                boolean delete = in.getBoolean("is_delete", 0);
-                changes.add(new Change(row, in.getString("h3_cell", 0), delete, delete ? Kind.DELETE : Kind.UPDATE));
-            }
+        List<DeltaRow> rows = new DeltaReader(archive, WriteMode.UPSERT, "is_delete").read(new LocalInputFile(file), file.toString());
+        GeometryCodec codec = archive.geometryCodec();
+        List<Change> changes = new ArrayList<>(rows.size());
+        long index = 0;
+        for (DeltaRow row : rows) {
+            String cell = archive.keyer().cellOf(codec.decode(row.row(), index++), archive.sourceCrs());
+            changes.add(new Change(row.row(), cell, row.delete(), row.delete() ? Kind.DELETE : Kind.UPDATE));
         }
         return new Delta(changes);
     }

@@ -58,7 +58,7 @@ final class AdoptCommand extends ArchiveCommand {
         out().printf("  files:           %d%n", report.files());
         out().printf("  rows:            %d%n", report.rows());
         out().printf("  h3 resolution:   %d%n", report.archive().h3Resolution());
-        out().printf("  crs:             %s%n", report.archive().sourceCrs().authorityCode());
+        out().printf("  crs:             %s%n", report.archive().sourceCrs());
         out().printf("  reference file:  %s%n", report.record().referenceFile());
         if (report.record().rehomedRows() > 0) {
             out().printf("  rows re-homed:   %d (moved into the partition of their cell)%n", report.record().rehomedRows());

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.cli;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.ops.DeltaRouter;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.WriteMode;
@@ -9,6 +10,9 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /** {@code apply}: routes delta files by H3 cell and applies them partition by partition. */
 @Command(name = "apply", mixinStandardHelpOptions = true, sortOptions = false,
@@ -17,6 +21,7 @@ import java.util.List;
                 + "archive's pinned resolution) and applies them partition by partition; partitions the delta does not touch are never opened.",
                 "Deltas are GeoParquet files in the archive's schema and CRS, or GeoJSON FeatureCollections (.geojson, .json) "
                         + "whose properties name the archive's columns.",
+                "A row that cannot be keyed refuses the whole delta, unless --unkeyable-rows names a file to set such rows aside in.",
                 "Every partition commits atomically. Running the same delta again changes nothing."})
 final class ApplyCommand extends ArchiveCommand {
 
@@ -39,12 +44,32 @@ final class ApplyCommand extends ArchiveCommand {
             description = "Threads rewriting the touched partitions in parallel (default: one per available core).")
     Integer threads;
 
+    @Option(names = "--unkeyable-rows", paramLabel = "FILE.parquet",
+            description = "Apply the rows that can be keyed and write those that cannot (no geometry, an empty one, NaN or "
+                    + "out-of-range coordinates, a geometry that is not one, a null key) to FILE, a GeoParquet file in the "
+                    + "archive's columns with the reason in h3_keying_error and the row's delta_file and delta_row; the file "
+                    + "is replaced, and holds no row when every row could be keyed. The exit code is 0 when the good rows were "
+                    + "applied; a warning on stderr counts the rows set aside. Without it such a row refuses the whole delta "
+                    + "(exit 2) and nothing is written.")
+    Path unkeyableRows;
+
     @Override
     public Integer call() throws Exception {
         Progress progress = progress();
+        requireSideFileApart();
         GeoParquetArchive opened = withThreads(openArchive(archive), threads);
-        List<DeltaRow> rows = new DeltaFiles(opened, mode, deleteField, progress).readAll(deltas);
-        DeltaApplication.Outcome outcome = new DeltaApplication(opened, progress).apply(mode, rows);
+        DeltaFiles files = new DeltaFiles(opened, mode, deleteField, progress);
+        List<DeltaRow> rows = files.readAll(deltas);
+        DeltaApplication application = new DeltaApplication(opened, progress);
+        DeltaRouter.Routed routed = application.route(mode, rows, unkeyableRows != null);
+        if (unkeyableRows != null) {
+            UnkeyableRowsFile.write(unkeyableRows, opened, routed.unkeyable(), files::origin);
+            if (!routed.unkeyable().isEmpty()) {
+                err().printf("warning: %d of %d delta rows cannot be keyed and were not applied (%s); they are in %s%n",
+                        routed.unkeyable().size(), rows.size(), reasons(routed.unkeyable()), unkeyableRows);
+            }
+        }
+        DeltaApplication.Outcome outcome = application.apply(mode, routed);
         OperationResult result = outcome.result();
         long total = opened.partitionCells().size();
         out().printf("applied %s delta of %d rows to %s%n", mode.name().toLowerCase(java.util.Locale.ROOT), rows.size(), archive);
@@ -58,6 +83,32 @@ final class ApplyCommand extends ArchiveCommand {
         out().printf("  deleted:            %d%n", result.deleted());
         out().printf("  rows net:           %+d%n", result.netRows());
         out().printf("  bytes written:      %d in %d files%n", result.bytesWritten(), result.filesWritten());
+        if (unkeyableRows != null) {
+            out().printf("  unkeyable:          %d rows, in %s%n", routed.unkeyable().size(), unkeyableRows);
+        }
         return ExitCodes.OK;
+    }
+
+    /** The side file may neither overwrite a delta being read nor land inside the archive, where it would be a stray file. */
+    private void requireSideFileApart() {
+        if (unkeyableRows == null) {
+            return;
+        }
+        Path side = unkeyableRows.toAbsolutePath().normalize();
+        for (Path delta : deltas) {
+            if (side.equals(delta.toAbsolutePath().normalize())) {
+                throw new InputException("--unkeyable-rows " + unkeyableRows + " is one of the deltas; name another file");
+            }
+        }
+        if (side.startsWith(archive.toAbsolutePath().normalize())) {
+            throw new InputException("--unkeyable-rows " + unkeyableRows + " is inside the archive " + archive + "; name a file outside it");
+        }
+    }
+
+    /** How many rows each reason set aside, e.g. {@code EMPTY_GEOMETRY: 2, NULL_KEY: 1}. */
+    private static String reasons(List<DeltaRouter.Unkeyable> unkeyable) {
+        Map<String, Long> counts = new TreeMap<>();
+        unkeyable.forEach(row -> counts.merge(row.reason(), 1L, Long::sum));
+        return counts.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", "));
     }
 }

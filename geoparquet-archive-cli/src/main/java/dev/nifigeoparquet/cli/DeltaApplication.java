@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * Routes a whole delta to its partitions and applies it partition by partition, as the NiFi flow does with
  * RouteByH3Cell and UpsertGeoParquetPartition. Every partition's delta is validated before the first is written,
- * so a bad row changes nothing. Each partition commits atomically on its own; if the run stops half way, running
+ * so a bad row changes nothing; rows that cannot be keyed refuse the delta, or are set aside when asked
+ * ({@link #route}), as RouteByH3Cell sends them to failure. Each partition commits atomically on its own; if the run stops half way, running
  * it again completes it, because each partition's operation id (derived from its rows) makes a replay a no-op.
  * Partitions go to the engine {@value #PARTITIONS_PER_RUN} at a time, as UpsertGeoParquetPartition's default Batch
  * Size takes them, so they share the key-index work ({@link ArchiveWriter#applyAll}).
@@ -44,12 +45,28 @@ final class DeltaApplication {
     }
 
     Outcome apply(WriteMode mode, List<DeltaRow> rows) throws IOException {
-        DeltaRouter.Routed routed = new DeltaRouter(archive, mode).route(rows);
+        return apply(mode, route(mode, rows, false));
+    }
+
+    /**
+     * Routes the delta; nothing is written.
+     *
+     * @param setAside true to set the rows that cannot be keyed aside ({@link DeltaRouter.Routed#unkeyable()}); false
+     *                 to refuse the whole delta when there is one
+     */
+    DeltaRouter.Routed route(WriteMode mode, List<DeltaRow> rows, boolean setAside) {
+        DeltaRouter router = new DeltaRouter(archive, mode);
+        return setAside ? router.routeKeyable(rows) : router.route(rows);
+    }
+
+    /** Applies a routed delta, partition by partition. */
+    Outcome apply(WriteMode mode, DeltaRouter.Routed routed) throws IOException {
         if (mode == WriteMode.APPEND && !routed.deletions().isEmpty()) {
             throw new InputException(routed.deletions().size() + " delta rows are marked for deletion, which append cannot do; use --mode upsert");
         }
-        progress.note(String.format("routed %,d rows to %d partitions%s", routed.rows() - routed.deletions().size(),
-                routed.byCell().size(), routed.deletions().isEmpty() ? "" : String.format(" and %,d deletions by key", routed.deletions().size())));
+        progress.note(String.format("routed %,d rows to %d partitions%s%s", routed.rows() - routed.deletions().size(),
+                routed.byCell().size(), routed.deletions().isEmpty() ? "" : String.format(" and %,d deletions by key", routed.deletions().size()),
+                routed.unkeyable().isEmpty() ? "" : String.format("; %,d rows set aside, they cannot be keyed", routed.unkeyable().size())));
         List<PartitionDelta> deltas = new ArrayList<>();
         for (Map.Entry<String, List<DeltaRow>> cell : routed.byCell().entrySet()) {
             deltas.add(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null));

@@ -41,18 +41,31 @@ final class InitCommand extends ArchiveCommand {
     @Option(names = "--zstd-level", paramLabel = "N", description = "ZSTD level of every data file (default: ${DEFAULT-VALUE}).")
     int zstdLevel = WriterSettings.DEFAULT_ZSTD_LEVEL;
 
+    @Option(names = "--native-geometry",
+            description = "Also type the geometry column as Parquet GEOMETRY (GEOGRAPHY for spherical edges) with the geo block's CRS, "
+                    + "so that GeoParquet 1.1 readers (the geo block) and readers of the native type are both served by every file. "
+                    + "The template's geometry column must be WKB in a plain binary column.")
+    boolean nativeGeometry;
+
     @Override
     public Integer call() throws Exception {
         requireFile(template, "template");
         requireCreatableDirectory(archive, "archive");
         ArchiveSpec archiveSpec = ArchiveSpec.fromTemplate(new LocalInputFile(template), template.toString(), keyColumns,
                 versionColumn, resolution, WriterSettings.defaults().withZstdLevel(zstdLevel));
+        if (nativeGeometry) {
+            try {
+                archiveSpec = archiveSpec.withNativeGeometry(template.toString());
+            } catch (IllegalArgumentException e) {
+                throw new InputException("--native-geometry: " + e.getMessage(), e);
+            }
+        }
         archiveSpec.warnings().forEach(warning -> err().println("warning: " + warning));
         GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(archive), archiveSpec, Clock.systemUTC());
         out().printf("created archive %s%n", archive);
         out().printf("  h3 resolution:   %d%n", created.h3Resolution());
         out().printf("  geometry column: %s%n", created.descriptor().geometryColumn());
-        out().printf("  crs:             %s%n", created.sourceCrs().authorityCode());
+        out().printf("  crs:             %s%n", created.sourceCrs());
         out().printf("  key:             %s%n", created.descriptor().keyColumns().isEmpty() ? "(none: append-only)" : created.descriptor().keyColumns());
         return ExitCodes.OK;
     }

@@ -1,12 +1,16 @@
 package dev.nifigeoparquet.archive;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
+import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.CompactionSettings;
 import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.geo.GeometryEncoding;
+import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.keying.KeyingException;
@@ -14,13 +18,19 @@ import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import org.apache.parquet.column.schema.EdgeInterpolationAlgorithm;
 import org.apache.parquet.io.InputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Types;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -77,6 +87,11 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
             geometryColumn = firstNativeGeometryColumn(schema, source);
         }
         requireTopLevelColumn(schema, geometryColumn, "geometry column", source);
+        try {
+            DeclaredCrs.of(schema, footer.asMap(), geometryColumn);
+        } catch (KeyingException e) {
+            throw new IllegalArgumentException(source + ", column '" + geometryColumn + "': " + e.getMessage(), e);
+        }
         if (schema.containsField(ArchiveLayout.PARTITION_COLUMN)) {
             throw new IllegalArgumentException(source + " has a column named '" + ArchiveLayout.PARTITION_COLUMN
                     + "', which would collide with the partition column that readers derive from directory names");
@@ -94,6 +109,82 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
                 ProtocolSettings.DEFAULT, CompactionSettings.DEFAULT, warnings);
     }
 
+    /**
+     * The keying rule the archive is created under (docs/archive-format.md, section 6.1): by the spherical centroid when
+     * the geometry column's edges are great-circle arcs (a Parquet GEOGRAPHY column, or {@code edges} other than
+     * {@code planar} in the {@code geo} block), by the planar one otherwise.
+     */
+    public String keyingRule() {
+        boolean geography = schema.getType(geometryColumn).getLogicalTypeAnnotation()
+                instanceof org.apache.parquet.schema.LogicalTypeAnnotation.GeographyLogicalTypeAnnotation;
+        boolean curvedEdges = footer.geo() != null && GeoMetadata.parse(footer.geo()).columns().containsKey(geometryColumn)
+                && !GeoColumn.PLANAR.equals(GeoMetadata.parse(footer.geo()).column(geometryColumn).edges());
+        return geography || curvedEdges ? ArchiveDescriptor.SPHERICAL_KEYING_RULE : ArchiveDescriptor.KEYING_RULE;
+    }
+
+    /**
+     * The same archive with its geometry column also typed as Parquet {@code GEOMETRY} ({@code GEOGRAPHY} when its
+     * edges are not planar), the {@code geo} block kept: GeoParquet 1.1 readers read the block, readers of the native
+     * type the logical type, and every data file carries both. The logical type's crs is the block's: none for
+     * OGC:CRS84 (absent from the block or written out in full, as GeoPandas does), the logical type's default; else
+     * the block's {@code crs} as it is (PROJJSON inline, as GeoParquet 2.0 writes a non-default crs). A column that is typed so already is left as it is.
+     *
+     * @throws IllegalArgumentException when the column is not WKB in a plain binary column, the one form both share
+     */
+    public ArchiveSpec withNativeGeometry(String source) {
+        Type column = schema.getType(geometryColumn);
+        if (GeometryCodec.isParquetGeospatial(column)) {
+            return this;
+        }
+        GeoColumn geo = footer.geo() == null ? null : GeoMetadata.parse(footer.geo()).column(geometryColumn);
+        if (geo == null || geo.encoding() != GeometryEncoding.WKB || !column.isPrimitive()
+                || column.asPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.BINARY
+                || column.getLogicalTypeAnnotation() != null) {
+            throw new IllegalArgumentException(source + ", column '" + geometryColumn + "': only a plain binary column of WKB can "
+                    + "also carry the Parquet GEOMETRY type; this one is " + (geo == null ? "not in the geo block" : geo.encoding().jsonName()
+                    + " in " + column.toString().trim()));
+        }
+        String crs = crsText(footer.geo(), geometryColumn, source);
+        LogicalTypeAnnotation annotation = GeoColumn.PLANAR.equals(geo.edges()) ? LogicalTypeAnnotation.geometryType(crs)
+                : LogicalTypeAnnotation.geographyType(crs, EdgeInterpolationAlgorithm.valueOf(geo.edges().toUpperCase(Locale.ROOT)));
+        PrimitiveType primitive = column.asPrimitiveType();
+        Types.PrimitiveBuilder<PrimitiveType> builder = Types.primitive(PrimitiveTypeName.BINARY, primitive.getRepetition())
+                .as(annotation).columnOrder(primitive.columnOrder());
+        if (primitive.getId() != null) {
+            builder.id(primitive.getId().intValue());
+        }
+        List<Type> fields = new ArrayList<>(schema.getFields());
+        fields.set(schema.getFieldIndex(geometryColumn), builder.named(geometryColumn));
+        MessageType typed = new MessageType(schema.getName(), fields);
+        try {
+            DeclaredCrs.of(typed, footer.asMap(), geometryColumn);
+        } catch (KeyingException e) {
+            throw new IllegalArgumentException(source + ", column '" + geometryColumn + "': " + e.getMessage(), e);
+        }
+        return new ArchiveSpec(typed, footer, geometryColumn, keyColumns, versionColumn, h3Resolution, writer, protocol, compaction, warnings);
+    }
+
+    /** The geo block's crs of a column as the logical type's crs: null for OGC:CRS84, the JSON text otherwise. */
+    private static String crsText(String geoJson, String column, String source) {
+        JsonNode entry;
+        try {
+            entry = ArchiveJson.mapper().readTree(geoJson).path("columns").path(column);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("geo metadata of " + source + " is not JSON: " + e.getMessage(), e);
+        }
+        if (!entry.has("crs")) {
+            return null;
+        }
+        JsonNode crs = entry.get("crs");
+        if (crs.isNull()) {
+            throw new IllegalArgumentException(source + ", column '" + column + "': its CRS is explicitly undefined, so no logical type can name it");
+        }
+        if ("OGC:CRS84".equals(GeoParquetCrs.resolve(crs).authorityCode())) {
+            return null; // the logical type's default, as the block's
+        }
+        return crs.isTextual() ? crs.asText() : crs.toString();
+    }
+
     public ArchiveSpec withProtocol(ProtocolSettings settings) {
         return new ArchiveSpec(schema, footer, geometryColumn, keyColumns, versionColumn, h3Resolution, writer, settings, compaction, warnings);
     }
@@ -105,7 +196,7 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
     private static void validateGeo(GeoMetadata geo, String raw, String source, List<String> warnings) {
         JsonNode columns;
         try {
-            columns = dev.nifigeoparquet.archive.format.ArchiveJson.mapper().readTree(raw).path("columns");
+            columns = ArchiveJson.mapper().readTree(raw).path("columns");
         } catch (IOException e) {
             throw new IllegalArgumentException("geo metadata of " + source + " is not JSON: " + e.getMessage(), e);
         }

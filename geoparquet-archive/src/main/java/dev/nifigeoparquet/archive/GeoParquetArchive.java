@@ -12,18 +12,17 @@ import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.geo.GeometryEncoding;
-import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
+import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 
 import java.io.IOException;
@@ -32,6 +31,7 @@ import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -60,27 +60,17 @@ public final class GeoParquetArchive {
         this.storage = storage;
         this.descriptor = descriptor;
         this.clock = clock;
-        this.schema = descriptor.parquetSchema();
+        this.schema = descriptor.exactSchema();
         this.canonicalFooter = descriptor.canonicalFooter();
         this.geo = descriptor.geo().orElse(null);
-        this.sourceCrs = crsOf(schema, descriptor.geometryColumn(), geo);
-        this.keyer = new H3Keyer(descriptor.h3Resolution());
+        this.sourceCrs = crsOf(schema, descriptor.geometryColumn(), canonicalFooter);
+        this.keyer = new H3Keyer(descriptor.h3Resolution(), descriptor.edges());
     }
 
-    private static SourceCrs crsOf(MessageType schema, String geometryColumn, GeoMetadata geo) {
-        if (geo != null) {
-            JsonNode column;
-            try {
-                column = ArchiveJson.mapper().readTree(geo.rawBytes()).path("columns").path(geometryColumn);
-            } catch (IOException e) {
-                throw new IllegalStateException("Canonical geo block is not JSON", e);
-            }
-            return GeoParquetCrs.resolve(column.has("crs") ? column.get("crs") : null);
-        }
-        // Native Parquet GEOMETRY: the logical type carries the CRS; its default is OGC:CRS84.
-        LogicalTypeAnnotation annotation = schema.getType(geometryColumn).getLogicalTypeAnnotation();
-        String crs = annotation instanceof LogicalTypeAnnotation.GeometryLogicalTypeAnnotation geometry ? geometry.getCrs() : null;
-        return crs == null || crs.isEmpty() || crs.equals("OGC:CRS84") ? SourceCrs.CRS84 : SourceCrs.declared(crs);
+    /** The CRS the canonical footer and the schema declare for the geometry column (section 6.1). */
+    private static SourceCrs crsOf(MessageType schema, String geometryColumn, FooterEntries footer) {
+        return DeclaredCrs.of(schema, footer.asMap(), geometryColumn).orElseThrow(() -> new IllegalStateException(
+                "The archive's geometry column '" + geometryColumn + "' has neither geo metadata nor a geospatial logical type"));
     }
 
     /** Opens an existing archive, reading its descriptor once. */
@@ -211,27 +201,22 @@ public final class GeoParquetArchive {
     }
 
     /**
-     * Refuses a GeoParquet delta whose {@code geo} metadata puts the archive's geometry column in another CRS: its
-     * coordinates would be keyed and stored as if they were in the archive's CRS. A delta without {@code geo}
-     * metadata, or whose block does not describe the column, declares nothing and passes.
+     * Refuses a Parquet delta that declares another CRS for the archive's geometry column (in its {@code geo} metadata
+     * or its {@code GEOMETRY}/{@code GEOGRAPHY} logical type, {@link DeclaredCrs}): its coordinates would be keyed
+     * and stored as if they were in the archive's CRS. A delta that declares nothing passes.
      *
-     * @param source the delta's name, for the message
+     * @param schema    the delta's Parquet schema
+     * @param keyValues the delta's footer key-value metadata
+     * @param source    the delta's name, for the message
      * @throws DeltaRejectedException naming the delta and both CRSs
      */
-    public void requireDeltaCrs(GeoMetadata deltaGeo, String source) {
+    public void requireDeltaCrs(GroupType schema, Map<String, String> keyValues, String source) {
         String column = descriptor.geometryColumn();
-        Optional<SourceCrs> declared;
-        try {
-            declared = GeoParquetCrs.ofColumn(deltaGeo, column);
-        } catch (KeyingException e) {
-            throw new DeltaRejectedException("Delta " + source + " rejected, nothing was written",
-                    "its geo metadata gives column '" + column + "' a CRS that cannot be used: " + e.getMessage());
-        }
-        if (declared.isPresent() && !declared.get().sameCoordinatesAs(sourceCrs)) {
-            throw new DeltaRejectedException("Delta " + source + " rejected, nothing was written", "its geo metadata puts column '"
-                    + column + "' in " + declared.get() + " but the archive stores " + sourceCrs
-                    + "; convert it first (RouteByH3Cell with Source CRS " + declared.get() + " writes the archive's CRS)");
-        }
+        DeclaredCrs.mismatch(schema, keyValues, column, sourceCrs).ifPresent(problem -> {
+            throw new DeltaRejectedException("Delta " + source + " rejected, nothing was written", problem
+                    + "; the archive stores " + sourceCrs + " (convert it first: RouteByH3Cell with the delta's CRS as Source "
+                    + "CRS writes the archive's, and GeoJSON deltas are converted as they are read)");
+        });
     }
 
     /** Validates an untrusted cell name against the pinned resolution before any path is built from it. */

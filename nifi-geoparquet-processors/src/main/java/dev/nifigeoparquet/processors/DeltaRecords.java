@@ -2,6 +2,7 @@ package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
+import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.processors.geoparquet.GeometryColumns;
@@ -37,7 +38,7 @@ final class DeltaRecords {
     private final RecordToGroupConverter keys;
     private final List<String> keyColumns;
 
-    DeltaRecords(GeoParquetArchive archive, WriteMode mode, String deleteMarker, RecordConversionOptions.SchemaHandling handling) {
+    DeltaRecords(GeoParquetArchive archive, WriteMode mode, String deleteMarker, SchemaHandling handling) {
         this.archive = archive;
         this.mode = mode;
         this.deleteMarker = deleteMarker;
@@ -50,19 +51,19 @@ final class DeltaRecords {
         } else {
             List<Type> keyTypes = keyColumns.stream().map(archiveSchema::getType).toList();
             this.keys = new RecordToGroupConverter(new MessageType(archiveSchema.getName(), keyTypes),
-                    new RecordConversionOptions(RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE, true));
+                    new RecordConversionOptions(SchemaHandling.FILL_MISSING_NULLABLE, true));
         }
     }
 
     /**
-     * Refuses a GeoParquet delta whose {@code geo} metadata declares another CRS for the geometry column than the
-     * archive's; other readers carry no CRS and pass.
+     * Refuses a Parquet delta that declares another CRS for the geometry column than the archive's (in its {@code geo}
+     * metadata or its GEOMETRY/GEOGRAPHY logical type); other readers carry no CRS and pass.
      *
      * @throws dev.nifigeoparquet.archive.DeltaRejectedException naming the delta and both CRSs
      */
     void requireArchiveCrs(RecordReader reader, String source) {
         if (reader instanceof GeoParquetRecordReader geoParquet) {
-            geoParquet.geoMetadata().ifPresent(geo -> archive.requireDeltaCrs(geo, source));
+            archive.requireDeltaCrs(geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), source);
         }
     }
 

@@ -3,7 +3,7 @@ package dev.nifigeoparquet.processors;
 import dev.nifigeoparquet.archive.keying.CrsReprojector;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.KeyingException;
-import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
+import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.processors.geometry.FieldPath;
@@ -590,7 +590,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     }
 
     /**
-     * A GeoParquet input declares the CRS of its geometry column in its {@code geo} metadata; coordinates read as if
+     * A Parquet input declares the CRS of its geometry column in its {@code geo} metadata or its GEOMETRY/GEOGRAPHY
+     * logical type ({@link DeclaredCrs}); coordinates read as if
      * they were in another CRS would be keyed and converted wrongly, so a declaration that differs from the Source CRS
      * (the archive's when Source CRS is empty) fails the FlowFile.
      */
@@ -599,12 +600,11 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             return;
         }
         SourceCrs expected = routing.source();
-        geoParquet.geoMetadata().flatMap(geo -> GeoParquetCrs.ofColumn(geo, sourceGeometryField)).ifPresent(declared -> {
-            if (!declared.sameCoordinatesAs(expected)) {
-                throw new IllegalArgumentException(original.getAttribute(CoreAttributes.FILENAME.key()) + ": its geo metadata puts column '"
-                        + sourceGeometryField + "' in " + declared + " but Source CRS is " + expected + "; set Source CRS to " + declared);
-            }
-        });
+        DeclaredCrs.mismatch(geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), sourceGeometryField, expected)
+                .ifPresent(problem -> {
+                    throw new IllegalArgumentException(original.getAttribute(CoreAttributes.FILENAME.key()) + ": " + problem
+                            + " (the Source CRS); set Source CRS to the CRS the file declares");
+                });
     }
 
     /**

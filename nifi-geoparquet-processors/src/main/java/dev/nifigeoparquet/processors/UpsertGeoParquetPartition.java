@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.ops.ArchiveWriter;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
+import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageCost;
@@ -231,22 +232,22 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     /** What to do about archive fields a record lacks. */
     enum MissingFields implements DescribedValue {
-        STRICT("Strict", RecordConversionOptions.SchemaHandling.STRICT,
+        STRICT("Strict", SchemaHandling.STRICT,
                 "Every field of the archive's schema must be present in every record; a missing one fails the FlowFile."),
-        FILL_NULLABLE("Fill Missing Nullable Fields", RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE,
+        FILL_NULLABLE("Fill Missing Nullable Fields", SchemaHandling.FILL_MISSING_NULLABLE,
                 "A nullable archive field the record lacks is written as null; a missing required field still fails.");
 
         private final String displayName;
-        private final RecordConversionOptions.SchemaHandling handling;
+        private final SchemaHandling handling;
         private final String description;
 
-        MissingFields(String displayName, RecordConversionOptions.SchemaHandling handling, String description) {
+        MissingFields(String displayName, SchemaHandling handling, String description) {
             this.displayName = displayName;
             this.handling = handling;
             this.description = description;
         }
 
-        RecordConversionOptions.SchemaHandling handling() {
+        SchemaHandling handling() {
             return handling;
         }
 

@@ -142,8 +142,9 @@ public final class ArchiveAdopter {
     private static ArchiveDescriptor descriptor(ArchiveSpec spec, FooterEntries canonical, WriterSettings writer, int resolution,
                                                 Instant now, AdoptionRecord record) {
         return new ArchiveDescriptor(ArchiveDescriptor.FORMAT_VERSION, now, resolution,
-                ArchiveDescriptor.KEYING_RULE, spec.geometryColumn(), spec.keyColumns(), spec.versionColumn(),
-                ArchiveDescriptor.schemaText(spec.schema()), ArchiveDescriptor.footerEntries(canonical), writer,
+                spec.keyingRule(), spec.geometryColumn(), spec.keyColumns(), spec.versionColumn(),
+                ArchiveDescriptor.schemaText(spec.schema()), ArchiveDescriptor.schemaJson(spec.schema()),
+                ArchiveDescriptor.footerEntries(canonical), writer,
                 ProtocolSettings.DEFAULT, spec.compaction(), record, spec.keyColumns().isEmpty() ? 0 : ArchiveDescriptor.DEFAULT_KEY_INDEX_SHARDS);
     }
 

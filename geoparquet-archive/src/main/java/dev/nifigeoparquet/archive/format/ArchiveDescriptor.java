@@ -1,11 +1,15 @@
 package dev.nifigeoparquet.archive.format;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Cells;
+import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.parquet.schema.Type;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -26,7 +30,11 @@ import java.util.Optional;
  * @param keyColumns     the stable feature key; empty when the archive is append-only
  * @param versionColumn  optional column ordering versions of one feature (a delta row older than the archive's is
  *                       ignored); null when not set
- * @param schema         the exact Parquet schema of every data file, in parquet-java's text form
+ * @param schema         the Parquet schema of every data file in parquet-java's text form: present in archives created
+ *                       before {@code parquetSchema}, and in newer ones only when the text form parses back to the
+ *                       identical schema; null otherwise
+ * @param parquetSchema  the exact Parquet schema of every data file, as the footer holds it ({@link ParquetSchemaJson});
+ *                       absent (null) in archives created before it, which are pinned by {@code schema}
  * @param footer         the canonical footer entries, in order
  * @param writer         how data files are written
  * @param protocol       commit protocol settings
@@ -35,8 +43,9 @@ import java.util.Optional;
  * @param keyIndexShards how many shards the key-to-cell index has; 0 for an archive without a key
  */
 public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Resolution, String keyingRule,
-                                String geometryColumn, List<String> keyColumns, String versionColumn, String schema,
-                                List<FooterEntry> footer, WriterSettings writer, ProtocolSettings protocol,
+                                String geometryColumn, List<String> keyColumns, String versionColumn,
+                                String schema,
+                                JsonNode parquetSchema, List<FooterEntry> footer, WriterSettings writer, ProtocolSettings protocol,
                                 CompactionSettings compaction, AdoptionRecord adoption, int keyIndexShards) {
 
     public static final int FORMAT_VERSION = 1;
@@ -48,6 +57,11 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
      * (section 6.1 says what becomes of rows keyed the earlier way).
      */
     public static final String EARLIER_KEYING_RULE = "h3-cell-of-centroid-in-EPSG:4326";
+    /**
+     * The rule of archives whose geometry column has great-circle edges (a Parquet GEOGRAPHY column, or non-planar
+     * {@code edges} in the {@code geo} block): the cell of the spherical centroid (docs/archive-format.md, section 6.1).
+     */
+    public static final String SPHERICAL_KEYING_RULE = "h3-cell-of-spherical-centroid-in-EPSG:4326";
     /** Key-index shards of a keyed archive. Lookups read only the row groups whose key range can hold a wanted key,
      *  so shards may be large; fewer shards keep the journal folds that touch them cheap. */
     public static final int DEFAULT_KEY_INDEX_SHARDS = 16;
@@ -61,20 +75,24 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
         Objects.requireNonNull(writer, "writer");
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(compaction, "compaction");
-        if (!KEYING_RULE.equals(keyingRule) && !EARLIER_KEYING_RULE.equals(keyingRule)) {
-            throw new IllegalArgumentException("Unknown keying rule '" + keyingRule + "'; this implementation keys by " + KEYING_RULE);
+        if (!KEYING_RULE.equals(keyingRule) && !EARLIER_KEYING_RULE.equals(keyingRule) && !SPHERICAL_KEYING_RULE.equals(keyingRule)) {
+            throw new IllegalArgumentException("Unknown keying rule '" + keyingRule + "'; this implementation keys by "
+                    + List.of(KEYING_RULE, SPHERICAL_KEYING_RULE, EARLIER_KEYING_RULE));
         }
         if (keyColumns.isEmpty() ? keyIndexShards != 0 : keyIndexShards < 1 || keyIndexShards > 256) {
             throw new IllegalArgumentException("keyIndexShards must be 1..256 for a keyed archive and 0 without a key, was "
                     + keyIndexShards + " with key columns " + keyColumns);
         }
-        MessageType parsed = MessageTypeParser.parseMessageType(schema);
+        if (schema == null && parquetSchema == null) {
+            throw new IllegalArgumentException("The descriptor pins no schema: it has neither 'parquetSchema' nor 'schema'");
+        }
+        MessageType parsed = exactSchema(schema, parquetSchema);
         if (!parsed.containsField(geometryColumn)) {
             throw new IllegalArgumentException("Geometry column '" + geometryColumn + "' is not in the schema");
         }
         for (String key : keyColumns) {
             if (!parsed.containsField(key)) {
-                throw new IllegalArgumentException("Key column '" + key + "' is not in the schema " + parsed.getFields().stream().map(org.apache.parquet.schema.Type::getName).toList());
+                throw new IllegalArgumentException("Key column '" + key + "' is not in the schema " + parsed.getFields().stream().map(Type::getName).toList());
             }
         }
         if (versionColumn != null && !parsed.containsField(versionColumn)) {
@@ -83,8 +101,19 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
     }
 
     /** The exact schema of every data file. */
-    public MessageType parquetSchema() {
-        return MessageTypeParser.parseMessageType(schema);
+    public MessageType exactSchema() {
+        return exactSchema(schema, parquetSchema);
+    }
+
+    private static MessageType exactSchema(String text, JsonNode footerForm) {
+        if (footerForm != null) {
+            try {
+                return ParquetSchemaJson.fromJson(footerForm);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("The descriptor's parquetSchema cannot be read: " + e.getMessage(), e);
+            }
+        }
+        return MessageTypeParser.parseMessageType(text);
     }
 
     /** The entries every data file carries byte for byte. */
@@ -105,18 +134,31 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
         return EARLIER_KEYING_RULE.equals(keyingRule);
     }
 
+    /** How the geometry column's edges run, by the keying rule: great-circle arcs under {@link #SPHERICAL_KEYING_RULE}. */
+    public H3Keyer.Edges edges() {
+        return SPHERICAL_KEYING_RULE.equals(keyingRule) ? H3Keyer.Edges.SPHERICAL : H3Keyer.Edges.PLANAR;
+    }
+
     public boolean hasKey() {
         return !keyColumns.isEmpty();
     }
 
-    /** The text form of a schema, checked to parse back to the identical schema so the descriptor stays exact. */
+    /**
+     * The text form of a schema when it parses back to the identical schema, for readers of the text form; null when
+     * it does not (a parameter holding commas or parentheses, such as a GEOMETRY crs that is a PROJJSON document).
+     */
     public static String schemaText(MessageType schema) {
         String text = schema.toString();
-        MessageType reparsed = MessageTypeParser.parseMessageType(text);
-        if (!reparsed.equals(schema)) {
-            throw new IllegalArgumentException("Schema does not survive its text form; cannot be pinned exactly: " + text);
+        try {
+            return MessageTypeParser.parseMessageType(text).equals(schema) ? text : null;
+        } catch (RuntimeException doesNotParse) {
+            return null;
         }
-        return text;
+    }
+
+    /** The exact form a schema is pinned in ({@code parquetSchema}). */
+    public static JsonNode schemaJson(MessageType schema) {
+        return ParquetSchemaJson.toJson(schema);
     }
 
     /** Footer entries as the descriptor lists them. */

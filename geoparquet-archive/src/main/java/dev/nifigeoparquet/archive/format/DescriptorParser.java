@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
@@ -25,7 +26,10 @@ public final class DescriptorParser {
     private static final String KEY_COLUMNS = "keyColumns";
     /** Optional: null or absent when the archive has no version column. */
     private static final String VERSION_COLUMN = "versionColumn";
+    /** The schema's text form; written only when it parses back to the identical schema. */
     private static final String SCHEMA = "schema";
+    /** The schema as the footer holds it (ParquetSchemaJson); absent in archives created before it. */
+    private static final String PARQUET_SCHEMA = "parquetSchema";
     private static final String FOOTER = "footer";
     private static final String FOOTER_KEY = "key";
     private static final String FOOTER_VALUE = "value";
@@ -66,7 +70,13 @@ public final class DescriptorParser {
         generator.writeStringField(GEOMETRY_COLUMN, descriptor.geometryColumn());
         JsonFields.writeStrings(generator, KEY_COLUMNS, descriptor.keyColumns());
         JsonFields.writeNullableString(generator, VERSION_COLUMN, descriptor.versionColumn());
-        generator.writeStringField(SCHEMA, descriptor.schema());
+        if (descriptor.schema() != null) {
+            generator.writeStringField(SCHEMA, descriptor.schema());
+        }
+        if (descriptor.parquetSchema() != null) {
+            generator.writeFieldName(PARQUET_SCHEMA);
+            generator.writeTree(descriptor.parquetSchema());
+        }
         generator.writeArrayFieldStart(FOOTER);
         for (FooterEntry entry : descriptor.footer()) {
             generator.writeStartObject();
@@ -129,6 +139,7 @@ public final class DescriptorParser {
         JsonFields protocolFields = fields.requiredObject(PROTOCOL);
         JsonFields compactionFields = fields.requiredObject(COMPACTION);
         JsonFields adoptionFields = fields.optionalObject(ADOPTION);
+        JsonNode parquetSchema = fields.raw(PARQUET_SCHEMA);
         try {
             WriterSettings writer = new WriterSettings(writerFields.requiredEnum(CODEC, CompressionCodecName.class),
                     writerFields.requiredInt(ZSTD_LEVEL), writerFields.requiredInt(ROW_GROUP_ROW_COUNT),
@@ -142,7 +153,7 @@ public final class DescriptorParser {
             AdoptionRecord adoption = adoptionFields == null ? null : AdoptionRecordParser.fromJson(adoptionFields);
             return new ArchiveDescriptor(formatVersion, fields.requiredInstant(CREATED_AT), fields.requiredInt(H3_RESOLUTION),
                     fields.requiredString(KEYING_RULE), fields.requiredString(GEOMETRY_COLUMN), fields.requiredStrings(KEY_COLUMNS),
-                    fields.optionalString(VERSION_COLUMN), fields.requiredString(SCHEMA), footer, writer, protocol, compaction,
+                    fields.optionalString(VERSION_COLUMN), fields.optionalString(SCHEMA), parquetSchema == null ? null : parquetSchema.deepCopy(), footer, writer, protocol, compaction,
                     adoption, fields.requiredInt(KEY_INDEX_SHARDS));
         } catch (IllegalArgumentException invalid) {
             throw fields.invalid("The " + WHAT, invalid);

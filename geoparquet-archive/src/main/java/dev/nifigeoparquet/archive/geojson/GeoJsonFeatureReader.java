@@ -80,8 +80,9 @@ public final class GeoJsonFeatureReader {
     /**
      * Every feature of the collection as a delta row, in file order.
      *
-     * @throws DeltaRejectedException naming each feature that cannot be converted; nothing is returned then
-     * @throws IOException            when the input is not a JSON FeatureCollection
+     * @throws DeltaRejectedException when the input is not a JSON FeatureCollection, or naming each feature that cannot
+     *                                be converted; nothing is returned then
+     * @throws IOException            when the input cannot be read
      */
     public List<DeltaRow> read(InputStream in, String source) throws IOException {
         List<DeltaRow> rows = new ArrayList<>();
@@ -90,7 +91,8 @@ public final class GeoJsonFeatureReader {
         boolean sawFeatures = false;
         try (JsonParser parser = JSON.createParser(in)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException(source + " is not a GeoJSON FeatureCollection: it does not start with a JSON object");
+                throw new DeltaRejectedException("GeoJSON delta rejected, nothing was written",
+                        source + " is not a GeoJSON FeatureCollection: it does not start with a JSON object");
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
@@ -116,10 +118,12 @@ public final class GeoJsonFeatureReader {
                 }
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IOException(source + " is not valid JSON" + where(e) + ": " + whatIsWrong(e), e);
+            throw new DeltaRejectedException("GeoJSON delta rejected, nothing was written",
+                    source + " is not valid JSON" + where(e) + ": " + whatIsWrong(e));
         }
         if (!"FeatureCollection".equals(type) || !sawFeatures) {
-            throw new IOException(source + " is not a GeoJSON FeatureCollection (type " + (type == null ? "missing" : "'" + type + "'")
+            throw new DeltaRejectedException("GeoJSON delta rejected, nothing was written",
+                    source + " is not a GeoJSON FeatureCollection (type " + (type == null ? "missing" : "'" + type + "'")
                     + (sawFeatures ? "" : ", no 'features' array") + ")");
         }
         if (!problems.isEmpty()) {

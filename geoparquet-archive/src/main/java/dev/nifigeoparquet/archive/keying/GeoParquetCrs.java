@@ -5,17 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
 
-import java.util.ArrayList;
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
 
 /**
  * Reads the {@code crs} value of a GeoParquet geometry column, as the specification defines it:
  * <ul>
  *   <li>absent: OGC:CRS84 (longitude/latitude on WGS 84);</li>
- *   <li>JSON {@code null}: the CRS is unknown, so features cannot be keyed;</li>
- *   <li>a PROJJSON object: identified by its {@code id}, or else the first usable entry of {@code ids}.</li>
+ *   <li>JSON {@code null}: the CRS is explicitly undefined, so features cannot be keyed;</li>
+ *   <li>a PROJJSON object: identified by its {@code id} (or an entry of {@code ids}) when the projection library's
+ *       database holds it, else built from its definition ({@link ProjJsonCrs}).</li>
  * </ul>
  * A plain string such as {@code "EPSG:4326"} does not conform but is common in files written by
  * older tools; it is accepted and the result carries a {@link SourceCrs#conformanceWarning()}.
@@ -37,15 +36,15 @@ public final class GeoParquetCrs {
             return SourceCrs.CRS84;
         }
         if (crs.isNull()) {
-            throw new KeyingException(Reason.UNKNOWN_CRS,
-                    "crs is null, which GeoParquet defines as an unknown CRS; its features cannot be placed on the globe");
+            throw new KeyingException(Reason.UNKNOWN_CRS, "crs is null: GeoParquet's explicitly undefined CRS, so the "
+                    + "coordinates cannot be placed on the globe and no feature can be keyed; give the column its CRS");
         }
         if (crs.isTextual()) {
             return SourceCrs.parse(crs.textValue(), "crs is the string " + Quoted.of(crs.textValue())
                     + " instead of a PROJJSON object as the GeoParquet specification requires");
         }
         if (crs.isObject()) {
-            return fromProjJson(crs);
+            return ProjJsonCrs.resolve(crs);
         }
         throw new KeyingException(Reason.UNKNOWN_CRS, "crs must be a PROJJSON object, not a JSON " + crs.getNodeType());
     }
@@ -65,47 +64,5 @@ public final class GeoParquetCrs {
             return Optional.empty();
         }
         return Optional.of(resolve(columnNode.get("crs")));
-    }
-
-    private static SourceCrs fromProjJson(JsonNode projJson) {
-        List<JsonNode> ids = identifiers(projJson);
-        if (ids.isEmpty()) {
-            throw new KeyingException(Reason.UNKNOWN_CRS, describe(projJson)
-                    + " has no id or ids with an authority and code, so it cannot be reprojected to EPSG:4326");
-        }
-        KeyingException firstFailure = null;
-        for (JsonNode id : ids) {
-            try {
-                return SourceCrs.identified(id.get("authority").asText(), id.get("code").asText(), null);
-            } catch (KeyingException e) {
-                firstFailure = firstFailure == null ? e : firstFailure;
-            }
-        }
-        throw new KeyingException(Reason.UNSUPPORTED_CRS, describe(projJson) + " is identified only by "
-                + ids.stream().map(GeoParquetCrs::authorityCode).toList() + ", which cannot be reprojected to EPSG:4326",
-                firstFailure);
-    }
-
-    /** {@code id} first, then {@code ids}, keeping only entries with both an authority and a code. */
-    private static List<JsonNode> identifiers(JsonNode projJson) {
-        List<JsonNode> candidates = new ArrayList<>();
-        candidates.add(projJson.path("id"));
-        projJson.path("ids").forEach(candidates::add);
-        return candidates.stream().filter(GeoParquetCrs::isUsableId).toList();
-    }
-
-    private static boolean isUsableId(JsonNode id) {
-        return id.path("authority").isTextual() && !id.path("authority").asText().isBlank()
-                && (id.path("code").isTextual() || id.path("code").isIntegralNumber())
-                && !id.path("code").asText().isBlank();
-    }
-
-    private static String authorityCode(JsonNode id) {
-        return Quoted.of(id.get("authority").asText() + ":" + id.get("code").asText());
-    }
-
-    private static String describe(JsonNode projJson) {
-        String type = projJson.path("type").asText("CRS");
-        return "PROJJSON " + Quoted.of(type) + " named " + Quoted.of(projJson.path("name").asText("(unnamed)"));
     }
 }

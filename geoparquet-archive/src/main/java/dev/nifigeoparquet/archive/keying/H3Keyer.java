@@ -23,24 +23,47 @@ import org.locationtech.jts.geom.Geometry;
  * would lie on the other side of the globe. For every other geometry the centroid is exactly the planar one
  * (docs/archive-format.md, section 6.1).
  *
+ * <p>Geometries whose edges are great-circle arcs (a Parquet {@code GEOGRAPHY} column, a GeoParquet column with
+ * non-planar {@code edges}) are keyed by their {@linkplain SphericalCentroid spherical centroid} instead
+ * ({@link Edges#SPHERICAL}); a planar centroid of such a geometry is not a point of it at all when it is large.
+ *
  * <p>Thread-safe: one instance can serve all of a processor's concurrent tasks.
  */
 public final class H3Keyer {
+
+    /** How the edges between a geometry's vertices run, which decides the centroid it is keyed by. */
+    public enum Edges {
+        /** Straight lines in the coordinates: the planar centroid (of the unwrapped geometry across the antimeridian). */
+        PLANAR,
+        /** Great-circle arcs: the spherical centroid. */
+        SPHERICAL
+    }
 
     private static final double MAX_LATITUDE = 90;
     private static final double MAX_LONGITUDE = 180;
     private static final double HALF_TURN = 180;
 
     private final int resolution;
+    private final Edges edges;
     private final CrsReprojector reprojector = new CrsReprojector();
 
-    /** @param resolution the archive's pinned H3 resolution, 0..15 */
+    /** A keyer of planar geometries. @param resolution the archive's pinned H3 resolution, 0..15 */
     public H3Keyer(int resolution) {
+        this(resolution, Edges.PLANAR);
+    }
+
+    /** @param resolution the archive's pinned H3 resolution, 0..15 */
+    public H3Keyer(int resolution, Edges edges) {
         this.resolution = H3Cells.requireResolution(resolution);
+        this.edges = java.util.Objects.requireNonNull(edges, "edges");
     }
 
     public int resolution() {
         return resolution;
+    }
+
+    public Edges edges() {
+        return edges;
     }
 
     /**
@@ -52,7 +75,7 @@ public final class H3Keyer {
         requireKeyable(geometry);
         Geometry lonLat = reprojector.reproject(geometry, crs, SourceCrs.CRS84);
         requireOnTheGlobe(lonLat);
-        Coordinate centroid = keyingCentroid(lonLat);
+        Coordinate centroid = edges == Edges.SPHERICAL ? SphericalCentroid.of(lonLat) : keyingCentroid(lonLat);
         return H3Cells.h3().latLngToCellAddress(centroid.getY(), centroid.getX(), resolution);
     }
 

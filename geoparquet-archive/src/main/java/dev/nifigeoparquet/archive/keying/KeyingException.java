@@ -17,8 +17,10 @@ public final class KeyingException extends RuntimeException {
         LONGITUDE_OUT_OF_RANGE,
         /** The CRS is unknown: explicit JSON null, or a definition without a usable identifier. */
         UNKNOWN_CRS,
-        /** The CRS is identified, but the projection library has no definition for it. */
+        /** The CRS is identified, but the projection library has no definition for it, or cannot build it. */
         UNSUPPORTED_CRS,
+        /** A file declares a column's CRS twice (its geo metadata and its Parquet logical type), differently. */
+        CONFLICTING_CRS,
         REPROJECTION_FAILED
     }
 

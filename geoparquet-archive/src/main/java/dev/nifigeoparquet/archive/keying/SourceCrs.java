@@ -12,17 +12,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The CRS a feature's coordinates are in, identified as {@code AUTHORITY:CODE} and known to be
- * reprojectable to EPSG:4326. Obtain one from a GeoParquet {@code crs} value with
- * {@link GeoParquetCrs#resolve}, or from an operator's declaration with {@link #declared}.
+ * The CRS a feature's coordinates are in, known to be reprojectable to EPSG:4326: either identified as
+ * {@code AUTHORITY:CODE} and found in the projection library's database (proj4j with its EPSG database), or defined by
+ * projection parameters (a PROJJSON definition without a usable identifier, {@link ProjJsonCrs}). Obtain one from
+ * whatever a file declares with {@link DeclaredCrs}, from a GeoParquet {@code crs} value with
+ * {@link GeoParquetCrs#resolve}, from a Parquet logical type's crs with {@link ParquetCrs#resolve}, or from an
+ * operator's declaration with {@link #declared}.
  *
- * <p>Whatever axis order the CRS declares, coordinates are read as GeoParquet stores them:
+ * <p>Whatever axis order the CRS declares, coordinates are read as GeoParquet and Parquet store them:
  * x = easting or longitude, y = northing or latitude.
  */
 public final class SourceCrs {
 
-    /** GeoParquet's default when a column has no {@code crs}: WGS 84 longitude/latitude. */
-    public static final SourceCrs CRS84 = new SourceCrs("OGC:CRS84", null);
+    /** GeoParquet's and Parquet's default when a column declares no CRS: WGS 84 longitude/latitude. */
+    public static final SourceCrs CRS84 = new SourceCrs("OGC:CRS84", null, "OGC:CRS84", true, null);
 
     /** CRSs whose x/y already are WGS 84 longitude/latitude in degrees, so keying needs no transform. */
     private static final Set<String> WGS84_LON_LAT = Set.of("OGC:CRS84", "OGC:CRS84H", "EPSG:4326", "EPSG:4979");
@@ -30,10 +33,16 @@ public final class SourceCrs {
     private static final Pattern AUTHORITY_CODE = Pattern.compile("([A-Za-z][A-Za-z0-9_.-]*):([A-Za-z0-9_.-]+)");
 
     private final String authorityCode;
+    private final String definition;
+    private final String name;
+    private final boolean wgs84LonLat;
     private final String conformanceWarning;
 
-    private SourceCrs(String authorityCode, String conformanceWarning) {
+    private SourceCrs(String authorityCode, String definition, String name, boolean wgs84LonLat, String conformanceWarning) {
         this.authorityCode = authorityCode;
+        this.definition = definition;
+        this.name = name;
+        this.wgs84LonLat = wgs84LonLat;
         this.conformanceWarning = conformanceWarning;
     }
 
@@ -44,6 +53,11 @@ public final class SourceCrs {
      */
     public static SourceCrs declared(String authorityAndCode) {
         return parse(authorityAndCode, null);
+    }
+
+    /** Whether the text has the form {@code AUTHORITY:CODE}. */
+    static boolean isAuthorityCode(String text) {
+        return text != null && AUTHORITY_CODE.matcher(text.strip()).matches();
     }
 
     /** Parses {@code AUTHORITY:CODE}, attaching {@code warning} for callers to report. */
@@ -59,21 +73,48 @@ public final class SourceCrs {
     /** A CRS named by authority and code; fails unless it can be reprojected to EPSG:4326. */
     static SourceCrs identified(String authority, String code, String warning) {
         String authorityCode = authority.strip().toUpperCase(Locale.ROOT) + ":" + code.strip();
-        SourceCrs crs = new SourceCrs(authorityCode, warning);
+        SourceCrs crs = new SourceCrs(authorityCode, null, authorityCode,
+                WGS84_LON_LAT.contains(authorityCode.toUpperCase(Locale.ROOT)), warning);
         if (!crs.isWgs84LonLat()) {
             crs.newProj4jCrs();
         }
         return crs;
     }
 
-    /** {@code AUTHORITY:CODE}, authority in upper case, e.g. {@code EPSG:3857}. */
+    /**
+     * A CRS defined by projection-library parameters (proj4 syntax, such as {@code +proj=tmerc +lat_0=49 ...}); fails
+     * with {@link Reason#UNSUPPORTED_CRS} when the library cannot build it.
+     *
+     * @param name        what the definition calls the CRS, for messages
+     * @param wgs84LonLat whether x/y are WGS 84 longitude/latitude degrees, so no transform is needed
+     */
+    static SourceCrs defined(String name, String definition, boolean wgs84LonLat) {
+        SourceCrs crs = new SourceCrs(null, definition, name, wgs84LonLat, null);
+        crs.newProj4jCrs();
+        return crs;
+    }
+
+    /** The same CRS with {@code warning} attached. */
+    SourceCrs withWarning(String warning) {
+        return new SourceCrs(authorityCode, definition, name, wgs84LonLat, warning);
+    }
+
+    /**
+     * {@code AUTHORITY:CODE}, authority in upper case, e.g. {@code EPSG:3857}; null for a CRS defined by its
+     * parameters alone (see {@link #toString()}).
+     */
     public String authorityCode() {
         return authorityCode;
     }
 
+    /** The projection-library parameters of a CRS defined by them; empty for an identified CRS. */
+    public Optional<String> definition() {
+        return Optional.ofNullable(definition);
+    }
+
     /** True when x/y are already WGS 84 longitude/latitude degrees and keying needs no transform. */
     public boolean isWgs84LonLat() {
-        return WGS84_LON_LAT.contains(authorityCode.toUpperCase(Locale.ROOT));
+        return wgs84LonLat;
     }
 
     /**
@@ -90,11 +131,14 @@ public final class SourceCrs {
      */
     CoordinateReferenceSystem newProj4jCrs() {
         try {
-            return new CRSFactory().createFromName(authorityCode);
+            return authorityCode != null ? new CRSFactory().createFromName(authorityCode)
+                    : new CRSFactory().createFromParameters(null, definition);
         } catch (RuntimeException e) {
             // proj4j signals unknown codes and unknown authorities with different exception types.
-            throw new KeyingException(Reason.UNSUPPORTED_CRS, Quoted.of(authorityCode)
-                    + " has no definition in the projection library (proj4j), so it cannot be reprojected to EPSG:4326", e);
+            throw new KeyingException(Reason.UNSUPPORTED_CRS, (authorityCode != null ? Quoted.of(authorityCode)
+                    + " has no definition in the projection library (proj4j and its EPSG database)"
+                    : Quoted.of(name) + ", defined as " + Quoted.of(definition) + ", cannot be built by the projection library (proj4j): "
+                    + e.getMessage()) + ", so it cannot be reprojected to EPSG:4326", e);
         }
     }
 
@@ -106,19 +150,24 @@ public final class SourceCrs {
         return equals(other) || isWgs84LonLat() && other.isWgs84LonLat();
     }
 
-    /** Identity is the authority and code; the warning only describes where the CRS came from. */
+    /**
+     * Identity is the authority and code of an identified CRS, the parameters of a defined one; the name and the
+     * warning only describe where the CRS came from.
+     */
     @Override
     public boolean equals(Object other) {
-        return other instanceof SourceCrs that && authorityCode.equals(that.authorityCode);
+        return other instanceof SourceCrs that && Objects.equals(authorityCode, that.authorityCode)
+                && Objects.equals(definition, that.definition);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(authorityCode);
+        return Objects.hash(authorityCode, definition);
     }
 
+    /** {@code EPSG:3857}, or for a defined CRS its name and parameters: {@code "name" (+proj=...)}. */
     @Override
     public String toString() {
-        return authorityCode;
+        return authorityCode != null ? authorityCode : Quoted.of(name) + " (" + definition + ")";
     }
 }

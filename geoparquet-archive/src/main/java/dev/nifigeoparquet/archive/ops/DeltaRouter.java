@@ -44,12 +44,15 @@ public final class DeltaRouter {
      * @param byCell        rows to write, by cell in ascending order, each list in delta order
      * @param deletions     rows that delete their key, wherever it lives
      * @param duplicateKeys rows dropped because a later row of the delta had the same key
+     * @param unkeyable     rows set aside because they cannot be keyed ({@link #routeKeyable}); empty from {@link #route}
      */
-    public record Routed(SortedMap<String, List<DeltaRow>> byCell, List<DeltaRow> deletions, int duplicateKeys) {
+    public record Routed(SortedMap<String, List<DeltaRow>> byCell, List<DeltaRow> deletions, int duplicateKeys,
+                         List<Unkeyable> unkeyable) {
 
         public Routed {
             byCell = Collections.unmodifiableSortedMap(new TreeMap<>(byCell));
             deletions = List.copyOf(deletions);
+            unkeyable = List.copyOf(unkeyable);
         }
 
         /** Rows that will be applied: written rows plus deletions. */
@@ -59,16 +62,57 @@ public final class DeltaRouter {
     }
 
     /**
+     * A row that cannot be keyed, set aside by {@link #routeKeyable}.
+     *
+     * @param index   the row's position in the delta, from 0
+     * @param row     the row as it came
+     * @param key     the row's feature key as text, or null (no key, or a null one)
+     * @param reason  why, as a short code: a {@link KeyingException.Reason} name, {@value #INVALID_GEOMETRY} for a
+     *                value that is not a geometry, or {@value #NULL_KEY}
+     * @param message the reason in full, starting with the code
+     */
+    public record Unkeyable(long index, DeltaRow row, String key, String reason, String message) {
+
+        /** How a refusal names the row: {@code record 3 (key p-7): EMPTY_GEOMETRY: ...}. */
+        public String problem() {
+            return "record " + index + (key == null ? "" : " (key " + key + ")") + ": " + message;
+        }
+    }
+
+    /** The reason of a row whose feature key is null. */
+    public static final String NULL_KEY = "NULL_KEY";
+    /** The reason of a row whose geometry value cannot be decoded. */
+    public static final String INVALID_GEOMETRY = "INVALID_GEOMETRY";
+
+    /**
      * Routes every row; nothing is written.
      *
      * @throws DeltaRejectedException naming each row that cannot be keyed (null, empty or unreadable geometry,
      *                                coordinates out of range, a null key)
      */
     public Routed route(Iterable<DeltaRow> rows) {
+        Routed routed = route(rows, true);
+        if (!routed.unkeyable().isEmpty()) {
+            List<String> problems = routed.unkeyable().stream().limit(PROBLEM_LIMIT)
+                    .map(Unkeyable::problem).toList();
+            throw new DeltaRejectedException("Delta rejected before routing, nothing was written", problems);
+        }
+        return routed;
+    }
+
+    /**
+     * Routes the rows that can be keyed and sets the others aside with their reason ({@link Routed#unkeyable()}), as
+     * RouteByH3Cell sends such records to its failure relationship; nothing is written.
+     */
+    public Routed routeKeyable(Iterable<DeltaRow> rows) {
+        return route(rows, false);
+    }
+
+    private Routed route(Iterable<DeltaRow> rows, boolean stopCollectingAtLimit) {
         boolean keyed = archive.descriptor().hasKey();
         FeatureKey.Extractor keys = keyed ? archive.keyExtractor() : null;
         GeometryCodec codec = archive.geometryCodec();
-        List<String> problems = new ArrayList<>();
+        List<Unkeyable> unkeyable = new ArrayList<>();
         // Keyed rows: the last occurrence of each key, remembered with its cell (null for a deletion).
         Map<FeatureKey, Placed> latest = new LinkedHashMap<>();
         List<Placed> unkeyed = new ArrayList<>();
@@ -79,7 +123,9 @@ public final class DeltaRouter {
             DeltaRow row = mode == WriteMode.DELETE && !given.delete() ? DeltaRow.deletion(given.row()) : given;
             FeatureKey key = keys == null ? null : keys.keyOf(row.row());
             if (keyed && key == null) {
-                addProblem(problems, "record " + rowIndex + ": key " + keys.columns() + " is null");
+                if (!stopCollectingAtLimit || unkeyable.size() < PROBLEM_LIMIT) {
+                    unkeyable.add(new Unkeyable(rowIndex, given, null, NULL_KEY, NULL_KEY + ": key " + keys.columns() + " is null"));
+                }
                 continue;
             }
             String cell = null;
@@ -88,7 +134,12 @@ public final class DeltaRouter {
                     Geometry geometry = codec.decode(row.row(), rowIndex);
                     cell = archive.keyer().cellOf(geometry, archive.sourceCrs());
                 } catch (KeyingException | IllegalArgumentException e) {
-                    addProblem(problems, "record " + rowIndex + (key == null ? "" : " (key " + key + ")") + ": " + e.getMessage());
+                    if (!stopCollectingAtLimit || unkeyable.size() < PROBLEM_LIMIT) {
+                        unkeyable.add(e instanceof KeyingException keying
+                                ? new Unkeyable(rowIndex, given, key == null ? null : key.toString(), keying.reason().name(), e.getMessage())
+                                : new Unkeyable(rowIndex, given, key == null ? null : key.toString(), INVALID_GEOMETRY,
+                                        INVALID_GEOMETRY + ": " + e.getMessage()));
+                    }
                     continue;
                 }
             }
@@ -102,9 +153,6 @@ public final class DeltaRouter {
                 latest.put(key, placed);
             }
         }
-        if (!problems.isEmpty()) {
-            throw new DeltaRejectedException("Delta rejected before routing, nothing was written", problems);
-        }
         SortedMap<String, List<DeltaRow>> byCell = new TreeMap<>();
         List<DeltaRow> deletions = new ArrayList<>();
         for (Placed placed : unkeyed) {
@@ -117,13 +165,7 @@ public final class DeltaRouter {
                 byCell.computeIfAbsent(placed.cell(), c -> new ArrayList<>()).add(placed.row());
             }
         }
-        return new Routed(byCell, deletions, duplicates);
-    }
-
-    private static void addProblem(List<String> problems, String problem) {
-        if (problems.size() < PROBLEM_LIMIT) {
-            problems.add(problem);
-        }
+        return new Routed(byCell, deletions, duplicates, unkeyable);
     }
 
     private record Placed(DeltaRow row, String cell) {

@@ -1,10 +1,13 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.DeltaRejectedException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
 import java.util.ArrayList;
@@ -13,7 +16,7 @@ import java.util.List;
 /**
  * Copies delta rows of another (compatible) schema into the archive's schema, field by field by name, after
  * checking the schemas once. Schema evolution is refused: a delta may not add fields or change a field's type.
- * A delete-marker field, when configured, is read and dropped.
+ * A delete-marker field, when configured, is read and dropped, and so is an {@code h3_cell} partition column.
  */
 public final class SchemaConformer {
 
@@ -99,7 +102,7 @@ public final class SchemaConformer {
             }
         }
         for (Type given : delta.getFields()) {
-            if (!archive.containsField(given.getName()) && !given.getName().equals(deleteMarker)) {
+            if (!archive.containsField(given.getName()) && !given.getName().equals(deleteMarker) && !isPartitionColumn(given)) {
                 problems.add("field '" + given.getName() + "' is not in the archive schema (schema evolution is not supported)");
             }
         }
@@ -107,6 +110,14 @@ public final class SchemaConformer {
             throw new DeltaRejectedException("Delta " + source + " does not match the archive schema", problems);
         }
         return new SchemaConformer(archive, delta, sourceField, markerIndex, false);
+    }
+
+    /**
+     * A delta's {@code h3_cell} column, as DuckDB and pyarrow write a Hive partition column into a file, is not data:
+     * the archive never stores it (it is the partition directory) and computes every row's cell itself.
+     */
+    private static boolean isPartitionColumn(Type field) {
+        return field.getName().equals(ArchiveLayout.PARTITION_COLUMN);
     }
 
     /** The row in the archive's schema; fails naming the row when a null reaches a required field. */
@@ -151,10 +162,21 @@ public final class SchemaConformer {
             var a = target.asPrimitiveType();
             var b = given.asPrimitiveType();
             return a.getPrimitiveTypeName() == b.getPrimitiveTypeName() && a.getTypeLength() == b.getTypeLength()
-                    && java.util.Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation());
+                    && (java.util.Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation()) || sameWkb(a, b));
         }
         return target.asGroupType().getFields().equals(given.asGroupType().getFields())
                 && java.util.Objects.equals(target.getLogicalTypeAnnotation(), given.getLogicalTypeAnnotation());
+    }
+
+    /**
+     * WKB in a plain binary column and WKB in a GEOMETRY or GEOGRAPHY column are the same bytes: a GeoParquet 1.1 delta
+     * fits an archive that also types its geometry column natively, and a native delta fits a GeoParquet archive. Their
+     * CRSs are compared before ({@link dev.nifigeoparquet.archive.GeoParquetArchive#requireDeltaCrs}).
+     */
+    private static boolean sameWkb(PrimitiveType a, PrimitiveType b) {
+        return a.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY
+                && (a.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(b)
+                || b.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(a));
     }
 
     private static String describe(Type type) {

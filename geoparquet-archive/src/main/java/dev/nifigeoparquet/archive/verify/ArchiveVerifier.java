@@ -167,7 +167,7 @@ public final class ArchiveVerifier {
         }
         Map<String, Long> versions = new LinkedHashMap<>();
         states.forEach((cell, state) -> versions.put(cell, state.version()));
-        return new Pass(new VerificationReport(storage.describe(), archive.sourceCrs().authorityCode(), states.size(), files,
+        return new Pass(new VerificationReport(storage.describe(), archive.sourceCrs().toString(), states.size(), files,
                 committedRows, rowsRead, options.expectedRows(), keys != null, findings.problems, findings.knownVariations,
                 placement == null ? OptionalLong.empty() : OptionalLong.of(placement.checked)), versions);
     }

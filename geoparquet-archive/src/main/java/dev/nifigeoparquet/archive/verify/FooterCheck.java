@@ -7,12 +7,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.geo.GeoBlockDiff;
-import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
+import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
+import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import org.apache.parquet.schema.MessageType;
 
 import java.io.IOException;
@@ -40,6 +41,7 @@ public final class FooterCheck {
     private static final Pattern ADOPTION_VARIATION = Pattern.compile("columns\\.[^.]+\\.(bbox|geometry_types)");
 
     private final MessageType schema;
+    private final JsonNode schemaJson;
     private final FooterEntries canonical;
     private final JsonNode canonicalGeo;
     private final String geometryColumn;
@@ -59,6 +61,7 @@ public final class FooterCheck {
 
     FooterCheck(MessageType schema, FooterEntries canonical, String geometryColumn, SourceCrs crs) {
         this.schema = schema;
+        this.schemaJson = ParquetSchemaJson.toJson(schema);
         this.canonical = canonical;
         this.geometryColumn = geometryColumn;
         this.crs = crs;
@@ -76,12 +79,15 @@ public final class FooterCheck {
      *                         {@code bbox}/{@code geometry_types} and extra entries are known variations
      */
     void check(String file, ParquetFooter footer, boolean predatesAdoption, Findings findings) {
-        if (!footer.schema().equals(schema)) {
+        JsonNode actualSchema = ParquetSchemaJson.toJson(footer.schema());
+        if (!actualSchema.equals(schemaJson)) {
             ObjectNode detail = JsonNodeFactory.instance.objectNode();
             detail.put("expected", schema.toString());
             detail.put("actual", footer.schema().toString());
+            detail.set("differences", schemaDifferences(schemaJson, actualSchema));
             findings.problem(new Problem(file, ProblemKind.SCHEMA_MISMATCH, "schema differs from the archive's", detail));
         }
+        checkCrs(file, footer, findings);
         Map<String, String> entries = footer.keyValues();
         for (Map.Entry<String, String> entry : canonical.asMap().entrySet()) {
             String key = entry.getKey();
@@ -119,7 +125,6 @@ public final class FooterCheck {
             findings.problem(new Problem(file, ProblemKind.GEO_MISMATCH, "geo entry is not JSON: " + e.getMessage(), null));
             return;
         }
-        checkCrs(file, actual, findings);
         if (actualText.equals(canonical.geo())) {
             return;
         }
@@ -213,22 +218,46 @@ public final class FooterCheck {
         return differences.stream().allMatch(difference -> ADOPTION_VARIATION.matcher(difference.path()).matches());
     }
 
-    private void checkCrs(String file, JsonNode geo, Findings findings) {
-        JsonNode column = geo.path("columns").path(geometryColumn);
+    /** The CRS the file declares for the geometry column, in its geo block or its logical type, is the archive's. */
+    private void checkCrs(String file, ParquetFooter footer, Findings findings) {
         SourceCrs fileCrs;
         try {
-            fileCrs = GeoParquetCrs.resolve(column.has("crs") ? column.get("crs") : null);
+            fileCrs = DeclaredCrs.of(footer.schema(), footer.keyValues(), geometryColumn).orElse(null);
         } catch (KeyingException e) {
             findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs cannot be identified: " + e.getMessage(), null));
             return;
         }
-        if (!fileCrs.equals(crs)) {
+        if (fileCrs == null) {
+            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "declares no CRS for column '" + geometryColumn
+                    + "' (neither geo metadata nor a geospatial logical type describes it)", null));
+        } else if (!fileCrs.equals(crs)) {
             ObjectNode detail = JsonNodeFactory.instance.objectNode();
-            detail.put("expected", crs.authorityCode());
-            detail.put("actual", fileCrs.authorityCode());
-            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs is " + fileCrs.authorityCode()
-                    + ", the archive's is " + crs.authorityCode(), detail));
+            detail.put("expected", crs.toString());
+            detail.put("actual", fileCrs.toString());
+            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs is " + fileCrs
+                    + ", the archive's is " + crs, detail));
         }
+    }
+
+    /**
+     * The schema elements (and column orders) that differ, as {path, expected, actual}, compared in the footer form:
+     * two schemas are the same only when every element is, logical type parameters included.
+     */
+    private static ArrayNode schemaDifferences(JsonNode expected, JsonNode actual) {
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
+        for (String field : List.of(ParquetSchemaJson.SCHEMA, ParquetSchemaJson.COLUMN_ORDERS)) {
+            JsonNode a = expected.path(field);
+            JsonNode b = actual.path(field);
+            for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+                if (!a.path(i).equals(b.path(i))) {
+                    ObjectNode difference = out.addObject();
+                    difference.put("path", field + "[" + i + "]");
+                    difference.set("expected", a.path(i).isMissingNode() ? null : a.get(i));
+                    difference.set("actual", b.path(i).isMissingNode() ? null : b.get(i));
+                }
+            }
+        }
+        return out;
     }
 
     /** Objects whose keys appear in a different order, as {path, expected: [keys], actual: [keys]}. */

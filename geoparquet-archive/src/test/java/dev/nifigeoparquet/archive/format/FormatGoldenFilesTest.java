@@ -111,6 +111,8 @@ class FormatGoldenFilesTest {
         assertEquals("[\"name\"]", json.get("keyColumns").toString());
         assertEquals("pop_est", json.get("versionColumn").textValue());
         assertEquals(descriptor.schema(), json.get("schema").textValue());
+        assertEquals(ArchiveDescriptor.schemaJson(descriptor.exactSchema()), json.get("parquetSchema"));
+        assertEquals(descriptor.exactSchema(), DescriptorParser.fromJson(DescriptorParser.toJson(withDistinctSettings(descriptor)), "written").exactSchema());
         assertEquals("geo", json.get("footer").get(0).get("key").textValue());
         assertEquals(descriptor.footer().get(0).value(), json.get("footer").get(0).get("value").textValue());
         assertEquals(JSON.readTree("{\"codec\":\"SNAPPY\",\"zstdLevel\":4,\"rowGroupRowCount\":5000,\"targetFileBytes\":6000000}"),
@@ -170,7 +172,7 @@ class FormatGoldenFilesTest {
     void nonAsciiTextIsWrittenAsTheSpecSays() throws IOException {
         ArchiveDescriptor d = descriptor("current/descriptor.json");
         ArchiveDescriptor named = new ArchiveDescriptor(d.formatVersion(), d.createdAt(), d.h3Resolution(), d.keyingRule(),
-                d.geometryColumn(), d.keyColumns(), d.versionColumn(), d.schema(),
+                d.geometryColumn(), d.keyColumns(), d.versionColumn(), d.schema(), d.parquetSchema(),
                 List.of(d.footer().get(0), new FooterEntry("note", "Zürich \uD835\uDD38")), d.writer(), d.protocol(), d.compaction(),
                 d.adoption(), d.keyIndexShards());
         String written = new String(DescriptorParser.toJson(named), StandardCharsets.UTF_8);
@@ -320,7 +322,7 @@ class FormatGoldenFilesTest {
     /** The adopted descriptor with settings whose values differ from each other, so a swapped field would show. */
     private static ArchiveDescriptor withDistinctSettings(ArchiveDescriptor d) {
         return new ArchiveDescriptor(d.formatVersion(), d.createdAt(), d.h3Resolution(), d.keyingRule(), d.geometryColumn(),
-                d.keyColumns(), "pop_est", d.schema(), d.footer(), new WriterSettings(CompressionCodecName.SNAPPY, 4, 5000, 6_000_000),
+                d.keyColumns(), "pop_est", d.schema(), ArchiveDescriptor.schemaJson(d.exactSchema()), d.footer(), new WriterSettings(CompressionCodecName.SNAPPY, 4, 5000, 6_000_000),
                 new ProtocolSettings(11, 12, 1300, 14, 15), new CompactionSettings(21, 0.5, 23), d.adoption(), d.keyIndexShards());
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import org.apache.nifi.serialization.record.RecordField;
 import org.apache.nifi.serialization.record.RecordSchema;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.MessageTypeParser;
 import org.apache.parquet.schema.Type;
 
 /**
@@ -37,18 +37,18 @@ final class FileSchemaText {
     private FileSchemaText() {
     }
 
-    /** The text, or empty when the schema does not survive Parquet's text form exactly. */
+    /**
+     * The text. The schema is carried in the footer form ({@link ParquetSchemaJson}), which keeps every logical type
+     * parameter (a GEOMETRY crs that is a PROJJSON document among them); empty only when the schema cannot be written
+     * in it.
+     */
     static Optional<String> of(final MessageType schema, final FooterEntries footer) {
-        final String schemaText = schema.toString();
+        final ObjectNode root = JSON.createObjectNode();
         try {
-            if (!MessageTypeParser.parseMessageType(schemaText).equals(schema)) {
-                return Optional.empty();
-            }
+            root.set("parquetSchema", ParquetSchemaJson.toJson(schema));
         } catch (final RuntimeException e) {
             return Optional.empty();
         }
-        final ObjectNode root = JSON.createObjectNode();
-        root.put("parquetSchema", schemaText);
         final ObjectNode entries = root.putObject("footer");
         footer.asMap().forEach(entries::put);
         try {
@@ -66,7 +66,7 @@ final class FileSchemaText {
         }
         try {
             final JsonNode root = JSON.readTree(recordSchema.getSchemaText().get());
-            final MessageType schema = MessageTypeParser.parseMessageType(root.path("parquetSchema").asText());
+            final MessageType schema = ParquetSchemaJson.fromJson(root.path("parquetSchema"));
             final List<String> parquetNames = schema.getFields().stream().map(Type::getName).toList();
             final List<String> recordNames = recordSchema.getFields().stream().map(RecordField::getFieldName).toList();
             if (!parquetNames.equals(recordNames)) {

@@ -4,8 +4,10 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.processors.record.ParquetRecordSchemas;
@@ -100,7 +102,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
     public static final PropertyDescriptor PARQUET_SCHEMA = new PropertyDescriptor.Builder()
             .name("Parquet Schema")
             .description("The Parquet schema of the written file in Parquet's text form, for example "
-                    + "'message features { required binary id (STRING); optional binary geometry; }'.")
+                    + "'message features { required binary id (STRING); optional binary geometry; }', or in the footer form "
+                    + "an archive descriptor's 'parquetSchema' holds (a JSON object with 'schema' and 'column_orders'), which "
+                    + "carries logical type parameters the text form cannot, such as a GEOMETRY crs that is a PROJJSON document.")
             .required(true)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .dependsOn(SCHEMA_SOURCE, SchemaSource.PARQUET_SCHEMA)
@@ -280,7 +284,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         encodings = ColumnEncodings.defaults().withDictionary(context.getProperty(DICTIONARY_ENCODING).asBoolean());
         options = new RecordConversionOptions(
                 WRITE_NULL.equals(context.getProperty(MISSING_FIELDS).getValue())
-                        ? RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE : RecordConversionOptions.SchemaHandling.STRICT,
+                        ? SchemaHandling.FILL_MISSING_NULLABLE : SchemaHandling.STRICT,
                 IGNORE.equals(context.getProperty(UNKNOWN_FIELDS).getValue()));
     }
 
@@ -297,12 +301,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
     }
 
     private static Target schemaTarget(final PropertyContext context) {
-        final MessageType schema;
-        try {
-            schema = MessageTypeParser.parseMessageType(context.getProperty(PARQUET_SCHEMA).getValue());
-        } catch (final IllegalArgumentException e) {
-            throw new IllegalArgumentException("is not a Parquet schema in text form: " + e.getMessage(), e);
-        }
+        final MessageType schema = parquetSchema(context.getProperty(PARQUET_SCHEMA).getValue());
         final String geo = context.getProperty(GEO_METADATA).getValue();
         final String column = context.getProperty(GEOMETRY_COLUMN).getValue();
         final FooterEntries footer;
@@ -318,6 +317,22 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         }
         checkFits(schema, footer);
         return new Target(schema, footer);
+    }
+
+    /** A schema given in the text form, or in the footer form (JSON) when it starts with a brace. */
+    private static MessageType parquetSchema(final String value) {
+        if (value.strip().startsWith("{")) {
+            try {
+                return ParquetSchemaJson.fromJson(new com.fasterxml.jackson.databind.ObjectMapper().readTree(value));
+            } catch (final IOException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("is not a Parquet schema in the footer form: " + e.getMessage(), e);
+            }
+        }
+        try {
+            return MessageTypeParser.parseMessageType(value);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("is not a Parquet schema in text form: " + e.getMessage(), e);
+        }
     }
 
     /** Fails with a message when a geometry column of {@code geo} is absent from the schema or has the wrong shape. */

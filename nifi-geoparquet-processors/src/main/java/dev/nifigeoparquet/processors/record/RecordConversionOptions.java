@@ -1,5 +1,7 @@
 package dev.nifigeoparquet.processors.record;
 
+import dev.nifigeoparquet.archive.ops.SchemaHandling;
+
 import java.util.Objects;
 
 /**
@@ -7,7 +9,8 @@ import java.util.Objects;
  * these options only decide what to do about fields that are absent or unknown.
  *
  * @param schemaHandling what to do when the record lacks an optional field of the target schema.
- *        Defaults to {@link SchemaHandling#STRICT}. A missing required field is always refused.
+ *        Defaults to {@link SchemaHandling#STRICT}: the engine's one definition, which deltas read from files
+ *        follow too. A missing required field is always refused.
  * @param ignoreExtraFields whether fields the target schema does not have are dropped (true) or refused
  *        (false, the default) so that no data is silently lost.
  */
@@ -15,13 +18,6 @@ public record RecordConversionOptions(SchemaHandling schemaHandling, boolean ign
 
     /** Every target field must be present, no other field may be: the default. */
     public static final RecordConversionOptions STRICT = new RecordConversionOptions(SchemaHandling.STRICT, false);
-
-    public enum SchemaHandling {
-        /** Every field of the target schema must be present in the record, nullable or not. */
-        STRICT,
-        /** A nullable field the record lacks is written as null; a missing required field is still refused. */
-        FILL_MISSING_NULLABLE
-    }
 
     public RecordConversionOptions {
         Objects.requireNonNull(schemaHandling, "schemaHandling");

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.processors.record;
 
+import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -230,7 +231,7 @@ public final class RecordToGroupConverter {
                 throw RecordConversionException.forField(path, RecordConversionException.Reason.MISSING_FIELD,
                         (field.isRepetition(Type.Repetition.REQUIRED) ? "required" : "repeated") + " field {} is missing");
             }
-            if (options.schemaHandling() == RecordConversionOptions.SchemaHandling.STRICT) {
+            if (options.schemaHandling() == SchemaHandling.STRICT) {
                 throw RecordConversionException.forField(path, RecordConversionException.Reason.MISSING_FIELD,
                         "optional field {} is missing (schema handling is strict; fill-missing-nullable would write null)");
             }

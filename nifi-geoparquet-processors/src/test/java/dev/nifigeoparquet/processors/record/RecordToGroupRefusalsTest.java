@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -55,7 +56,7 @@ class RecordToGroupRefusalsTest {
 
     private final RecordToGroupConverter strict = new RecordToGroupConverter(PARCELS, RecordConversionOptions.STRICT);
     private final RecordToGroupConverter lenient = new RecordToGroupConverter(PARCELS,
-            new RecordConversionOptions(RecordConversionOptions.SchemaHandling.FILL_MISSING_NULLABLE, true));
+            new RecordConversionOptions(SchemaHandling.FILL_MISSING_NULLABLE, true));
 
     @Test
     void overflowingAndImpreciseNumbersAreRefused() {
