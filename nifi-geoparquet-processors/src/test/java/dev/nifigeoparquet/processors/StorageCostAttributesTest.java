@@ -56,9 +56,7 @@ class StorageCostAttributesTest {
     void setUp() throws Exception {
         localRoot = dir.resolve("archive");
         ParcelArchives parcels = ParcelArchives.create(localRoot, 200);
-        ArchiveChainTest chain = new ArchiveChainTest();
-        chain.parcels = parcels;
-        routed = ArchiveChainTest.routeGeoParquet(localRoot, ArchiveChainTest.geoParquetDelta(dir.resolve("delta.parquet"), chain.delta()));
+        routed = ChainFixtures.routeGeoParquet(localRoot, ChainFixtures.geoParquetDelta(dir.resolve("delta.parquet"), ChainFixtures.delta(parcels)));
 
         s3Root = S3Archives.upload(localRoot, PREFIX);
         s3 = S3MockServer.get().client();
@@ -133,7 +131,7 @@ class StorageCostAttributesTest {
         long uploaded = 0;
         for (MockFlowFile partition : partitions) {
             long partitionPuts = count(partition, CompactGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT);
-            assertEquals(partitionPuts, ArchiveChainTest.JSON.readTree(partition.getContent()).get("storageCost").get("puts").asLong(),
+            assertEquals(partitionPuts, ChainFixtures.JSON.readTree(partition.getContent()).get("storageCost").get("puts").asLong(),
                     "the JSON result carries the same cost");
             puts += partitionPuts;
             deletes += count(partition, CompactGeoParquetPartition.STORAGE + StorageCostAttributes.DELETE_COUNT);
@@ -201,9 +199,9 @@ class StorageCostAttributesTest {
     // ---- the three steps, on one routed cell
 
     private MockFlowFile upsert(TestRunner upsert) throws Exception {
-        ArchiveChainTest.addService(upsert, "reader", new GeoParquetReader());
+        ChainFixtures.addService(upsert, "reader", new GeoParquetReader());
         upsert.setProperty(UpsertGeoParquetPartition.RECORD_READER, "reader");
-        upsert.setProperty(UpsertGeoParquetPartition.DELETE_MARKER, ArchiveChainTest.DELETE_MARKER);
+        upsert.setProperty(UpsertGeoParquetPartition.DELETE_MARKER, ChainFixtures.DELETE_MARKER);
         MockFlowFile cell = routed.get(0);
         upsert.enqueue(cell.getContentStream(), cell.getAttributes());
         upsert.run();
