@@ -105,7 +105,11 @@ final class DeltaFiles {
         String column = archive.descriptor().geometryColumn();
         JsonNode columnNode = ArchiveJson.mapper().readTree(geo).path("columns").path(column);
         if (columnNode.isMissingNode()) {
-            GeoMetadata.parse(geo); // fails naming the problem when the block is malformed
+            try {
+                GeoMetadata.parse(geo); // fails naming the problem when the block is malformed
+            } catch (IllegalArgumentException malformed) {
+                throw new InputException("delta " + file + ": " + malformed.getMessage(), malformed);
+            }
             return;
         }
         SourceCrs crs = GeoParquetCrs.resolve(columnNode.has("crs") ? columnNode.get("crs") : null);

@@ -1,9 +1,8 @@
 package dev.nifigeoparquet.processors;
 
-import dev.nifigeoparquet.archive.format.CommitConflictException;
-import dev.nifigeoparquet.archive.format.PartitionCommitter;
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
-import dev.nifigeoparquet.archive.parquet.ParquetFileException;
+import dev.nifigeoparquet.archive.ArchiveException;
+import dev.nifigeoparquet.archive.CorruptDataException;
+import dev.nifigeoparquet.archive.RejectedInputException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,33 +17,18 @@ final class ArchiveFailures {
     }
 
     /**
-     * True for what goes away by itself: a commit lost to another writer, a partition busy with another writer's
-     * transaction, a publish the next writer completes, and I/O errors of the storage. False for what does not: a
-     * corrupt or missing data file, a rejected delta, a value that cannot be stored, a bad cell name.
+     * Whether an engine failure is worth retrying, by its type ({@link ArchiveException} says what each means). True for
+     * what goes away by itself: a commit lost to another writer, a partition busy with another writer's transaction, a
+     * publish the next writer completes, a failure of the storage. False for what does not: input the archive refuses,
+     * corrupt data in the archive, and anything else (a value that cannot be stored, a fault of the code).
      */
     static boolean isTransient(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof PartitionRecovery.CommittedFileMissingException) {
-                return false;
-            }
-        }
-        // The storage itself refused (disk full, read-only, a file replaced by another writer): the same input can
-        // succeed once that clears, even when the refusal surfaced while a Parquet file was being written.
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof java.nio.file.FileSystemException || String.valueOf(cause.getMessage()).contains("No space left on device")) {
-                return true;
-            }
-        }
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ParquetFileException) {
-                return false;
-            }
-        }
         return switch (failure) {
-            case CommitConflictException conflict -> true;
-            case PartitionCommitter.PublishIncompleteException incomplete -> true;
+            case RejectedInputException rejected -> false;
+            case CorruptDataException corrupt -> false;
+            case ArchiveException conflictOrUnpublished -> true;
             case UncheckedIOException unchecked -> isTransient(unchecked.getCause());
-            case IOException io -> true;
+            case IOException storage -> true;
             default -> false;
         };
     }

@@ -354,9 +354,9 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             flowFile = session.putAllAttributes(flowFile, attributes);
             String uri = UpsertGeoParquetPartition.transitUri(archive, ArchiveLayout.partitionDirectory(result.cell()));
             if (result.failed()) {
-                flowFile = session.putAttribute(flowFile, ERROR_MESSAGE, result.failure());
+                flowFile = session.putAttribute(flowFile, ERROR_MESSAGE, result.failureMessage());
                 session.getProvenanceReporter().create(flowFile, "Compaction of " + uri + " failed");
-                getLogger().error("Compacting partition {} failed: {}", result.cell(), result.failure());
+                getLogger().error("Compacting partition {} failed", result.cell(), result.failure());
                 session.transfer(flowFile, REL_FAILURE);
             } else {
                 session.getProvenanceReporter().create(flowFile, "Compacted " + uri + ": " + result.filesBefore() + " files into "
