@@ -4,7 +4,6 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.compaction.CompactionOptions;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
-import dev.nifigeoparquet.archive.storage.StorageCost;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -65,7 +64,7 @@ final class CompactCommand extends ArchiveCommand {
                 results.stream().mapToLong(PartitionCompaction::bytesWritten).sum());
         if (!failed.isEmpty()) {
             throw new CheckFailedException(failed.size() + " partitions failed to compact, first " + failed.get(0).cell()
-                    + ": " + failed.get(0).failure());
+                    + ": " + GeoParquetArchiveCli.oneLine(failed.get(0).failureMessage()));
         }
         return ExitCodes.OK;
     }
@@ -74,8 +73,7 @@ final class CompactCommand extends ArchiveCommand {
         try {
             return compactor.compact(cell);
         } catch (java.io.IOException | RuntimeException e) {
-            return new PartitionCompaction(cell, 0, 0, -1, 0, 0, 0, 0, 0, null, GeoParquetArchiveCli.oneLine(e.getMessage()),
-                    StorageCost.NONE);
+            return PartitionCompaction.failed(cell, 0, e);
         }
     }
 }

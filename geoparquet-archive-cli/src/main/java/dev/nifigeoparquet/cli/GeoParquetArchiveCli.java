@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.cli;
 
 import dev.nifigeoparquet.archive.ArchiveNotFoundException;
+import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -64,16 +65,17 @@ public final class GeoParquetArchiveCli implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    /** Errors in what the user gave (files, arguments, delta contents) are usage errors; the rest failed operations. */
+    /**
+     * The exit code of a failure, by its type: what the user gave (the command line, a file, a delta, an archive location)
+     * is a usage error; everything else, the engine's own invariants included, is a failed operation.
+     */
     static int exitCodeOf(Exception e) {
         return switch (e) {
-            case InputException ignored -> ExitCodes.USAGE;
+            case RejectedInputException ignored -> ExitCodes.USAGE; // InputException among them
             case ArchiveNotFoundException ignored -> ExitCodes.USAGE;
             case NoSuchFileException ignored -> ExitCodes.USAGE;
             case FileAlreadyExistsException ignored -> ExitCodes.USAGE;
             case KeyingException ignored -> ExitCodes.USAGE;
-            case IllegalArgumentException ignored -> ExitCodes.USAGE;
-            case CheckFailedException ignored -> ExitCodes.CHECK_FAILED;
             default -> ExitCodes.CHECK_FAILED;
         };
     }

@@ -1,7 +1,9 @@
 package dev.nifigeoparquet.cli;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
+
 /** Something the user gave cannot be used (a missing or unreadable file, an option that does not fit): exit 2. */
-final class InputException extends RuntimeException {
+final class InputException extends RejectedInputException {
 
     InputException(String message) {
         super(message);

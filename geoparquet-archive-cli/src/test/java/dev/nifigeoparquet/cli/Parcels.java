@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Synthetic parcel files for the command tests, and what DuckDB reads back from an archive. */
 final class Parcels {
@@ -82,18 +81,10 @@ final class Parcels {
 
     /** parcel_id -> area_m2 as DuckDB reads the archive through its Hive layout; fails on a duplicate key. */
     static Map<String, Double> areas(Path archive) {
-        Map<String, Double> areas = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id, area_m2 FROM read_parquet(?, hive_partitioning = true)",
-                archive + "/*/*.parquet")) {
-            if (areas.put((String) row.get(0), ((Number) row.get(1)).doubleValue()) != null) {
-                throw new AssertionError("duplicate key " + row.get(0));
-            }
-        }
-        return areas;
+        return DuckDb.datasetValues(archive, SyntheticParcels.KEY, "area_m2");
     }
 
     static long count(Path archive) {
-        return ((Number) DuckDb.query("SELECT count(*) FROM read_parquet(?, hive_partitioning = true)", archive + "/*/*.parquet")
-                .get(0).get(0)).longValue();
+        return DuckDb.datasetRows(archive);
     }
 }

@@ -16,6 +16,7 @@ import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import org.apache.parquet.column.schema.EdgeInterpolationAlgorithm;
@@ -67,6 +68,8 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
         ParquetFooter footer;
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(template, templateName)) {
             footer = reader.footer();
+        } catch (ParquetFileException unreadable) {
+            throw unreadable.asRejectedInput(); // the template is input, not the archive's data
         }
         return of(footer.schema(), footer.canonicalEntries(), keyColumns, versionColumn, h3Resolution, writer, templateName);
     }
@@ -80,7 +83,7 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
         derived.forEach(note -> warnings.add(source + ": " + note));
         String geometryColumn;
         if (footer.geo() != null) {
-            GeoMetadata geo = GeoMetadata.parse(footer.geo());
+            GeoMetadata geo = parseGeo(footer.geo(), source);
             geometryColumn = geo.primaryColumn();
             validateGeo(geo, footer.geo(), source, warnings);
         } else {
@@ -93,13 +96,13 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
             throw new IllegalArgumentException(source + ", column '" + geometryColumn + "': " + e.getMessage(), e);
         }
         if (schema.containsField(ArchiveLayout.PARTITION_COLUMN)) {
-            throw new IllegalArgumentException(source + " has a column named '" + ArchiveLayout.PARTITION_COLUMN
+            throw new RejectedInputException(source + " has a column named '" + ArchiveLayout.PARTITION_COLUMN
                     + "', which would collide with the partition column that readers derive from directory names");
         }
         for (String key : keyColumns) {
             requireTopLevelColumn(schema, key, "key column", source);
             if (!schema.getType(key).isPrimitive()) {
-                throw new IllegalArgumentException("Key column '" + key + "' of " + source + " is a group; a feature key must be a primitive column");
+                throw new RejectedInputException("Key column '" + key + "' of " + source + " is a group; a feature key must be a primitive column");
             }
         }
         if (versionColumn != null) {
@@ -193,12 +196,22 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
         return new ArchiveSpec(schema, footer, geometryColumn, keyColumns, versionColumn, h3Resolution, writer, protocol, settings, warnings);
     }
 
+    private static GeoMetadata parseGeo(String geo, String source) {
+        try {
+            return GeoMetadata.parse(geo);
+        } catch (RejectedInputException refused) {
+            throw refused;
+        } catch (IllegalArgumentException invalid) {
+            throw new RejectedInputException("geo metadata of " + source + ": " + invalid.getMessage(), invalid);
+        }
+    }
+
     private static void validateGeo(GeoMetadata geo, String raw, String source, List<String> warnings) {
         JsonNode columns;
         try {
             columns = ArchiveJson.mapper().readTree(raw).path("columns");
         } catch (IOException e) {
-            throw new IllegalArgumentException("geo metadata of " + source + " is not JSON: " + e.getMessage(), e);
+            throw new RejectedInputException("geo metadata of " + source + " is not JSON: " + e.getMessage(), e);
         }
         for (var entry : geo.columns().entrySet()) {
             String column = entry.getKey();
@@ -216,7 +229,7 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
             GeoParquetCrs.resolve(present ? crs : null).conformanceWarning()
                     .ifPresent(warning -> warnings.add(source + ", column '" + column + "': " + warning + "; the bytes are kept unchanged"));
         } catch (KeyingException e) {
-            throw new IllegalArgumentException(source + ", column '" + column + "': " + e.getMessage(), e);
+            throw new RejectedInputException(source + ", column '" + column + "': " + e.getMessage(), e);
         }
     }
 
@@ -226,12 +239,12 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
                 return field.getName();
             }
         }
-        throw new IllegalArgumentException(source + " has neither 'geo' metadata nor a native Parquet GEOMETRY column: no geometry to key by");
+        throw new RejectedInputException(source + " has neither 'geo' metadata nor a native Parquet GEOMETRY column: no geometry to key by");
     }
 
     private static void requireTopLevelColumn(MessageType schema, String column, String role, String source) {
         if (column == null || !schema.containsField(column)) {
-            throw new IllegalArgumentException("The " + role + " '" + column + "' is not a column of " + source
+            throw new RejectedInputException("The " + role + " '" + column + "' is not a column of " + source
                     + "; its columns are " + schema.getFields().stream().map(Type::getName).toList());
         }
     }

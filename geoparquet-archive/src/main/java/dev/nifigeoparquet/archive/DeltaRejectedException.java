@@ -1,12 +1,14 @@
 package dev.nifigeoparquet.archive;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
+
 import java.util.List;
 
 /**
  * The delta cannot be applied as it is; nothing was written. The message names every problem found (up to a
  * limit), each with the record or field it concerns.
  */
-public final class DeltaRejectedException extends IllegalArgumentException {
+public final class DeltaRejectedException extends RejectedInputException {
 
     private static final int PROBLEMS_IN_MESSAGE = 10;
 

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -36,12 +37,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NarManifestIT {
 
     private static final String MANIFEST = "META-INF/docs/extension-manifest.xml";
-    private static final String PROCESSORS_JAR_PREFIX = "META-INF/bundled-dependencies/nifi-geoparquet-processors-";
+    private static final String BUNDLED = "META-INF/bundled-dependencies/";
+    private static final String PROCESSORS_JAR_PREFIX = BUNDLED + "nifi-geoparquet-processors-";
     private static final String PROCESSOR_SERVICES = "META-INF/services/org.apache.nifi.processor.Processor";
     private static final String CONTROLLER_SERVICES = "META-INF/services/org.apache.nifi.controller.ControllerService";
 
+    /** Packages of geoparquet-archive-testing: test fixtures and the synthetic data generator, never part of the NAR. */
+    private static final List<String> TEST_SUPPORT = List.of("dev/nifigeoparquet/archive/testing/", "dev/nifigeoparquet/archive/synthetic/");
+
     private static Map<String, Set<String>> manifestByType;
     private static Map<String, byte[]> processorsJar;
+    /** The bundled jars' file names. */
+    private static final Set<String> bundledJars = new TreeSet<>();
+    /** The class files of the bundle's own jars (this project's modules), by jar. */
+    private static final Map<String, Set<String>> ownClasses = new HashMap<>();
 
     @BeforeAll
     static void openNar() throws Exception {
@@ -60,6 +69,15 @@ class NarManifestIT {
                 ZipEntry entry = entries.nextElement();
                 if (entry.getName().startsWith(PROCESSORS_JAR_PREFIX) && entry.getName().endsWith(".jar")) {
                     jar = entry;
+                }
+                if (entry.getName().startsWith(BUNDLED) && entry.getName().endsWith(".jar")) {
+                    String name = entry.getName().substring(BUNDLED.length());
+                    bundledJars.add(name);
+                    if (name.startsWith("geoparquet-archive") || name.startsWith("nifi-geoparquet")) {
+                        try (InputStream in = zip.getInputStream(entry)) {
+                            ownClasses.put(name, classes(in));
+                        }
+                    }
                 }
             }
             assertNotNull(jar, nar + " bundles no nifi-geoparquet-processors jar");
@@ -88,6 +106,17 @@ class NarManifestIT {
         Set<String> types = new TreeSet<>(manifestByType.keySet());
         types.removeAll(Set.of("PROCESSOR", "CONTROLLER_SERVICE"));
         assertTrue(types.isEmpty(), "unexpected component types " + types);
+    }
+
+    @Test
+    void bundlesNoTestSupport() {
+        assertTrue(bundledJars.stream().anyMatch(jar -> jar.startsWith("geoparquet-archive-0")), "the engine is bundled: " + bundledJars);
+        assertTrue(bundledJars.stream().noneMatch(jar -> jar.startsWith("geoparquet-archive-testing")), bundledJars.toString());
+        ownClasses.forEach((jar, classes) -> {
+            List<String> testSupport = classes.stream()
+                    .filter(name -> TEST_SUPPORT.stream().anyMatch(name::startsWith) || name.contains("FaultInjecting")).toList();
+            assertTrue(testSupport.isEmpty(), jar + " holds test support classes " + testSupport);
+        });
     }
 
     private static Set<String> registered(String servicesFile) {
@@ -127,6 +156,19 @@ class NarManifestIT {
             }
         }
         throw new AssertionError("an extension without <" + name + ">");
+    }
+
+    /** The class files of a nested jar. */
+    private static Set<String> classes(InputStream jar) throws IOException {
+        Set<String> classes = new TreeSet<>();
+        try (ZipInputStream zip = new ZipInputStream(jar)) {
+            for (ZipEntry entry; (entry = zip.getNextEntry()) != null; ) {
+                if (entry.getName().endsWith(".class")) {
+                    classes.add(entry.getName());
+                }
+            }
+        }
+        return classes;
     }
 
     /** The small entries of a nested jar, by name. */

@@ -8,7 +8,6 @@ import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
 import dev.nifigeoparquet.archive.compaction.SweepResult;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.StorageCost;
-import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.Restricted;
@@ -24,7 +23,6 @@ import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.RequiredPermission;
 import org.apache.nifi.context.PropertyContext;
-import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.flowfile.FlowFile;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
 import org.apache.nifi.logging.ComponentLog;
@@ -55,32 +53,32 @@ import java.util.concurrent.TimeUnit;
         + " qualifies when it has more files than the threshold or at least two small files; the threshold, target size and"
         + " minimum file age come from the archive unless overridden here. Each partition is one or more atomic commits.")
 @WritesAttributes({
-        @WritesAttribute(attribute = CompactGeoParquetPartition.COMPACTED, description = "true when at least one partition was"
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTED, description = "true when at least one partition was"
                 + " rewritten; false when every partition was below the threshold and passed through"),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.FILES_BEFORE, description = "Live data files before, summed over the"
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_FILES_BEFORE, description = "Live data files before, summed over the"
                 + " partitions"),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.FILES_AFTER, description = "Live data files after"),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.BYTES_READ, description = "Bytes of the files rewritten"),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.BYTES_WRITTEN, description = "Bytes of the files written"),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.SKIP_REASON, description = "Why a partition was not rewritten"),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_FILES_AFTER, description = "Live data files after"),
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_BYTES_READ, description = "Bytes of the files rewritten"),
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_BYTES_WRITTEN, description = "Bytes of the files written"),
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_SKIP_REASON, description = "Why a partition was not rewritten"),
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.PUT_COUNT,
                 description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.GET_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.GET_COUNT,
                 description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.LIST_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.LIST_COUNT,
                 description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.DELETE_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.DELETE_COUNT,
                 description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
                 description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
                 description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
                 description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
                 description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.H3_CELL, description = "On a sweep's FlowFiles: the partition compacted"),
-        @WritesAttribute(attribute = CompactGeoParquetPartition.ERROR_MESSAGE, description = "On failure and retry: why"),
+        @WritesAttribute(attribute = GeoParquetAttributes.H3_CELL, description = "On a sweep's FlowFiles: the partition compacted"),
+        @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On failure and retry: why"),
         @WritesAttribute(attribute = "mime.type", description = "application/json on a sweep's FlowFiles, whose content is the result")
 })
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.UpsertGeoParquetPartition", "dev.nifigeoparquet.processors.VerifyGeoMetadata",
@@ -116,34 +114,13 @@ import java.util.concurrent.TimeUnit;
 )
 public class CompactGeoParquetPartition extends AbstractProcessor implements VerifiableProcessor {
 
-    static final String COMPACTED = "compaction.compacted";
-    static final String FILES_BEFORE = "compaction.files.before";
-    static final String FILES_AFTER = "compaction.files.after";
-    static final String BYTES_READ = "compaction.bytes.read";
-    static final String BYTES_WRITTEN = "compaction.bytes.written";
-    static final String SKIP_REASON = "compaction.skip.reason";
-    /** Prefix of the storage cost attributes ({@link StorageCostAttributes}). */
-    static final String STORAGE = "compaction.storage.";
-    static final String H3_CELL = "h3.cell";
-    static final String ERROR_MESSAGE = "error.message";
+    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty(
+            "The archive whose partitions are compacted.", true);
 
-    public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
-            .name("GeoParquet Archive Service")
-            .description("The archive whose partitions are compacted.")
-            .identifiesControllerService(GeoParquetArchiveService.class)
-            .required(true)
-            .build();
-
-    public static final PropertyDescriptor PARTITIONS = new PropertyDescriptor.Builder()
-            .name("Partitions")
-            .description("With an incoming connection: the comma-separated H3 cells to compact for each FlowFile. The default takes"
-                    + " the partitions UpsertGeoParquetPartition touched, or the FlowFile's h3.cell for a replayed delta. Each cell is"
-                    + " validated as a canonical cell of the archive's resolution. Ignored without an incoming connection.")
-            .required(true)
-            .defaultValue("${geoparquet.partitions.touched:replaceEmpty(${h3.cell})}")
-            .expressionLanguageSupported(ExpressionLanguageScope.FLOWFILE_ATTRIBUTES)
-            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
-            .build();
+    public static final PropertyDescriptor PARTITIONS = ProcessorSupport.partitionsProperty("With an incoming connection: the"
+            + " comma-separated H3 cells to compact for each FlowFile. The default takes the partitions UpsertGeoParquetPartition"
+            + " touched, or the FlowFile's h3.cell for a replayed delta. Each cell is validated as a canonical cell of the archive's"
+            + " resolution. Ignored without an incoming connection.");
 
     public static final PropertyDescriptor MIN_FILES = new PropertyDescriptor.Builder()
             .name("Minimum Files")
@@ -249,39 +226,32 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
     @Override
     public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
         List<ConfigVerificationResult> results = new ArrayList<>();
-        GeoParquetArchive archive;
-        try {
-            archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
-        } catch (RuntimeException e) {
-            results.add(result("Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + ArchiveFailures.describe(e)));
+        GeoParquetArchive archive = ProcessorSupport.archiveToVerify(context, ARCHIVE_SERVICE, results);
+        if (archive == null) {
             return results;
         }
         try {
             CompactionPolicy policy = optionsOf(context).resolve(archive.descriptor());
-            results.add(result("Compaction policy", Outcome.SUCCESSFUL, "A partition of " + archive + " qualifies with more than "
+            results.add(ProcessorSupport.result("Compaction policy", Outcome.SUCCESSFUL, "A partition of " + archive + " qualifies with more than "
                     + policy.minFiles() + " files or two files under " + policy.smallFileBytes() + " bytes; files are packed to "
                     + policy.targetFileBytes() + " bytes and must be at least " + policy.minFileAge() + " old"));
         } catch (RuntimeException e) {
-            results.add(result("Compaction policy", Outcome.FAILED, ArchiveFailures.describe(e)));
+            results.add(ProcessorSupport.result("Compaction policy", Outcome.FAILED, ProcessorSupport.describe(e)));
             return results;
         }
         try {
             Compactor compactor = new Compactor(archive, optionsOf(context));
             long qualifying = compactor.planArchive().stream().filter(plan -> plan.qualifies()).count();
-            results.add(result("Plan", Outcome.SUCCESSFUL, qualifying + " partitions qualify for compaction now"));
+            results.add(ProcessorSupport.result("Plan", Outcome.SUCCESSFUL, qualifying + " partitions qualify for compaction now"));
         } catch (IOException | RuntimeException e) {
-            results.add(result("Plan", Outcome.FAILED, "Cannot plan the archive's compaction: " + ArchiveFailures.describe(e)));
+            results.add(ProcessorSupport.result("Plan", Outcome.FAILED, "Cannot plan the archive's compaction: " + ProcessorSupport.describe(e)));
         }
         return results;
     }
 
-    private static ConfigVerificationResult result(String step, Outcome outcome, String explanation) {
-        return new ConfigVerificationResult.Builder().verificationStepName(step).outcome(outcome).explanation(explanation).build();
-    }
-
     @Override
     public void onTrigger(ProcessContext context, ProcessSession session) {
-        GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+        GeoParquetArchive archive = ProcessorSupport.archive(context, ARCHIVE_SERVICE);
         if (context.hasIncomingConnection()) {
             FlowFile flowFile = session.get();
             if (flowFile != null) {
@@ -295,16 +265,9 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
     /** Compacts the partitions one FlowFile names, and routes the FlowFile with what happened. */
     private void compactNamed(ProcessContext context, ProcessSession session, GeoParquetArchive archive, FlowFile flowFile) {
         String named = context.getProperty(PARTITIONS).evaluateAttributeExpressions(flowFile).getValue();
-        List<String> cells = new ArrayList<>();
+        List<String> cells;
         try {
-            for (String cell : named == null ? new String[0] : named.split(",")) {
-                if (!cell.isBlank()) {
-                    cells.add(archive.requireCell(cell.strip()));
-                }
-            }
-            if (cells.isEmpty()) {
-                throw new IllegalArgumentException("Partitions evaluated to no cell");
-            }
+            cells = ProcessorSupport.partitions(archive, named);
         } catch (IllegalArgumentException e) {
             route(session, flowFile, REL_FAILURE, "Partitions '" + named + "' do not name cells of the archive: " + e.getMessage(), e);
             return;
@@ -316,15 +279,15 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
                 results.add(compactor.compact(cell));
             }
         } catch (IOException | RuntimeException e) {
-            boolean retry = ArchiveFailures.isTransient(e);
+            boolean retry = ProcessorSupport.isTransient(e);
             route(session, retry ? session.penalize(flowFile) : flowFile, retry ? REL_RETRY : REL_FAILURE,
-                    "Compacting partitions " + cells + " failed: " + ArchiveFailures.describe(e), e);
+                    "Compacting partitions " + cells + " failed: " + ProcessorSupport.describe(e), e);
             return;
         }
         FlowFile done = session.putAllAttributes(flowFile, attributesOf(results));
         for (PartitionCompaction result : results) {
             if (result.compacted()) {
-                session.getProvenanceReporter().send(done, UpsertGeoParquetPartition.transitUri(archive,
+                session.getProvenanceReporter().send(done, ProcessorSupport.transitUri(archive,
                         ArchiveLayout.partitionDirectory(result.cell())), "Compacted " + result.filesBefore() + " files into " + result.filesAfter());
             }
         }
@@ -349,14 +312,14 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             FlowFile flowFile = session.create();
             flowFile = session.write(flowFile, out -> out.write(result.toJson().toString().getBytes(StandardCharsets.UTF_8)));
             Map<String, String> attributes = attributesOf(List.of(result));
-            attributes.put(H3_CELL, result.cell());
+            attributes.put(GeoParquetAttributes.H3_CELL, result.cell());
             attributes.put(CoreAttributes.MIME_TYPE.key(), "application/json");
             flowFile = session.putAllAttributes(flowFile, attributes);
-            String uri = UpsertGeoParquetPartition.transitUri(archive, ArchiveLayout.partitionDirectory(result.cell()));
+            String uri = ProcessorSupport.transitUri(archive, ArchiveLayout.partitionDirectory(result.cell()));
             if (result.failed()) {
-                flowFile = session.putAttribute(flowFile, ERROR_MESSAGE, result.failure());
+                flowFile = session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, result.failureMessage());
                 session.getProvenanceReporter().create(flowFile, "Compaction of " + uri + " failed");
-                getLogger().error("Compacting partition {} failed: {}", result.cell(), result.failure());
+                getLogger().error("Compacting partition {} failed", result.cell(), result.failure());
                 session.transfer(flowFile, REL_FAILURE);
             } else {
                 session.getProvenanceReporter().create(flowFile, "Compacted " + uri + ": " + result.filesBefore() + " files into "
@@ -369,23 +332,23 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
 
     private static Map<String, String> attributesOf(List<PartitionCompaction> results) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        attributes.put(COMPACTED, String.valueOf(results.stream().anyMatch(PartitionCompaction::compacted)));
-        attributes.put(FILES_BEFORE, String.valueOf(results.stream().mapToLong(PartitionCompaction::filesBefore).sum()));
-        attributes.put(FILES_AFTER, String.valueOf(results.stream().mapToLong(PartitionCompaction::filesAfter).sum()));
-        attributes.put(BYTES_READ, String.valueOf(results.stream().mapToLong(PartitionCompaction::bytesRead).sum()));
-        attributes.put(BYTES_WRITTEN, String.valueOf(results.stream().mapToLong(PartitionCompaction::bytesWritten).sum()));
+        attributes.put(GeoParquetAttributes.COMPACTED, String.valueOf(results.stream().anyMatch(PartitionCompaction::compacted)));
+        attributes.put(GeoParquetAttributes.COMPACTION_FILES_BEFORE, String.valueOf(results.stream().mapToLong(PartitionCompaction::filesBefore).sum()));
+        attributes.put(GeoParquetAttributes.COMPACTION_FILES_AFTER, String.valueOf(results.stream().mapToLong(PartitionCompaction::filesAfter).sum()));
+        attributes.put(GeoParquetAttributes.COMPACTION_BYTES_READ, String.valueOf(results.stream().mapToLong(PartitionCompaction::bytesRead).sum()));
+        attributes.put(GeoParquetAttributes.COMPACTION_BYTES_WRITTEN, String.valueOf(results.stream().mapToLong(PartitionCompaction::bytesWritten).sum()));
         String skipped = String.join("; ", results.stream().filter(r -> r.skipReason() != null)
                 .map(r -> r.cell() + ": " + r.skipReason()).toList());
         if (!skipped.isEmpty()) {
-            attributes.put(SKIP_REASON, skipped);
+            attributes.put(GeoParquetAttributes.COMPACTION_SKIP_REASON, skipped);
         }
-        attributes.putAll(StorageCostAttributes.of(STORAGE, results.stream().map(PartitionCompaction::cost)
+        attributes.putAll(StorageCostAttributes.of(GeoParquetAttributes.COMPACTION_STORAGE, results.stream().map(PartitionCompaction::cost)
                 .reduce(StorageCost.NONE, StorageCost::plus)));
         return attributes;
     }
 
     private void route(ProcessSession session, FlowFile flowFile, Relationship relationship, String message, Throwable cause) {
         getLogger().error("{}: {}; routing to {}", flowFile, message, relationship.getName(), cause);
-        session.transfer(session.putAttribute(flowFile, ERROR_MESSAGE, message), relationship);
+        session.transfer(session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), relationship);
     }
 }

@@ -61,8 +61,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.security.DigestOutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -86,17 +84,17 @@ import java.util.UUID;
         + " of the same input are still routed. Memory and"
         + " open writers stay bounded however many cells an input spans: see Maximum Open Writers.")
 @WritesAttributes({
-        @WritesAttribute(attribute = RouteByH3Cell.H3_CELL, description = "The H3 cell of every record in the FlowFile (the partition it belongs to)"),
-        @WritesAttribute(attribute = RouteByH3Cell.H3_RESOLUTION_ATTRIBUTE, description = "The H3 resolution the cell was computed at"),
-        @WritesAttribute(attribute = RouteByH3Cell.RECORD_COUNT, description = "The number of records in the FlowFile"),
-        @WritesAttribute(attribute = RouteByH3Cell.DELTA_ID, description = "The SHA-256 (hexadecimal) of the FlowFile's content: the same records"
+        @WritesAttribute(attribute = GeoParquetAttributes.H3_CELL, description = "The H3 cell of every record in the FlowFile (the partition it belongs to)"),
+        @WritesAttribute(attribute = GeoParquetAttributes.H3_RESOLUTION, description = "The H3 resolution the cell was computed at"),
+        @WritesAttribute(attribute = GeoParquetAttributes.RECORD_COUNT, description = "The number of records in the FlowFile"),
+        @WritesAttribute(attribute = GeoParquetAttributes.DELTA_ID, description = "The SHA-256 (hexadecimal) of the FlowFile's content: the same records"
                 + " written the same way always get the same id, so the archive recognises a redelivered delta and applies it once"),
         @WritesAttribute(attribute = "fragment.identifier", description = "The same random UUID on every cell FlowFile made from one input"),
         @WritesAttribute(attribute = "fragment.index", description = "The position of the FlowFile among those made from one input, from 0, in cell order"),
         @WritesAttribute(attribute = "fragment.count", description = "How many cell FlowFiles were made from the input"),
         @WritesAttribute(attribute = "mime.type", description = "The MIME type the Record Writer declares; application/json on a failure"
                 + " FlowFile the Record Writer could not write"),
-        @WritesAttribute(attribute = RouteByH3Cell.ERROR_MESSAGE, description = "On the failure FlowFile: how many records could not be keyed, by reason,"
+        @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On the failure FlowFile: how many records could not be keyed, by reason,"
                 + " and why they are written as JSON when the Record Writer could not write them; or why the whole input could not be routed")
 })
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
@@ -129,12 +127,6 @@ import java.util.UUID;
 )
 public class RouteByH3Cell extends AbstractProcessor implements VerifiableProcessor {
 
-    static final String H3_CELL = "h3.cell";
-    static final String H3_RESOLUTION_ATTRIBUTE = "h3.resolution";
-    static final String RECORD_COUNT = "record.count";
-    static final String DELTA_ID = "delta.id";
-    static final String ERROR_MESSAGE = "error.message";
-
     /** The field added to each record of the failure FlowFile, saying why that record could not be keyed. */
     public static final String KEYING_ERROR_FIELD = "h3_keying_error";
 
@@ -159,14 +151,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             .required(true)
             .build();
 
-    public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
-            .name("GeoParquet Archive Service")
-            .description("The archive the delta is bound for. Its pinned H3 resolution, CRS and geometry column decide how records are keyed"
-                    + " and written, so the routing can never drift from the archive. Leave empty only to route without an archive, and"
-                    + " then set H3 Resolution.")
-            .identifiesControllerService(GeoParquetArchiveService.class)
-            .required(false)
-            .build();
+    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty("The archive the delta is bound"
+            + " for. Its pinned H3 resolution, CRS and geometry column decide how records are keyed and written, so the routing can"
+            + " never drift from the archive. Leave empty only to route without an archive, and then set H3 Resolution.", false);
 
     public static final PropertyDescriptor H3_RESOLUTION = new PropertyDescriptor.Builder()
             .name("H3 Resolution")
@@ -366,36 +353,32 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         try {
             service = archiveService(context);
             if (service != null) {
-                results.add(result("GeoParquet Archive", Outcome.SUCCESSFUL, "Routing for the archive at " + service.location()
+                results.add(ProcessorSupport.result("GeoParquet Archive", Outcome.SUCCESSFUL, "Routing for the archive at " + service.location()
                         + ": H3 resolution " + service.h3Resolution() + ", CRS " + service.crs() + ", geometry written to column '"
                         + service.geometryColumn() + "'"));
             } else {
-                results.add(result("GeoParquet Archive", Outcome.SKIPPED, "No archive service: routing at H3 resolution "
+                results.add(ProcessorSupport.result("GeoParquet Archive", Outcome.SKIPPED, "No archive service: routing at H3 resolution "
                         + context.getProperty(H3_RESOLUTION).getValue() + " without converting geometries"));
             }
         } catch (RuntimeException e) {
-            results.add(result("GeoParquet Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + e.getMessage()));
+            results.add(ProcessorSupport.result("GeoParquet Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + e.getMessage()));
             return results;
         }
         try {
             CellRouting candidate = routingFor(context, service);
             if (CrsReprojector.isIdentity(candidate.source(), candidate.target())) {
-                results.add(result("Source CRS", Outcome.SUCCESSFUL, "Geometries are in " + candidate.target() + " already; no conversion"));
+                results.add(ProcessorSupport.result("Source CRS", Outcome.SUCCESSFUL, "Geometries are in " + candidate.target() + " already; no conversion"));
             } else {
                 // One conversion proves the projection library knows both CRSs and can go from one to the other.
                 var origin = new GeometryFactory().createPoint(new Coordinate(0, 0));
                 var converted = candidate.reprojector().reproject(origin, candidate.source(), candidate.target());
-                results.add(result("Source CRS", Outcome.SUCCESSFUL, "Geometries are converted from " + candidate.source() + " to the archive's "
+                results.add(ProcessorSupport.result("Source CRS", Outcome.SUCCESSFUL, "Geometries are converted from " + candidate.source() + " to the archive's "
                         + candidate.target() + " (the origin of " + candidate.source() + " becomes " + converted.getCoordinate() + ")"));
             }
         } catch (RuntimeException e) {
-            results.add(result("Source CRS", Outcome.FAILED, e.getMessage()));
+            results.add(ProcessorSupport.result("Source CRS", Outcome.FAILED, e.getMessage()));
         }
         return results;
-    }
-
-    private static ConfigVerificationResult result(String step, Outcome outcome, String explanation) {
-        return new ConfigVerificationResult.Builder().verificationStepName(step).outcome(outcome).explanation(explanation).build();
     }
 
     @Override
@@ -432,10 +415,10 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                             + scan.recordsPerCell().get(output.cell()) + " records on the first read and " + output.recordCount() + " later");
                 }
                 Map<String, String> attributes = new HashMap<>(output.attributes());
-                attributes.put(H3_CELL, output.cell());
-                attributes.put(H3_RESOLUTION_ATTRIBUTE, resolution);
-                attributes.put(RECORD_COUNT, String.valueOf(output.recordCount()));
-                attributes.put(DELTA_ID, output.sha256());
+                attributes.put(GeoParquetAttributes.H3_CELL, output.cell());
+                attributes.put(GeoParquetAttributes.H3_RESOLUTION, resolution);
+                attributes.put(GeoParquetAttributes.RECORD_COUNT, String.valueOf(output.recordCount()));
+                attributes.put(GeoParquetAttributes.DELTA_ID, output.sha256());
                 attributes.put(CoreAttributes.MIME_TYPE.key(), output.mimeType());
                 attributes.put(FragmentAttributes.FRAGMENT_ID.key(), fragmentId);
                 attributes.put(FragmentAttributes.FRAGMENT_INDEX.key(), String.valueOf(index));
@@ -448,9 +431,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             if (failures != null) {
                 String summary = scan.unkeyable().summary(routed) + failures.note();
                 Map<String, String> attributes = new HashMap<>(failures.attributes());
-                attributes.put(ERROR_MESSAGE, summary);
-                attributes.put(RECORD_COUNT, String.valueOf(failures.count()));
-                attributes.put(H3_RESOLUTION_ATTRIBUTE, resolution);
+                attributes.put(GeoParquetAttributes.ERROR_MESSAGE, summary);
+                attributes.put(GeoParquetAttributes.RECORD_COUNT, String.valueOf(failures.count()));
+                attributes.put(GeoParquetAttributes.H3_RESOLUTION, resolution);
                 attributes.put(CoreAttributes.MIME_TYPE.key(), failures.mimeType());
                 FlowFile failed = session.putAllAttributes(failures.flowFile(), attributes);
                 children.add(failed);
@@ -471,7 +454,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
             session.remove(created);
             getLogger().error("Cannot route {} by H3 cell; routing it to failure", original, e);
-            FlowFile failed = session.putAttribute(original, ERROR_MESSAGE, String.valueOf(e.getMessage()));
+            FlowFile failed = session.putAttribute(original, GeoParquetAttributes.ERROR_MESSAGE, String.valueOf(e.getMessage()));
             session.transfer(failed, REL_FAILURE);
         }
     }
@@ -668,7 +651,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                              ComponentLog logger, List<FlowFile> created) throws IOException, SchemaNotFoundException {
             FlowFile child = session.create(original);
             created.add(child);
-            DigestOutputStream out = new DigestOutputStream(session.write(child), newSha256());
+            DigestOutputStream out = new DigestOutputStream(session.write(child), ProcessorSupport.sha256());
             try {
                 RecordSetWriter writer = writerFactory.createWriter(logger, schema, out, child);
                 try {
@@ -708,14 +691,6 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             } catch (IOException | RuntimeException e) {
                 failure.addSuppressed(e);
             }
-        }
-    }
-
-    private static MessageDigest newSha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Every Java runtime provides SHA-256", e);
         }
     }
 

@@ -9,11 +9,9 @@ import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.processors.record.RecordConversionException;
 import dev.nifigeoparquet.processors.record.RecordConversionOptions;
-import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.ReadsAttribute;
@@ -53,7 +51,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -74,61 +71,61 @@ import java.util.regex.Pattern;
         + " Each delta is committed atomically under the archive's commit protocol and is idempotent: its id is the delta.id"
         + " attribute (or the SHA-256 of the content), never the FlowFile UUID, so a redelivered or replayed delta changes nothing.")
 @ReadsAttributes({
-        @ReadsAttribute(attribute = UpsertGeoParquetPartition.DEFAULT_CELL_ATTRIBUTE, description = "The H3 cell of every record"
+        @ReadsAttribute(attribute = GeoParquetAttributes.H3_CELL, description = "The H3 cell of every record"
                 + " (the attribute is configurable: H3 Cell Attribute)"),
-        @ReadsAttribute(attribute = UpsertGeoParquetPartition.DELTA_ID, description = "The delta's id, as RouteByH3Cell writes it; when"
+        @ReadsAttribute(attribute = GeoParquetAttributes.DELTA_ID, description = "The delta's id, as RouteByH3Cell writes it; when"
                 + " absent, the SHA-256 of the FlowFile's content is used")
 })
 @WritesAttributes({
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.OPERATION_ID, description = "The operation id recorded in the partition's"
+        @WritesAttribute(attribute = GeoParquetAttributes.OPERATION_ID, description = "The operation id recorded in the partition's"
                 + " commit log: the write mode and the delta id, e.g. upsert:3f0c..."),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.REPLAY, description = "true when the delta had already been committed and"
+        @WritesAttribute(attribute = GeoParquetAttributes.REPLAY, description = "true when the delta had already been committed and"
                 + " nothing changed"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_BEFORE, description = "Rows in the partitions the delta changed"
+        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_BEFORE, description = "Rows in the partitions the delta changed"
                 + " (its cell, and the cells its keys left), before its own changes: the FlowFiles of one run are counted as if"
                 + " applied one after another in queue order; for a replay, the partition's rows now"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_AFTER, description = "Rows in those partitions after the delta's"
+        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_AFTER, description = "Rows in those partitions after the delta's"
                 + " own changes"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_NET, description = "Rows after minus rows before, which is"
+        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_NET, description = "Rows after minus rows before, which is"
                 + " inserted minus deleted: the delta's net change of the archive's row count"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_INSERTED, description = "Rows with keys new to the archive"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_UPDATED, description = "Features replaced by the delta's newer"
+        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_INSERTED, description = "Rows with keys new to the archive"),
+        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_UPDATED, description = "Features replaced by the delta's newer"
                 + " row, wherever they were stored; includes the moved ones"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_MOVED, description = "Of the updated features, those whose new"
+        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_MOVED, description = "Of the updated features, those whose new"
                 + " geometry moved them from another cell into this one"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_DELETED, description = "Features removed, from whichever cell"
+        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_DELETED, description = "Features removed, from whichever cell"
                 + " held them"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ROWS_SKIPPED, description = "Delta rows ignored because the archive"
+        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_SKIPPED, description = "Delta rows ignored because the archive"
                 + " holds a newer version of the feature (Version Column)"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.PARTITIONS_TOUCHED, description = "Comma-separated cells whose state"
+        @WritesAttribute(attribute = GeoParquetAttributes.PARTITIONS_TOUCHED, description = "Comma-separated cells whose state"
                 + " changed: the FlowFile's cell, and the old cells of keys that moved or were deleted; empty for a replay"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.COMMITS, description = "The commit entries holding the delta's"
+        @WritesAttribute(attribute = GeoParquetAttributes.COMMITS, description = "The commit entries holding the delta's"
                 + " changes, as comma-separated <cell>@<version>; VerifyGeoMetadata reconciles row counts from them. Empty for a"
                 + " replay"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.FILES_WRITTEN, description = "Data files written"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_WRITTEN, description = "Bytes of the data files written"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.FILES_REMOVED, description = "Data files superseded and deleted"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.BYTES_REMOVED, description = "Bytes of the data files superseded"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.FILES_WRITTEN, description = "Data files written"),
+        @WritesAttribute(attribute = GeoParquetAttributes.BYTES_WRITTEN, description = "Bytes of the data files written"),
+        @WritesAttribute(attribute = GeoParquetAttributes.FILES_REMOVED, description = "Data files superseded and deleted"),
+        @WritesAttribute(attribute = GeoParquetAttributes.BYTES_REMOVED, description = "Bytes of the data files superseded"),
+        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.PUT_COUNT,
                 description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.GET_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.GET_COUNT,
                 description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.LIST_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.LIST_COUNT,
                 description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.DELETE_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.DELETE_COUNT,
                 description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
                 description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
                 description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
                 description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
                 description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.BATCH_DELTAS, description = "How many FlowFiles' deltas were committed"
+        @WritesAttribute(attribute = GeoParquetAttributes.BATCH_DELTAS, description = "How many FlowFiles' deltas were committed"
                 + " together with this one in one rewrite of the partition; the counts above, storage costs included, are the"
                 + " batch's"),
-        @WritesAttribute(attribute = UpsertGeoParquetPartition.ERROR_MESSAGE, description = "On failure and retry: why")
+        @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On failure and retry: why")
 })
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.RouteByH3Cell", "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
         "dev.nifigeoparquet.processors.VerifyGeoMetadata", "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
@@ -164,29 +161,6 @@ import java.util.regex.Pattern;
                 """
 )
 public class UpsertGeoParquetPartition extends AbstractProcessor implements VerifiableProcessor {
-
-    static final String DEFAULT_CELL_ATTRIBUTE = "h3.cell";
-    static final String DELTA_ID = "delta.id";
-    static final String OPERATION_ID = "geoparquet.operation.id";
-    static final String REPLAY = "geoparquet.replay";
-    static final String ROWS_BEFORE = "geoparquet.rows.before";
-    static final String ROWS_AFTER = "geoparquet.rows.after";
-    static final String ROWS_NET = "geoparquet.rows.net";
-    static final String ROWS_INSERTED = "geoparquet.rows.inserted";
-    static final String ROWS_UPDATED = "geoparquet.rows.updated";
-    static final String ROWS_DELETED = "geoparquet.rows.deleted";
-    static final String ROWS_MOVED = "geoparquet.rows.moved";
-    static final String ROWS_SKIPPED = "geoparquet.rows.skipped";
-    static final String COMMITS = "geoparquet.commits";
-    static final String PARTITIONS_TOUCHED = "geoparquet.partitions.touched";
-    static final String FILES_WRITTEN = "geoparquet.files.written";
-    static final String BYTES_WRITTEN = "geoparquet.bytes.written";
-    static final String FILES_REMOVED = "geoparquet.files.removed";
-    static final String BYTES_REMOVED = "geoparquet.bytes.removed";
-    static final String BATCH_DELTAS = "geoparquet.batch.deltas";
-    /** Prefix of the storage cost attributes ({@link StorageCostAttributes}). */
-    static final String STORAGE = "geoparquet.storage.";
-    static final String ERROR_MESSAGE = "error.message";
 
     /** Ids become part of a JSON commit entry and of log messages; nothing longer or stranger is accepted. */
     private static final Pattern DELTA_ID_PATTERN = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
@@ -267,12 +241,8 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         }
     }
 
-    public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
-            .name("GeoParquet Archive Service")
-            .description("The archive the deltas are applied to.")
-            .identifiesControllerService(GeoParquetArchiveService.class)
-            .required(true)
-            .build();
+    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty(
+            "The archive the deltas are applied to.", true);
 
     public static final PropertyDescriptor RECORD_READER = new PropertyDescriptor.Builder()
             .name("Record Reader")
@@ -295,7 +265,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             .description("The FlowFile attribute holding the delta's H3 cell. Its value must be a canonical H3 index (15 lower-case"
                     + " hexadecimal digits) at the archive's pinned resolution, and every record's geometry must key to it.")
             .required(true)
-            .defaultValue(DEFAULT_CELL_ATTRIBUTE)
+            .defaultValue(GeoParquetAttributes.H3_CELL)
             .addValidator(StandardValidators.ATTRIBUTE_KEY_VALIDATOR)
             .build();
 
@@ -404,7 +374,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     @OnScheduled
     public void onScheduled(ProcessContext context) {
         Settings configured = Settings.of(context);
-        GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+        GeoParquetArchive archive = ProcessorSupport.archive(context, ARCHIVE_SERVICE);
         List<String> problems = archiveProblems(configured, archive);
         if (!problems.isEmpty()) {
             throw new IllegalStateException(String.join("; ", problems));
@@ -436,34 +406,27 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     @Override
     public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
         List<ConfigVerificationResult> results = new ArrayList<>();
-        GeoParquetArchive archive;
-        try {
-            archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
-        } catch (RuntimeException e) {
-            results.add(result("Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + ArchiveFailures.describe(e)));
+        GeoParquetArchive archive = ProcessorSupport.archiveToVerify(context, ARCHIVE_SERVICE, results);
+        if (archive == null) {
             return results;
         }
-        results.add(result("Archive", Outcome.SUCCESSFUL, archive + ": H3 resolution " + archive.h3Resolution() + ", key columns "
+        results.add(ProcessorSupport.result("Archive", Outcome.SUCCESSFUL, archive + ": H3 resolution " + archive.h3Resolution() + ", key columns "
                 + archive.descriptor().keyColumns() + ", version column " + archive.descriptor().versionColumn()));
         List<String> problems = archiveProblems(Settings.of(context), archive);
         results.add(problems.isEmpty()
-                ? result("Configuration against the archive", Outcome.SUCCESSFUL, "Write Mode, Version Column and Delete Marker Field fit")
-                : result("Configuration against the archive", Outcome.FAILED, String.join("; ", problems)));
+                ? ProcessorSupport.result("Configuration against the archive", Outcome.SUCCESSFUL, "Write Mode, Version Column and Delete Marker Field fit")
+                : ProcessorSupport.result("Configuration against the archive", Outcome.FAILED, String.join("; ", problems)));
         String cellAttribute = context.getProperty(CELL_ATTRIBUTE).getValue();
         String cell = attributes.get(cellAttribute);
         if (cell != null) {
             try {
                 archive.requireCell(cell);
-                results.add(result("H3 Cell Attribute", Outcome.SUCCESSFUL, "'" + cell + "' is a cell of the archive's resolution"));
+                results.add(ProcessorSupport.result("H3 Cell Attribute", Outcome.SUCCESSFUL, "'" + cell + "' is a cell of the archive's resolution"));
             } catch (IllegalArgumentException e) {
-                results.add(result("H3 Cell Attribute", Outcome.FAILED, e.getMessage()));
+                results.add(ProcessorSupport.result("H3 Cell Attribute", Outcome.FAILED, e.getMessage()));
             }
         }
         return results;
-    }
-
-    private static ConfigVerificationResult result(String step, Outcome outcome, String explanation) {
-        return new ConfigVerificationResult.Builder().verificationStepName(step).outcome(outcome).explanation(explanation).build();
     }
 
     @Override
@@ -473,7 +436,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         if (flowFiles.isEmpty()) {
             return;
         }
-        GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+        GeoParquetArchive archive = ProcessorSupport.archive(context, ARCHIVE_SERVICE);
         RecordReaderFactory readers = context.getProperty(RECORD_READER).asControllerService(RecordReaderFactory.class);
 
         // Group by the validated cell, keeping queue order inside each cell.
@@ -522,7 +485,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         for (FlowFile flowFile : flowFiles) {
             try {
                 Delta read = read(session, flowFile, readers, records);
-                String operationId = operationId(current.mode(), flowFile.getAttribute(DELTA_ID), read.contentSha256());
+                String operationId = operationId(current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID), read.contentSha256());
                 if (ids.contains(operationId)) {
                     repeated.add(flowFile); // the same delta twice in one batch: applied once, the copy is a replay
                     continue;
@@ -531,7 +494,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 ids.add(operationId);
                 batch.add(flowFile);
             } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
-                fail(session, flowFile, "Delta for partition " + cell + " cannot be applied: " + ArchiveFailures.describe(e), e);
+                fail(session, flowFile, "Delta for partition " + cell + " cannot be applied: " + ProcessorSupport.describe(e), e);
             }
         }
         return batch.isEmpty() ? null : new CellBatch(cell, batch, repeated, deltas);
@@ -547,22 +510,22 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             List<FlowFile> all = new ArrayList<>(batch);
             all.addAll(repeated);
             for (FlowFile flowFile : all) {
-                if (ArchiveFailures.isTransient(e)) {
+                if (ProcessorSupport.isTransient(e)) {
                     getLogger().warn("{}: applying the deltas to partition {} met a transient failure; routing to retry", flowFile, cell, e);
-                    FlowFile retried = session.putAttribute(flowFile, ERROR_MESSAGE, ArchiveFailures.describe(e));
+                    FlowFile retried = session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, ProcessorSupport.describe(e));
                     session.transfer(session.penalize(retried), REL_RETRY);
                 } else {
-                    fail(session, flowFile, "Partition " + cell + " was not changed: " + ArchiveFailures.describe(e), e);
+                    fail(session, flowFile, "Partition " + cell + " was not changed: " + ProcessorSupport.describe(e), e);
                 }
             }
             return;
         }
         OperationResult result = outcome.result();
-        Map<String, String> cost = StorageCostAttributes.of(STORAGE, outcome.cost());
+        Map<String, String> cost = StorageCostAttributes.of(GeoParquetAttributes.UPSERT_STORAGE, outcome.cost());
         for (int i = 0; i < batch.size(); i++) {
             Map<String, String> attributes = attributesOf(result);
             attributes.putAll(cost);
-            attributes.put(BATCH_DELTAS, String.valueOf(batch.size()));
+            attributes.put(GeoParquetAttributes.BATCH_DELTAS, String.valueOf(batch.size()));
             FlowFile done = session.putAllAttributes(batch.get(i), attributes);
             if (!result.replay() && i == 0) {
                 reportWrittenFiles(session, archive, done, result);
@@ -571,21 +534,21 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         }
         for (FlowFile flowFile : repeated) {
             Map<String, String> attributes = attributesOf(result);
-            attributes.put(REPLAY, "true");
-            attributes.put(ROWS_BEFORE, String.valueOf(result.rowsAfter()));
-            attributes.put(ROWS_NET, "0");
-            attributes.put(ROWS_INSERTED, "0");
-            attributes.put(ROWS_UPDATED, "0");
-            attributes.put(ROWS_DELETED, "0");
-            attributes.put(ROWS_MOVED, "0");
-            attributes.put(ROWS_SKIPPED, "0");
-            attributes.put(COMMITS, "");
-            attributes.put(FILES_WRITTEN, "0");
-            attributes.put(BYTES_WRITTEN, "0");
-            attributes.put(FILES_REMOVED, "0");
-            attributes.put(BYTES_REMOVED, "0");
-            attributes.putAll(StorageCostAttributes.of(STORAGE, StorageCost.NONE)); // the copy cost nothing of its own
-            attributes.put(BATCH_DELTAS, String.valueOf(batch.size()));
+            attributes.put(GeoParquetAttributes.REPLAY, "true");
+            attributes.put(GeoParquetAttributes.ROWS_BEFORE, String.valueOf(result.rowsAfter()));
+            attributes.put(GeoParquetAttributes.ROWS_NET, "0");
+            attributes.put(GeoParquetAttributes.ROWS_INSERTED, "0");
+            attributes.put(GeoParquetAttributes.ROWS_UPDATED, "0");
+            attributes.put(GeoParquetAttributes.ROWS_DELETED, "0");
+            attributes.put(GeoParquetAttributes.ROWS_MOVED, "0");
+            attributes.put(GeoParquetAttributes.ROWS_SKIPPED, "0");
+            attributes.put(GeoParquetAttributes.COMMITS, "");
+            attributes.put(GeoParquetAttributes.FILES_WRITTEN, "0");
+            attributes.put(GeoParquetAttributes.BYTES_WRITTEN, "0");
+            attributes.put(GeoParquetAttributes.FILES_REMOVED, "0");
+            attributes.put(GeoParquetAttributes.BYTES_REMOVED, "0");
+            attributes.putAll(StorageCostAttributes.of(GeoParquetAttributes.UPSERT_STORAGE, StorageCost.NONE)); // the copy cost nothing of its own
+            attributes.put(GeoParquetAttributes.BATCH_DELTAS, String.valueOf(batch.size()));
             session.transfer(session.putAllAttributes(flowFile, attributes), REL_SUCCESS);
         }
         session.adjustCounter("Deltas Replayed", repeated.size() + (result.replay() ? batch.size() : 0), false);
@@ -599,7 +562,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         } else {
             getLogger().error("{}: {}; routing to failure", flowFile, message, cause);
         }
-        session.transfer(session.putAttribute(flowFile, ERROR_MESSAGE, message), REL_FAILURE);
+        session.transfer(session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), REL_FAILURE);
     }
 
     /** A FlowFile's records as delta rows, and the SHA-256 of its content. */
@@ -609,7 +572,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     private Delta read(ProcessSession session, FlowFile flowFile, RecordReaderFactory readers, DeltaRecords records)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         List<DeltaRow> rows = new ArrayList<>();
-        MessageDigest digest = sha256();
+        MessageDigest digest = ProcessorSupport.sha256();
         try (InputStream in = new DigestInputStream(session.read(flowFile), digest);
              RecordReader reader = readers.createRecordReader(flowFile.getAttributes(), in, flowFile.getSize(), getLogger())) {
             records.requireArchiveCrs(reader, flowFile.getAttribute(org.apache.nifi.flowfile.attributes.CoreAttributes.FILENAME.key()));
@@ -635,29 +598,29 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     static String operationId(Mode mode, String deltaIdAttribute, String contentSha256) {
         String deltaId = deltaIdAttribute == null || deltaIdAttribute.isBlank() ? contentSha256 : deltaIdAttribute.strip();
         if (!DELTA_ID_PATTERN.matcher(deltaId).matches()) {
-            throw new IllegalArgumentException("attribute " + DELTA_ID + " must be 1 to 128 letters, digits or . _ : -");
+            throw new IllegalArgumentException("attribute " + GeoParquetAttributes.DELTA_ID + " must be 1 to 128 letters, digits or . _ : -");
         }
         return mode.writeMode().name().toLowerCase(java.util.Locale.ROOT) + ":" + deltaId;
     }
 
     private static Map<String, String> attributesOf(OperationResult result) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        attributes.put(OPERATION_ID, result.deltaId());
-        attributes.put(REPLAY, String.valueOf(result.replay()));
-        attributes.put(ROWS_BEFORE, String.valueOf(result.rowsBefore()));
-        attributes.put(ROWS_AFTER, String.valueOf(result.rowsAfter()));
-        attributes.put(ROWS_NET, String.valueOf(result.netRows()));
-        attributes.put(ROWS_INSERTED, String.valueOf(result.inserted()));
-        attributes.put(ROWS_UPDATED, String.valueOf(result.updated()));
-        attributes.put(ROWS_DELETED, String.valueOf(result.deleted()));
-        attributes.put(ROWS_MOVED, String.valueOf(result.moved()));
-        attributes.put(ROWS_SKIPPED, String.valueOf(result.olderVersionsSkipped()));
-        attributes.put(PARTITIONS_TOUCHED, String.join(",", result.partitionsTouched()));
-        attributes.put(COMMITS, String.join(",", result.commits().stream().map(Object::toString).toList()));
-        attributes.put(FILES_WRITTEN, String.valueOf(result.filesWritten()));
-        attributes.put(BYTES_WRITTEN, String.valueOf(result.bytesWritten()));
-        attributes.put(FILES_REMOVED, String.valueOf(result.filesRemoved()));
-        attributes.put(BYTES_REMOVED, String.valueOf(result.bytesRemoved()));
+        attributes.put(GeoParquetAttributes.OPERATION_ID, result.deltaId());
+        attributes.put(GeoParquetAttributes.REPLAY, String.valueOf(result.replay()));
+        attributes.put(GeoParquetAttributes.ROWS_BEFORE, String.valueOf(result.rowsBefore()));
+        attributes.put(GeoParquetAttributes.ROWS_AFTER, String.valueOf(result.rowsAfter()));
+        attributes.put(GeoParquetAttributes.ROWS_NET, String.valueOf(result.netRows()));
+        attributes.put(GeoParquetAttributes.ROWS_INSERTED, String.valueOf(result.inserted()));
+        attributes.put(GeoParquetAttributes.ROWS_UPDATED, String.valueOf(result.updated()));
+        attributes.put(GeoParquetAttributes.ROWS_DELETED, String.valueOf(result.deleted()));
+        attributes.put(GeoParquetAttributes.ROWS_MOVED, String.valueOf(result.moved()));
+        attributes.put(GeoParquetAttributes.ROWS_SKIPPED, String.valueOf(result.olderVersionsSkipped()));
+        attributes.put(GeoParquetAttributes.PARTITIONS_TOUCHED, String.join(",", result.partitionsTouched()));
+        attributes.put(GeoParquetAttributes.COMMITS, String.join(",", result.commits().stream().map(Object::toString).toList()));
+        attributes.put(GeoParquetAttributes.FILES_WRITTEN, String.valueOf(result.filesWritten()));
+        attributes.put(GeoParquetAttributes.BYTES_WRITTEN, String.valueOf(result.bytesWritten()));
+        attributes.put(GeoParquetAttributes.FILES_REMOVED, String.valueOf(result.filesRemoved()));
+        attributes.put(GeoParquetAttributes.BYTES_REMOVED, String.valueOf(result.bytesRemoved()));
         return attributes;
     }
 
@@ -679,24 +642,9 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 paths.add(ArchiveLayout.partitionDirectory(cell));
             }
             for (String path : paths) {
-                session.getProvenanceReporter().send(flowFile, transitUri(archive, path),
+                session.getProvenanceReporter().send(flowFile, ProcessorSupport.transitUri(archive, path),
                         "Committed " + result.deltaId() + " to partition " + cell);
             }
-        }
-    }
-
-    static String transitUri(GeoParquetArchive archive, String path) {
-        if (archive.storage() instanceof LocalArchiveStorage local) {
-            return local.root().resolve(path).toUri().toString();
-        }
-        return archive.storage().describe() + "/" + path;
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Every Java runtime provides SHA-256", e);
         }
     }
 }

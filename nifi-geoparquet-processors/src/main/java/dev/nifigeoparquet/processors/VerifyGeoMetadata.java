@@ -10,7 +10,6 @@ import dev.nifigeoparquet.archive.verify.CommittedOperation;
 import dev.nifigeoparquet.archive.verify.Problem;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
-import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.ReadsAttribute;
@@ -57,39 +56,39 @@ import java.util.Set;
         + " what UpsertGeoParquetPartition reported; without one it verifies the whole archive on its schedule. The JSON report"
         + " becomes the FlowFile's content.")
 @ReadsAttributes({
-        @ReadsAttribute(attribute = UpsertGeoParquetPartition.COMMITS, description = "With " + UpsertGeoParquetPartition.OPERATION_ID
-                + " and " + UpsertGeoParquetPartition.ROWS_NET + ", when Expected Row Count is empty: the commit entries the upsert"
+        @ReadsAttribute(attribute = GeoParquetAttributes.COMMITS, description = "With " + GeoParquetAttributes.OPERATION_ID
+                + " and " + GeoParquetAttributes.ROWS_NET + ", when Expected Row Count is empty: the commit entries the upsert"
                 + " created, from which its row counts are reconciled"),
-        @ReadsAttribute(attribute = UpsertGeoParquetPartition.OPERATION_ID, description = "See " + UpsertGeoParquetPartition.COMMITS),
-        @ReadsAttribute(attribute = UpsertGeoParquetPartition.ROWS_NET, description = "See " + UpsertGeoParquetPartition.COMMITS)
+        @ReadsAttribute(attribute = GeoParquetAttributes.OPERATION_ID, description = "See " + GeoParquetAttributes.COMMITS),
+        @ReadsAttribute(attribute = GeoParquetAttributes.ROWS_NET, description = "See " + GeoParquetAttributes.COMMITS)
 })
 @WritesAttributes({
-        @WritesAttribute(attribute = VerifyGeoMetadata.GEO_CONSISTENT, description = "true when verification found no problem of any"
+        @WritesAttribute(attribute = GeoParquetAttributes.GEO_CONSISTENT, description = "true when verification found no problem of any"
                 + " kind (the FlowFile went to valid)"),
-        @WritesAttribute(attribute = VerifyGeoMetadata.GEO_CRS, description = "The archive's CRS in short form, e.g. OGC:CRS84 or EPSG:4326"),
-        @WritesAttribute(attribute = VerifyGeoMetadata.ROW_COUNT, description = "Rows the verified partitions hold according to their"
+        @WritesAttribute(attribute = GeoParquetAttributes.GEO_CRS, description = "The archive's CRS in short form, e.g. OGC:CRS84 or EPSG:4326"),
+        @WritesAttribute(attribute = GeoParquetAttributes.ARCHIVE_ROW_COUNT, description = "Rows the verified partitions hold according to their"
                 + " commit logs (the whole archive on a sweep)"),
-        @WritesAttribute(attribute = VerifyGeoMetadata.PARTITIONS_CHECKED, description = "How many partitions were verified"),
-        @WritesAttribute(attribute = VerifyGeoMetadata.FILES_CHECKED, description = "How many data files were verified"),
-        @WritesAttribute(attribute = VerifyGeoMetadata.PROBLEM_COUNT, description = "How many problems were found"),
-        @WritesAttribute(attribute = VerifyGeoMetadata.EXPECTED_ROWS, description = "The expected row count reconciled against, when any"),
-        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.PUT_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.PARTITIONS_CHECKED, description = "How many partitions were verified"),
+        @WritesAttribute(attribute = GeoParquetAttributes.FILES_CHECKED, description = "How many data files were verified"),
+        @WritesAttribute(attribute = GeoParquetAttributes.GEO_PROBLEMS, description = "How many problems were found"),
+        @WritesAttribute(attribute = GeoParquetAttributes.ARCHIVE_ROW_COUNT_EXPECTED, description = "The expected row count reconciled against, when any"),
+        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.PUT_COUNT,
                 description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.GET_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.GET_COUNT,
                 description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.LIST_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.LIST_COUNT,
                 description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.DELETE_COUNT,
+        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.DELETE_COUNT,
                 description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
                 description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
                 description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
                 description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
-        @WritesAttribute(attribute = VerifyGeoMetadata.STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
                 description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
-        @WritesAttribute(attribute = VerifyGeoMetadata.ERROR_MESSAGE, description = "On failure: why verification could not run"),
+        @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On failure: why verification could not run"),
         @WritesAttribute(attribute = "mime.type", description = "application/json")
 })
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.UpsertGeoParquetPartition", "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
@@ -122,41 +121,19 @@ import java.util.Set;
 )
 public class VerifyGeoMetadata extends AbstractProcessor implements VerifiableProcessor {
 
-    static final String GEO_CONSISTENT = "geo.consistent";
-    static final String GEO_CRS = "geo.crs";
-    static final String ROW_COUNT = "archive.row.count";
-    static final String PARTITIONS_CHECKED = "partitions.checked";
-    static final String FILES_CHECKED = "files.checked";
-    static final String PROBLEM_COUNT = "geo.problems";
-    static final String EXPECTED_ROWS = "archive.row.count.expected";
-    /** Prefix of the storage cost attributes ({@link StorageCostAttributes}): what reading the partitions cost. */
-    static final String STORAGE = "verification.storage.";
-    static final String ERROR_MESSAGE = "error.message";
+    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty("The archive to verify.", true);
 
-    public static final PropertyDescriptor ARCHIVE_SERVICE = new PropertyDescriptor.Builder()
-            .name("GeoParquet Archive Service")
-            .description("The archive to verify.")
-            .identifiesControllerService(GeoParquetArchiveService.class)
-            .required(true)
-            .build();
-
-    public static final PropertyDescriptor PARTITIONS = new PropertyDescriptor.Builder()
-            .name("Partitions")
-            .description("With an incoming connection: the comma-separated H3 cells to verify for each FlowFile. The default takes"
-                    + " the partitions UpsertGeoParquetPartition touched, or the FlowFile's h3.cell. Each is validated as a canonical"
-                    + " cell of the archive's resolution. Ignored without an incoming connection, when the whole archive is verified.")
-            .required(true)
-            .defaultValue("${geoparquet.partitions.touched:replaceEmpty(${h3.cell})}")
-            .expressionLanguageSupported(ExpressionLanguageScope.FLOWFILE_ATTRIBUTES)
-            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
-            .build();
+    public static final PropertyDescriptor PARTITIONS = ProcessorSupport.partitionsProperty("With an incoming connection: the"
+            + " comma-separated H3 cells to verify for each FlowFile. The default takes the partitions UpsertGeoParquetPartition"
+            + " touched, or the FlowFile's h3.cell. Each is validated as a canonical cell of the archive's resolution. Ignored"
+            + " without an incoming connection, when the whole archive is verified.");
 
     public static final PropertyDescriptor EXPECTED_ROW_COUNT = new PropertyDescriptor.Builder()
             .name("Expected Row Count")
             .description("The rows the verified partitions (the whole archive on a sweep) must hold. Empty: with an incoming"
-                    + " FlowFile from UpsertGeoParquetPartition (it carries " + UpsertGeoParquetPartition.COMMITS + "), the rows"
+                    + " FlowFile from UpsertGeoParquetPartition (it carries " + GeoParquetAttributes.COMMITS + "), the rows"
                     + " are reconciled from the commit records instead: the upsert's commits add up to its net delta ("
-                    + UpsertGeoParquetPartition.ROWS_NET + "), and each commit since explains the row count it left, so other"
+                    + GeoParquetAttributes.ROWS_NET + "), and each commit since explains the row count it left, so other"
                     + " writers interleaving cannot cause a false alarm. Otherwise the count is not reconciled.")
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.FLOWFILE_ATTRIBUTES)
@@ -230,23 +207,19 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
     public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
         List<ConfigVerificationResult> results = new ArrayList<>();
         try {
-            GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+            GeoParquetArchive archive = ProcessorSupport.archive(context, ARCHIVE_SERVICE);
             List<String> cells = archive.partitionCells();
-            results.add(result("Archive", Outcome.SUCCESSFUL, archive + " holds " + cells.size() + " partitions in "
+            results.add(ProcessorSupport.result("Archive", Outcome.SUCCESSFUL, archive + " holds " + cells.size() + " partitions in "
                     + archive.sourceCrs()));
         } catch (IOException | RuntimeException e) {
-            results.add(result("Archive", Outcome.FAILED, "Cannot list the archive's partitions: " + ArchiveFailures.describe(e)));
+            results.add(ProcessorSupport.result("Archive", Outcome.FAILED, "Cannot list the archive's partitions: " + ProcessorSupport.describe(e)));
         }
         return results;
     }
 
-    private static ConfigVerificationResult result(String step, Outcome outcome, String explanation) {
-        return new ConfigVerificationResult.Builder().verificationStepName(step).outcome(outcome).explanation(explanation).build();
-    }
-
     @Override
     public void onTrigger(ProcessContext context, ProcessSession session) {
-        GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class).archive();
+        GeoParquetArchive archive = ProcessorSupport.archive(context, ARCHIVE_SERVICE);
         FlowFile flowFile = null;
         if (context.hasIncomingConnection()) {
             flowFile = session.get();
@@ -264,13 +237,13 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
             report = measured.result();
             cost = measured.cost();
         } catch (IOException | RuntimeException e) {
-            String message = "Cannot verify " + archive + ": " + ArchiveFailures.describe(e);
+            String message = "Cannot verify " + archive + ": " + ProcessorSupport.describe(e);
             if (flowFile == null) {
                 getLogger().error(message, e);
                 context.yield();
             } else {
                 getLogger().error("{}: {}; routing to failure", flowFile, message, e);
-                session.transfer(session.putAttribute(flowFile, ERROR_MESSAGE, message), REL_FAILURE);
+                session.transfer(session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), REL_FAILURE);
             }
             return;
         }
@@ -278,7 +251,7 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         byte[] json = reportJson(report).toPrettyString().getBytes(StandardCharsets.UTF_8);
         output = session.write(output, out -> out.write(json));
         output = session.putAllAttributes(output, attributesOf(report));
-        output = session.putAllAttributes(output, StorageCostAttributes.of(STORAGE, cost));
+        output = session.putAllAttributes(output, StorageCostAttributes.of(GeoParquetAttributes.VERIFICATION_STORAGE, cost));
         if (flowFile == null) {
             session.getProvenanceReporter().create(output, "Verified " + report.partitions() + " partitions of " + archive);
         } else {
@@ -295,16 +268,7 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         VerifyOptions options = VerifyOptions.wholeArchive();
         if (flowFile != null) {
             String named = context.getProperty(PARTITIONS).evaluateAttributeExpressions(flowFile).getValue();
-            List<String> cells = new ArrayList<>();
-            for (String cell : named == null ? new String[0] : named.split(",")) {
-                if (!cell.isBlank()) {
-                    cells.add(archive.requireCell(cell.strip()));
-                }
-            }
-            if (cells.isEmpty()) {
-                throw new IllegalArgumentException("Partitions evaluated to no cell");
-            }
-            options = VerifyOptions.partitions(cells);
+            options = VerifyOptions.partitions(ProcessorSupport.partitions(archive, named));
         }
         options = options.checkingPlacement(placementOf(context.getProperty(PLACEMENT_CHECK).getValue()));
         OptionalLong expected = expectedRows(context, flowFile);
@@ -327,9 +291,9 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
 
     /** The upsert a FlowFile reports, to reconcile from its commits; null when it reports none (a replay, or no upsert). */
     private static CommittedOperation committedOperation(FlowFile flowFile) {
-        String commits = flowFile.getAttribute(UpsertGeoParquetPartition.COMMITS);
-        String operation = flowFile.getAttribute(UpsertGeoParquetPartition.OPERATION_ID);
-        String net = flowFile.getAttribute(UpsertGeoParquetPartition.ROWS_NET);
+        String commits = flowFile.getAttribute(GeoParquetAttributes.COMMITS);
+        String operation = flowFile.getAttribute(GeoParquetAttributes.OPERATION_ID);
+        String net = flowFile.getAttribute(GeoParquetAttributes.ROWS_NET);
         if (commits == null || commits.isBlank() || operation == null || operation.isBlank() || net == null) {
             return null;
         }
@@ -338,7 +302,7 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
             return new CommittedOperation(operation.split(",")[0].strip(), CommittedOperation.parseCommits(commits),
                     Long.parseLong(net.strip()));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(UpsertGeoParquetPartition.ROWS_NET + " is not a whole number: '" + net + "'", e);
+            throw new IllegalArgumentException(GeoParquetAttributes.ROWS_NET + " is not a whole number: '" + net + "'", e);
         }
     }
 
@@ -369,13 +333,13 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
 
     private static Map<String, String> attributesOf(VerificationReport report) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        attributes.put(GEO_CONSISTENT, String.valueOf(report.consistent()));
-        attributes.put(GEO_CRS, report.crs());
-        attributes.put(ROW_COUNT, String.valueOf(report.rows()));
-        attributes.put(PARTITIONS_CHECKED, String.valueOf(report.partitions()));
-        attributes.put(FILES_CHECKED, String.valueOf(report.files()));
-        attributes.put(PROBLEM_COUNT, String.valueOf(report.problems().size()));
-        report.expectedRows().ifPresent(expected -> attributes.put(EXPECTED_ROWS, String.valueOf(expected)));
+        attributes.put(GeoParquetAttributes.GEO_CONSISTENT, String.valueOf(report.consistent()));
+        attributes.put(GeoParquetAttributes.GEO_CRS, report.crs());
+        attributes.put(GeoParquetAttributes.ARCHIVE_ROW_COUNT, String.valueOf(report.rows()));
+        attributes.put(GeoParquetAttributes.PARTITIONS_CHECKED, String.valueOf(report.partitions()));
+        attributes.put(GeoParquetAttributes.FILES_CHECKED, String.valueOf(report.files()));
+        attributes.put(GeoParquetAttributes.GEO_PROBLEMS, String.valueOf(report.problems().size()));
+        report.expectedRows().ifPresent(expected -> attributes.put(GeoParquetAttributes.ARCHIVE_ROW_COUNT_EXPECTED, String.valueOf(expected)));
         attributes.put(CoreAttributes.MIME_TYPE.key(), "application/json");
         return attributes;
     }

@@ -70,7 +70,7 @@ class BadInputTest {
 
     /** A good record in the cell: a new key with the template's geometry. */
     private ObjectNode record(String id) {
-        return ArchiveChainTest.JSON.createObjectNode()
+        return ChainFixtures.JSON.createObjectNode()
                 .put(SyntheticParcels.KEY, id)
                 .put("land_use", "forest")
                 .put("area_m2", 12.5)
@@ -120,13 +120,13 @@ class BadInputTest {
         cases.put("unconvertible type", record("x").put("area_m2", "big"));
 
         Map<String, String> before = ParcelArchives.hashes(root);
-        TestRunner upsert = ArchiveChainTest.upsert(root, JsonRecordReaderService::new);
+        TestRunner upsert = ChainFixtures.upsert(root, JsonRecordReaderService::new);
         Map<String, byte[]> inputs = new HashMap<>();
         for (Map.Entry<String, ObjectNode> bad : cases.entrySet()) {
-            ArrayNode delta = ArchiveChainTest.JSON.createArrayNode();
+            ArrayNode delta = ChainFixtures.JSON.createArrayNode();
             delta.add(record("good-" + inputs.size()));
             delta.add(bad.getValue());
-            byte[] content = ArchiveChainTest.JSON.writeValueAsBytes(delta);
+            byte[] content = ChainFixtures.JSON.writeValueAsBytes(delta);
             inputs.put(bad.getKey(), content);
             upsert.enqueue(content, Map.of("h3.cell", cell, "case", bad.getKey()));
         }
@@ -178,7 +178,7 @@ class BadInputTest {
                 footer -> footer.getRow_groups().get(0).setNum_rows(1L << 40)));
 
         Map<String, String> before = ParcelArchives.hashes(root);
-        TestRunner upsert = ArchiveChainTest.upsert(root, GeoParquetReader::new);
+        TestRunner upsert = ChainFixtures.upsert(root, GeoParquetReader::new);
         for (Map.Entry<String, byte[]> bad : cases.entrySet()) {
             Map<String, String> attributes = new HashMap<>(good.getAttributes());
             attributes.put("filename", bad.getKey());
@@ -200,7 +200,7 @@ class BadInputTest {
         assertEquals(before, ParcelArchives.hashes(root), "not one file of the archive changed");
 
         // RouteByH3Cell refuses it too when its Source CRS says otherwise, keeping the input.
-        TestRunner route = ArchiveChainTest.route(root, true);
+        TestRunner route = ChainFixtures.route(root, true);
         byte[] mercator = cases.get("web-mercator.parquet");
         route.enqueue(mercator, Map.of("filename", "web-mercator.parquet"));
         route.run();
@@ -223,7 +223,7 @@ class BadInputTest {
         assertTrue(!horseshoe.contains(horseshoe.getCentroid()), "the centroid lies outside the polygon");
         H3Core h3 = H3Core.newInstance();
         Map<String, String> expected = new LinkedHashMap<>();
-        ArrayNode delta = ArchiveChainTest.JSON.createArrayNode();
+        ArrayNode delta = ChainFixtures.JSON.createArrayNode();
         for (Map.Entry<String, Polygon> feature : Map.of("antimeridian", antimeridian, "horseshoe", horseshoe).entrySet()) {
             Coordinate centroid = feature.getKey().equals("antimeridian") ? new Coordinate(180, 10.05)
                     : feature.getValue().getCentroid().getCoordinate();
@@ -241,15 +241,15 @@ class BadInputTest {
         List<String> deltaIds = new ArrayList<>();
         List<MockFlowFile> cells = null;
         for (int run = 0; run < 2; run++) {
-            TestRunner route = ArchiveChainTest.route(root, false);
-            route.enqueue(ArchiveChainTest.JSON.writeValueAsBytes(delta));
+            TestRunner route = ChainFixtures.route(root, false);
+            route.enqueue(ChainFixtures.JSON.writeValueAsBytes(delta));
             route.run();
             cells = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
             cells.forEach(f -> deltaIds.add(f.getAttribute("h3.cell") + "/" + f.getAttribute("delta.id")));
         }
         assertEquals(deltaIds.subList(0, deltaIds.size() / 2), deltaIds.subList(deltaIds.size() / 2, deltaIds.size()),
                 "routing the same input twice gives the same cells and delta ids");
-        TestRunner upsert = ArchiveChainTest.upsert(root, JsonRecordReaderService::new);
+        TestRunner upsert = ChainFixtures.upsert(root, JsonRecordReaderService::new);
         for (MockFlowFile routed : cells) {
             upsert.enqueue(routed.toByteArray(), routed.getAttributes());
         }
@@ -272,7 +272,7 @@ class BadInputTest {
     void aCrashBetweenTheEngineCommitAndTheSessionCommitThenRedeliveryAndAReplayAreNoOps() throws Exception {
         List<MockFlowFile> routed = routedGeoParquet();
         MockFlowFile cellDelta = routed.get(0);
-        TestRunner upsert = ArchiveChainTest.upsert(root, GeoParquetReader::new);
+        TestRunner upsert = ChainFixtures.upsert(root, GeoParquetReader::new);
         upsert.run(1, false, true); // schedules the processor; nothing queued yet
         upsert.enqueue(cellDelta.toByteArray(), cellDelta.getAttributes());
 
@@ -300,15 +300,13 @@ class BadInputTest {
     }
 
     private List<MockFlowFile> routedGeoParquet() throws Exception {
-        ArchiveChainTest chain = new ArchiveChainTest();
-        chain.parcels = parcels;
-        Path delta = ArchiveChainTest.geoParquetDelta(dir.resolve("delta.parquet"), chain.delta());
-        return ArchiveChainTest.routeGeoParquet(root, delta);
+        Path delta = ChainFixtures.geoParquetDelta(dir.resolve("delta.parquet"), ChainFixtures.delta(parcels));
+        return ChainFixtures.routeGeoParquet(root, delta);
     }
 
     /** The template row in a GeoParquet file whose geo block says EPSG:3857 (the coordinates are not converted). */
     private Path webMercatorDelta(Path file) throws Exception {
-        var crs = ArchiveChainTest.JSON.readTree("{\"type\":\"ProjectedCRS\",\"name\":\"WGS 84 / Pseudo-Mercator\","
+        var crs = ChainFixtures.JSON.readTree("{\"type\":\"ProjectedCRS\",\"name\":\"WGS 84 / Pseudo-Mercator\","
                 + "\"id\":{\"authority\":\"EPSG\",\"code\":3857}}");
         GeoMetadata geo = GeoMetadata.builder().wkbColumn(SyntheticParcels.GEOMETRY, List.of("Polygon"), crs, null).build();
         ArchiveFixtures.writeFile(file, SyntheticParcels.schema(), FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString())),

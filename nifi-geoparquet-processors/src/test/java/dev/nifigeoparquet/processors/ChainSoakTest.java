@@ -50,13 +50,13 @@ class ChainSoakTest {
         Random random = new Random(20260301);
         WKBReader wkb = new WKBReader();
 
-        TestRunner route = ArchiveChainTest.route(root, false);
-        TestRunner upsert = ArchiveChainTest.upsert(root, JsonRecordReaderService::new);
-        TestRunner compact = ArchiveChainTest.compact(root);
+        TestRunner route = ChainFixtures.route(root, false);
+        TestRunner upsert = ChainFixtures.upsert(root, JsonRecordReaderService::new);
+        TestRunner compact = ChainFixtures.compact(root);
         upsert.run(1, false, true);
         int crashes = 0, duplicates = 0, replays = 0, corrupt = 0, compactions = 0, committed = 0, noOps = 0;
         for (int d = 0; d < DELTAS; d++) {
-            ArrayNode delta = ArchiveChainTest.JSON.createArrayNode();
+            ArrayNode delta = ChainFixtures.JSON.createArrayNode();
             Instant version = Instant.parse("2026-02-01T00:00:00Z").plusSeconds(d);
             for (int r = 0; r < 1 + random.nextInt(4); r++) {
                 Group source = pool.get(random.nextInt(pool.size()));
@@ -64,13 +64,13 @@ class ChainSoakTest {
                 String id = insert ? "soak-" + d + "-" + r : source.getString(SyntheticParcels.KEY, 0);
                 double area = Math.round(random.nextDouble() * 100_000) / 10.0;
                 boolean delete = !insert && random.nextInt(10) == 0 && expected.containsKey(id);
-                delta.add(ArchiveChainTest.JSON.createObjectNode()
+                delta.add(ChainFixtures.JSON.createObjectNode()
                         .put(SyntheticParcels.KEY, id)
                         .put("land_use", source.getString("land_use", 0))
                         .put("area_m2", area)
                         .put(SyntheticParcels.VERSION, version.toString())
                         .put("wkt", wkb.read(source.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes()).toText())
-                        .put(ArchiveChainTest.DELETE_MARKER, delete));
+                        .put(ChainFixtures.DELETE_MARKER, delete));
                 if (delete) {
                     expected.remove(id);
                 } else {
@@ -78,7 +78,7 @@ class ChainSoakTest {
                 }
             }
             route.clearTransferState();
-            route.enqueue(ArchiveChainTest.JSON.writeValueAsBytes(delta));
+            route.enqueue(ChainFixtures.JSON.writeValueAsBytes(delta));
             route.run();
             List<MockFlowFile> cells = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
             assertEquals(0, route.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).size());
@@ -121,7 +121,7 @@ class ChainSoakTest {
             }
         }
         assertEquals(expected, parcels.duckDbAreas(), "DuckDB reads exactly the independently computed table");
-        TestRunner verify = ArchiveChainTest.verify(root);
+        TestRunner verify = ChainFixtures.verify(root);
         verify.setIncomingConnection(false); // a scheduled sweep: the whole archive
         verify.run();
         verify.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);

@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import static dev.nifigeoparquet.processors.ArchiveChainTest.EDIT_TIME;
-import static dev.nifigeoparquet.processors.ArchiveChainTest.copy;
-import static dev.nifigeoparquet.processors.ArchiveChainTest.key;
+import static dev.nifigeoparquet.processors.ChainFixtures.EDIT_TIME;
+import static dev.nifigeoparquet.processors.ChainFixtures.copy;
+import static dev.nifigeoparquet.processors.ChainFixtures.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,15 +48,15 @@ class ReconciliationAcrossFragmentsTest {
         upserts.add(copy(a.get(2), key(a.get(2)), 103.0, EDIT_TIME)); // a2 edited in place
         upserts.add(copy(a.get(3), "brand-new", 104.0, EDIT_TIME));  // a new key in A
         deletions.add(copy(a.get(4), key(b.get(2)), 0, EDIT_TIME));  // deletes b2, routed to A by its geometry
-        Path delta = ArchiveChainTest.geoParquetDelta(dir.resolve("delta.parquet"),
-                new ArchiveChainTest.Delta(upserts, deletions, new TreeSet<>(cells), 0));
+        Path delta = ChainFixtures.geoParquetDelta(dir.resolve("delta.parquet"),
+                new ChainFixtures.Delta(upserts, deletions, new TreeSet<>(cells), 0));
         long before = parcels.duckDbCount();
 
-        List<MockFlowFile> routed = ArchiveChainTest.routeGeoParquet(root, delta);
+        List<MockFlowFile> routed = ChainFixtures.routeGeoParquet(root, delta);
         assertEquals(2, routed.size(), "one fragment per cell");
-        TestRunner upsert = ArchiveChainTest.upsert(root, GeoParquetReader::new);
+        TestRunner upsert = ChainFixtures.upsert(root, GeoParquetReader::new);
         upsert.setProperty(UpsertGeoParquetPartition.BATCH_SIZE, "1");
-        ArchiveChainTest.pass(routed, upsert);
+        ChainFixtures.pass(routed, upsert);
         upsert.run(2);
         upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, 2);
         List<MockFlowFile> applied = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS);
@@ -87,8 +87,8 @@ class ReconciliationAcrossFragmentsTest {
         assertEquals(new TreeSet<>(cells), touched);
 
         // Verified only now, after both commits: each fragment's partitions have moved on since its own commit.
-        TestRunner verify = ArchiveChainTest.verify(root);
-        ArchiveChainTest.pass(applied, verify);
+        TestRunner verify = ChainFixtures.verify(root);
+        ChainFixtures.pass(applied, verify);
         verify.run(2);
         assertEquals(List.of(), verify.getFlowFilesForRelationship(VerifyGeoMetadata.REL_INVALID).stream()
                 .map(flowFile -> flowFile.getContent()).toList(), "no false alarm");

@@ -56,9 +56,7 @@ class StorageCostAttributesTest {
     void setUp() throws Exception {
         localRoot = dir.resolve("archive");
         ParcelArchives parcels = ParcelArchives.create(localRoot, 200);
-        ArchiveChainTest chain = new ArchiveChainTest();
-        chain.parcels = parcels;
-        routed = ArchiveChainTest.routeGeoParquet(localRoot, ArchiveChainTest.geoParquetDelta(dir.resolve("delta.parquet"), chain.delta()));
+        routed = ChainFixtures.routeGeoParquet(localRoot, ChainFixtures.geoParquetDelta(dir.resolve("delta.parquet"), ChainFixtures.delta(parcels)));
 
         s3Root = S3Archives.upload(localRoot, PREFIX);
         s3 = S3MockServer.get().client();
@@ -71,8 +69,8 @@ class StorageCostAttributesTest {
         MockFlowFile compacted = compact(runner(CompactGeoParquetPartition.class, localRoot.toString()), upserted);
         MockFlowFile verified = verify(runner(VerifyGeoMetadata.class, localRoot.toString()), compacted);
 
-        assertTrue(Long.parseLong(upserted.getAttribute(UpsertGeoParquetPartition.FILES_WRITTEN)) > 0, "the upsert wrote files");
-        for (String prefix : List.of(UpsertGeoParquetPartition.STORAGE, CompactGeoParquetPartition.STORAGE, VerifyGeoMetadata.STORAGE)) {
+        assertTrue(Long.parseLong(upserted.getAttribute(GeoParquetAttributes.FILES_WRITTEN)) > 0, "the upsert wrote files");
+        for (String prefix : List.of(GeoParquetAttributes.UPSERT_STORAGE, GeoParquetAttributes.COMPACTION_STORAGE, GeoParquetAttributes.VERIFICATION_STORAGE)) {
             for (String count : List.of(StorageCostAttributes.PUT_COUNT, StorageCostAttributes.GET_COUNT, StorageCostAttributes.LIST_COUNT,
                     StorageCostAttributes.DELETE_COUNT, StorageCostAttributes.BYTES_UPLOADED, StorageCostAttributes.BYTES_DOWNLOADED,
                     StorageCostAttributes.OBJECTS_DELETED)) {
@@ -89,31 +87,31 @@ class StorageCostAttributesTest {
         Map<String, Long> beforeUpsert = objects();
         MockFlowFile upserted = upsert(runner(UpsertGeoParquetPartition.class, root));
         Map<String, Long> afterUpsert = objects();
-        assertCostMatchesTheBucket(upserted, UpsertGeoParquetPartition.STORAGE, beforeUpsert, afterUpsert);
-        assertEquals(upserted.getAttribute(UpsertGeoParquetPartition.FILES_WRITTEN),
+        assertCostMatchesTheBucket(upserted, GeoParquetAttributes.UPSERT_STORAGE, beforeUpsert, afterUpsert);
+        assertEquals(upserted.getAttribute(GeoParquetAttributes.FILES_WRITTEN),
                 String.valueOf(added(beforeUpsert, afterUpsert).stream().filter(StorageCostAttributesTest::isDataFile).count()),
                 "every data file written is a new object of the partition");
-        assertNotNull(upserted.getAttribute(UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE),
+        assertNotNull(upserted.getAttribute(GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE),
                 "the superseded data file's age is known");
 
         MockFlowFile compacted = compact(runner(CompactGeoParquetPartition.class, root), upserted);
         Map<String, Long> afterCompaction = objects();
-        compacted.assertAttributeEquals(CompactGeoParquetPartition.COMPACTED, "true");
-        assertCostMatchesTheBucket(compacted, CompactGeoParquetPartition.STORAGE, afterUpsert, afterCompaction);
-        assertEquals(upserted.getAttribute(UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT),
-                compacted.getAttribute(UpsertGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT),
+        compacted.assertAttributeEquals(GeoParquetAttributes.COMPACTED, "true");
+        assertCostMatchesTheBucket(compacted, GeoParquetAttributes.COMPACTION_STORAGE, afterUpsert, afterCompaction);
+        assertEquals(upserted.getAttribute(GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.PUT_COUNT),
+                compacted.getAttribute(GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.PUT_COUNT),
                 "the upsert's cost travels on, next to the compaction's");
 
         MockFlowFile verified = verify(runner(VerifyGeoMetadata.class, root), compacted);
         assertEquals(afterCompaction, objects(), "verification changes nothing");
         verified.assertAttributeEquals("geo.consistent", "true");
-        verified.assertAttributeEquals(VerifyGeoMetadata.STORAGE + StorageCostAttributes.PUT_COUNT, "0");
-        verified.assertAttributeEquals(VerifyGeoMetadata.STORAGE + StorageCostAttributes.DELETE_COUNT, "0");
-        verified.assertAttributeEquals(VerifyGeoMetadata.STORAGE + StorageCostAttributes.BYTES_UPLOADED, "0");
-        assertTrue(count(verified, VerifyGeoMetadata.STORAGE + StorageCostAttributes.GET_COUNT) > 0, "footers were read");
-        assertTrue(count(verified, VerifyGeoMetadata.STORAGE + StorageCostAttributes.LIST_COUNT) > 0, "partitions were listed");
+        verified.assertAttributeEquals(GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.PUT_COUNT, "0");
+        verified.assertAttributeEquals(GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.DELETE_COUNT, "0");
+        verified.assertAttributeEquals(GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_UPLOADED, "0");
+        assertTrue(count(verified, GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.GET_COUNT) > 0, "footers were read");
+        assertTrue(count(verified, GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.LIST_COUNT) > 0, "partitions were listed");
         long partitionBytes = afterCompaction.entrySet().stream().filter(e -> isDataFile(e.getKey())).mapToLong(Map.Entry::getValue).sum();
-        long downloaded = count(verified, VerifyGeoMetadata.STORAGE + StorageCostAttributes.BYTES_DOWNLOADED);
+        long downloaded = count(verified, GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED);
         assertTrue(downloaded > 0 && downloaded < partitionBytes + 1_000_000, "read footers and logs, not whole archives: " + downloaded);
     }
 
@@ -132,12 +130,12 @@ class StorageCostAttributesTest {
         long deletes = 0;
         long uploaded = 0;
         for (MockFlowFile partition : partitions) {
-            long partitionPuts = count(partition, CompactGeoParquetPartition.STORAGE + StorageCostAttributes.PUT_COUNT);
-            assertEquals(partitionPuts, ArchiveChainTest.JSON.readTree(partition.getContent()).get("storageCost").get("puts").asLong(),
+            long partitionPuts = count(partition, GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.PUT_COUNT);
+            assertEquals(partitionPuts, ChainFixtures.JSON.readTree(partition.getContent()).get("storageCost").get("puts").asLong(),
                     "the JSON result carries the same cost");
             puts += partitionPuts;
-            deletes += count(partition, CompactGeoParquetPartition.STORAGE + StorageCostAttributes.DELETE_COUNT);
-            uploaded += count(partition, CompactGeoParquetPartition.STORAGE + StorageCostAttributes.BYTES_UPLOADED);
+            deletes += count(partition, GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.DELETE_COUNT);
+            uploaded += count(partition, GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.BYTES_UPLOADED);
         }
         Set<String> added = added(before, after);
         Set<String> gone = new TreeSet<>(before.keySet());
@@ -201,9 +199,9 @@ class StorageCostAttributesTest {
     // ---- the three steps, on one routed cell
 
     private MockFlowFile upsert(TestRunner upsert) throws Exception {
-        ArchiveChainTest.addService(upsert, "reader", new GeoParquetReader());
+        ChainFixtures.addService(upsert, "reader", new GeoParquetReader());
         upsert.setProperty(UpsertGeoParquetPartition.RECORD_READER, "reader");
-        upsert.setProperty(UpsertGeoParquetPartition.DELETE_MARKER, ArchiveChainTest.DELETE_MARKER);
+        upsert.setProperty(UpsertGeoParquetPartition.DELETE_MARKER, ChainFixtures.DELETE_MARKER);
         MockFlowFile cell = routed.get(0);
         upsert.enqueue(cell.getContentStream(), cell.getAttributes());
         upsert.run();

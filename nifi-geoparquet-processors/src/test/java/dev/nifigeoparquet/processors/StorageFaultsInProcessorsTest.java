@@ -3,7 +3,7 @@ package dev.nifigeoparquet.processors;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
-import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.testing.DuckDb;
@@ -97,13 +97,12 @@ class StorageFaultsInProcessorsTest {
     /** A routed GeoParquet delta for the largest cell: two edits, two new keys, one deletion. */
     private Case upsertCase() throws Exception {
         Path root = dir.resolve("upsert-baseline");
-        ArchiveChainTest chain = new ArchiveChainTest();
-        chain.parcels = ParcelArchives.create(root, 200);
-        Path delta = ArchiveChainTest.geoParquetDelta(dir.resolve("delta.parquet"), chain.delta());
-        MockFlowFile routed = ArchiveChainTest.routeGeoParquet(root, delta).stream()
-                .filter(f -> f.getAttribute("h3.cell").equals(chain.parcels.cellsBySize().get(0))).findFirst().orElseThrow();
+        ParcelArchives parcels = ParcelArchives.create(root, 200);
+        Path delta = ChainFixtures.geoParquetDelta(dir.resolve("delta.parquet"), ChainFixtures.delta(parcels));
+        MockFlowFile routed = ChainFixtures.routeGeoParquet(root, delta).stream()
+                .filter(f -> f.getAttribute("h3.cell").equals(parcels.cellsBySize().get(0))).findFirst().orElseThrow();
         return new Case("upsert", root, routed.toByteArray(), routed.getAttributes(),
-                (archive, service) -> ArchiveChainTest.upsert(archive, GeoParquetReader::new, service));
+                (archive, service) -> ChainFixtures.upsert(archive, GeoParquetReader::new, service));
     }
 
     /** The largest cell's two files merged into one. */
@@ -111,7 +110,7 @@ class StorageFaultsInProcessorsTest {
         Path root = dir.resolve("compaction-baseline");
         ParcelArchives parcels = ParcelArchives.create(root, 200);
         return new Case("compaction", root, new byte[0], Map.of("h3.cell", parcels.cellsBySize().get(0)), (archive, service) -> {
-            TestRunner runner = ArchiveChainTest.compact(archive, service);
+            TestRunner runner = ChainFixtures.compact(archive, service);
             runner.setProperty(CompactGeoParquetPartition.MIN_FILES, "1");
             return runner;
         });

@@ -33,14 +33,12 @@ class UpsertGeoParquetPartitionTest {
     void setUp() throws Exception {
         root = dir.resolve("archive");
         parcels = ParcelArchives.create(root, 200);
-        ArchiveChainTest chain = new ArchiveChainTest();
-        chain.parcels = parcels;
-        Path delta = ArchiveChainTest.geoParquetDelta(dir.resolve("delta.parquet"), chain.delta());
-        routed = ArchiveChainTest.routeGeoParquet(root, delta);
+        Path delta = ChainFixtures.geoParquetDelta(dir.resolve("delta.parquet"), ChainFixtures.delta(parcels));
+        routed = ChainFixtures.routeGeoParquet(root, delta);
     }
 
     TestRunner upsert() throws Exception {
-        return ArchiveChainTest.upsert(root, GeoParquetReader::new);
+        return ChainFixtures.upsert(root, GeoParquetReader::new);
     }
 
     @Test
@@ -141,13 +139,13 @@ class UpsertGeoParquetPartitionTest {
         assertTrue(message.contains(victim.name()), message);
         assertEquals(hashes, ParcelArchives.hashes(root), "nothing written, nothing deleted");
 
-        TestRunner verify = ArchiveChainTest.verify(root);
+        TestRunner verify = ChainFixtures.verify(root);
         verify.enqueue(new byte[0], Map.of("h3.cell", cell));
         verify.run();
         verify.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_INVALID, 1);
         MockFlowFile report = verify.getFlowFilesForRelationship(VerifyGeoMetadata.REL_INVALID).get(0);
         report.assertAttributeEquals("geo.consistent", "false");
-        JsonNode json = ArchiveChainTest.JSON.readTree(report.getContent());
+        JsonNode json = ChainFixtures.JSON.readTree(report.getContent());
         JsonNode problems = json.get("problemsByFile").get("h3_cell=" + cell + "/" + victim.name());
         assertTrue(problems != null && problems.toString().contains("CORRUPT_FILE"), json.toPrettyString());
     }
@@ -183,7 +181,7 @@ class UpsertGeoParquetPartitionTest {
     @Test
     void aValueTheArchiveCannotHoldFailsNamingTheField() throws Exception {
         MockFlowFile cellDelta = routed.get(0);
-        TestRunner upsert = ArchiveChainTest.upsert(root, dev.nifigeoparquet.processors.testing.JsonRecordReaderService::new);
+        TestRunner upsert = ChainFixtures.upsert(root, dev.nifigeoparquet.processors.testing.JsonRecordReaderService::new);
         String json = "[{\"parcel_id\":\"x\",\"land_use\":\"forest\",\"area_m2\":1.5,\"updated_at\":\"yesterday\",\"geometry\":\"00\"}]";
         upsert.enqueue(json, Map.of("h3.cell", cellDelta.getAttribute("h3.cell")));
         upsert.run();

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.adoption;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.CanonicalFooters;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
@@ -100,7 +101,7 @@ public final class ArchiveAdopter {
             }
         }
         if (files.isEmpty()) {
-            throw new IllegalArgumentException("No data files under " + storage.describe() + ": nothing to adopt");
+            throw new RejectedInputException("No data files under " + storage.describe() + ": nothing to adopt");
         }
 
         FoundFile reference = chooseReference(files, options.referenceFile(), storage);
@@ -191,7 +192,7 @@ public final class ArchiveAdopter {
             }
         }
         if (failing > 0) {
-            throw new IllegalArgumentException(failing + " file(s) have footers that differ from the canonical one beyond what "
+            throw new RejectedInputException(failing + " file(s) have footers that differ from the canonical one beyond what "
                     + "writers put per file, e.g. " + examples + "; adopt a directory whose files agree");
         }
     }
@@ -293,7 +294,7 @@ public final class ArchiveAdopter {
                     + "; adopt with re-homing (adopt --rehome) to move them into their cells as the archive is adopted");
         }
         if (!refusals.isEmpty()) {
-            throw new IllegalArgumentException("Nothing was adopted: " + String.join("; ", refusals));
+            throw new RejectedInputException("Nothing was adopted: " + String.join("; ", refusals));
         }
         return scan;
     }
@@ -381,7 +382,7 @@ public final class ArchiveAdopter {
             partitions.put(cell, dataFiles);
         }
         if (!invalid.isEmpty()) {
-            throw new IllegalArgumentException("Partition directories that are not canonical H3 cells: " + invalid);
+            throw new RejectedInputException("Partition directories that are not canonical H3 cells: " + invalid);
         }
         if (!unnamable.isEmpty()) {
             throw new IllegalArgumentException("Data file names may hold only the characters A-Z a-z 0-9 . _ = -; rename "
@@ -390,16 +391,16 @@ public final class ArchiveAdopter {
                     + " before adopting");
         }
         if (partitions.isEmpty()) {
-            throw new IllegalArgumentException("No " + ArchiveLayout.PARTITION_PREFIX + "<cell> directories under "
+            throw new RejectedInputException("No " + ArchiveLayout.PARTITION_PREFIX + "<cell> directories under "
                     + storage.describe() + ": not an H3-partitioned archive");
         }
         if (partitionsByResolution.size() > 1) {
-            throw new IllegalArgumentException("Partition names mix H3 resolutions (resolution: partitions) "
+            throw new RejectedInputException("Partition names mix H3 resolutions (resolution: partitions) "
                     + partitionsByResolution + "; an archive has one pinned resolution");
         }
         int found = partitionsByResolution.keySet().iterator().next();
         if (expectedResolution != null && expectedResolution != found) {
-            throw new IllegalArgumentException("Configured H3 resolution " + expectedResolution
+            throw new RejectedInputException("Configured H3 resolution " + expectedResolution
                     + " differs from resolution " + found + " that the archive's partition names encode");
         }
         return partitions;
@@ -408,7 +409,7 @@ public final class ArchiveAdopter {
     private static FoundFile chooseReference(List<FoundFile> files, String requested, ArchiveStorage storage) {
         if (requested != null) {
             return files.stream().filter(file -> file.path().equals(requested)).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("Reference file '" + requested
+                    .orElseThrow(() -> new RejectedInputException("Reference file '" + requested
                             + "' is not a data file of the archive at " + storage.describe()));
         }
         Map<String, Integer> counts = countDistinctGeo(files);
@@ -423,7 +424,7 @@ public final class ArchiveAdopter {
                 .filter(file -> !file.footer().schema().equals(reference.footer().schema()))
                 .map(FoundFile::path).toList();
         if (!different.isEmpty()) {
-            throw new IllegalArgumentException(different.size() + " file(s) have a schema different from the reference file "
+            throw new RejectedInputException(different.size() + " file(s) have a schema different from the reference file "
                     + reference.path() + ", e.g. " + different.subList(0, Math.min(FILES_NAMED_IN_ERRORS, different.size()))
                     + "; schema evolution is not supported");
         }
@@ -448,7 +449,7 @@ public final class ArchiveAdopter {
         FooterEntries entries = reference.footer().canonicalEntries();
         if (reference.geo() == null) {
             if (distinct.size() > 1) {
-                throw new IllegalArgumentException("Some files carry 'geo' metadata and some do not (reference "
+                throw new RejectedInputException("Some files carry 'geo' metadata and some do not (reference "
                         + reference.path() + " has none); adopt an archive whose files agree");
             }
             return entries;
@@ -458,12 +459,12 @@ public final class ArchiveAdopter {
         Map<String, Set<String>> typeUnion = new LinkedHashMap<>();
         for (String geo : distinct.keySet()) {
             if ("null".equals(geo)) {
-                throw new IllegalArgumentException("Some files carry 'geo' metadata and some do not; adopt an archive whose files agree");
+                throw new RejectedInputException("Some files carry 'geo' metadata and some do not; adopt an archive whose files agree");
             }
             ObjectNode block = (ObjectNode) ArchiveJson.mapper().readTree(geo);
             List<GeoBlockDiff.Difference> differences = GeoBlockDiff.differences(stripPerFile(referenceBlock.deepCopy()), stripPerFile(block.deepCopy()));
             if (!differences.isEmpty()) {
-                throw new IllegalArgumentException("Files disagree on their geo metadata beyond per-file bbox and geometry_types: "
+                throw new RejectedInputException("Files disagree on their geo metadata beyond per-file bbox and geometry_types: "
                         + GeoBlockDiff.toJson(differences) + "; the archive has no single canonical block");
             }
             block.path("columns").properties().forEach(column -> {

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.compaction;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.CompactionSettings;
 
@@ -73,11 +74,11 @@ public final class CompactionOptions {
                     case SMALL_FILE_FRACTION -> options.withSmallFileFraction(Double.parseDouble(value));
                     case TARGET_FILE_BYTES -> options.withTargetFileBytes(Long.parseLong(value));
                     case MIN_FILE_AGE_SECONDS -> options.withMinFileAge(Duration.ofSeconds(Long.parseLong(value)));
-                    default -> throw new IllegalArgumentException("Unknown compaction option '" + entry.getKey()
+                    default -> throw new RejectedInputException("Unknown compaction option '" + entry.getKey()
                             + "'; known options: " + NAMES);
                 };
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("Compaction option " + entry.getKey() + " is not a number: '" + value + "'", e);
+                throw new RejectedInputException("Compaction option " + entry.getKey() + " is not a number: '" + value + "'", e);
             }
         }
         return options;

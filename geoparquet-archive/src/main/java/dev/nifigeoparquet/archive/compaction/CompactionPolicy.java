@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.compaction;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 
 import java.time.Duration;
@@ -22,19 +23,19 @@ public record CompactionPolicy(int minFiles, double smallFileFraction, long targ
 
     public CompactionPolicy {
         if (minFiles < 1) {
-            throw new IllegalArgumentException("minFiles must be at least 1, was " + minFiles);
+            throw new RejectedInputException("minFiles must be at least 1, was " + minFiles);
         }
         if (!(smallFileFraction > 0 && smallFileFraction <= 1)) {
-            throw new IllegalArgumentException("smallFileFraction must be in (0, 1], was " + smallFileFraction);
+            throw new RejectedInputException("smallFileFraction must be in (0, 1], was " + smallFileFraction);
         }
         if (targetFileBytes < 1) {
-            throw new IllegalArgumentException("targetFileBytes must be positive, was " + targetFileBytes);
+            throw new RejectedInputException("targetFileBytes must be positive, was " + targetFileBytes);
         }
         if (minFileAge == null || minFileAge.isNegative()) {
-            throw new IllegalArgumentException("minFileAge must not be negative, was " + minFileAge);
+            throw new RejectedInputException("minFileAge must not be negative, was " + minFileAge);
         }
         if (smallFileFraction * targetFileBytes < 1) {
-            throw new IllegalArgumentException("smallFileFraction " + smallFileFraction + " of targetFileBytes "
+            throw new RejectedInputException("smallFileFraction " + smallFileFraction + " of targetFileBytes "
                     + targetFileBytes + " is less than one byte, so no file could ever count as small");
         }
     }

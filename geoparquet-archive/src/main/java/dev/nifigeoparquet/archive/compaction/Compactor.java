@@ -98,8 +98,7 @@ public final class Compactor {
                 try {
                     return execute(plan);
                 } catch (IOException | RuntimeException e) {
-                    return new PartitionCompaction(plan.cell(), plan.liveFiles(), plan.liveFiles(), -1, 0, 0, 0, 0, 0,
-                            null, e.getMessage(), StorageCost.NONE);
+                    return PartitionCompaction.failed(plan.cell(), plan.liveFiles(), e);
                 }
             });
             results.add(measured.result().withCost(measured.cost()));

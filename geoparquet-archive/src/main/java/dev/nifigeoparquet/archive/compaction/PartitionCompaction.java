@@ -18,13 +18,19 @@ import dev.nifigeoparquet.archive.storage.StorageCost;
  * @param commits      commits made (one per group rewritten)
  * @param replays      groups found already committed (a replay of the same compaction)
  * @param skipReason   why nothing was rewritten; null when something was
- * @param failure      the error that stopped the partition's compaction; null when none
+ * @param failure      what stopped the partition's compaction, of the type that says what to do about it
+ *                     ({@link dev.nifigeoparquet.archive.ArchiveException}); null when nothing did
  * @param cost         the storage requests and bytes it took, failed attempts included ({@link StorageCost#NONE} on
  *                     storage that bills nothing)
  */
 public record PartitionCompaction(String cell, int filesBefore, int filesAfter, long rows, long rowsRewritten,
                                   long bytesRead, long bytesWritten, int commits, int replays, String skipReason,
-                                  String failure, StorageCost cost) {
+                                  Exception failure, StorageCost cost) {
+
+    /** A partition whose compaction failed before anything could be told about its state. */
+    public static PartitionCompaction failed(String cell, int liveFiles, Exception failure) {
+        return new PartitionCompaction(cell, liveFiles, liveFiles, -1, 0, 0, 0, 0, 0, null, failure, StorageCost.NONE);
+    }
 
     /** The same result with what it cost. */
     public PartitionCompaction withCost(StorageCost measured) {
@@ -38,6 +44,14 @@ public record PartitionCompaction(String cell, int filesBefore, int filesAfter, 
 
     public boolean failed() {
         return failure != null;
+    }
+
+    /** What stopped the compaction, for people: the failure's message, or its type when it has none; null when none did. */
+    public String failureMessage() {
+        if (failure == null) {
+            return null;
+        }
+        return failure.getMessage() == null || failure.getMessage().isBlank() ? failure.getClass().getSimpleName() : failure.getMessage();
     }
 
     public ObjectNode toJson() {
@@ -56,7 +70,7 @@ public record PartitionCompaction(String cell, int filesBefore, int filesAfter, 
             node.put("skipReason", skipReason);
         }
         if (failure != null) {
-            node.put("failure", failure);
+            node.put("failure", failureMessage());
         }
         ObjectNode storage = node.putObject("storageCost");
         storage.put("puts", cost.puts());

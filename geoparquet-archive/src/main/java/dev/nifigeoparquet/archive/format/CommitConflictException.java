@@ -1,9 +1,12 @@
 package dev.nifigeoparquet.archive.format;
 
-import java.io.IOException;
+import dev.nifigeoparquet.archive.ArchiveException;
 
-/** Another writer committed the same partition version first; the operation must be redone on the new state. */
-public class CommitConflictException extends IOException {
+/**
+ * Another writer committed the same partition version first, or holds the partition: nothing was committed, and the
+ * operation succeeds when redone on the new state. The engine redoes it up to the archive's {@code maxCommitAttempts}.
+ */
+public class CommitConflictException extends ArchiveException {
 
     private final String cell;
     private final long version;

@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.concurrent.Backoff;
+import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.PartitionRecovery.PartitionBusyException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -112,81 +114,84 @@ public final class PartitionCommitter {
         }
     }
 
+    /** Commits on the state it finds, redoing the work while another writer gets in the way. */
     private Map<String, CommitOutcome> commitLocked(List<String> operationIds, TreeMap<String, Participant> participants) throws IOException {
+        return Retry.onConflict(CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
+                .run(attempt -> commitOnce(operationIds, participants, attempt));
+    }
+
+    /**
+     * One attempt: recovers and reads every participant, lets each stage its change, creates the entries. A partition
+     * busy with another writer's transaction, a file superseded while it was read and a lost race are conflicts.
+     */
+    private Map<String, CommitOutcome> commitOnce(List<String> operationIds, TreeMap<String, Participant> participants, int attempt)
+            throws IOException {
         String operationId = String.join(",", operationIds);
-        for (int attempt = 1; ; attempt++) {
-            Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
-            try {
-                for (String cell : participants.keySet()) {
-                    states.put(cell, recovery.recover(cell, clock.instant()));
-                }
-            } catch (PartitionBusyException busy) {
-                retryOrGiveUp(attempt, busy);
-                continue;
-            }
-            Set<String> committed = new TreeSet<>();
-            for (String id : operationIds) {
-                if (states.values().stream().anyMatch(report -> report.state().hasCommitted(id))) {
-                    committed.add(id);
-                }
-            }
-            if (!committed.isEmpty() && committed.size() < new HashSet<>(operationIds).size()) {
-                throw new PartiallyCommittedException(committed);
-            }
-            if (!committed.isEmpty()) {
-                Map<String, CommitOutcome> replays = new LinkedHashMap<>();
-                states.forEach((cell, report) -> replays.put(cell,
-                        new CommitOutcome(report.state(), report.state(), PartitionChange.none(), true, 1)));
-                return replays;
-            }
-            Map<String, DataFileStager> stagers = new LinkedHashMap<>();
-            Map<String, PartitionChange> changes = new LinkedHashMap<>();
-            try {
-                for (Map.Entry<String, Participant> participant : participants.entrySet()) {
-                    String cell = participant.getKey();
-                    DataFileStager stager = new DataFileStager(storage, cell);
-                    stagers.put(cell, stager);
-                    changes.put(cell, participant.getValue().update().apply(states.get(cell).state(), stager));
-                }
-            } catch (NoSuchFileException superseded) {
-                discardAll(stagers);
-                String moved = newerThanRead(states);
-                if (moved == null) {
-                    throw superseded;
-                }
-                // Another writer (another process: this one holds the partitions' locks) committed a newer state and
-                // deleted a file this attempt was reading: a lost race, redone on the new state like a lost commit.
-                retryOrGiveUp(attempt, new CommitConflictException(moved, -1, "another writer superseded a file while it was read"));
-                continue;
-            } catch (IOException | RuntimeException failure) {
-                discardAll(stagers);
-                throw failure;
-            }
-            try {
-                DataFileStager.syncTogether(storage, stagers.values());
-            } catch (IOException | RuntimeException failure) {
-                discardAll(stagers);
-                throw failure;
-            }
-            Instant now = clock.instant();
-            String transaction = participants.size() > 1 ? ArchiveLayout.newTransactionId() : null;
-            Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
-            int attempts = attempt;
-            participants.forEach((cell, participant) -> {
-                PartitionRecovery.Report state = states.get(cell);
-                List<OperationRecord> rows = participant.rows() == null ? null
-                        : List.of(new OperationRecord(operationIds, participant.rows()));
-                PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, operationIds, participant.type(),
-                        changes.get(cell), now, transaction, rows);
-                outcomes.put(cell, new CommitOutcome(state.state(), next, changes.get(cell), false, attempts));
-            });
-            if (createEntries(operationId, outcomes, stagers, null)) {
-                publish(outcomes.keySet());
-                return outcomes;
-            }
-            retryOrGiveUp(attempt, new CommitConflictException(participants.firstKey(), -1,
-                    "another writer committed first or gave this transaction up"));
+        Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
+        for (String cell : participants.keySet()) {
+            states.put(cell, recovery.recover(cell, clock.instant()));
         }
+        Set<String> committed = new TreeSet<>();
+        for (String id : operationIds) {
+            if (states.values().stream().anyMatch(report -> report.state().hasCommitted(id))) {
+                committed.add(id);
+            }
+        }
+        if (!committed.isEmpty() && committed.size() < new HashSet<>(operationIds).size()) {
+            throw new PartiallyCommittedException(committed);
+        }
+        if (!committed.isEmpty()) {
+            Map<String, CommitOutcome> replays = new LinkedHashMap<>();
+            states.forEach((cell, report) -> replays.put(cell,
+                    new CommitOutcome(report.state(), report.state(), PartitionChange.none(), true, 1)));
+            return replays;
+        }
+        Map<String, DataFileStager> stagers = new LinkedHashMap<>();
+        Map<String, PartitionChange> changes = new LinkedHashMap<>();
+        try {
+            for (Map.Entry<String, Participant> participant : participants.entrySet()) {
+                String cell = participant.getKey();
+                DataFileStager stager = new DataFileStager(storage, cell);
+                stagers.put(cell, stager);
+                changes.put(cell, participant.getValue().update().apply(states.get(cell).state(), stager));
+            }
+        } catch (NoSuchFileException superseded) {
+            discardAll(stagers);
+            String moved = newerThanRead(states);
+            if (moved == null) {
+                throw superseded;
+            }
+            // Another writer (another process: this one holds the partitions' locks) committed a newer state and
+            // deleted a file this attempt was reading: a lost race, redone on the new state like a lost commit.
+            CommitConflictException lost = new CommitConflictException(moved, -1, "another writer superseded a file while it was read");
+            lost.initCause(superseded);
+            throw lost;
+        } catch (IOException | RuntimeException failure) {
+            discardAll(stagers);
+            throw failure;
+        }
+        try {
+            DataFileStager.syncTogether(storage, stagers.values());
+        } catch (IOException | RuntimeException failure) {
+            discardAll(stagers);
+            throw failure;
+        }
+        Instant now = clock.instant();
+        String transaction = participants.size() > 1 ? ArchiveLayout.newTransactionId() : null;
+        Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
+        participants.forEach((cell, participant) -> {
+            PartitionRecovery.Report state = states.get(cell);
+            List<OperationRecord> rows = participant.rows() == null ? null
+                    : List.of(new OperationRecord(operationIds, participant.rows()));
+            PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, operationIds, participant.type(),
+                    changes.get(cell), now, transaction, rows);
+            outcomes.put(cell, new CommitOutcome(state.state(), next, changes.get(cell), false, attempt));
+        });
+        if (!createEntries(operationId, outcomes, stagers, null)) {
+            throw new CommitConflictException(participants.firstKey(), -1, "another writer committed first or gave this transaction up");
+        }
+        publish(outcomes.keySet());
+        return outcomes;
     }
 
     /**
@@ -270,11 +275,11 @@ public final class PartitionCommitter {
             Map<String, CommitOutcome> committed;
             try {
                 // In the caller's order (the largest first, so the threads finish together), the results by partition.
-                List<Planned> inOrder = new ArrayList<>(new LinkedHashMap<>(participants.stream().collect(java.util.stream.Collectors.toMap(
+                List<Planned> inOrder = new ArrayList<>(new LinkedHashMap<>(participants.stream().collect(Collectors.toMap(
                         Planned::cell, participant -> participant, (first, second) -> second, LinkedHashMap::new))).values());
                 List<Workers.Outcome<PartitionChange>> staged = workers.map(inOrder,
                         participant -> participant.update().apply(states.get(participant.cell()).state(), stagers.get(participant.cell())));
-                Map<String, Workers.Outcome<PartitionChange>> stagedByCell = new java.util.HashMap<>();
+                Map<String, Workers.Outcome<PartitionChange>> stagedByCell = new HashMap<>();
                 for (int i = 0; i < inOrder.size(); i++) {
                     stagedByCell.put(inOrder.get(i).cell(), staged.get(i));
                 }
@@ -363,13 +368,8 @@ public final class PartitionCommitter {
     }
 
     private PartitionRecovery.Report recoverWhenFree(String cell, Set<String> ownStaged) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return recovery.recover(cell, clock.instant(), ownStaged);
-            } catch (PartitionBusyException busy) {
-                retryOrGiveUp(attempt, busy);
-            }
-        }
+        return Retry.onConflict(PartitionBusyException.class, settings.maxCommitAttempts(), "the partition")
+                .run(attempt -> recovery.recover(cell, clock.instant(), ownStaged));
     }
 
     /** A participant whose log has an entry above the state this attempt read; null when none has. */
@@ -481,19 +481,18 @@ public final class PartitionCommitter {
         Set<String> ownStaged = new HashSet<>();
         late.files().forEach(file -> ownStaged.add(file.name()));
         try (Locks ignored = Locks.take(storage, List.of(cell))) {
-            for (int attempt = 1; ; attempt++) {
-                PartitionRecovery.Report report = recoverWhenFree(cell, ownStaged);
-                late.participant().requireNoConflict(log, late.participant().planned(), report.state());
-                PartitionChange change = new PartitionChange(late.files(), List.of());
-                PartitionCommit next = nextCommit(report.state(), report.topVersion() + 1, late.operationIds(), OperationType.INDEX,
-                        change, clock.instant(), late.transaction(), null);
-                try {
-                    log.commit(next);
-                    return new CommitOutcome(report.state(), next, change, false, attempt);
-                } catch (CommitConflictException lost) {
-                    retryOrGiveUp(attempt, lost);
-                }
-            }
+            // A partition busy with another transaction and a lost race are waited out; a conflicting commit is final.
+            return Retry.onConflict(CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
+                    .except(StalePlanException.class)
+                    .run(attempt -> {
+                        PartitionRecovery.Report report = recovery.recover(cell, clock.instant(), ownStaged);
+                        late.participant().requireNoConflict(log, late.participant().planned(), report.state());
+                        PartitionChange change = new PartitionChange(late.files(), List.of());
+                        PartitionCommit next = nextCommit(report.state(), report.topVersion() + 1, late.operationIds(),
+                                OperationType.INDEX, change, clock.instant(), late.transaction(), null);
+                        log.commit(next);
+                        return new CommitOutcome(report.state(), next, change, false, attempt);
+                    });
         }
     }
 
@@ -510,17 +509,6 @@ public final class PartitionCommitter {
         } catch (IOException | RuntimeException ignored) {
             // Its entries stay undecided until another writer aborts them after the transaction timeout.
         }
-    }
-
-    /**
-     * Waits before the next attempt, longer each time, or gives up. An interrupt (NiFi stopping the processor) stops
-     * retrying at once.
-     */
-    private void retryOrGiveUp(int attempt, CommitConflictException conflict) throws IOException {
-        if (attempt >= settings.maxCommitAttempts()) {
-            throw conflict.afterAttempts(attempt, "the partition");
-        }
-        Backoff.pause(attempt);
     }
 
     /**
@@ -640,17 +628,6 @@ public final class PartitionCommitter {
 
         public Set<String> committed() {
             return committed;
-        }
-    }
-
-    /**
-     * The operation is committed, but publishing its files or deleting superseded ones failed. The archive's state
-     * is the new one; the next operation on the partition, or a retry of this one (a no-op replay), completes it.
-     */
-    public static final class PublishIncompleteException extends IOException {
-        public PublishIncompleteException(String cell, IOException cause) {
-            super("Partition " + cell + " was committed but publishing its files did not complete ("
-                    + cause.getMessage() + "); the next operation on the partition completes it", cause);
         }
     }
 }

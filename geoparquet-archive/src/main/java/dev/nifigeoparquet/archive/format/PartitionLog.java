@@ -1,11 +1,11 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
 import java.util.List;
 
 /**
@@ -50,7 +50,8 @@ public final class PartitionLog {
      * skipped, and an undecided transaction's entry is reported as pending.
      */
     public View view() throws IOException {
-        for (int attempt = 1; ; attempt++) {
+        // An entry gone between the listing and its read was pruned by a concurrent writer's commit: list again.
+        return Retry.onVanishedFile(READ_ATTEMPTS).run(attempt -> {
             List<Long> versions = new java.util.ArrayList<>();
             List<StoredObject> listed = storage.list(ArchiveLayout.logDirectory(cell));
             for (StoredObject entry : listed) {
@@ -60,15 +61,8 @@ public final class PartitionLog {
                 }
             }
             versions.sort(java.util.Comparator.reverseOrder());
-            try {
-                return resolve(versions, listed);
-            } catch (NoSuchFileException pruned) {
-                // A concurrent writer committed and pruned between our list and read: list again.
-                if (attempt == READ_ATTEMPTS) {
-                    throw pruned;
-                }
-            }
-        }
+            return resolve(versions, listed);
+        });
     }
 
     private View resolve(List<Long> newestFirst, List<StoredObject> listed) throws IOException {

@@ -3,6 +3,8 @@ package dev.nifigeoparquet.archive.format;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 
+import dev.nifigeoparquet.archive.CorruptDataException;
+
 import java.io.IOException;
 import java.time.Instant;
 import java.util.HashSet;
@@ -187,7 +189,7 @@ public final class PartitionRecovery {
     }
 
     /** A file the latest commit lists is neither published nor staged: the archive was damaged outside the protocol. */
-    public static final class CommittedFileMissingException extends IOException {
+    public static final class CommittedFileMissingException extends CorruptDataException {
         public CommittedFileMissingException(String file, long version) {
             super("Committed data file " + file + " (commit version " + version + ") is missing from storage");
         }

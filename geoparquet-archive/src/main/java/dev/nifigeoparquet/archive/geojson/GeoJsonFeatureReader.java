@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.geojson;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -160,11 +161,11 @@ public final class GeoJsonFeatureReader {
 
     private DeltaRow toRow(JsonNode feature, long index) {
         if (!"Feature".equals(feature.path("type").asText())) {
-            throw new IllegalArgumentException("not a GeoJSON Feature (type '" + feature.path("type").asText() + "')");
+            throw new RejectedInputException("not a GeoJSON Feature (type '" + feature.path("type").asText() + "')");
         }
         JsonNode properties = feature.path("properties");
         if (!properties.isObject() && !properties.isMissingNode() && !properties.isNull()) {
-            throw new IllegalArgumentException("'properties' must be an object");
+            throw new RejectedInputException("'properties' must be an object");
         }
         if (deleteMarker != null && properties.has(deleteMarker)) {
             featuresWithDeleteMarker++;
@@ -173,10 +174,10 @@ public final class GeoJsonFeatureReader {
         for (Iterator<Map.Entry<String, JsonNode>> fields = properties.fields(); fields.hasNext(); ) {
             String name = fields.next().getKey();
             if (!schema.containsField(name) && !name.equals(deleteMarker) && !delete) {
-                throw new IllegalArgumentException("property '" + name + "' is not a column of the archive (schema evolution is not supported)");
+                throw new RejectedInputException("property '" + name + "' is not a column of the archive (schema evolution is not supported)");
             }
             if (name.equals(geometryColumn)) {
-                throw new IllegalArgumentException("property '" + name + "' shadows the geometry column; the geometry comes from the feature's 'geometry'");
+                throw new RejectedInputException("property '" + name + "' shadows the geometry column; the geometry comes from the feature's 'geometry'");
             }
         }
         Group row = new SimpleGroup(schema);
@@ -193,7 +194,7 @@ public final class GeoJsonFeatureReader {
                     try {
                         codec.encode(reprojector.reproject(geometry, SourceCrs.CRS84, archiveCrs), row);
                     } catch (KeyingException e) {
-                        throw new IllegalArgumentException(e.getMessage(), e);
+                        throw new RejectedInputException(e.getMessage(), e);
                     }
                 }
             } else {
@@ -206,7 +207,7 @@ public final class GeoJsonFeatureReader {
                 }
             }
             if (row.getFieldRepetitionCount(field) == 0 && type.isRepetition(Type.Repetition.REQUIRED)) {
-                throw new IllegalArgumentException("column '" + name + "' is required (non-nullable) and the feature has no value for it");
+                throw new RejectedInputException("column '" + name + "' is required (non-nullable) and the feature has no value for it");
             }
         }
         return new DeltaRow(row, delete);
@@ -219,13 +220,13 @@ public final class GeoJsonFeatureReader {
         if (marker.isBoolean()) {
             return marker.booleanValue();
         }
-        throw new IllegalArgumentException("delete-marker property '" + deleteMarker + "' is " + marker + ", not true or false");
+        throw new RejectedInputException("delete-marker property '" + deleteMarker + "' is " + marker + ", not true or false");
     }
 
     private static void addValue(Group row, int field, Type type, JsonNode value) {
         String name = type.getName();
         if (!type.isPrimitive() || type.isRepetition(Type.Repetition.REPEATED)) {
-            throw new IllegalArgumentException("column '" + name + "' is nested or repeated, which GeoJSON deltas cannot fill");
+            throw new RejectedInputException("column '" + name + "' is nested or repeated, which GeoJSON deltas cannot fill");
         }
         PrimitiveType primitive = type.asPrimitiveType();
         LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
@@ -272,14 +273,14 @@ public final class GeoJsonFeatureReader {
                         require(value.isTextual(), name, value, "a string");
                         row.add(field, Binary.fromString(value.textValue()));
                     } else {
-                        throw new IllegalArgumentException("column '" + name + "' (" + logical + ") cannot be filled from GeoJSON");
+                        throw new RejectedInputException("column '" + name + "' (" + logical + ") cannot be filled from GeoJSON");
                     }
                 }
-                default -> throw new IllegalArgumentException("column '" + name + "' (" + primitive.getPrimitiveTypeName()
+                default -> throw new RejectedInputException("column '" + name + "' (" + primitive.getPrimitiveTypeName()
                         + ") cannot be filled from GeoJSON");
             }
         } catch (DateTimeParseException | ArithmeticException e) {
-            throw new IllegalArgumentException("column '" + name + "': " + value + " is not a valid value: " + e.getMessage(), e);
+            throw new RejectedInputException("column '" + name + "': " + value + " is not a valid value: " + e.getMessage(), e);
         }
     }
 
@@ -300,13 +301,13 @@ public final class GeoJsonFeatureReader {
     /** Integer annotations other than plain signed ones (decimals, unsigned, time of day) are not guessed at. */
     private static void requireExactType(LogicalTypeAnnotation logical, String name) {
         if (logical != null && !(logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer && integer.isSigned())) {
-            throw new IllegalArgumentException("column '" + name + "' (" + logical + ") cannot be filled from GeoJSON");
+            throw new RejectedInputException("column '" + name + "' (" + logical + ") cannot be filled from GeoJSON");
         }
     }
 
     private static void require(boolean ok, String name, JsonNode value, String expected) {
         if (!ok) {
-            throw new IllegalArgumentException("column '" + name + "' needs " + expected + ", found " + value);
+            throw new RejectedInputException("column '" + name + "' needs " + expected + ", found " + value);
         }
     }
 }

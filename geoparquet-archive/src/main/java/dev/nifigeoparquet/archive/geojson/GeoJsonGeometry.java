@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.geojson;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateXYZM;
@@ -44,13 +45,13 @@ public final class GeoJsonGeometry {
             return null;
         }
         if (!node.isObject()) {
-            throw new IllegalArgumentException("a GeoJSON geometry must be an object, not " + node.getNodeType());
+            throw new RejectedInputException("a GeoJSON geometry must be an object, not " + node.getNodeType());
         }
         String type = node.path("type").asText("");
         if (fromRecords && type.equals("Feature")) {
             JsonNode geometry = node.get("geometry");
             if (geometry == null || !geometry.isObject()) {
-                throw new IllegalArgumentException("a GeoJSON geometry must be an object, not "
+                throw new RejectedInputException("a GeoJSON geometry must be an object, not "
                         + (geometry == null ? "null" : geometry.getNodeType()));
             }
             return read(geometry);
@@ -65,7 +66,7 @@ public final class GeoJsonGeometry {
         }
         JsonNode coordinates = node.get("coordinates");
         if (coordinates == null || !coordinates.isArray()) {
-            throw new IllegalArgumentException("GeoJSON " + (type.isEmpty() ? "object" : type) + " has no 'coordinates' array");
+            throw new RejectedInputException("GeoJSON " + (type.isEmpty() ? "object" : type) + " has no 'coordinates' array");
         }
         return switch (type) {
             case "Point" -> point(coordinates);
@@ -92,7 +93,7 @@ public final class GeoJsonGeometry {
                 }
                 yield factory.createMultiPolygon(polygons);
             }
-            default -> throw new IllegalArgumentException("'" + type + "' is not a GeoJSON geometry type");
+            default -> throw new RejectedInputException("'" + type + "' is not a GeoJSON geometry type");
         };
     }
 
@@ -116,13 +117,13 @@ public final class GeoJsonGeometry {
         try {
             return factory.createLinearRing(positions(positions));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("invalid polygon ring: " + e.getMessage(), e);
+            throw new RejectedInputException("invalid polygon ring: " + e.getMessage(), e);
         }
     }
 
     private Coordinate[] positions(JsonNode positions) {
         if (!positions.isArray()) {
-            throw new IllegalArgumentException("expected an array of positions, found " + positions.getNodeType());
+            throw new RejectedInputException("expected an array of positions, found " + positions.getNodeType());
         }
         Coordinate[] coordinates = new Coordinate[positions.size()];
         for (int i = 0; i < coordinates.length; i++) {
@@ -134,18 +135,18 @@ public final class GeoJsonGeometry {
     private Coordinate position(JsonNode position) {
         if (fromRecords) {
             if (!position.isArray() || position.size() < 2) {
-                throw new IllegalArgumentException("a position must be an array of two or three numbers, found " + position);
+                throw new RejectedInputException("a position must be an array of two or three numbers, found " + position);
             }
             double x = number(position.get(0));
             double y = number(position.get(1));
             return position.size() > 2 ? new Coordinate(x, y, number(position.get(2))) : new Coordinate(x, y);
         }
         if (!position.isArray() || position.size() < 2) {
-            throw new IllegalArgumentException("a position needs at least two numbers, found " + position);
+            throw new RejectedInputException("a position needs at least two numbers, found " + position);
         }
         for (JsonNode value : position) {
             if (!value.isNumber()) {
-                throw new IllegalArgumentException("a position holds numbers only, found " + position);
+                throw new RejectedInputException("a position holds numbers only, found " + position);
             }
         }
         double x = position.get(0).doubleValue();
@@ -166,9 +167,9 @@ public final class GeoJsonGeometry {
             try {
                 return Double.parseDouble(value.textValue());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + value.textValue() + "' is not a number");
+                throw new RejectedInputException("'" + value.textValue() + "' is not a number");
             }
         }
-        throw new IllegalArgumentException("a coordinate must be a number, found " + value.getNodeType());
+        throw new RejectedInputException("a coordinate must be a number, found " + value.getNodeType());
     }
 }

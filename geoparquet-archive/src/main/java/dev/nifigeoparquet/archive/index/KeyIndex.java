@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.index;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
@@ -149,15 +150,8 @@ public final class KeyIndex {
 
     /** Like {@link #candidates}, with the journal state the answer was read from. */
     public Lookup lookUp(Collection<FeatureKey> keys) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return lookUpOnce(keys);
-            } catch (java.nio.file.NoSuchFileException superseded) {
-                if (attempt == READ_ATTEMPTS) {
-                    throw superseded;
-                }
-            }
-        }
+        // An index file gone under the read was folded or merged away by a concurrent writer: read again.
+        return Retry.onVanishedFile(READ_ATTEMPTS).run(attempt -> lookUpOnce(keys));
     }
 
     private Lookup lookUpOnce(Collection<FeatureKey> keys) throws IOException {
@@ -294,20 +288,14 @@ public final class KeyIndex {
             return;
         }
         try {
-            for (int attempt = 1; ; attempt++) {
+            // A journal file gone under the fold was pruned by a concurrent fold: read the journal again.
+            Retry.onVanishedFile(READ_ATTEMPTS).run(attempt -> {
                 PartitionCommit journal = new PartitionLog(archive.storage(), ArchiveLayout.INDEX_JOURNAL).latest();
-                if (journal.files().size() < FOLD_JOURNAL_AT) {
-                    return;
-                }
-                try {
+                if (journal.files().size() >= FOLD_JOURNAL_AT) {
                     fold(journal);
-                    return;
-                } catch (java.nio.file.NoSuchFileException prunedMeanwhile) {
-                    if (attempt == READ_ATTEMPTS) {
-                        throw prunedMeanwhile;
-                    }
                 }
-            }
+                return null;
+            });
         } finally {
             folding.unlock();
         }

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.keying;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
 import com.uber.h3core.H3Core;
 import dev.nifigeoparquet.archive.keying.InvalidCellException.Rule;
 
@@ -27,7 +28,7 @@ public final class H3Cells {
     /** Fails unless {@code resolution} is an H3 resolution (0..15). */
     public static int requireResolution(int resolution) {
         if (resolution < MIN_RESOLUTION || resolution > MAX_RESOLUTION) {
-            throw new IllegalArgumentException("H3 resolution must be between " + MIN_RESOLUTION + " and "
+            throw new RejectedInputException("H3 resolution must be between " + MIN_RESOLUTION + " and "
                     + MAX_RESOLUTION + ", got " + resolution);
         }
         return resolution;

@@ -1,5 +1,7 @@
 package dev.nifigeoparquet.archive.keying;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
+
 import java.util.Objects;
 
 /**
@@ -7,7 +9,7 @@ import java.util.Objects;
  * directory names, so the message says exactly which rule failed and never echoes raw control
  * characters from the untrusted input.
  */
-public final class InvalidCellException extends IllegalArgumentException {
+public final class InvalidCellException extends RejectedInputException {
 
     /** The rule a cell name broke, in the order {@link H3Cells} checks them. */
     public enum Rule {

@@ -2,7 +2,8 @@ package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.concurrent.Backoff;
+import dev.nifigeoparquet.archive.CorruptDataException;
+import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
@@ -13,7 +14,6 @@ import dev.nifigeoparquet.archive.format.PartitionCommitter;
 import dev.nifigeoparquet.archive.format.PartitionCommitter.ParticipantFailedException;
 import dev.nifigeoparquet.archive.format.PartitionCommitter.Planned;
 import dev.nifigeoparquet.archive.format.RowChanges;
-import dev.nifigeoparquet.archive.format.StalePlanException;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
@@ -23,7 +23,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -165,19 +164,25 @@ public final class ArchiveWriter {
 
     /** Plans and commits one transaction's batches, planning again while another writer gets in the way. */
     private void runTransaction(List<BatchPlan> batches, OperationResult[] results) throws IOException {
-        int conflicts = 0;
+        Retry.onConflict(CommitConflictException.class, archive.descriptor().protocol().maxCommitAttempts(), "the archive")
+                .run(attempt -> {
+                    planAndCommit(batches, results);
+                    return null;
+                });
+    }
+
+    /**
+     * One attempt: plans the batches that have not failed and commits them. A batch whose partition is damaged fails and
+     * the rest is planned again; another writer getting in the way (a stale plan, a lost commit, a file superseded while
+     * it was rewritten) is a conflict, for the caller to redo.
+     */
+    private void planAndCommit(List<BatchPlan> batches, OperationResult[] results) throws IOException {
         while (true) {
             List<BatchPlan> live = batches.stream().filter(batch -> batch.failure == null).toList();
             if (live.isEmpty()) {
                 return;
             }
-            RunPlan plan;
-            try {
-                plan = planner.plan(live);
-            } catch (CommitConflictException stale) {
-                pauseOrGiveUp(++conflicts, stale);
-                continue;
-            }
+            RunPlan plan = planner.plan(live);
             if (!plan.hasWork()) {
                 finish(plan, Map.of(), results);
                 return;
@@ -185,31 +190,14 @@ public final class ArchiveWriter {
             try {
                 finish(plan, commit(plan), results);
                 return;
-            } catch (CommitConflictException lost) {
-                pauseOrGiveUp(++conflicts, lost);
             } catch (ParticipantFailedException failed) {
-                Exception cause = (Exception) failed.getCause();
                 PartitionWork work = plan.work.get(failed.cell());
-                if (cause instanceof NoSuchFileException && archive.partitionState(work.cell).version() != work.pinned.version()) {
-                    // Another writer superseded a file while it was being rewritten: a lost race like any other.
-                    pauseOrGiveUp(++conflicts, new StalePlanException(work.cell, "a file was superseded while it was rewritten"));
-                    continue;
-                }
-                if (!Failures.isDamagedData(cause)) {
-                    throw Workers.rethrowable(cause);
-                }
                 // The partition is damaged: the batches that need it fail, the others go on without them.
-                work.batches.values().forEach(batch -> batch.failure = cause);
+                CorruptDataException failure = Failures.damage(archive, work.cell, work.pinned.version(), (Exception) failed.getCause(),
+                        "rewritten");
+                work.batches.values().forEach(batch -> batch.failure = failure);
             }
         }
-    }
-
-    private void pauseOrGiveUp(int conflicts, CommitConflictException conflict) throws IOException {
-        int attempts = archive.descriptor().protocol().maxCommitAttempts();
-        if (conflicts >= attempts) {
-            throw conflict.afterAttempts(attempts, "the archive");
-        }
-        Backoff.pause(conflicts);
     }
 
     /** Commits the plan's partitions and, when keys change partition, the key index's records, as one transaction. */

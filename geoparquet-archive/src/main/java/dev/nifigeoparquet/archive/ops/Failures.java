@@ -1,32 +1,42 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
-import dev.nifigeoparquet.archive.parquet.ParquetFileException;
+import dev.nifigeoparquet.archive.CorruptDataException;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.format.StalePlanException;
 
-import java.nio.file.FileSystemException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 
-/** Tells a damaged partition (retrying cannot help) from a failing storage (it may). */
+/** What a failure to read or rewrite one partition of a run means, decided by its type for the planner and the writer. */
 final class Failures {
 
     private Failures() {
     }
 
     /**
-     * Whether the failure says the archive's data is damaged: a data file that cannot be read as Parquet, or one that
-     * its commit lists but that is neither published nor staged. A refusal of the storage itself (a full disk, a file
-     * system error) surfacing while a file was read is not: the same work can succeed once it clears.
+     * The damage that fails the batches needing the partition: corrupt data, or a live file gone without a newer commit
+     * to explain it (lost outside the archive). A file gone because another writer moved the partition on since
+     * {@code pinnedVersion} is a {@link StalePlanException}, thrown for the run to plan again; any other failure is the
+     * storage's, and is thrown as it came to fail the run.
+     *
+     * @param while_ what the run was doing with the partition's files ("read", "rewritten")
      */
-    static boolean isDamagedData(Throwable failure) {
-        boolean damaged = false;
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof FileSystemException && !(cause instanceof NoSuchFileException)
-                    || String.valueOf(cause.getMessage()).contains("No space left on device")) {
-                return false;
+    static CorruptDataException damage(GeoParquetArchive archive, String cell, long pinnedVersion, Exception failure, String while_)
+            throws IOException {
+        Exception cause = failure instanceof UncheckedIOException unchecked ? unchecked.getCause() : failure;
+        if (cause instanceof NoSuchFileException missing) {
+            if (archive.partitionState(cell).version() != pinnedVersion) {
+                StalePlanException stale = new StalePlanException(cell, "a file was superseded while it was " + while_);
+                stale.initCause(missing);
+                throw stale;
             }
-            damaged |= cause instanceof ParquetFileException || cause instanceof PartitionRecovery.CommittedFileMissingException
-                    || cause instanceof NoSuchFileException;
+            return new CorruptDataException(missing.getMessage() + " (live, and no newer commit superseded it)", missing);
         }
-        return damaged;
+        if (cause instanceof CorruptDataException corrupt) {
+            return corrupt;
+        }
+        throw Workers.rethrowable(cause);
     }
 }

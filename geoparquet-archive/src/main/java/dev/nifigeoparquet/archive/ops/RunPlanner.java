@@ -16,7 +16,6 @@ import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import org.apache.parquet.example.data.Group;
 
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -188,13 +187,7 @@ final class RunPlanner {
      * of the storage itself end the run.
      */
     private Exception partitionFailure(String cell, Exception failure, Pins pins) throws IOException {
-        if (failure instanceof NoSuchFileException && archive.partitionState(cell).version() != pins.get(cell).version()) {
-            throw new StalePlanException(cell, "a file was superseded while it was read");
-        }
-        if (Failures.isDamagedData(failure)) {
-            return failure;
-        }
-        throw Workers.rethrowable(failure);
+        return Failures.damage(archive, cell, pins.get(cell).version(), failure, "read");
     }
 
     /** Decides the fate of every key of one batch and adds its part to the partitions' rewrites. */

@@ -49,13 +49,16 @@ public final class GeoParquetFileReader implements Closeable {
     private final ParsedFooter parsed;
     private final ParquetFooter footer;
     private final ParquetFileReader reader;
+    /** The file's stream, which tells a failure of the storage from bytes that cannot be read as Parquet. */
+    private final StorageStreams.Input stream;
     private MessageType readSchema;
     private MessageColumnIO columnIO;
     private long rowsRead;
     private int nextRowGroup;
 
-    private GeoParquetFileReader(String name, ParsedFooter parsed, ParquetFileReader reader) {
+    private GeoParquetFileReader(String name, ParsedFooter parsed, ParquetFileReader reader, StorageStreams.Input stream) {
         this.name = name;
+        this.stream = stream;
         this.parsed = parsed;
         this.footer = parsed.footer();
         this.reader = reader;
@@ -87,11 +90,23 @@ public final class GeoParquetFileReader implements Closeable {
         return open(new LocalInputFile(file), file.toString());
     }
 
-    /** @param name how errors refer to the file */
+    /**
+     * Opens a file and checks its footer. A failure of the storage is reported as the storage raised it; bytes that are
+     * not a readable Parquet file as a {@link ParquetFileException}, now or when rows are read.
+     *
+     * @param name how errors refer to the file
+     */
     public static GeoParquetFileReader open(InputFile file, String name) throws IOException {
-        SeekableInputStream stream = file.newStream();
+        SeekableInputStream opened = file.newStream();
+        long length;
         try {
-            long length = file.getLength();
+            length = file.getLength();
+        } catch (IOException | RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+        StorageStreams.Input stream = new StorageStreams.Input(opened);
+        try {
             FileMetaData thriftFooter = readFooter(stream, length, name);
             ParquetMetadata metadata = new ParquetMetadataConverter().fromParquetMetadata(thriftFooter);
             long dataEnd = length - TAIL_BYTES - footerLength(stream, length); // already checked to fit
@@ -101,12 +116,10 @@ public final class GeoParquetFileReader implements Closeable {
                     keyValuesInFileOrder(thriftFooter), metadata.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum(),
                     metadata.getBlocks());
             return open(file, new ParsedFooter(footer, metadata), stream);
-        } catch (ParquetFileException e) {
-            stream.close();
-            throw e;
         } catch (IOException | RuntimeException e) {
             stream.close();
-            throw new ParquetFileException(name, "not a readable Parquet file: " + e.getMessage(), e);
+            throw e instanceof ParquetFileException ? (ParquetFileException) e
+                    : failure(stream, () -> new ParquetFileException(name, "not a readable Parquet file: " + e.getMessage(), e));
         }
     }
 
@@ -124,19 +137,25 @@ public final class GeoParquetFileReader implements Closeable {
 
     /** Opens a file whose footer was parsed before (see {@link #parsedFooter()}), without reading the footer again. */
     public static GeoParquetFileReader open(InputFile file, ParsedFooter parsed) throws IOException {
-        SeekableInputStream stream = file.newStream();
+        StorageStreams.Input stream = new StorageStreams.Input(file.newStream());
         try {
             return open(file, parsed, stream);
         } catch (IOException | RuntimeException e) {
             stream.close();
-            throw new ParquetFileException(parsed.footer().file(), "not a readable Parquet file: " + e.getMessage(), e);
+            throw failure(stream, () -> new ParquetFileException(parsed.footer().file(), "not a readable Parquet file: " + e.getMessage(), e));
         }
     }
 
-    private static GeoParquetFileReader open(InputFile file, ParsedFooter parsed, SeekableInputStream stream) throws IOException {
+    private static GeoParquetFileReader open(InputFile file, ParsedFooter parsed, StorageStreams.Input stream) throws IOException {
         ParquetFileReader reader = ParquetFileReader.open(file, parsed.metadata(), readOptions(),
                 new PageHeaderGuard(stream, parsed.metadata()));
-        return new GeoParquetFileReader(parsed.footer().file(), parsed, reader);
+        return new GeoParquetFileReader(parsed.footer().file(), parsed, reader, stream);
+    }
+
+    /** The storage's failure when the storage failed, else the file's. */
+    private static IOException failure(StorageStreams.Input stream, java.util.function.Supplier<ParquetFileException> ofTheFile) {
+        IOException storage = stream.storageFailure();
+        return storage != null ? storage : ofTheFile.get();
     }
 
     /** This file's parsed footer, to open the file again without parsing it. */
@@ -230,8 +249,8 @@ public final class GeoParquetFileReader implements Closeable {
         try {
             filter = reader.getBloomFilterDataReader(group).readBloomFilter(chunk);
         } catch (RuntimeException e) {
-            throw new ParquetFileException(name, "cannot read the bloom filter of row group " + rowGroup + ", column "
-                    + column + ": " + e.getMessage(), e);
+            throw failure(stream, () -> new ParquetFileException(name, "cannot read the bloom filter of row group " + rowGroup
+                    + ", column " + column + ": " + e.getMessage(), e));
         }
         return filter == null ? value -> true : value -> filter.findHash(filter.hash(value));
     }
@@ -274,12 +293,13 @@ public final class GeoParquetFileReader implements Closeable {
     }
 
     /** The next row group's pages, or {@code null} after the last one. */
-    private PageReadStore readNextPages() throws ParquetFileException {
+    private PageReadStore readNextPages() throws IOException {
         nextRowGroup++;
         try {
             return reader.readNextRowGroup();
         } catch (IOException | RuntimeException e) {
-            throw new ParquetFileException(name, "cannot read row group after row " + rowsRead + ": " + e.getMessage(), e);
+            throw failure(stream, () -> new ParquetFileException(name, "cannot read row group after row " + rowsRead + ": "
+                    + e.getMessage(), e));
         }
     }
 

@@ -46,6 +46,8 @@ public final class GeoParquetFileWriter implements Closeable {
     private final ParquetProperties properties;
     private final BytesInputCompressor compressor;
     private final ParquetFileWriter fileWriter;
+    /** The file's stream, which tells a failure of the storage from one of encoding. */
+    private final StorageStreams.Output output;
     private final GroupRowWriteSupport rowWriter;
     private final MessageColumnIO columnIO;
 
@@ -60,13 +62,14 @@ public final class GeoParquetFileWriter implements Closeable {
 
     private GeoParquetFileWriter(String name, MessageType schema, Map<String, String> footerEntries,
                                  WriterSettings settings, ColumnEncodings encodings,
-                                 ParquetFileWriter fileWriter, Map<Integer, CoveringColumn> covering) {
+                                 ParquetFileWriter fileWriter, StorageStreams.Output output, Map<Integer, CoveringColumn> covering) {
         this.name = name;
         this.schema = schema;
         this.footerEntries = footerEntries;
         this.properties = properties(schema, footerEntries, settings, encodings);
         this.compressor = new ArchiveCodecFactory(settings.zstdLevel()).getCompressor(settings.codec());
         this.fileWriter = fileWriter;
+        this.output = output;
         this.rowWriter = new GroupRowWriteSupport(schema, covering);
         this.columnIO = new ColumnIOFactory(false).getColumnIO(schema);
     }
@@ -91,17 +94,18 @@ public final class GeoParquetFileWriter implements Closeable {
         Map<Integer, CoveringColumn> covering = coveringColumns(schema, footer, name);
         Map<String, String> entries = new LinkedHashMap<>(footer.asMap());
         entries.put(WRITER_MODEL_KEY, WRITER_MODEL);
+        StorageStreams.Output output = new StorageStreams.Output(out);
         ParquetFileWriter fileWriter;
         try {
-            fileWriter = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE,
+            fileWriter = new ParquetFileWriter(output, schema, ParquetFileWriter.Mode.CREATE,
                     ParquetWriterDefaults.ROW_GROUP_BYTES_HINT, ParquetWriterDefaults.NO_PADDING, null,
                     properties(schema, entries, settings, encodings));
             fileWriter.start();
         } catch (IOException | RuntimeException e) {
-            throw writeFailure(name, "cannot create", e);
+            throw writeFailure(name, output, "cannot create", e);
         }
         GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, encodings,
-                fileWriter, covering);
+                fileWriter, output, covering);
         writer.startRowGroup();
         return writer;
     }
@@ -261,7 +265,7 @@ public final class GeoParquetFileWriter implements Closeable {
             fileWriter.endBlock();
             rowGroups++;
         } catch (IOException | RuntimeException e) {
-            throw writeFailure(name, "cannot write row group " + rowGroups, e);
+            throw writeFailure(name, output, "cannot write row group " + rowGroups, e);
         } finally {
             columnStore.close();
             pageStore.close();
@@ -269,12 +273,13 @@ public final class GeoParquetFileWriter implements Closeable {
     }
 
     /**
-     * An I/O error while writing is the storage's (a full disk, a lost connection): a plain {@link IOException}, so
-     * callers may try again. Anything else means the rows could not be encoded: a {@link ParquetFileException}.
+     * A failure of the storage beneath (a full disk, a lost connection), however parquet-java wrapped it, is a plain
+     * {@link IOException}, so callers may try again. Anything else means the rows could not be encoded: a
+     * {@link ParquetFileException}.
      */
-    private static IOException writeFailure(String name, String what, Throwable e) {
-        return e instanceof IOException
-                ? new IOException(name + ": " + what + ": " + storageReason(e), e)
+    private static IOException writeFailure(String name, StorageStreams.Output output, String what, Throwable e) {
+        return output.storageFailure() != null
+                ? new IOException(name + ": " + what + ": " + storageReason(e), output.storageFailure())
                 : new ParquetFileException(name, what + ": " + storageReason(e), e);
     }
 
@@ -305,7 +310,7 @@ public final class GeoParquetFileWriter implements Closeable {
             fileWriter.end(footerEntries);
             result = new WrittenFile(rowsWritten, rowGroups, fileWriter.getPos());
         } catch (IOException | RuntimeException e) {
-            throw writeFailure(name, "cannot write footer", e);
+            throw writeFailure(name, output, "cannot write footer", e);
         }
         compressor.release();
         return result;

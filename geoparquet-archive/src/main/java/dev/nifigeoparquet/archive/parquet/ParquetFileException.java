@@ -1,9 +1,15 @@
 package dev.nifigeoparquet.archive.parquet;
 
-import java.io.IOException;
+import dev.nifigeoparquet.archive.CorruptDataException;
 
-/** A Parquet file that cannot be read or written; the message always starts with the file's name. */
-public final class ParquetFileException extends IOException {
+/**
+ * A Parquet file whose bytes cannot be read, or rows that cannot be encoded into one; the message always starts with
+ * the file's name. Never a failure of the storage underneath: the reader and writer report those as they came.
+ *
+ * <p>Corrupt data, because the Parquet files the engine reads are the archive's own. A file given as input (a delta, a
+ * template) is not: whoever opens one rejects the input instead ({@link #asRejectedInput}).
+ */
+public final class ParquetFileException extends CorruptDataException {
 
     public ParquetFileException(String file, String reason) {
         super(file + ": " + reason);
@@ -11,6 +17,11 @@ public final class ParquetFileException extends IOException {
 
     public ParquetFileException(String file, String reason, Throwable cause) {
         super(file + ": " + reason, cause);
+    }
+
+    /** This failure as the refusal of the input file it concerns, for callers that opened a file they were given. */
+    public dev.nifigeoparquet.archive.RejectedInputException asRejectedInput() {
+        return new dev.nifigeoparquet.archive.RejectedInputException(getMessage(), this);
     }
 
     /** The messages along the cause chain, outermost first: parquet-java's own ones rarely carry the reason. */

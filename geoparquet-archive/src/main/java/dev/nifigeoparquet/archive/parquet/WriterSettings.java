@@ -1,5 +1,7 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
+
 import java.util.Objects;
 import java.util.Set;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -35,17 +37,17 @@ public record WriterSettings(CompressionCodecName codec, int zstdLevel, int rowG
     public WriterSettings {
         Objects.requireNonNull(codec, "codec");
         if (!SUPPORTED_CODECS.contains(codec)) {
-            throw new IllegalArgumentException("Unsupported codec " + codec + "; supported: " + SUPPORTED_CODECS);
+            throw new RejectedInputException("Unsupported codec " + codec + "; supported: " + SUPPORTED_CODECS);
         }
         if (zstdLevel < MIN_ZSTD_LEVEL || zstdLevel > MAX_ZSTD_LEVEL) {
-            throw new IllegalArgumentException(
+            throw new RejectedInputException(
                     "ZSTD level " + zstdLevel + " is outside " + MIN_ZSTD_LEVEL + ".." + MAX_ZSTD_LEVEL);
         }
         if (rowGroupRowCount < 1) {
-            throw new IllegalArgumentException("Row group row count must be positive, was " + rowGroupRowCount);
+            throw new RejectedInputException("Row group row count must be positive, was " + rowGroupRowCount);
         }
         if (targetFileBytes < 1) {
-            throw new IllegalArgumentException("Target file size must be positive, was " + targetFileBytes + " bytes");
+            throw new RejectedInputException("Target file size must be positive, was " + targetFileBytes + " bytes");
         }
     }
 

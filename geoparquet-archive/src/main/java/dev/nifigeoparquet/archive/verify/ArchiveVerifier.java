@@ -200,11 +200,13 @@ public final class ArchiveVerifier {
         return current;
     }
 
-    private static void sleep(long millis) {
+    /** Pauses before looking again; an interrupt ends the verification instead of the pause alone. */
+    private static void sleep(long millis) throws java.io.InterruptedIOException {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("Interrupted while verifying");
         }
     }
 

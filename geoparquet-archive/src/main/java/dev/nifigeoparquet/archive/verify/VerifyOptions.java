@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.verify;
 
+import dev.nifigeoparquet.archive.RejectedInputException;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -37,14 +38,14 @@ public record VerifyOptions(List<String> cells, OptionalLong expectedRows, int m
 
         public Placement {
             if (sampleRows < 0 || (!enabled && sampleRows != 0)) {
-                throw new IllegalArgumentException("A placement sample is a positive number of rows, was " + sampleRows);
+                throw new RejectedInputException("A placement sample is a positive number of rows, was " + sampleRows);
             }
         }
 
         /** About {@code rows} rows, spread evenly. */
         public static Placement sample(long rows) {
             if (rows <= 0) {
-                throw new IllegalArgumentException("A placement sample must have at least one row, was " + rows);
+                throw new RejectedInputException("A placement sample must have at least one row, was " + rows);
             }
             return new Placement(true, rows);
         }
@@ -68,7 +69,7 @@ public record VerifyOptions(List<String> cells, OptionalLong expectedRows, int m
         operations = operations == null ? List.of() : List.copyOf(operations);
         Objects.requireNonNull(expectedRows, "expectedRows");
         if (maxDuplicateKeysReported < 0) {
-            throw new IllegalArgumentException("maxDuplicateKeysReported must not be negative, was " + maxDuplicateKeysReported);
+            throw new RejectedInputException("maxDuplicateKeysReported must not be negative, was " + maxDuplicateKeysReported);
         }
     }
 
@@ -78,7 +79,7 @@ public record VerifyOptions(List<String> cells, OptionalLong expectedRows, int m
 
     public static VerifyOptions partitions(List<String> cells) {
         if (cells.isEmpty()) {
-            throw new IllegalArgumentException("No partitions given; use wholeArchive() to verify every partition");
+            throw new RejectedInputException("No partitions given; use wholeArchive() to verify every partition");
         }
         return new VerifyOptions(cells, OptionalLong.empty(), DEFAULT_MAX_DUPLICATE_KEYS_REPORTED);
     }
@@ -89,7 +90,7 @@ public record VerifyOptions(List<String> cells, OptionalLong expectedRows, int m
 
     public VerifyOptions expectingRows(long rows) {
         if (rows < 0) {
-            throw new IllegalArgumentException("Expected row count must not be negative, was " + rows);
+            throw new RejectedInputException("Expected row count must not be negative, was " + rows);
         }
         return new VerifyOptions(cells, OptionalLong.of(rows), maxDuplicateKeysReported, placement, operations);
     }
@@ -98,7 +99,7 @@ public record VerifyOptions(List<String> cells, OptionalLong expectedRows, int m
     public VerifyOptions expectingRows(long baseline, long inserted, long deleted) {
         long expected = baseline + inserted - deleted;
         if (expected < 0) {
-            throw new IllegalArgumentException("baseline " + baseline + " + inserted " + inserted + " - deleted " + deleted
+            throw new RejectedInputException("baseline " + baseline + " + inserted " + inserted + " - deleted " + deleted
                     + " is negative");
         }
         return expectingRows(expected);

@@ -1,14 +1,15 @@
 package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
-import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.testing.StorageBackend;
 import org.apache.parquet.io.PositionOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -161,6 +164,64 @@ class PartitionCommitterFaultTest {
         assertTrue(replay.replay());
         assertEquals(old, new PartitionLog(storage, CELL).latest());
         assertTrue(stagingFiles(root).isEmpty(), "a replay stages nothing");
+    }
+
+    @Test
+    void aWriterThatKeepsLosingGivesUpAfterTheAttemptsAndAnInterruptStopsItAtOnce() throws IOException {
+        Path root = temp.resolve("losing");
+        seedPartition(root);
+        ArchiveStorage storage = backend().storage(root);
+        PartitionLog log = new PartitionLog(storage, CELL);
+        int maxAttempts = ProtocolSettings.DEFAULT.maxCommitAttempts();
+
+        // Another writer commits before every attempt of this one can.
+        int[] attempts = {0};
+        PartitionUpdate alwaysLoses = (current, stager) -> {
+            attempts[0]++;
+            log.commit(current.next("rival-" + attempts[0], OperationType.APPEND, START, current.files(), List.of(), List.of(), 10));
+            return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
+        };
+        CommitConflictException gaveUp = assertThrows(CommitConflictException.class,
+                () -> committer(storage, START).commit(CELL, "mine", OperationType.APPEND, alwaysLoses));
+        assertEquals(maxAttempts, attempts[0], gaveUp.getMessage());
+        assertTrue(gaveUp.getMessage().contains("gave up after " + maxAttempts + " attempts"), gaveUp.getMessage());
+
+        // NiFi stopping the processor interrupts the thread as the first attempt loses: no second attempt starts.
+        attempts[0] = 0;
+        ArchiveStorage interruptedOnLoss = interruptingOnLostCommit(storage);
+        PartitionLog rivalLog = new PartitionLog(storage, CELL);
+        PartitionUpdate losesOnce = (current, stager) -> {
+            attempts[0]++;
+            rivalLog.commit(current.next("rival-x" + attempts[0], OperationType.APPEND, START, current.files(), List.of(), List.of(), 10));
+            return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
+        };
+        long started = System.nanoTime();
+        try {
+            InterruptedIOException stopped = assertThrows(InterruptedIOException.class,
+                    () -> committer(interruptedOnLoss, START).commit(CELL, "mine", OperationType.APPEND, losesOnce));
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept for the caller");
+            assertInstanceOf(CommitConflictException.class, stopped.getCause(), "the conflict that was not retried");
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(1, attempts[0], "one attempt, then no retry");
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).toMillis() < 5_000, "no pause sat out");
+        assertFalse(log.latest().hasCommitted("mine"));
+    }
+
+    /** The storage, with the thread interrupted whenever creating an object fails because it exists: a lost commit race. */
+    private static ArchiveStorage interruptingOnLostCommit(ArchiveStorage storage) {
+        return (ArchiveStorage) java.lang.reflect.Proxy.newProxyInstance(ArchiveStorage.class.getClassLoader(),
+                new Class<?>[] {ArchiveStorage.class}, (proxy, method, arguments) -> {
+                    try {
+                        return method.invoke(storage, arguments);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        if (method.getName().equals("createExclusive") && e.getCause() instanceof java.nio.file.FileAlreadyExistsException) {
+                            Thread.currentThread().interrupt();
+                        }
+                        throw e.getCause();
+                    }
+                });
     }
 
     // --- helpers ---

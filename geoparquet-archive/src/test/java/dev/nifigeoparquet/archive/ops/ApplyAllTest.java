@@ -5,7 +5,7 @@ import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.index.KeyIndex;
-import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.FaultPoints;

@@ -142,14 +142,7 @@ final class ParcelArchive {
 
     /** parcel_id -> area_m2 of the whole archive, as DuckDB reads it through the Hive layout. */
     Map<String, Double> readAreas() {
-        Map<String, Double> areas = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id, area_m2 FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
-            Double previous = areas.put((String) row.get(0), ((Number) row.get(1)).doubleValue());
-            if (previous != null) {
-                throw new AssertionError("duplicate key " + row.get(0));
-            }
-        }
-        return areas;
+        return DuckDb.datasetValues(root, SyntheticParcels.KEY, "area_m2");
     }
 
     /** parcel_id -> h3_cell as DuckDB derives it from the directory names. */

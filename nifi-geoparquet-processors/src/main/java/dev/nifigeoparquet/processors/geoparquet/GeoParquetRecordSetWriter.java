@@ -12,6 +12,7 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.processors.record.ParquetRecordSchemas;
 import dev.nifigeoparquet.processors.record.RecordConversionOptions;
+import dev.nifigeoparquet.processors.service.ArchiveLocation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.nifi.annotation.behavior.Restricted;
 import org.apache.nifi.annotation.behavior.Restriction;
@@ -35,6 +37,7 @@ import org.apache.nifi.components.ValidationContext;
 import org.apache.nifi.components.ValidationResult;
 import org.apache.nifi.controller.AbstractControllerService;
 import org.apache.nifi.controller.ConfigurationContext;
+import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
 import org.apache.nifi.logging.ComponentLog;
 import org.apache.nifi.processor.util.StandardValidators;
@@ -96,6 +99,17 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                     + "byte. They are read when the service is enabled; re-enable it after the archive's schema changes.")
             .required(true)
             .addValidator(StandardValidators.createDirectoryExistsValidator(false, false))
+            .dependsOn(SCHEMA_SOURCE, SchemaSource.ARCHIVE)
+            .build();
+
+    public static final PropertyDescriptor ALLOWED_ROOTS = new PropertyDescriptor.Builder()
+            .name("Allowed Archive Roots")
+            .description("Comma-separated base directories the Archive Directory must lie under (after resolving '..' and symbolic"
+                    + " links), as the GeoParquet archive service's property of the same name keeps its root. Leave empty to allow any"
+                    + " directory the NiFi user can read.")
+            .required(false)
+            .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
+            .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .dependsOn(SCHEMA_SOURCE, SchemaSource.ARCHIVE)
             .build();
 
@@ -188,7 +202,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             .defaultValue("true")
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(SCHEMA_SOURCE, ARCHIVE_SERVICE, ARCHIVE_DIRECTORY, PARQUET_SCHEMA,
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(SCHEMA_SOURCE, ARCHIVE_SERVICE, ARCHIVE_DIRECTORY, ALLOWED_ROOTS, PARQUET_SCHEMA,
             GEO_METADATA, GEOMETRY_COLUMN, MISSING_FIELDS, UNKNOWN_FIELDS, COMPRESSION_CODEC, ZSTD_LEVEL, ROW_GROUP_SIZE,
             DICTIONARY_ENCODING);
 
@@ -296,6 +310,11 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     private static Target archiveTarget(final PropertyContext context) throws IOException {
         final Path root = Path.of(context.getProperty(ARCHIVE_DIRECTORY).getValue());
+        final List<Path> allowed = ArchiveLocation.parseBases(context.getProperty(ALLOWED_ROOTS).evaluateAttributeExpressions().getValue());
+        final Optional<String> outside = ArchiveLocation.outsideAllowedBases(root, allowed, ARCHIVE_DIRECTORY.getDisplayName());
+        if (outside.isPresent()) {
+            throw new IllegalArgumentException(outside.get());
+        }
         final GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
         return new Target(archive.schema(), archive.canonicalFooter());
     }

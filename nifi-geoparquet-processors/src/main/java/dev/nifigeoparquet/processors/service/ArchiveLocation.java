@@ -8,17 +8,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The rule that keeps an archive root inside the operator's allowed bases. Paths are compared after making them
+ * The rule that keeps an archive root inside the operator's allowed bases, for the archive service and for the record
+ * writer that reads an archive's schema from a directory. Paths are compared after making them
  * absolute and normal, and through symbolic links for the parts that exist, so neither {@code ..} nor a link can
  * lead out of a base.
  */
-final class ArchiveLocation {
+public final class ArchiveLocation {
 
     private ArchiveLocation() {
     }
 
     /** Parses a comma-separated list of base directories; blank entries are ignored. */
-    static List<Path> parseBases(String value) {
+    public static List<Path> parseBases(String value) {
         List<Path> bases = new ArrayList<>();
         if (value == null) {
             return bases;
@@ -54,6 +55,11 @@ final class ArchiveLocation {
      * naming both the root and the bases.
      */
     static Optional<String> outsideAllowedBases(Path root, List<Path> bases) {
+        return outsideAllowedBases(root, bases, "Archive Root Directory");
+    }
+
+    /** Like {@link #outsideAllowedBases(Path, List)}, for a root given by the property {@code rootProperty}. */
+    public static Optional<String> outsideAllowedBases(Path root, List<Path> bases, String rootProperty) {
         if (bases.isEmpty()) {
             return Optional.empty();
         }
@@ -64,7 +70,7 @@ final class ArchiveLocation {
                 return Optional.empty();
             }
         }
-        return Optional.of("Archive Root Directory " + resolvedRoot + " lies outside every Allowed Archive Roots base "
+        return Optional.of(rootProperty + " " + resolvedRoot + " lies outside every Allowed Archive Roots base "
                 + resolvedBases + "; choose a root under one of them or add its base to Allowed Archive Roots");
     }
 

@@ -8,9 +8,6 @@ import dev.nifigeoparquet.archive.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
-import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.format.PartitionLocks;
-import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
@@ -40,6 +37,7 @@ import org.apache.nifi.controller.ConfigurationContext;
 import org.apache.nifi.controller.VerifiableControllerService;
 import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.migration.PropertyConfiguration;
 import org.apache.nifi.processor.util.StandardValidators;
 import org.apache.nifi.reporting.InitializationException;
 import org.apache.parquet.io.LocalInputFile;
@@ -48,22 +46,19 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 import java.util.stream.Stream;
 
 @Tags({"geoparquet", "parquet", "archive", "h3", "geospatial", "partition"})
-@CapabilityDescription("Opens one H3-partitioned GeoParquet archive (<root>/h3_cell=<cell>/*.parquet) when enabled and shares its"
-        + " pinned settings with the processors that use it: the H3 resolution, the canonical 'geo' metadata bytes, the CRS, the geometry"
-        + " and key columns. The archive descriptor is read once; processors never re-read a file for these settings. A root that holds"
-        + " GeoParquet partitions written by another tool can be adopted, and a missing archive can be created from a template GeoParquet"
-        + " file. Writers of one partition inside this NiFi node take turns through the service's per-partition lock.")
+@CapabilityDescription("Opens one H3-partitioned GeoParquet archive (<root>/h3_cell=<cell>/*.parquet) when enabled and shares it"
+        + " with the processors that use it, with its pinned settings: the H3 resolution, the CRS, the geometry column, the schema and"
+        + " the canonical footer ('geo' among it). The archive descriptor is read once; processors never re-read a file for these settings."
+        + " A root that holds GeoParquet partitions written by another tool can be adopted, and a missing archive can be created from a"
+        + " template GeoParquet file. Writers of one partition inside this NiFi node take turns through the engine's per-partition lock.")
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.RouteByH3Cell"})
 @Restricted(restrictions = {
         @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
@@ -165,23 +160,11 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             .dependsOn(MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE, MissingArchiveStrategy.ADOPT)
             .build();
 
-    public static final PropertyDescriptor STATE_CACHE_SIZE = new PropertyDescriptor.Builder()
-            .name("Partition State Cache Size")
-            .description("How many partitions' latest commit states the service keeps in memory for planning and reporting. 0 disables"
-                    + " the cache. Writers never use cached states: they read the newest state under the partition lock.")
-            .required(true)
-            .defaultValue("1000")
-            .addValidator(StandardValidators.NON_NEGATIVE_INTEGER_VALIDATOR)
-            .build();
-
-    public static final PropertyDescriptor STATE_CACHE_EXPIRATION = new PropertyDescriptor.Builder()
-            .name("Partition State Cache Expiration")
-            .description("How long a cached partition state is served before it is read again; a commit by another node or process is"
-                    + " seen at the latest after this time.")
-            .required(true)
-            .defaultValue("30 sec")
-            .addValidator(StandardValidators.TIME_PERIOD_VALIDATOR)
-            .build();
+    /**
+     * Properties of earlier versions that no component used: {@link #migrateProperties} drops them from flows that still
+     * set them.
+     */
+    static final List<String> REMOVED_PROPERTIES = List.of("Partition State Cache Size", "Partition State Cache Expiration");
 
     public static final PropertyDescriptor WORKER_THREADS = new PropertyDescriptor.Builder()
             .name("Worker Threads")
@@ -195,12 +178,12 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = java.util.stream.Stream.concat(Stream.of(
             ARCHIVE_ROOT, ALLOWED_ROOTS, H3_RESOLUTION, MISSING_ARCHIVE_STRATEGY, TEMPLATE_FILE, KEY_COLUMNS, VERSION_COLUMN,
-            STATE_CACHE_SIZE, STATE_CACHE_EXPIRATION, WORKER_THREADS), S3StorageProperties.PROPERTIES.stream()).toList();
+            WORKER_THREADS), S3StorageProperties.PROPERTIES.stream()).toList();
 
     private static final String TEMPLATE_NAME = "template";
 
-    /** Everything an enabled service serves, read once. */
-    private record Opened(GeoParquetArchive archive, Optional<byte[]> geo, List<String> warnings, PartitionStateCache cache) {
+    /** The archive an enabled service serves, opened once. */
+    private record Opened(GeoParquetArchive archive) {
         void close() {
             if (archive.storage() instanceof AutoCloseable closeable) {
                 try {
@@ -217,6 +200,11 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     @Override
     protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
         return PROPERTY_DESCRIPTORS;
+    }
+
+    @Override
+    public void migrateProperties(PropertyConfiguration config) {
+        REMOVED_PROPERTIES.forEach(config::removeProperty);
     }
 
     @Override
@@ -284,9 +272,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                         + String.join("; ", adoption.derivation()));
             }
         }
-        Optional<byte[]> geo = archive.geo().map(GeoMetadata::rawBytes);
-        PartitionStateCache cache = new PartitionStateCache(settings.cacheSize(), settings.cacheExpiration(), System::nanoTime);
-        opened = new Opened(archive, geo, List.copyOf(warnings), cache);
+        opened = new Opened(archive);
         for (String warning : warnings) {
             getLogger().warn("GeoParquet archive at {}: {}", settings.location(), warning);
         }
@@ -361,8 +347,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     /** The configuration, resolved. */
     record Settings(Path root, List<Path> allowedBases, Integer resolution, MissingArchiveStrategy strategy, Path template,
-                    List<String> keyColumns, String versionColumn, int cacheSize, Duration cacheExpiration,
-                    S3StorageSettings s3, List<String> allowedS3Bases, Integer threads) {
+                    List<String> keyColumns, String versionColumn, S3StorageSettings s3, List<String> allowedS3Bases, Integer threads) {
 
         /** The root as the operator wrote it: a directory, or s3://bucket/prefix. */
         String location() {
@@ -383,15 +368,12 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                     ? context.getProperty(TEMPLATE_FILE).evaluateAttributeExpressions().getValue() : null;
             String keys = strategy == MissingArchiveStrategy.FAIL ? null : context.getProperty(KEY_COLUMNS).getValue();
             String version = strategy == MissingArchiveStrategy.FAIL ? null : context.getProperty(VERSION_COLUMN).getValue();
-            Integer cacheSize = context.getProperty(STATE_CACHE_SIZE).asInteger();
-            Long expirationMillis = context.getProperty(STATE_CACHE_EXPIRATION).asTimePeriod(TimeUnit.MILLISECONDS);
             boolean s3 = S3Location.isS3(root);
             return new Settings(root == null || root.isBlank() || s3 ? null : Path.of(root.strip()).toAbsolutePath().normalize(),
                     s3 ? List.of() : ArchiveLocation.parseBases(bases), resolution, strategy,
                     template == null || template.isBlank() ? null : Path.of(template.strip()),
                     keys == null ? List.of() : Arrays.stream(keys.split(",")).map(String::strip).filter(k -> !k.isEmpty()).toList(),
                     version == null || version.isBlank() ? null : version.strip(),
-                    cacheSize == null ? 0 : cacheSize, Duration.ofMillis(expirationMillis == null ? 0 : expirationMillis),
                     s3 ? S3StorageProperties.settings(context, root.strip()) : null,
                     s3 ? ArchiveLocation.parseS3Bases(bases) : List.of(), context.getProperty(WORKER_THREADS).asInteger());
         }
@@ -581,33 +563,5 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     @Override
     public String geometryColumn() {
         return archive().descriptor().geometryColumn();
-    }
-
-    @Override
-    public List<String> keyColumns() {
-        return archive().descriptor().keyColumns();
-    }
-
-    @Override
-    public Optional<byte[]> canonicalGeoBytes() {
-        return requireOpened().geo().map(byte[]::clone);
-    }
-
-    @Override
-    public List<String> warnings() {
-        return requireOpened().warnings();
-    }
-
-    @Override
-    public PartitionCommit partitionState(String cell) throws IOException {
-        Opened current = requireOpened();
-        String valid = current.archive().requireCell(cell);
-        return current.cache().get(valid, current.archive()::partitionState);
-    }
-
-    @Override
-    public Lock partitionLock(String cell) {
-        GeoParquetArchive archive = archive();
-        return PartitionLocks.lockFor(archive.storage().describe(), archive.requireCell(cell));
     }
 }

@@ -197,6 +197,30 @@ class GeoParquetServicesTest {
     }
 
     @Test
+    void anArchiveDirectoryOutsideTheAllowedRootsIsRefusedAsTheServiceRefusesIt() throws Exception {
+        final Path allowed = Files.createDirectories(temp.resolve("allowed"));
+        final Path root = temp.resolve("elsewhere/archive");
+        ArchiveFixtures.writeGeoPandasStyleArchive(root, 0);
+        ArchiveAdopter.adopt(new LocalArchiveStorage(root), AdoptionOptions.withKey("name"), Clock.systemUTC());
+        runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.ARCHIVE.getValue());
+        runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_DIRECTORY, root.toString());
+        runner.setProperty(writer, GeoParquetRecordSetWriter.ALLOWED_ROOTS, allowed.toString());
+        runner.assertNotValid(writer);
+        final String explanation = runner.validate(writer).stream().filter(result -> !result.isValid())
+                .map(result -> result.getExplanation()).toList().toString();
+        assertTrue(explanation.contains("Archive Directory " + root.toRealPath()) && explanation.contains(allowed.toRealPath().toString()),
+                explanation);
+
+        // '..' cannot climb out of the base either.
+        runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_DIRECTORY, allowed.resolve("../elsewhere/archive").toString());
+        runner.assertNotValid(writer);
+
+        runner.setProperty(writer, GeoParquetRecordSetWriter.ALLOWED_ROOTS, allowed + ", " + temp.resolve("elsewhere"));
+        runner.assertValid(writer);
+        runner.enableControllerService(writer);
+    }
+
+    @Test
     void theArchiveServicesPinnedSchemaAndGeoBytesAreWrittenVerbatim() throws Exception {
         final Path root = temp.resolve("served-archive");
         ArchiveFixtures.writeGeoPandasStyleArchive(root, 0);

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.processors.service;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.format.PartitionLocks;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.processors.testing.TestArchives;
@@ -9,6 +8,7 @@ import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.components.ValidationResult;
 import org.apache.nifi.reporting.InitializationException;
+import org.apache.nifi.util.MockPropertyConfiguration;
 import org.apache.nifi.util.NoOpProcessor;
 import org.apache.nifi.util.TestRunner;
 import org.apache.nifi.util.TestRunners;
@@ -16,17 +16,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StandardGeoParquetArchiveServiceTest {
@@ -58,19 +56,25 @@ class StandardGeoParquetArchiveServiceTest {
         assertEquals(7, service.h3Resolution());
         assertEquals(7, service.keyer().resolution());
         assertEquals("geometry", service.geometryColumn());
-        assertEquals(List.of("id"), service.keyColumns());
         assertEquals("OGC:CRS84", service.crs().authorityCode());
-        byte[] geo = service.canonicalGeoBytes().orElseThrow();
-        assertArrayEquals(archive.canonicalFooter().geo().getBytes(StandardCharsets.UTF_8), geo);
-        geo[0] = 'X';
-        assertEquals('{', service.canonicalGeoBytes().orElseThrow()[0], "callers get a copy");
-        assertTrue(service.warnings().isEmpty());
+        assertEquals(List.of("id"), service.archive().descriptor().keyColumns());
+        assertEquals(archive.canonicalFooter(), service.archive().canonicalFooter());
+        assertEquals(root.toString(), service.location());
+        assertTrue(runner.getControllerServiceLogger(ID).getWarnMessages().isEmpty());
+    }
 
-        String cell = service.keyer().cellOf(new org.locationtech.jts.geom.GeometryFactory()
-                .createPoint(new org.locationtech.jts.geom.Coordinate(13.4, 52.5)), service.crs());
-        assertSame(PartitionLocks.lockFor(new LocalArchiveStorage(root).describe(), cell), service.partitionLock(cell),
-                "the service hands out the very lock the engine's committer takes");
-        assertEquals(0, service.partitionState(cell).rowCount());
+    @Test
+    void flowsThatStillSetThePartitionStateCacheLoseTheProperties() {
+        MockPropertyConfiguration config = new MockPropertyConfiguration(Map.of(
+                StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "/data/archives/parcels",
+                "Partition State Cache Size", "1000",
+                "Partition State Cache Expiration", "30 sec"));
+        service.migrateProperties(config);
+        assertEquals(Set.of("Partition State Cache Size", "Partition State Cache Expiration"),
+                config.toPropertyMigrationResult().getPropertiesRemoved());
+        assertEquals(Map.of(StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "/data/archives/parcels"), config.getProperties());
+        assertTrue(service.getPropertyDescriptors().stream().noneMatch(
+                property -> StandardGeoParquetArchiveService.REMOVED_PROPERTIES.contains(property.getName())));
     }
 
     @Test
@@ -139,7 +143,7 @@ class StandardGeoParquetArchiveServiceTest {
         runner.enableControllerService(service);
         assertTrue(GeoParquetArchive.exists(new LocalArchiveStorage(root)));
         assertEquals(6, GeoParquetArchive.open(new LocalArchiveStorage(root)).h3Resolution());
-        assertEquals(List.of("id"), service.keyColumns());
+        assertEquals(List.of("id"), service.archive().descriptor().keyColumns());
     }
 
     @Test
@@ -155,7 +159,6 @@ class StandardGeoParquetArchiveServiceTest {
 
         assertEquals(2, service.h3Resolution());
         assertTrue(GeoParquetArchive.exists(new LocalArchiveStorage(root)));
-        assertTrue(service.warnings().stream().anyMatch(w -> w.contains("derived")), service.warnings().toString());
         List<String> bulletins = runner.getControllerServiceLogger(ID).getWarnMessages().stream().map(m -> m.getMsg()).toList();
         assertTrue(bulletins.stream().anyMatch(m -> m.contains("derived")), bulletins.toString());
     }

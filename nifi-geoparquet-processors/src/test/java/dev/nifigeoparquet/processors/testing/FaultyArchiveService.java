@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.processors.testing;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.storage.FaultInjectingStorage;
-import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
 
 /**

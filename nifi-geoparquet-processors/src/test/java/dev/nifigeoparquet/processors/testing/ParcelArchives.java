@@ -80,19 +80,12 @@ public final class ParcelArchives {
 
     /** Rows of the whole archive as DuckDB reads it through the Hive layout. */
     public long duckDbCount() {
-        return ((Number) DuckDb.query("SELECT count(*) FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")
-                .get(0).get(0)).longValue();
+        return DuckDb.datasetRows(root);
     }
 
     /** parcel_id -> area_m2 of the whole archive as DuckDB reads it; fails on a duplicate key. */
     public Map<String, Double> duckDbAreas() {
-        Map<String, Double> areas = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id, area_m2 FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
-            if (areas.put((String) row.get(0), ((Number) row.get(1)).doubleValue()) != null) {
-                throw new AssertionError("duplicate key " + row.get(0));
-            }
-        }
-        return areas;
+        return DuckDb.datasetValues(root, SyntheticParcels.KEY, "area_m2");
     }
 
     /** Every regular file under {@code dir}: relative path -> SHA-256 of its content. */

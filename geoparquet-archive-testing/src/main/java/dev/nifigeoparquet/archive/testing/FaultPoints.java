@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.testing;
 
-import dev.nifigeoparquet.archive.storage.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 
 import java.util.ArrayList;
 import java.util.EnumSet;

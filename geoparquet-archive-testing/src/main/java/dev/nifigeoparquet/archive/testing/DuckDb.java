@@ -28,6 +28,27 @@ public final class DuckDb {
         return ((Number) rows.get(0).get(0)).longValue();
     }
 
+    /** Rows of a Hive-partitioned dataset (an archive's live files) at {@code root}, read through its layout. */
+    public static long datasetRows(Path root) {
+        return ((Number) query("SELECT count(*) FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")
+                .get(0).get(0)).longValue();
+    }
+
+    /**
+     * {@code key -> value} of two columns over a Hive-partitioned dataset at {@code root}, numbers as doubles; fails on a
+     * key read twice, which an archive never holds.
+     */
+    public static Map<String, Double> datasetValues(Path root, String keyColumn, String valueColumn) {
+        Map<String, Double> values = new java.util.TreeMap<>();
+        for (List<Object> row : query("SELECT " + keyColumn + ", " + valueColumn + " FROM read_parquet(?, hive_partitioning = true)",
+                root + "/*/*.parquet")) {
+            if (values.put((String) row.get(0), ((Number) row.get(1)).doubleValue()) != null) {
+                throw new AssertionError("duplicate key " + row.get(0));
+            }
+        }
+        return values;
+    }
+
     /** The footer key-value entries of one file as raw bytes, in the order DuckDB lists them. */
     public static Map<String, byte[]> footerEntries(Path file) {
         Map<String, byte[]> entries = new LinkedHashMap<>();

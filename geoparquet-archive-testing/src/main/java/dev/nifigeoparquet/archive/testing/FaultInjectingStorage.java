@@ -1,5 +1,7 @@
-package dev.nifigeoparquet.archive.storage;
+package dev.nifigeoparquet.archive.testing;
 
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StoredObject;
 import org.apache.parquet.io.InputFile;
 
 import java.io.FilterOutputStream;

@@ -1,0 +1,17 @@
+package dev.nifigeoparquet.archive;
+
+/**
+ * Data the archive holds cannot be used as its commit log describes it: a data file that cannot be read as Parquet, is
+ * missing, or holds other rows or bytes than its entry records. The archive was damaged outside the commit protocol;
+ * nothing was committed, and retrying the same operation cannot help until it is repaired. The message names the file.
+ */
+public class CorruptDataException extends ArchiveException {
+
+    public CorruptDataException(String message) {
+        super(message);
+    }
+
+    public CorruptDataException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
