@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -84,18 +85,19 @@ class StorageCostAttributesTest {
     void onS3EachStepReportsTheRequestsAndBytesTheBucketShows() throws Exception {
         String root = s3Root;
 
-        Map<String, Long> beforeUpsert = objects();
+        Map<String, StoredObject> beforeUpsert = objects();
         MockFlowFile upserted = upsert(runner(UpsertGeoParquetPartition.class, root));
-        Map<String, Long> afterUpsert = objects();
+        Map<String, StoredObject> afterUpsert = objects();
         assertCostMatchesTheBucket(upserted, GeoParquetAttributes.UPSERT_STORAGE, beforeUpsert, afterUpsert);
         assertEquals(upserted.getAttribute(GeoParquetAttributes.FILES_WRITTEN),
-                String.valueOf(added(beforeUpsert, afterUpsert).stream().filter(StorageCostAttributesTest::isDataFile).count()),
-                "every data file written is a new object of the partition");
+                String.valueOf(Stream.concat(added(beforeUpsert, afterUpsert).stream(), replaced(beforeUpsert, afterUpsert).stream())
+                        .filter(StorageCostAttributesTest::isDataFile).count()),
+                "every data file written is a new object of the partition or replaces one in place");
         assertNotNull(upserted.getAttribute(GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE),
                 "the superseded data file's age is known");
 
         MockFlowFile compacted = compact(runner(CompactGeoParquetPartition.class, root), upserted);
-        Map<String, Long> afterCompaction = objects();
+        Map<String, StoredObject> afterCompaction = objects();
         compacted.assertAttributeEquals(GeoParquetAttributes.COMPACTED, "true");
         assertCostMatchesTheBucket(compacted, GeoParquetAttributes.COMPACTION_STORAGE, afterUpsert, afterCompaction);
         assertEquals(upserted.getAttribute(GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.PUT_COUNT),
@@ -110,7 +112,7 @@ class StorageCostAttributesTest {
         verified.assertAttributeEquals(GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_UPLOADED, "0");
         assertTrue(count(verified, GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.GET_COUNT) > 0, "footers were read");
         assertTrue(count(verified, GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.LIST_COUNT) > 0, "partitions were listed");
-        long partitionBytes = afterCompaction.entrySet().stream().filter(e -> isDataFile(e.getKey())).mapToLong(Map.Entry::getValue).sum();
+        long partitionBytes = afterCompaction.entrySet().stream().filter(e -> isDataFile(e.getKey())).mapToLong(e -> e.getValue().size()).sum();
         long downloaded = count(verified, GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED);
         assertTrue(downloaded > 0 && downloaded < partitionBytes + 1_000_000, "read footers and logs, not whole archives: " + downloaded);
     }
@@ -120,9 +122,9 @@ class StorageCostAttributesTest {
         TestRunner sweep = runner(CompactGeoParquetPartition.class, s3Root);
         sweep.setIncomingConnection(false);
         sweep.setProperty(CompactGeoParquetPartition.MIN_FILES, "1");
-        Map<String, Long> before = objects();
+        Map<String, StoredObject> before = objects();
         sweep.run();
-        Map<String, Long> after = objects();
+        Map<String, StoredObject> after = objects();
         List<MockFlowFile> partitions = sweep.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS);
         assertTrue(partitions.size() > 1, "several partitions compacted: " + partitions.size());
 
@@ -138,43 +140,68 @@ class StorageCostAttributesTest {
             uploaded += count(partition, GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.BYTES_UPLOADED);
         }
         Set<String> added = added(before, after);
+        Set<String> replaced = replaced(before, after);
         Set<String> gone = new TreeSet<>(before.keySet());
         gone.removeAll(after.keySet());
         long staged = added.stream().filter(StorageCostAttributesTest::isDataFile).count();
-        assertEquals(added.size() + staged, puts, "added " + added);
-        assertEquals(gone.size() + staged, deletes, "gone " + gone);
-        assertEquals(added.stream().mapToLong(after::get).sum(), uploaded);
+        assertEquals(added.size() + staged + 2L * replaced.size(), puts, "added " + added + ", replaced " + replaced);
+        assertEquals(gone.size() + staged + replaced.size(), deletes, "gone " + gone + ", replaced " + replaced);
+        assertEquals(bytesOf(added, after) + bytesOf(replaced, after), uploaded);
     }
 
     /**
-     * PUTs are the new objects plus one staging record per staged file; DELETEs the objects gone plus those staging
-     * records; bytes uploaded are the new objects' bytes (staging records are empty).
+     * PUTs are the new objects plus one staging record per staged file, and for a data file replaced in place the upload
+     * of its replacement and the server-side copy over the live key; DELETEs the objects gone, those staging records and
+     * each replacement's staged copy; objects deleted also count each replaced object's former content; bytes uploaded
+     * are the new and replacing objects' bytes (staging records are empty, a copy uploads nothing).
      */
-    private static void assertCostMatchesTheBucket(MockFlowFile flowFile, String prefix, Map<String, Long> before, Map<String, Long> after) {
+    private static void assertCostMatchesTheBucket(MockFlowFile flowFile, String prefix, Map<String, StoredObject> before, Map<String, StoredObject> after) {
         Set<String> added = added(before, after);
+        Set<String> replaced = replaced(before, after);
         Set<String> gone = new TreeSet<>(before.keySet());
         gone.removeAll(after.keySet());
         long staged = added.stream().filter(key -> isDataFile(key) || key.startsWith(ArchiveLayout.INDEX_DIRECTORY + "/")).count();
-        long bytes = added.stream().mapToLong(after::get).sum();
-        String where = prefix + ": added " + added + ", gone " + gone + ", attributes " + flowFile.getAttributes();
+        long bytes = bytesOf(added, after) + bytesOf(replaced, after);
+        String where = prefix + ": added " + added + ", replaced " + replaced + ", gone " + gone + ", attributes " + flowFile.getAttributes();
         System.out.println(prefix + "* on S3: " + new TreeMap<>(flowFile.getAttributes()).entrySet().stream()
                 .filter(e -> e.getKey().startsWith(prefix)).map(e -> e.getKey().substring(prefix.length()) + "=" + e.getValue()).toList()
-                + "; the bucket: " + added.size() + " objects added (" + staged + " staged), " + gone.size() + " gone");
+                + "; the bucket: " + added.size() + " objects added (" + staged + " staged), " + replaced.size() + " replaced, " + gone.size() + " gone");
 
-        assertTrue(added.stream().anyMatch(StorageCostAttributesTest::isDataFile), where);
-        assertEquals(added.size() + staged, count(flowFile, prefix + StorageCostAttributes.PUT_COUNT), where);
-        assertEquals(gone.size() + staged, count(flowFile, prefix + StorageCostAttributes.DELETE_COUNT), where);
-        assertEquals(gone.size() + staged, count(flowFile, prefix + StorageCostAttributes.OBJECTS_DELETED), where);
+        assertTrue(added.stream().anyMatch(StorageCostAttributesTest::isDataFile) || replaced.stream().anyMatch(StorageCostAttributesTest::isDataFile),
+                where);
+        assertEquals(added.size() + staged + 2L * replaced.size(), count(flowFile, prefix + StorageCostAttributes.PUT_COUNT), where);
+        assertEquals(gone.size() + staged + replaced.size(), count(flowFile, prefix + StorageCostAttributes.DELETE_COUNT), where);
+        assertEquals(gone.size() + staged + 2L * replaced.size(), count(flowFile, prefix + StorageCostAttributes.OBJECTS_DELETED), where);
         assertEquals(bytes, count(flowFile, prefix + StorageCostAttributes.BYTES_UPLOADED), where);
         assertTrue(count(flowFile, prefix + StorageCostAttributes.GET_COUNT) > 0, where);
         assertTrue(count(flowFile, prefix + StorageCostAttributes.LIST_COUNT) > 0, where);
         assertTrue(count(flowFile, prefix + StorageCostAttributes.BYTES_DOWNLOADED) > 0, where);
     }
 
-    private static Set<String> added(Map<String, Long> before, Map<String, Long> after) {
+    private static Set<String> added(Map<String, StoredObject> before, Map<String, StoredObject> after) {
         Set<String> added = new TreeSet<>(after.keySet());
         added.removeAll(before.keySet());
         return added;
+    }
+
+    /** Keys present before and after whose content changed: data files rewritten in place. */
+    private static Set<String> replaced(Map<String, StoredObject> before, Map<String, StoredObject> after) {
+        Set<String> replaced = new TreeSet<>();
+        after.forEach((key, now) -> {
+            StoredObject was = before.get(key);
+            if (was != null && !was.eTag().equals(now.eTag())) {
+                replaced.add(key);
+            }
+        });
+        return replaced;
+    }
+
+    private static long bytesOf(Set<String> keys, Map<String, StoredObject> objects) {
+        return keys.stream().mapToLong(key -> objects.get(key).size()).sum();
+    }
+
+    /** An object as the bucket lists it; the entity tag changes when its content is replaced. */
+    private record StoredObject(long size, String eTag) {
     }
 
     private static boolean isDataFile(String key) {
@@ -188,10 +215,10 @@ class StorageCostAttributesTest {
     }
 
     /** Every object of the archive in the bucket: key relative to the archive root -> size. */
-    private Map<String, Long> objects() {
-        Map<String, Long> objects = new TreeMap<>();
+    private Map<String, StoredObject> objects() {
+        Map<String, StoredObject> objects = new TreeMap<>();
         for (S3Object object : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX + "/")).contents()) {
-            objects.put(object.key().substring(PREFIX.length() + 1), object.size());
+            objects.put(object.key().substring(PREFIX.length() + 1), new StoredObject(object.size(), object.eTag()));
         }
         return objects;
     }
