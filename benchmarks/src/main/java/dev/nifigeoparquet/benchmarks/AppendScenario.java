@@ -3,12 +3,11 @@ package dev.nifigeoparquet.benchmarks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import org.apache.parquet.io.LocalOutputFile;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -18,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import org.apache.parquet.io.LocalOutputFile;
 
 /**
  * Scenario 2, append: new parcels only, into the nightly scenario's touched partitions. The engine's Append
@@ -28,18 +28,25 @@ import java.util.UUID;
  */
 final class AppendScenario {
 
-    private AppendScenario() {
-    }
+    private AppendScenario() {}
 
-    static void run(NightlyDeltaScenario.Prepared prepared, int rows, long seed, Path work, ObjectNode out) throws Exception {
+    static void run(NightlyDeltaScenario.Prepared prepared, int rows, long seed, Path work, ObjectNode out)
+            throws Exception {
         ParcelArchive source = prepared.archive();
         Archives.deleteTree(work);
         Files.createDirectories(work);
         Set<String> touched = new HashSet<>();
         prepared.touched().forEach(c -> touched.add(source.cells.get(c)));
-        int[] pool = prepared.touched().stream().flatMapToInt(c -> Arrays.stream(source.parcelsIn(c))).toArray();
-        Delta delta = new Delta(source.newParcels(pool, rows, source.rows + 10_000_000L, touched,
-                new SplittableRandom(seed), new H3Keyer(NightlyDeltaScenario.RESOLUTION)));
+        int[] pool = prepared.touched().stream()
+                .flatMapToInt(c -> Arrays.stream(source.parcelsIn(c)))
+                .toArray();
+        Delta delta = new Delta(source.newParcels(
+                pool,
+                rows,
+                source.rows + 10_000_000L,
+                touched,
+                new SplittableRandom(seed),
+                new H3Keyer(NightlyDeltaScenario.RESOLUTION)));
         Path deltaFile = work.resolve("append-delta.parquet");
         delta.writeParquet(deltaFile);
         long expected = source.rows + rows;
@@ -53,8 +60,14 @@ final class AppendScenario {
         var engine = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.APPEND));
         Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(engineRoot));
         OperationResult result = engine.value();
-        ObjectNode e = NightlyDeltaScenario.approach(engine.measurement(), result.bytesRead(), change.dataBytesWritten(),
-                change.indexBytesWritten(), change.logBytesWritten(), change.dataFilesWritten(), change.dataFilesRemoved(),
+        ObjectNode e = NightlyDeltaScenario.approach(
+                engine.measurement(),
+                result.bytesRead(),
+                change.dataBytesWritten(),
+                change.indexBytesWritten(),
+                change.logBytesWritten(),
+                change.dataFilesWritten(),
+                change.dataFilesRemoved(),
                 result.partitionsTouched().size());
 
         Path duckRoot = work.resolve("duckdb");
@@ -74,12 +87,26 @@ final class AppendScenario {
                 duck.execute(sql);
                 return null;
             });
-            d = NightlyDeltaScenario.approach(duckRun.measurement(), Files.size(deltaFile), Archives.dataBytes(duckRoot) - bytesBefore,
-                    0, 0, Archives.dataFiles(duckRoot) - filesBefore, 0, delta.rowsByCell().size());
+            d = NightlyDeltaScenario.approach(
+                    duckRun.measurement(),
+                    Files.size(deltaFile),
+                    Archives.dataBytes(duckRoot) - bytesBefore,
+                    0,
+                    0,
+                    Archives.dataFiles(duckRoot) - filesBefore,
+                    0,
+                    delta.rowsByCell().size());
             d.put("sql", sql);
 
             var pyRun = Probe.measure(() -> writeOneFilePerPartition(delta, pyRoot, archive));
-            p = NightlyDeltaScenario.approach(pyRun.measurement(), 0, pyRun.value(), 0, 0, delta.rowsByCell().size(), 0,
+            p = NightlyDeltaScenario.approach(
+                    pyRun.measurement(),
+                    0,
+                    pyRun.value(),
+                    0,
+                    0,
+                    delta.rowsByCell().size(),
+                    0,
                     delta.rowsByCell().size());
 
             ObjectNode rec = out.putObject("reconciliation");
@@ -87,8 +114,11 @@ final class AppendScenario {
             rec.put("engineCountedByDuckDb", duck.countRows(engineRoot));
             rec.put("duckdbCountedByDuckDb", duck.countRows(duckRoot));
             rec.put("pyarrowStyleCountedByDuckDb", duck.countRows(pyRoot));
-            rec.put("holds", rec.get("engineCountedByDuckDb").asLong() == expected
-                    && rec.get("duckdbCountedByDuckDb").asLong() == expected && rec.get("pyarrowStyleCountedByDuckDb").asLong() == expected);
+            rec.put(
+                    "holds",
+                    rec.get("engineCountedByDuckDb").asLong() == expected
+                            && rec.get("duckdbCountedByDuckDb").asLong() == expected
+                            && rec.get("pyarrowStyleCountedByDuckDb").asLong() == expected);
         }
         ObjectNode approaches = out.putObject("approaches");
         approaches.set("engineAppend", e);
@@ -98,18 +128,24 @@ final class AppendScenario {
         double seconds = engine.measurement().seconds();
         ratios.put("engineTimeOverDuckDb", seconds / d.get("wallSeconds").asDouble());
         ratios.put("engineTimeOverPyarrowStyle", seconds / p.get("wallSeconds").asDouble());
-        ratios.put("engineDataBytesOverDuckDb", e.get("dataBytesWritten").asDouble() / d.get("dataBytesWritten").asDouble());
+        ratios.put(
+                "engineDataBytesOverDuckDb",
+                e.get("dataBytesWritten").asDouble() / d.get("dataBytesWritten").asDouble());
     }
 
     /** pyarrow's append, in Java: a new uniquely named file in each touched partition; no key check, no commit. */
     private static long writeOneFilePerPartition(Delta delta, Path root, GeoParquetArchive archive) throws Exception {
         long bytes = 0;
-        for (Map.Entry<String, List<dev.nifigeoparquet.archive.ops.DeltaRow>> cell : delta.rowsByCell().entrySet()) {
+        for (Map.Entry<String, List<DeltaRow>> cell : delta.rowsByCell().entrySet()) {
             Path dir = root.resolve("h3_cell=" + cell.getKey());
             Files.createDirectories(dir);
             Path file = dir.resolve(UUID.randomUUID() + "-0.parquet");
-            try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(),
-                    archive.schema(), archive.canonicalFooter(), WriterSettings.defaults())) {
+            try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                    new LocalOutputFile(file),
+                    file.toString(),
+                    archive.schema(),
+                    archive.canonicalFooter(),
+                    WriterSettings.defaults())) {
                 for (var row : cell.getValue()) {
                     writer.write(row.row());
                 }

@@ -4,16 +4,14 @@ import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
-import dev.nifigeoparquet.archive.index.KeyIndex;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.RollingFileWriter;
+import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -30,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.apache.parquet.example.data.Group;
 
 /** Creating and loading benchmark archives, and looking at what is on disk. */
 final class Archives {
@@ -37,16 +36,21 @@ final class Archives {
     /** Keys handed to the key index per build call, bounding the loader's memory. */
     private static final int INDEX_BATCH = 200_000;
 
-    private Archives() {
-    }
+    private Archives() {}
 
     /**
      * A new parcel archive in the run's {@link RowModel} (key parcel_id, version updated_at) with the engine's default
      * writer settings.
      */
     static GeoParquetArchive create(Path root, FooterEntries footer, int resolution) throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(RowModel.current().schema(), footer, List.of(RowModel.KEY),
-                RowModel.VERSION, resolution, WriterSettings.defaults(), "benchmark");
+        ArchiveSpec spec = ArchiveSpec.of(
+                RowModel.current().schema(),
+                footer,
+                List.of(RowModel.KEY),
+                RowModel.VERSION,
+                resolution,
+                WriterSettings.defaults(),
+                "benchmark");
         return ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
     }
 
@@ -71,18 +75,22 @@ final class Archives {
         /** Commits the rows as one more file (or more, past the target file size) of the partition. */
         void partition(String cell, Iterator<Group> partitionRows) throws IOException {
             FeatureKey.Extractor keys = archive.keyExtractor();
-            archive.committer().commit(cell, "load-" + cell + "-" + commits++, OperationType.APPEND, (current, stager) -> {
-                try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(),
-                        archive.descriptor().writer())) {
-                    while (partitionRows.hasNext()) {
-                        Group row = partitionRows.next();
-                        writer.write(row);
-                        pendingKeys.put(keys.keyOf(row), cell);
-                        rows++;
-                    }
-                    return new PartitionChange(writer.finish(), List.of());
-                }
-            });
+            archive.committer()
+                    .commit(cell, "load-" + cell + "-" + commits++, OperationType.APPEND, (current, stager) -> {
+                        try (RollingFileWriter writer = new RollingFileWriter(
+                                stager,
+                                archive.schema(),
+                                archive.canonicalFooter(),
+                                archive.descriptor().writer())) {
+                            while (partitionRows.hasNext()) {
+                                Group row = partitionRows.next();
+                                writer.write(row);
+                                pendingKeys.put(keys.keyOf(row), cell);
+                                rows++;
+                            }
+                            return new PartitionChange(writer.finish(), List.of());
+                        }
+                    });
             if (pendingKeys.size() >= INDEX_BATCH) {
                 flushIndex();
             }
@@ -115,8 +123,7 @@ final class Archives {
      * One file as a snapshot sees it: its size and its identity on the file system (device and inode). A file replaced
      * in place under its own name, as the engine publishes a rewritten file, keeps its path but not its identity.
      */
-    record FileState(long size, Object identity) {
-    }
+    record FileState(long size, Object identity) {}
 
     /** The regular files under {@code root}, by path relative to it. */
     static Map<String, FileState> snapshot(Path root) throws IOException {
@@ -128,7 +135,8 @@ final class Archives {
             walk.filter(Files::isRegularFile).forEach(file -> {
                 try {
                     BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                    Object identity = attributes.fileKey() != null ? attributes.fileKey() : attributes.lastModifiedTime();
+                    Object identity =
+                            attributes.fileKey() != null ? attributes.fileKey() : attributes.lastModifiedTime();
                     files.put(root.relativize(file).toString(), new FileState(attributes.size(), identity));
                 } catch (IOException e) {
                     // removed while walking
@@ -143,8 +151,14 @@ final class Archives {
      * key index's files, and the rest of the metadata (commit entries, descriptor, staging leftovers). A file replaced
      * in place counts as one written and one superseded.
      */
-    record DiskChange(long dataFilesWritten, long dataBytesWritten, long dataFilesRemoved, long dataBytesRemoved,
-                      long indexFilesWritten, long indexBytesWritten, long logBytesWritten) {
+    record DiskChange(
+            long dataFilesWritten,
+            long dataBytesWritten,
+            long dataFilesRemoved,
+            long dataBytesRemoved,
+            long indexFilesWritten,
+            long indexBytesWritten,
+            long logBytesWritten) {
 
         static DiskChange between(Map<String, FileState> before, Map<String, FileState> after) {
             long dw = 0, dwb = 0, dr = 0, drb = 0, iw = 0, iwb = 0, lwb = 0;
@@ -167,8 +181,10 @@ final class Archives {
             }
             for (Map.Entry<String, FileState> file : before.entrySet()) {
                 FileState now = after.get(file.getKey());
-                boolean gone = now == null || !now.identity().equals(file.getValue().identity());
-                if (gone && file.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
+                boolean gone =
+                        now == null || !now.identity().equals(file.getValue().identity());
+                if (gone
+                        && file.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
                         && !file.getKey().startsWith(ArchiveLayout.METADATA_DIRECTORY)) {
                     dr++;
                     drb += file.getValue().size();
@@ -181,13 +197,16 @@ final class Archives {
     /** Data bytes (.parquet files outside the metadata directory) under a root. */
     static long dataBytes(Path root) throws IOException {
         return snapshot(root).entrySet().stream()
-                .filter(e -> e.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX) && !e.getKey().startsWith(ArchiveLayout.METADATA_DIRECTORY))
-                .mapToLong(e -> e.getValue().size()).sum();
+                .filter(e -> e.getKey().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
+                        && !e.getKey().startsWith(ArchiveLayout.METADATA_DIRECTORY))
+                .mapToLong(e -> e.getValue().size())
+                .sum();
     }
 
     static long dataFiles(Path root) throws IOException {
         return snapshot(root).keySet().stream()
-                .filter(p -> p.endsWith(ArchiveLayout.DATA_FILE_SUFFIX) && !p.startsWith(ArchiveLayout.METADATA_DIRECTORY))
+                .filter(p ->
+                        p.endsWith(ArchiveLayout.DATA_FILE_SUFFIX) && !p.startsWith(ArchiveLayout.METADATA_DIRECTORY))
                 .count();
     }
 
@@ -216,7 +235,8 @@ final class Archives {
             return;
         }
         try (Stream<Path> walk = Files.walk(root)) {
-            List<Path> paths = new ArrayList<>(walk.sorted(Comparator.reverseOrder()).toList());
+            List<Path> paths =
+                    new ArrayList<>(walk.sorted(Comparator.reverseOrder()).toList());
             for (Path path : paths) {
                 Files.delete(path);
             }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -31,12 +30,13 @@ import java.util.Set;
 public final class BenchmarkMain {
 
     /** Every scenario, as the smoke test runs them. */
-    static final Set<String> ALL = new LinkedHashSet<>(List.of("nightly", "append", "compaction", "routing", "memory", "scaling", "s3"));
+    static final Set<String> ALL =
+            new LinkedHashSet<>(List.of("nightly", "append", "compaction", "routing", "memory", "scaling", "s3"));
     /** What runs without {@code --scenarios}. */
-    static final Set<String> DEFAULT = new LinkedHashSet<>(List.of("nightly", "append", "compaction", "routing", "memory", "scaling"));
+    static final Set<String> DEFAULT =
+            new LinkedHashSet<>(List.of("nightly", "append", "compaction", "routing", "memory", "scaling"));
 
-    private BenchmarkMain() {
-    }
+    private BenchmarkMain() {}
 
     public static void main(String[] args) throws Exception {
         String scaleName = "small";
@@ -66,7 +66,8 @@ public final class BenchmarkMain {
     }
 
     /** Runs the chosen scenarios with these rows and returns the JSON file written. */
-    static Path run(Scale scale, RowModel rows, Set<String> scenarios, Path results, Path work, Path jmh) throws Exception {
+    static Path run(Scale scale, RowModel rows, Set<String> scenarios, Path results, Path work, Path jmh)
+            throws Exception {
         RowModel.use(rows);
         for (String s : scenarios) {
             if (!ALL.contains(s)) {
@@ -80,18 +81,28 @@ public final class BenchmarkMain {
         root.put("startedAt", Instant.now().toString());
         ObjectNode machine = root.putObject("machine");
         machine.put("availableProcessors", Runtime.getRuntime().availableProcessors());
-        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        machine.put(
+                "os",
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"));
         machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        machine.put("jvmArguments", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        machine.put(
+                "jvmArguments",
+                String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
         machine.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
         machine.put("cpu", cpuModel());
-        machine.put("loadAverageAtStart", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        machine.put(
+                "loadAverageAtStart",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         machine.put("workDirectory", work.toString());
         ObjectNode out = root.putObject("scenarios");
         long t0 = System.nanoTime();
 
         NightlyDeltaScenario.Prepared prepared = null;
-        if (scenarios.contains("nightly") || scenarios.contains("append") || scenarios.contains("memory") || scenarios.contains("s3")) {
+        if (scenarios.contains("nightly")
+                || scenarios.contains("append")
+                || scenarios.contains("memory")
+                || scenarios.contains("s3")) {
             log("preparing the nightly archive (" + scale.archiveRows() + " parcels)");
             ObjectNode nightly = out.putObject("nightly");
             prepared = NightlyDeltaScenario.prepare(scale, work.resolve("nightly"), nightly);
@@ -102,27 +113,47 @@ public final class BenchmarkMain {
         }
         if (scenarios.contains("append")) {
             log("scenario 2: append");
-            AppendScenario.run(prepared, scale.appendRows(), scale.seed() + 2, work.resolve("append"), out.putObject("append"));
+            AppendScenario.run(
+                    prepared, scale.appendRows(), scale.seed() + 2, work.resolve("append"), out.putObject("append"));
         }
         if (scenarios.contains("compaction")) {
             log("scenario 3: compaction");
-            CompactionScenario.run(scale.compactionFileCounts(), scale.compactionRowsPerFile(), scale.seed() + 3,
-                    work.resolve("compaction"), out.putObject("compaction"));
+            CompactionScenario.run(
+                    scale.compactionFileCounts(),
+                    scale.compactionRowsPerFile(),
+                    scale.seed() + 3,
+                    work.resolve("compaction"),
+                    out.putObject("compaction"));
         }
         if (scenarios.contains("routing")) {
             log("scenario 4: routing");
-            RoutingScenario.run(scale.routingRows(), scale.routingRepeats(), scale.seed() + 4, work.resolve("routing"),
+            RoutingScenario.run(
+                    scale.routingRows(),
+                    scale.routingRepeats(),
+                    scale.seed() + 4,
+                    work.resolve("routing"),
                     out.putObject("routing"));
         }
         if (scenarios.contains("memory")) {
             log("scenario 5: memory");
-            MemoryScenario.run(prepared, scale.singlePartitionRows(), scale.deltaRows(), scale.seed() + 5,
-                    work.resolve("memory"), out.putObject("memory"));
+            MemoryScenario.run(
+                    prepared,
+                    scale.singlePartitionRows(),
+                    scale.deltaRows(),
+                    scale.seed() + 5,
+                    work.resolve("memory"),
+                    out.putObject("memory"));
         }
         if (scenarios.contains("scaling")) {
             log("scenario 6: scaling");
-            ScalingScenario.run(scale.scalingBasePartitions(), scale.scalingRowsPerPartition(), scale.scalingDeltaRows(),
-                    scale.scalingRepeats(), scale.seed() + 6, work.resolve("scaling"), out.putObject("scaling"));
+            ScalingScenario.run(
+                    scale.scalingBasePartitions(),
+                    scale.scalingRowsPerPartition(),
+                    scale.scalingDeltaRows(),
+                    scale.scalingRepeats(),
+                    scale.seed() + 6,
+                    work.resolve("scaling"),
+                    out.putObject("scaling"));
         }
         if (scenarios.contains("s3")) {
             // Last: the in-process S3 server's threads and heap would otherwise share the machine with the others.
@@ -133,31 +164,46 @@ public final class BenchmarkMain {
             root.set("jmh", ArchiveJson.mapper().readTree(jmh.toFile()));
         }
         root.put("totalSeconds", (System.nanoTime() - t0) / 1e9);
-        machine.put("loadAverageAtEnd", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        machine.put(
+                "loadAverageAtEnd", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 
         Files.createDirectories(results);
         String date = LocalDate.now(ZoneOffset.UTC).toString();
         String base = (scale.name().equals("small") ? date : date + "-" + scale.name())
                 + (rows == RowModel.REALISTIC ? "" : "-" + rows.label());
         Path json = results.resolve(base + ".json");
-        Files.writeString(json, ArchiveJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root) + "\n");
+        Files.writeString(
+                json,
+                ArchiveJson.mapper()
+                                .copy()
+                                .enable(SerializationFeature.INDENT_OUTPUT)
+                                .writeValueAsString(root) + "\n");
         Summary summary = new Summary(root);
         Files.writeString(results.resolve(base + ".md"), summary.markdown(base));
-        Files.writeString(results.resolve(base + "-ratios.svg"), Charts.ratioBars(
-                "nifi-geoparquet benchmarks, " + scale.name() + " scale, " + date, summary.bars()));
+        Files.writeString(
+                results.resolve(base + "-ratios.svg"),
+                Charts.ratioBars("nifi-geoparquet benchmarks, " + scale.name() + " scale, " + date, summary.bars()));
         JsonNode scaling = out.path("scaling");
         if (!scaling.isMissingNode()) {
             List<Charts.Series> series = new ArrayList<>();
-            series.add(new Charts.Series("incremental upsert (median)", "#4c9a5b", values(scaling, "incrementalMedianSeconds")));
+            series.add(new Charts.Series(
+                    "incremental upsert (median)", "#4c9a5b", values(scaling, "incrementalMedianSeconds")));
             series.add(new Charts.Series("naive full rewrite", "#c8553d", values(scaling, "naiveFullRewriteSeconds")));
-            series.add(new Charts.Series("DuckDB full rewrite", "#3d6bc8", values(scaling, "duckdbFullRewriteSeconds")));
+            series.add(
+                    new Charts.Series("DuckDB full rewrite", "#3d6bc8", values(scaling, "duckdbFullRewriteSeconds")));
             String[] x = new String[scaling.path("points").size()];
             for (int i = 0; i < x.length; i++) {
                 JsonNode p = scaling.path("points").get(i);
                 x[i] = p.get("factor").asInt() + "x (" + p.get("partitions").asInt() + " partitions)";
             }
-            Files.writeString(results.resolve(base + "-scaling.svg"), Charts.logLines(
-                    "Scaling: fixed delta, archive grown by partitions of constant size", "archive size", "seconds", x, series));
+            Files.writeString(
+                    results.resolve(base + "-scaling.svg"),
+                    Charts.logLines(
+                            "Scaling: fixed delta, archive grown by partitions of constant size",
+                            "archive size",
+                            "seconds",
+                            x,
+                            series));
         }
         return json;
     }
@@ -173,8 +219,11 @@ public final class BenchmarkMain {
 
     private static String cpuModel() {
         try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown");
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse("unknown");
         } catch (IOException e) {
             return "unknown";
         }

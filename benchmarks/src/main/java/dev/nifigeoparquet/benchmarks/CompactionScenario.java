@@ -7,10 +7,7 @@ import dev.nifigeoparquet.archive.compaction.CompactionOptions;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
-import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
-import org.apache.parquet.example.data.Group;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
+import org.apache.parquet.example.data.Group;
 
 /**
  * Scenario 3, compaction: partitions of 8, 32 and 128 small files, compacted by the engine (one COMPACT commit,
@@ -34,8 +31,7 @@ final class CompactionScenario {
 
     private static final int REPEATS = 3;
 
-    private CompactionScenario() {
-    }
+    private CompactionScenario() {}
 
     private static <T> Probe.Timed<T> faster(Probe.Timed<T> best, Probe.Timed<T> next) {
         return best == null || next.measurement().seconds() < best.measurement().seconds() ? next : best;
@@ -82,7 +78,8 @@ final class CompactionScenario {
         var partitions = out.putArray("partitions");
         Path warmUp = work.resolve("warm-up");
         Archives.linkCopy(root, warmUp);
-        new Compactor(Archives.open(warmUp), CompactionOptions.archiveDefaults().withMinFiles(2)).compact(cells.get(cells.size() - 1));
+        new Compactor(Archives.open(warmUp), CompactionOptions.archiveDefaults().withMinFiles(2))
+                .compact(cells.get(cells.size() - 1));
         Archives.deleteTree(warmUp);
         try (DuckDb duck = new DuckDb()) {
             out.put("duckdbVersion", duck.version());
@@ -110,7 +107,9 @@ final class CompactionScenario {
                     Path copy = work.resolve("engine-" + cell + "-" + repeat);
                     copies.add(copy);
                     Archives.linkCopy(root, copy);
-                    Compactor compactor = new Compactor(Archives.open(copy), CompactionOptions.archiveDefaults().withMinFiles(2));
+                    Compactor compactor = new Compactor(
+                            Archives.open(copy),
+                            CompactionOptions.archiveDefaults().withMinFiles(2));
                     engine = faster(engine, Probe.measure(() -> new Compacted(compactor.compact(cell), copy)));
                 }
                 PartitionCompaction compaction = engine.value().result();
@@ -123,7 +122,8 @@ final class CompactionScenario {
                 }
                 List<Path> outputs;
                 try (var files = Files.list(compacted)) {
-                    outputs = files.filter(f -> f.toString().endsWith(".parquet")).toList();
+                    outputs =
+                            files.filter(f -> f.toString().endsWith(".parquet")).toList();
                 }
                 byte[] engineGeo = duck.footerValue(outputs.get(0), FooterEntries.GEO);
                 byte[] typedGeo = duck.footerValue(typedOut, FooterEntries.GEO);
@@ -132,21 +132,34 @@ final class CompactionScenario {
                 e.put("wallSeconds", engine.measurement().seconds());
                 e.put("filesAfter", compaction.filesAfter());
                 e.put("bytesWritten", compaction.bytesWritten());
-                e.put("rowsCountedByDuckDb", duck.count("SELECT count(*) FROM read_parquet("
-                        + DuckDb.literal(compacted.toAbsolutePath() + "/*.parquet") + ")"));
-                e.put("geoIdenticalToCanonical", engineGeo != null && Arrays.equals(engineGeo, canonicalGeo.getBytes(StandardCharsets.UTF_8)));
+                e.put(
+                        "rowsCountedByDuckDb",
+                        duck.count("SELECT count(*) FROM read_parquet("
+                                + DuckDb.literal(compacted.toAbsolutePath() + "/*.parquet") + ")"));
+                e.put(
+                        "geoIdenticalToCanonical",
+                        engineGeo != null && Arrays.equals(engineGeo, canonicalGeo.getBytes(StandardCharsets.UTF_8)));
                 e.put("heapPeakBytes", engine.measurement().heapPeakBytes());
-                describeDuck(r.putObject("duckdbTypedGeometry"), typed.measurement(), typedOut, typedGeo, canonicalGeo, duck);
+                describeDuck(
+                        r.putObject("duckdbTypedGeometry"),
+                        typed.measurement(),
+                        typedOut,
+                        typedGeo,
+                        canonicalGeo,
+                        duck);
                 describeDuck(r.putObject("duckdbRawWkb"), raw.measurement(), rawOut, rawGeo, canonicalGeo, duck);
-                r.put("engineTimeOverDuckDbTyped", engine.measurement().seconds() / typed.measurement().seconds());
-                r.put("engineTimeOverDuckDbRaw", engine.measurement().seconds() / raw.measurement().seconds());
+                r.put(
+                        "engineTimeOverDuckDbTyped",
+                        engine.measurement().seconds() / typed.measurement().seconds());
+                r.put(
+                        "engineTimeOverDuckDbRaw",
+                        engine.measurement().seconds() / raw.measurement().seconds());
             }
         }
     }
 
     /** An engine compaction and the archive copy it compacted. */
-    private record Compacted(PartitionCompaction result, Path copy) {
-    }
+    private record Compacted(PartitionCompaction result, Path copy) {}
 
     /** DuckDB's COPY of a partition into one file, after {@code setting}; the same options for both geometry handlings. */
     private static Probe.Timed<Void> duckCopy(DuckDb duck, String setting, String input, Path out) throws Exception {
@@ -169,8 +182,9 @@ final class CompactionScenario {
         }
     }
 
-    private static void describeDuck(ObjectNode node, Probe.Measurement m, Path file, byte[] geo, String canonical,
-                                     DuckDb duck) throws Exception {
+    private static void describeDuck(
+            ObjectNode node, Probe.Measurement m, Path file, byte[] geo, String canonical, DuckDb duck)
+            throws Exception {
         node.put("wallSeconds", m.seconds());
         node.put("bytesWritten", Files.size(file));
         node.put("rowsCountedByDuckDb", duck.count("SELECT count(*) FROM read_parquet(" + DuckDb.literal(file) + ")"));
@@ -179,12 +193,22 @@ final class CompactionScenario {
         node.put("geo", text);
         node.put("geoIdenticalToCanonical", canonical.equals(text));
         if (text != null) {
-            JsonNode column = ArchiveJson.mapper().readTree(text).path("columns").path(RowModel.GEOMETRY);
+            JsonNode column =
+                    ArchiveJson.mapper().readTree(text).path("columns").path(RowModel.GEOMETRY);
             node.put("bboxAdded", column.has("bbox"));
-            node.put("crsKept", column.has("crs") && column.get("crs").equals(
-                    ArchiveJson.mapper().readTree(canonical).path("columns").path(RowModel.GEOMETRY).get("crs")));
+            node.put(
+                    "crsKept",
+                    column.has("crs")
+                            && column.get("crs")
+                                    .equals(ArchiveJson.mapper()
+                                            .readTree(canonical)
+                                            .path("columns")
+                                            .path(RowModel.GEOMETRY)
+                                            .get("crs")));
         }
-        node.put("physicalTypeOfGeometry", String.valueOf(duck.query("SELECT type, logical_type FROM parquet_schema("
-                + DuckDb.literal(file) + ") WHERE name = 'geometry'")));
+        node.put(
+                "physicalTypeOfGeometry",
+                String.valueOf(duck.query("SELECT type, logical_type FROM parquet_schema(" + DuckDb.literal(file)
+                        + ") WHERE name = 'geometry'")));
     }
 }

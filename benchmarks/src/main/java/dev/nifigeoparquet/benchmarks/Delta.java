@@ -10,16 +10,6 @@ import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
-import org.apache.parquet.schema.Type;
-import org.apache.parquet.schema.Types;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +17,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Types;
 
 /**
  * A nightly delta: parcels to upsert and keys to delete, as the feed delivers them. Each change carries the cell
@@ -35,10 +38,14 @@ import java.util.Map;
 final class Delta {
 
     /** One change; {@code kind} says what the generator meant it to be, for the report. */
-    record Change(Group row, String cell, boolean delete, Kind kind) {
-    }
+    record Change(Group row, String cell, boolean delete, Kind kind) {}
 
-    enum Kind { UPDATE, NEW, MOVED, DELETE }
+    enum Kind {
+        UPDATE,
+        NEW,
+        MOVED,
+        DELETE
+    }
 
     private final List<Change> changes;
 
@@ -107,14 +114,14 @@ final class Delta {
             }
             return total;
         }
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(tasks);
+        ExecutorService pool = Executors.newFixedThreadPool(tasks);
         try {
-            List<java.util.concurrent.Future<OperationResult>> results = new ArrayList<>();
+            List<Future<OperationResult>> results = new ArrayList<>();
             for (List<Map.Entry<String, List<DeltaRow>>> run : runs) {
                 results.add(pool.submit(() -> applyRun(archive, mode, run)));
             }
             OperationResult total = null;
-            for (java.util.concurrent.Future<OperationResult> result : results) {
+            for (Future<OperationResult> result : results) {
                 OperationResult one = result.get();
                 total = total == null ? one : total.plus(one);
             }
@@ -122,15 +129,16 @@ final class Delta {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private static OperationResult applyRun(GeoParquetArchive archive, WriteMode mode,
-                                            List<Map.Entry<String, List<DeltaRow>>> cells) throws IOException {
+    private static OperationResult applyRun(
+            GeoParquetArchive archive, WriteMode mode, List<Map.Entry<String, List<DeltaRow>>> cells)
+            throws IOException {
         List<List<PartitionDelta>> batches = new ArrayList<>();
         for (Map.Entry<String, List<DeltaRow>> cell : cells) {
             batches.add(List.of(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null)));
@@ -145,7 +153,9 @@ final class Delta {
     /** The delta's file for other tools: the archive's columns plus {@code h3_cell} and {@code is_delete}. */
     static MessageType fileSchema() {
         List<Type> fields = new ArrayList<>(RowModel.current().schema().getFields());
-        fields.add(Types.required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("h3_cell"));
+        fields.add(Types.required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("h3_cell"));
         fields.add(Types.required(PrimitiveTypeName.BOOLEAN).named("is_delete"));
         return new MessageType("parcel_delta", fields);
     }
@@ -154,8 +164,12 @@ final class Delta {
         MessageType schema = fileSchema();
         Files.createDirectories(file.getParent());
         Files.deleteIfExists(file);
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), schema,
-                RowModel.current().footer(), WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                schema,
+                RowModel.current().footer(),
+                WriterSettings.defaults())) {
             for (Change change : changes) {
                 Group row = new SimpleGroup(schema);
                 copyPrimitives(change.row(), row);
@@ -174,7 +188,9 @@ final class Delta {
     private static void copyPrimitives(Group from, Group to) {
         for (int i = 0; i < from.getType().getFieldCount(); i++) {
             Type field = from.getType().getType(i);
-            if (!field.isPrimitive() || from.getFieldRepetitionCount(i) == 0 || !to.getType().containsField(field.getName())) {
+            if (!field.isPrimitive()
+                    || from.getFieldRepetitionCount(i) == 0
+                    || !to.getType().containsField(field.getName())) {
                 continue;
             }
             String name = field.getName();
@@ -196,7 +212,8 @@ final class Delta {
      * {@code h3_cell} column. Each change's cell is computed again from its geometry (a deletion's, its last known one).
      */
     static Delta readParquet(Path file, GeoParquetArchive archive) throws IOException {
-        List<DeltaRow> rows = new DeltaReader(archive, WriteMode.UPSERT, "is_delete").read(new LocalInputFile(file), file.toString());
+        List<DeltaRow> rows =
+                new DeltaReader(archive, WriteMode.UPSERT, "is_delete").read(new LocalInputFile(file), file.toString());
         GeometryCodec codec = archive.geometryCodec();
         List<Change> changes = new ArrayList<>(rows.size());
         long index = 0;

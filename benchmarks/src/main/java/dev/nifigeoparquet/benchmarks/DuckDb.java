@@ -26,7 +26,8 @@ final class DuckDb implements AutoCloseable {
     }
 
     List<List<Object>> query(String sql) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
             int columns = result.getMetaData().getColumnCount();
             List<List<Object>> rows = new ArrayList<>();
             while (result.next()) {

@@ -4,11 +4,6 @@ import com.adobe.testing.s3mock.S3MockApplication;
 import dev.nifigeoparquet.archive.s3.S3ArchiveStorage;
 import dev.nifigeoparquet.archive.s3.S3Location;
 import dev.nifigeoparquet.archive.s3.S3StorageSettings;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -17,6 +12,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Adobe S3Mock, an S3-compatible HTTP server, run inside this JVM on a random loopback port with its objects under
@@ -32,12 +31,18 @@ final class InProcessS3 implements AutoCloseable {
         Files.createDirectories(root);
         // S3MockApplication removes the entries it consumes from the map, so it must be mutable.
         application = S3MockApplication.start(new HashMap<>(Map.of(
-                S3MockApplication.PROP_HTTP_PORT, S3MockApplication.RANDOM_PORT,
-                S3MockApplication.PROP_HTTPS_PORT, S3MockApplication.RANDOM_PORT,
-                S3MockApplication.PROP_ROOT_DIRECTORY, root.toString(),
-                S3MockApplication.PROP_SILENT, true,
-                "server.address", "127.0.0.1",
-                "spring.main.banner-mode", "off")));
+                S3MockApplication.PROP_HTTP_PORT,
+                S3MockApplication.RANDOM_PORT,
+                S3MockApplication.PROP_HTTPS_PORT,
+                S3MockApplication.RANDOM_PORT,
+                S3MockApplication.PROP_ROOT_DIRECTORY,
+                root.toString(),
+                S3MockApplication.PROP_SILENT,
+                true,
+                "server.address",
+                "127.0.0.1",
+                "spring.main.banner-mode",
+                "off")));
         endpoint = URI.create("http://127.0.0.1:" + application.getHttpPort());
         // The storage's own client: path style for the endpoint, and every request counted into StorageMeter.
         client = S3ArchiveStorage.newClient(settings(new S3Location("placeholder", "")));
@@ -77,8 +82,11 @@ final class InProcessS3 implements AutoCloseable {
     }
 
     private S3StorageSettings settings(S3Location location) {
-        return S3StorageSettings.of(location).withEndpoint(endpoint).withRegion("us-east-1")
-                .withCredentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("benchmark", "benchmark")));
+        return S3StorageSettings.of(location)
+                .withEndpoint(endpoint)
+                .withRegion("us-east-1")
+                .withCredentials(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("benchmark", "benchmark")));
     }
 
     @Override

@@ -3,17 +3,18 @@ package dev.nifigeoparquet.benchmarks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.SplittableRandom;
+import org.apache.parquet.example.data.Group;
 
 /**
  * Scenario 5, memory: scenario 1's upsert, and an upsert into one partition of many rows, each in a child JVM
@@ -24,11 +25,16 @@ final class MemoryScenario {
 
     static final String HEAP = "-Xmx256m";
 
-    private MemoryScenario() {
-    }
+    private MemoryScenario() {}
 
-    static void run(NightlyDeltaScenario.Prepared prepared, int singlePartitionRows, int deltaRows, long seed, Path work,
-                    ObjectNode out) throws Exception {
+    static void run(
+            NightlyDeltaScenario.Prepared prepared,
+            int singlePartitionRows,
+            int deltaRows,
+            long seed,
+            Path work,
+            ObjectNode out)
+            throws Exception {
         Archives.deleteTree(work);
         Files.createDirectories(work);
         Path nightly = work.resolve("nightly");
@@ -65,7 +71,7 @@ final class MemoryScenario {
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         List<Delta.Change> changes = new ArrayList<>();
         int updates = (int) Math.round(deltaRows * 0.8);
-        java.util.Set<Long> picked = new java.util.HashSet<>();
+        Set<Long> picked = new HashSet<>();
         while (picked.size() < updates) {
             picked.add(random.nextLong(singlePartitionRows));
         }
@@ -77,7 +83,8 @@ final class MemoryScenario {
         for (int j = 0; j < deltaRows - updates; j++) {
             long i = singlePartitionRows + j;
             ParcelWorld.Parcel parcel = generator.parcel(cell, ParcelWorld.id(i), i);
-            changes.add(new Delta.Change(parcel.row(ParcelArchive.CHANGED_AT_MICROS), parcel.cell(keyer), false, Delta.Kind.NEW));
+            changes.add(new Delta.Change(
+                    parcel.row(ParcelArchive.CHANGED_AT_MICROS), parcel.cell(keyer), false, Delta.Kind.NEW));
         }
         Path deltaFile = work.resolve("single-partition-delta.parquet");
         new Delta(changes).writeParquet(deltaFile);
@@ -90,11 +97,22 @@ final class MemoryScenario {
         child(single, deltaFile, work.resolve("single.log"), s);
     }
 
-    private static void child(Path archive, Path delta, Path log, ObjectNode out) throws IOException, InterruptedException {
+    private static void child(Path archive, Path delta, Path log, ObjectNode out)
+            throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, HEAP, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                UpsertProbe.class.getName(), archive.toString(), delta.toString());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> command = List.of(
+                java,
+                HEAP,
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                UpsertProbe.class.getName(),
+                archive.toString(),
+                delta.toString());
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         int exit = process.waitFor();
         List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
         out.put("jvmOptions", HEAP);

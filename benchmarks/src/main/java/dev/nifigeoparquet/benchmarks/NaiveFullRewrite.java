@@ -9,13 +9,6 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageOutputFile;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.schema.MessageType;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -27,10 +20,17 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * The naive path the operations guide warns about, with the engine's own Parquet reader and writer: list every
@@ -44,13 +44,20 @@ import java.util.stream.Stream;
  */
 final class NaiveFullRewrite {
 
-    record Result(long partitions, long rowsRead, long rowsWritten, long inserted, long updated, long deleted,
-                  long bytesRead, long bytesWritten, long filesRead, long filesWritten) {
-    }
+    record Result(
+            long partitions,
+            long rowsRead,
+            long rowsWritten,
+            long inserted,
+            long updated,
+            long deleted,
+            long bytesRead,
+            long bytesWritten,
+            long filesRead,
+            long filesWritten) {}
 
     /** One data file to read: where it is, how to open it, how messages name it, and its size. */
-    private record Input(String path, InputFile file, String name, long size) {
-    }
+    private record Input(String path, InputFile file, String name, long size) {}
 
     /** Where the rewrite finds the archive's partitions and puts their rewritten files. */
     private interface Placement {
@@ -77,12 +84,17 @@ final class NaiveFullRewrite {
         long finished() throws IOException;
     }
 
-    private NaiveFullRewrite() {
-    }
+    private NaiveFullRewrite() {}
 
     /** Rewrites a local archive into a new tree at {@code output}, {@code h3_cell=<cell>/part-0.parquet} per partition. */
-    static Result run(Path archiveRoot, Delta delta, Path output, MessageType schema, FooterEntries footer,
-                      WriterSettings settings) throws IOException {
+    static Result run(
+            Path archiveRoot,
+            Delta delta,
+            Path output,
+            MessageType schema,
+            FooterEntries footer,
+            WriterSettings settings)
+            throws IOException {
         Files.createDirectories(output);
         return rewrite(new NewLocalTree(archiveRoot, output), delta, schema, footer, settings);
     }
@@ -94,13 +106,15 @@ final class NaiveFullRewrite {
      * with no staging copy), then the old objects deleted. The archive's commit log and key index are left as they
      * were, so afterwards only plain readers see the right rows, as after any tool that rewrites the files alone.
      */
-    static Result inPlace(ArchiveStorage storage, Delta delta, MessageType schema, FooterEntries footer,
-                          WriterSettings settings) throws IOException {
+    static Result inPlace(
+            ArchiveStorage storage, Delta delta, MessageType schema, FooterEntries footer, WriterSettings settings)
+            throws IOException {
         return rewrite(new SameStorage(storage), delta, schema, footer, settings);
     }
 
-    private static Result rewrite(Placement placement, Delta delta, MessageType schema, FooterEntries footer,
-                                  WriterSettings settings) throws IOException {
+    private static Result rewrite(
+            Placement placement, Delta delta, MessageType schema, FooterEntries footer, WriterSettings settings)
+            throws IOException {
         FeatureKey.Extractor keys = FeatureKey.extractor(schema, List.of(ParcelWorld.KEY));
         Map<FeatureKey, Delta.Change> byKey = new HashMap<>();
         Map<String, List<Delta.Change>> byCell = new HashMap<>();
@@ -116,7 +130,8 @@ final class NaiveFullRewrite {
             Output out = placement.output(cell);
             List<Input> inputs = placement.inputs(cell);
             Set<FeatureKey> consumed = new HashSet<>();
-            try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(out.file(), out.name(), schema, footer, settings)) {
+            try (GeoParquetFileWriter writer =
+                    GeoParquetFileWriter.create(out.file(), out.name(), schema, footer, settings)) {
                 long written = 0;
                 for (Input input : inputs) {
                     filesRead++;
@@ -159,8 +174,17 @@ final class NaiveFullRewrite {
             filesWritten++;
             placement.replaced(inputs);
         }
-        return new Result(cells.size(), rowsRead, rowsWritten, inserted, updated, deleted, bytesRead, bytesWritten,
-                filesRead, filesWritten);
+        return new Result(
+                cells.size(),
+                rowsRead,
+                rowsWritten,
+                inserted,
+                updated,
+                deleted,
+                bytesRead,
+                bytesWritten,
+                filesRead,
+                filesWritten);
     }
 
     /** A local archive read where it is, rewritten into a new directory tree. */
@@ -169,8 +193,10 @@ final class NaiveFullRewrite {
         @Override
         public Set<String> cells() throws IOException {
             try (Stream<Path> dirs = Files.list(archiveRoot)) {
-                return dirs.map(dir -> ArchiveLayout.cellOfPartitionDirectory(dir.getFileName().toString()))
-                        .filter(java.util.Objects::nonNull).collect(Collectors.toSet());
+                return dirs.map(dir -> ArchiveLayout.cellOfPartitionDirectory(
+                                dir.getFileName().toString()))
+                        .filter(Objects::nonNull)
+                        .collect(Collectors.toSet());
             }
         }
 
@@ -182,7 +208,9 @@ final class NaiveFullRewrite {
             }
             List<Input> inputs = new ArrayList<>();
             try (Stream<Path> files = Files.list(partition)) {
-                for (Path file : files.filter(f -> f.getFileName().toString().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)).sorted().toList()) {
+                for (Path file : files.filter(f -> f.getFileName().toString().endsWith(ArchiveLayout.DATA_FILE_SUFFIX))
+                        .sorted()
+                        .toList()) {
                     inputs.add(new Input(file.toString(), new LocalInputFile(file), file.toString(), Files.size(file)));
                 }
             }
@@ -241,7 +269,10 @@ final class NaiveFullRewrite {
             List<Input> inputs = new ArrayList<>();
             for (StoredObject object : storage.list(ArchiveLayout.PARTITION_PREFIX + cell)) {
                 if (!object.directory() && object.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
-                    inputs.add(new Input(object.path(), storage.openInputFile(object.path()), storage.describe() + "/" + object.path(),
+                    inputs.add(new Input(
+                            object.path(),
+                            storage.openInputFile(object.path()),
+                            storage.describe() + "/" + object.path(),
                             object.size()));
                 }
             }

@@ -10,9 +10,13 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
-
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -30,32 +34,42 @@ final class NightlyDeltaScenario {
     static final int INCREMENTAL_REPEATS = 3;
 
     /** The archive and delta of this run, kept for the append and memory scenarios. */
-    record Prepared(ParcelArchive archive, List<Integer> touched, long touchedBytes, long archiveBytes, Delta delta,
-                    Path deltaFile) {
-    }
+    record Prepared(
+            ParcelArchive archive,
+            List<Integer> touched,
+            long touchedBytes,
+            long archiveBytes,
+            Delta delta,
+            Path deltaFile) {}
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private NightlyDeltaScenario() {
-    }
+    private NightlyDeltaScenario() {}
 
     static Prepared prepare(Scale scale, Path work, ObjectNode out) throws Exception {
         Path pristine = work.resolve("pristine");
         Archives.deleteTree(work);
         Files.createDirectories(work);
-        var build = Probe.measure(() -> ParcelArchive.build(pristine, scale.seed(), scale.towns(), scale.archiveRows(), RESOLUTION));
+        var build = Probe.measure(
+                () -> ParcelArchive.build(pristine, scale.seed(), scale.towns(), scale.archiveRows(), RESOLUTION));
         ParcelArchive archive = build.value();
         GeoParquetArchive engine = Archives.open(pristine);
         Map<String, Long> bytesByCell = Archives.partitionBytes(engine);
-        long archiveBytes = bytesByCell.values().stream().mapToLong(Long::longValue).sum();
+        long archiveBytes =
+                bytesByCell.values().stream().mapToLong(Long::longValue).sum();
         List<Integer> touched = archive.pickTouchedCells(bytesByCell, TOUCHED_BYTES_FRACTION, scale.seed());
-        long touchedBytes = touched.stream().mapToLong(c -> bytesByCell.get(archive.cells.get(c))).sum();
+        long touchedBytes = touched.stream()
+                .mapToLong(c -> bytesByCell.get(archive.cells.get(c)))
+                .sum();
         H3Keyer keyer = new H3Keyer(RESOLUTION);
         Delta delta = archive.delta(touched, scale.deltaRows(), scale.seed() + 1, keyer);
         Path deltaFile = work.resolve("delta.parquet");
         delta.writeParquet(deltaFile);
 
-        long[] sizes = bytesByCell.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        long[] sizes = bytesByCell.values().stream()
+                .mapToLong(Long::longValue)
+                .sorted()
+                .toArray();
         ObjectNode a = out.putObject("archive");
         a.put("rows", archive.rows);
         a.put("partitions", archive.cells.size());
@@ -94,9 +108,11 @@ final class NightlyDeltaScenario {
         }
 
         // 1. The engine, incrementally, as UpsertGeoParquetPartition takes the delta: all partitions in one run (Batch
-        // Size 50), (a) on every core (the default Worker Threads), (b) on one thread; (c) two concurrent tasks sharing the
+        // Size 50), (a) on every core (the default Worker Threads), (b) on one thread; (c) two concurrent tasks sharing
+        // the
         // archive's threads, each taking half the partitions; (d) two concurrent tasks of one thread each; (e) one
-        // partition per run (Batch Size 1), every partition looking keys up and writing the index journal on its own: what
+        // partition per run (Batch Size 1), every partition looking keys up and writing the index journal on its own:
+        // what
         // sharing that work within a run saves. Each runs INCREMENTAL_REPEATS times, interleaved, on fresh copies; the
         // median run of each is reported and kept for the reconciliation.
         int perTask = delta.partitionsPerTask(CONCURRENT_TASKS);
@@ -107,14 +123,20 @@ final class NightlyDeltaScenario {
                 new Variant("incrementalTwoTasks", CONCURRENT_TASKS, cores, perTask),
                 new Variant("incrementalTwoTasksOneThreadEach", CONCURRENT_TASKS, 1, perTask),
                 new Variant("incrementalPartitionByPartition", 1, cores, 1));
-        Map<String, List<IncrementalRun>> runs = new java.util.LinkedHashMap<>();
+        Map<String, List<IncrementalRun>> runs = new LinkedHashMap<>();
         for (int r = 0; r < INCREMENTAL_REPEATS; r++) {
             for (Variant variant : variants) {
-                runs.computeIfAbsent(variant.name(), k -> new java.util.ArrayList<>()).add(IncrementalRun.of(pristine,
-                        work.resolve(variant.name() + "-" + r), delta, variant.tasks(), variant.partitionsPerRun(), variant.threads()));
+                runs.computeIfAbsent(variant.name(), k -> new ArrayList<>())
+                        .add(IncrementalRun.of(
+                                pristine,
+                                work.resolve(variant.name() + "-" + r),
+                                delta,
+                                variant.tasks(),
+                                variant.partitionsPerRun(),
+                                variant.threads()));
             }
         }
-        Map<String, IncrementalRun> medians = new java.util.LinkedHashMap<>();
+        Map<String, IncrementalRun> medians = new LinkedHashMap<>();
         for (Variant variant : variants) {
             medians.put(variant.name(), IncrementalRun.median(runs.get(variant.name())));
         }
@@ -130,8 +152,13 @@ final class NightlyDeltaScenario {
 
         // 2. Naive full rewrite with the engine's Parquet writer.
         Path naiveOut = work.resolve("full-naive");
-        var naive = Probe.measure(() -> NaiveFullRewrite.run(pristine, delta, naiveOut, RowModel.current().schema(),
-                archive.canonicalFooter(), WriterSettings.defaults()));
+        var naive = Probe.measure(() -> NaiveFullRewrite.run(
+                pristine,
+                delta,
+                naiveOut,
+                RowModel.current().schema(),
+                archive.canonicalFooter(),
+                WriterSettings.defaults()));
 
         // 3. DuckDB rewriting the whole archive, on one thread and on every core (its default); the second output is
         // the one reconciled.
@@ -140,15 +167,23 @@ final class NightlyDeltaScenario {
         ObjectNode duckOneThreadJson;
         try (DuckDb duck = new DuckDb()) {
             duck.execute("SET enable_geoparquet_conversion = false");
-            String threads = String.valueOf(duck.query("SELECT current_setting('threads')").get(0).get(0));
+            String threads = String.valueOf(
+                    duck.query("SELECT current_setting('threads')").get(0).get(0));
             String sql = fullRewriteSql(pristine, prepared.deltaFile(), duckOut);
             duck.execute("SET threads = 1");
             var duckOneThread = Probe.measure(() -> {
                 duck.execute(sql);
                 return null;
             });
-            duckOneThreadJson = approach(duckOneThread.measurement(), prepared.archiveBytes(), Archives.dataBytes(duckOut), 0, 0,
-                    Archives.dataFiles(duckOut), Archives.dataFiles(pristine), partitionDirectories(duckOut));
+            duckOneThreadJson = approach(
+                    duckOneThread.measurement(),
+                    prepared.archiveBytes(),
+                    Archives.dataBytes(duckOut),
+                    0,
+                    0,
+                    Archives.dataFiles(duckOut),
+                    Archives.dataFiles(pristine),
+                    partitionDirectories(duckOut));
             duckOneThreadJson.put("threads", 1);
             Archives.deleteTree(duckOut);
             duck.execute("SET threads = " + threads);
@@ -156,17 +191,26 @@ final class NightlyDeltaScenario {
                 duck.execute(sql);
                 return null;
             });
-            duckJson = approach(duckRun.measurement(), prepared.archiveBytes(), Archives.dataBytes(duckOut), 0, 0,
-                    Archives.dataFiles(duckOut), Archives.dataFiles(pristine), partitionDirectories(duckOut));
+            duckJson = approach(
+                    duckRun.measurement(),
+                    prepared.archiveBytes(),
+                    Archives.dataBytes(duckOut),
+                    0,
+                    0,
+                    Archives.dataFiles(duckOut),
+                    Archives.dataFiles(pristine),
+                    partitionDirectories(duckOut));
             duckJson.put("threads", Integer.parseInt(threads));
             duckJson.put("version", duck.version());
             duckJson.put("sql", sql);
             Path sample;
             try (Stream<Path> files = Files.walk(duckOut)) {
-                sample = files.filter(f -> f.toString().endsWith(".parquet")).findFirst().orElseThrow();
+                sample = files.filter(f -> f.toString().endsWith(".parquet"))
+                        .findFirst()
+                        .orElseThrow();
             }
             byte[] geo = duck.footerValue(sample, "geo");
-            duckJson.put("geoMetadataInOutput", geo == null ? null : new String(geo, java.nio.charset.StandardCharsets.UTF_8));
+            duckJson.put("geoMetadataInOutput", geo == null ? null : new String(geo, StandardCharsets.UTF_8));
 
             // Reconciliation, by DuckDB as the independent reader.
             long expected = prepared.archive().rows + delta.expectedNetRows();
@@ -181,35 +225,57 @@ final class NightlyDeltaScenario {
             rec.put("afterIncrementalTwoTasksCountedByDuckDb", afterIncTwoTasks);
             long afterIncOneByOne = duck.countRows(oneByOne.root());
             rec.put("afterIncrementalPartitionByPartitionCountedByDuckDb", afterIncOneByOne);
-            long afterIncOneThread = duck.countRows(medians.get("incrementalOneThread").root());
+            long afterIncOneThread =
+                    duck.countRows(medians.get("incrementalOneThread").root());
             rec.put("afterIncrementalOneThreadCountedByDuckDb", afterIncOneThread);
-            long afterIncTwoTasksOneThread = duck.countRows(medians.get("incrementalTwoTasksOneThreadEach").root());
+            long afterIncTwoTasksOneThread = duck.countRows(
+                    medians.get("incrementalTwoTasksOneThreadEach").root());
             rec.put("afterIncrementalTwoTasksOneThreadEachCountedByDuckDb", afterIncTwoTasksOneThread);
             long afterNaive = duck.countRows(naiveOut);
             long afterDuck = duck.countRows(duckOut);
             rec.put("afterIncrementalCountedByDuckDb", afterInc);
             rec.put("afterNaiveFullRewriteCountedByDuckDb", afterNaive);
             rec.put("afterDuckDbRewriteCountedByDuckDb", afterDuck);
-            rec.put("distinctKeysAfterIncremental", duck.count("SELECT count(DISTINCT parcel_id) FROM read_parquet("
-                    + DuckDb.glob(incremental) + ")"));
-            String rows = "SELECT " + RowModel.current().columnList("") + ", h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
-            rec.put("rowsInIncrementalNotInNaive", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental))
-                    + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
-            rec.put("rowsInIncrementalNotInDuckDb", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental))
-                    + " EXCEPT ALL " + rows.formatted(DuckDb.glob(duckOut)) + ")"));
-            VerificationReport report = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(expected));
+            rec.put(
+                    "distinctKeysAfterIncremental",
+                    duck.count("SELECT count(DISTINCT parcel_id) FROM read_parquet(" + DuckDb.glob(incremental) + ")"));
+            String rows = "SELECT " + RowModel.current().columnList("")
+                    + ", h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
+            rec.put(
+                    "rowsInIncrementalNotInNaive",
+                    duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental)) + " EXCEPT ALL "
+                            + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
+            rec.put(
+                    "rowsInIncrementalNotInDuckDb",
+                    duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental)) + " EXCEPT ALL "
+                            + rows.formatted(DuckDb.glob(duckOut)) + ")"));
+            VerificationReport report = new ArchiveVerifier(archive)
+                    .verify(VerifyOptions.wholeArchive().expectingRows(expected));
             rec.put("engineVerificationConsistent", report.consistent());
-            rec.put("rowsInIncrementalTwoTasksNotInNaive", duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incrementalTwoTasks))
-                    + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
-            VerificationReport reportTwoTasks = new ArchiveVerifier(two.archive()).verify(VerifyOptions.wholeArchive().expectingRows(expected));
+            rec.put(
+                    "rowsInIncrementalTwoTasksNotInNaive",
+                    duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incrementalTwoTasks))
+                            + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
+            VerificationReport reportTwoTasks = new ArchiveVerifier(two.archive())
+                    .verify(VerifyOptions.wholeArchive().expectingRows(expected));
             rec.put("engineVerificationTwoTasksConsistent", reportTwoTasks.consistent());
-            rec.put("holds", baseline == prepared.archive().rows && afterInc == expected && afterNaive == expected
-                    && afterIncTwoTasks == expected && reportTwoTasks.consistent() && afterIncOneByOne == expected
-                    && afterIncOneThread == expected && afterIncTwoTasksOneThread == expected
-                    && rec.get("rowsInIncrementalTwoTasksNotInNaive").asLong() == 0
-                    && afterDuck == expected && result.netRows() == delta.expectedNetRows() && report.consistent()
-                    && rec.get("rowsInIncrementalNotInNaive").asLong() == 0 && rec.get("rowsInIncrementalNotInDuckDb").asLong() == 0
-                    && rec.get("distinctKeysAfterIncremental").asLong() == expected);
+            rec.put(
+                    "holds",
+                    baseline == prepared.archive().rows
+                            && afterInc == expected
+                            && afterNaive == expected
+                            && afterIncTwoTasks == expected
+                            && reportTwoTasks.consistent()
+                            && afterIncOneByOne == expected
+                            && afterIncOneThread == expected
+                            && afterIncTwoTasksOneThread == expected
+                            && rec.get("rowsInIncrementalTwoTasksNotInNaive").asLong() == 0
+                            && afterDuck == expected
+                            && result.netRows() == delta.expectedNetRows()
+                            && report.consistent()
+                            && rec.get("rowsInIncrementalNotInNaive").asLong() == 0
+                            && rec.get("rowsInIncrementalNotInDuckDb").asLong() == 0
+                            && rec.get("distinctKeysAfterIncremental").asLong() == expected);
         }
 
         ObjectNode incJson = one.json();
@@ -218,17 +284,26 @@ final class NightlyDeltaScenario {
         incJson.put("updated", result.updated());
         incJson.put("moved", result.moved());
         incJson.put("deleted", result.deleted());
-        Map<String, ObjectNode> variantJson = new java.util.LinkedHashMap<>();
+        Map<String, ObjectNode> variantJson = new LinkedHashMap<>();
         for (Variant variant : variants) {
-            ObjectNode json = variant.name().equals("incremental") ? incJson : medians.get(variant.name()).json();
+            ObjectNode json = variant.name().equals("incremental")
+                    ? incJson
+                    : medians.get(variant.name()).json();
             json.put("concurrentTasks", variant.tasks());
             json.put("threads", variant.threads());
             json.put("partitionsPerRun", variant.partitionsPerRun());
             variantJson.put(variant.name(), json);
         }
         NaiveFullRewrite.Result n = naive.value();
-        ObjectNode naiveJson = approach(naive.measurement(), n.bytesRead(), n.bytesWritten(), 0, 0, n.filesWritten(),
-                n.filesRead(), n.partitions());
+        ObjectNode naiveJson = approach(
+                naive.measurement(),
+                n.bytesRead(),
+                n.bytesWritten(),
+                0,
+                0,
+                n.filesWritten(),
+                n.filesRead(),
+                n.partitions());
         ObjectNode approaches = out.putObject("approaches");
         variantJson.forEach(approaches::set);
         runs.forEach((name, repeats) -> {
@@ -245,25 +320,41 @@ final class NightlyDeltaScenario {
         ratios.put("timeDuckDbOverIncremental", duckJson.get("wallSeconds").asDouble() / incSeconds);
         double incTwoSeconds = two.timed().measurement().seconds();
         ratios.put("timeNaiveOverIncrementalTwoTasks", naive.measurement().seconds() / incTwoSeconds);
-        ratios.put("timeDuckDbOverIncrementalTwoTasks", duckJson.get("wallSeconds").asDouble() / incTwoSeconds);
-        ratios.put("timePartitionByPartitionOverIncremental", oneByOne.timed().measurement().seconds() / incSeconds);
-        double oneThreadSeconds = medians.get("incrementalOneThread").timed().measurement().seconds();
+        ratios.put(
+                "timeDuckDbOverIncrementalTwoTasks", duckJson.get("wallSeconds").asDouble() / incTwoSeconds);
+        ratios.put(
+                "timePartitionByPartitionOverIncremental",
+                oneByOne.timed().measurement().seconds() / incSeconds);
+        double oneThreadSeconds =
+                medians.get("incrementalOneThread").timed().measurement().seconds();
         ratios.put("timeOneThreadOverAllThreads", oneThreadSeconds / incSeconds);
-        ratios.put("timeOneThreadOverTwoTasksOneThreadEach",
-                oneThreadSeconds / medians.get("incrementalTwoTasksOneThreadEach").timed().measurement().seconds());
+        ratios.put(
+                "timeOneThreadOverTwoTasksOneThreadEach",
+                oneThreadSeconds
+                        / medians.get("incrementalTwoTasksOneThreadEach")
+                                .timed()
+                                .measurement()
+                                .seconds());
         ratios.put("timeOneThreadOverTwoTasks", oneThreadSeconds / incTwoSeconds);
         double duckOneThreadSeconds = duckOneThreadJson.get("wallSeconds").asDouble();
         ratios.put("timeDuckDbOneThreadOverIncrementalOneThread", duckOneThreadSeconds / oneThreadSeconds);
-        ratios.put("timeDuckDbOneThreadOverDuckDbAllThreads", duckOneThreadSeconds / duckJson.get("wallSeconds").asDouble());
+        ratios.put(
+                "timeDuckDbOneThreadOverDuckDbAllThreads",
+                duckOneThreadSeconds / duckJson.get("wallSeconds").asDouble());
         double incCpu = inc.measurement().cpuSeconds();
         ratios.put("cpuNaiveOverIncremental", naive.measurement().cpuSeconds() / incCpu);
         ratios.put("cpuDuckDbOverIncremental", duckJson.get("cpuSeconds").asDouble() / incCpu);
         ratios.put("bytesWrittenNaiveOverIncremental", (double) n.bytesWritten() / change.dataBytesWritten());
-        ratios.put("bytesWrittenDuckDbOverIncremental", duckJson.get("dataBytesWritten").asDouble() / change.dataBytesWritten());
+        ratios.put(
+                "bytesWrittenDuckDbOverIncremental",
+                duckJson.get("dataBytesWritten").asDouble() / change.dataBytesWritten());
         ratios.put("bytesReadNaiveOverIncremental", (double) n.bytesRead() / result.bytesRead());
         ratios.put("bytesReadDuckDbOverIncremental", (double) prepared.archiveBytes() / result.bytesRead());
-        ratios.put("incrementalDataBytesWrittenOverTouchedPartitionBytes", (double) change.dataBytesWritten() / prepared.touchedBytes());
-        ratios.put("incrementalDataAndIndexBytesWrittenOverTouchedPartitionBytes",
+        ratios.put(
+                "incrementalDataBytesWrittenOverTouchedPartitionBytes",
+                (double) change.dataBytesWritten() / prepared.touchedBytes());
+        ratios.put(
+                "incrementalDataAndIndexBytesWrittenOverTouchedPartitionBytes",
                 (double) (change.dataBytesWritten() + change.indexBytesWritten()) / prepared.touchedBytes());
         ratios.put("boundFromTouchedShare", (double) prepared.archiveBytes() / prepared.touchedBytes());
     }
@@ -272,14 +363,14 @@ final class NightlyDeltaScenario {
      * One way of running the incremental upsert: {@code tasks} concurrent tasks taking up to {@code partitionsPerRun}
      * partitions per run, on an archive of {@code threads} worker threads (shared by the tasks).
      */
-    record Variant(String name, int tasks, int threads, int partitionsPerRun) {
-    }
+    record Variant(String name, int tasks, int threads, int partitionsPerRun) {}
 
     /** DuckDB's rewrite of the whole archive: the rows the delta leaves alone, then the delta's, partitioned again. */
     static String fullRewriteSql(Path archive, Path deltaFile, Path out) {
         RowModel rows = RowModel.current();
         return "COPY (SELECT " + rows.columnList("a.") + ", a.h3_cell"
-                + " FROM read_parquet(" + DuckDb.glob(archive) + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR}) a"
+                + " FROM read_parquet(" + DuckDb.glob(archive)
+                + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR}) a"
                 + " ANTI JOIN read_parquet(" + DuckDb.literal(deltaFile) + ") d USING (parcel_id)"
                 + " UNION ALL SELECT " + rows.columnList("") + ", h3_cell"
                 + " FROM read_parquet(" + DuckDb.literal(deltaFile) + ") WHERE NOT is_delete)"
@@ -288,29 +379,39 @@ final class NightlyDeltaScenario {
     }
 
     /** One measured incremental upsert on its own copy of the archive. */
-    record IncrementalRun(Path root, GeoParquetArchive archive, Probe.Timed<OperationResult> timed, Archives.DiskChange change) {
+    record IncrementalRun(
+            Path root, GeoParquetArchive archive, Probe.Timed<OperationResult> timed, Archives.DiskChange change) {
 
         static IncrementalRun of(Path pristine, Path root, Delta delta, int tasks, int partitionsPerRun, int threads)
                 throws Exception {
             Archives.linkCopy(pristine, root);
             GeoParquetArchive archive = Archives.open(root).useThreads(threads);
             Map<String, Archives.FileState> before = Archives.snapshot(root);
-            var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT, tasks, partitionsPerRun));
-            return new IncrementalRun(root, archive, timed, Archives.DiskChange.between(before, Archives.snapshot(root)));
+            var timed =
+                    Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT, tasks, partitionsPerRun));
+            return new IncrementalRun(
+                    root, archive, timed, Archives.DiskChange.between(before, Archives.snapshot(root)));
         }
 
         /** The run as an approach of the results (see {@link #approach}). */
         ObjectNode json() {
             OperationResult result = timed.value();
-            return approach(timed.measurement(), result.bytesRead(), change.dataBytesWritten(), change.indexBytesWritten(),
-                    change.logBytesWritten(), change.dataFilesWritten(), change.dataFilesRemoved(),
+            return approach(
+                    timed.measurement(),
+                    result.bytesRead(),
+                    change.dataBytesWritten(),
+                    change.indexBytesWritten(),
+                    change.logBytesWritten(),
+                    change.dataFilesWritten(),
+                    change.dataFilesRemoved(),
                     result.partitionsTouched().size());
         }
 
         /** The run of median wall time; the others' copies are deleted. */
-        static IncrementalRun median(List<IncrementalRun> runs) throws java.io.IOException {
-            List<IncrementalRun> sorted = new java.util.ArrayList<>(runs);
-            sorted.sort(java.util.Comparator.comparingDouble(run -> run.timed().measurement().seconds()));
+        static IncrementalRun median(List<IncrementalRun> runs) throws IOException {
+            List<IncrementalRun> sorted = new ArrayList<>(runs);
+            sorted.sort(
+                    Comparator.comparingDouble(run -> run.timed().measurement().seconds()));
             IncrementalRun median = sorted.get(sorted.size() / 2);
             for (IncrementalRun run : runs) {
                 if (run != median) {
@@ -321,8 +422,15 @@ final class NightlyDeltaScenario {
         }
     }
 
-    static ObjectNode approach(Probe.Measurement m, long bytesRead, long dataBytesWritten, long indexBytesWritten,
-                               long logBytesWritten, long filesWritten, long filesRemoved, long partitionsTouched) {
+    static ObjectNode approach(
+            Probe.Measurement m,
+            long bytesRead,
+            long dataBytesWritten,
+            long indexBytesWritten,
+            long logBytesWritten,
+            long filesWritten,
+            long filesRemoved,
+            long partitionsTouched) {
         ObjectNode node = JSON.objectNode();
         node.put("wallSeconds", m.seconds());
         node.put("cpuSeconds", m.cpuSeconds());
@@ -342,9 +450,10 @@ final class NightlyDeltaScenario {
         return node;
     }
 
-    static long partitionDirectories(Path root) throws java.io.IOException {
+    static long partitionDirectories(Path root) throws IOException {
         try (Stream<Path> dirs = Files.list(root)) {
-            return dirs.filter(d -> d.getFileName().toString().startsWith("h3_cell=")).count();
+            return dirs.filter(d -> d.getFileName().toString().startsWith("h3_cell="))
+                    .count();
         }
     }
 }

@@ -2,18 +2,21 @@ package dev.nifigeoparquet.benchmarks;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Random;
+import java.util.Set;
 import java.util.SplittableRandom;
+import org.apache.parquet.example.data.Group;
 
 /**
  * A skewed parcel archive of a {@link ParcelWorld}, built in two passes (key every parcel, then write each
@@ -30,6 +33,7 @@ final class ParcelArchive {
     final List<String> cells;
     /** Parcel indexes grouped by cell: those of cell {@code c} are {@code order[start[c]..start[c+1])}. */
     private final int[] order;
+
     private final int[] start;
 
     private ParcelArchive(Path root, ParcelWorld world, int rows, List<String> cells, int[] order, int[] start) {
@@ -117,7 +121,7 @@ final class ParcelArchive {
         for (int c = 0; c < cells.size(); c++) {
             shuffled.add(c);
         }
-        java.util.Collections.shuffle(shuffled, new java.util.Random(seed));
+        Collections.shuffle(shuffled, new Random(seed));
         List<Integer> picked = new ArrayList<>();
         long sum = 0;
         for (int c : shuffled) {
@@ -147,13 +151,15 @@ final class ParcelArchive {
         int updates = size - moved - deletes - added;
         List<Integer> bySize = new ArrayList<>(touched);
         bySize.sort((a, b) -> Integer.compare(rowsIn(a), rowsIn(b)));
-        int source = bySize.stream().filter(c -> rowsIn(c) > moved).findFirst()
+        int source = bySize.stream()
+                .filter(c -> rowsIn(c) > moved)
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no touched cell holds " + moved + " parcels"));
-        java.util.Set<String> touchedNames = new java.util.HashSet<>();
+        Set<String> touchedNames = new HashSet<>();
         touched.forEach(c -> touchedNames.add(cells.get(c)));
 
         List<Delta.Change> changes = new ArrayList<>();
-        java.util.Set<Integer> used = new java.util.HashSet<>();
+        Set<Integer> used = new HashSet<>();
         int[] sourceParcels = parcelsIn(source);
         List<Integer> others = touched.stream().filter(c -> c != source).toList();
         for (int i = 0; i < moved; i++) {
@@ -163,9 +169,11 @@ final class ParcelArchive {
             int[] targetParcels = parcelsIn(target);
             ParcelWorld.Parcel there = world.parcel(targetParcels[random.nextInt(targetParcels.length)]);
             ParcelWorld.Parcel movedParcel = there.withId(ParcelWorld.id(index));
-            changes.add(new Delta.Change(movedParcel.row(CHANGED_AT_MICROS), movedParcel.cell(keyer), false, Delta.Kind.MOVED));
+            changes.add(new Delta.Change(
+                    movedParcel.row(CHANGED_AT_MICROS), movedParcel.cell(keyer), false, Delta.Kind.MOVED));
         }
-        int[] pool = touched.stream().flatMapToInt(c -> Arrays.stream(parcelsIn(c))).toArray();
+        int[] pool =
+                touched.stream().flatMapToInt(c -> Arrays.stream(parcelsIn(c))).toArray();
         shuffle(pool, random);
         int next = 0;
         for (int i = 0; i < updates + deletes; i++) {
@@ -177,9 +185,11 @@ final class ParcelArchive {
             ParcelWorld.Parcel parcel = world.parcel(index);
             if (i < updates) {
                 ParcelWorld.Parcel corrected = parcel.corrected();
-                changes.add(new Delta.Change(corrected.row(CHANGED_AT_MICROS), corrected.cell(keyer), false, Delta.Kind.UPDATE));
+                changes.add(new Delta.Change(
+                        corrected.row(CHANGED_AT_MICROS), corrected.cell(keyer), false, Delta.Kind.UPDATE));
             } else {
-                changes.add(new Delta.Change(parcel.row(CHANGED_AT_MICROS), parcel.cell(keyer), true, Delta.Kind.DELETE));
+                changes.add(
+                        new Delta.Change(parcel.row(CHANGED_AT_MICROS), parcel.cell(keyer), true, Delta.Kind.DELETE));
             }
         }
         changes.addAll(newParcels(pool, added, rows, touchedNames, random, keyer));
@@ -187,13 +197,14 @@ final class ParcelArchive {
     }
 
     /** New parcels beside existing ones of the given pool, keyed into one of the allowed cells. */
-    List<Delta.Change> newParcels(int[] pool, int count, long firstIndex, java.util.Set<String> allowedCells,
-                                  SplittableRandom random, H3Keyer keyer) {
+    List<Delta.Change> newParcels(
+            int[] pool, int count, long firstIndex, Set<String> allowedCells, SplittableRandom random, H3Keyer keyer) {
         List<Delta.Change> changes = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             ParcelWorld.Parcel neighbour = world.parcel(pool[random.nextInt(pool.length)]);
             String id = ParcelWorld.id(firstIndex + i);
-            ParcelWorld.Parcel parcel = ParcelWorld.near(id, neighbour.lon(), neighbour.lat(), 0.001, neighbour.town(), random);
+            ParcelWorld.Parcel parcel =
+                    ParcelWorld.near(id, neighbour.lon(), neighbour.lat(), 0.001, neighbour.town(), random);
             String cell = parcel.cell(keyer);
             if (!allowedCells.contains(cell)) {
                 parcel = neighbour.withId(id);

@@ -2,11 +2,10 @@ package dev.nifigeoparquet.benchmarks;
 
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
-import org.apache.parquet.example.data.Group;
-import org.locationtech.jts.geom.Geometry;
-
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.apache.parquet.example.data.Group;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * Parcels, generated so that parcel {@code i} of a world can be regenerated from {@code i} alone. That is what lets a
@@ -22,6 +21,7 @@ final class ParcelWorld {
     static final String KEY = RowModel.KEY;
     /** 2024-01-01T00:00:00Z in microseconds: the version of every parcel as loaded. */
     static final long LOADED_AT_MICROS = 1_704_067_200_000_000L;
+
     private static final double METRES_PER_DEGREE = 111_320;
 
     /**
@@ -105,13 +105,19 @@ final class ParcelWorld {
 
     /** A parcel of {@code town} whose corner is near (lon, lat): within {@code radius} degrees, uniformly. */
     static Parcel near(String id, double lon, double lat, double radius, int town, SplittableRandom random) {
-        return shaped(id, lon + (random.nextDouble() * 2 - 1) * radius, lat + (random.nextDouble() * 2 - 1) * radius, town, random);
+        return shaped(
+                id,
+                lon + (random.nextDouble() * 2 - 1) * radius,
+                lat + (random.nextDouble() * 2 - 1) * radius,
+                town,
+                random);
     }
 
     private static Parcel shaped(String id, double lon, double lat, int town, SplittableRandom random) {
         double width = (15 + random.nextDouble() * 45) / (METRES_PER_DEGREE * Math.cos(Math.toRadians(lat)));
         double height = (15 + random.nextDouble() * 45) / METRES_PER_DEGREE;
-        return new Parcel(id, lon, lat, width, height, random.nextInt(RowModel.current().landUses()), town, random.nextLong());
+        return new Parcel(
+                id, lon, lat, width, height, random.nextInt(RowModel.current().landUses()), town, random.nextLong());
     }
 
     private int pickTown(double u) {

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.benchmarks;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -29,16 +30,20 @@ import java.util.concurrent.Callable;
 final class Probe {
 
     /** What one phase cost. Values that could not be read on this platform are -1. */
-    record Measurement(double seconds, double cpuSeconds, long heapPeakBytes, long heapPoolPeakSumBytes, long rssPeakBytes,
-                       boolean rssPeakReset, long syscallBytesRead, long syscallBytesWritten) {
-    }
+    record Measurement(
+            double seconds,
+            double cpuSeconds,
+            long heapPeakBytes,
+            long heapPoolPeakSumBytes,
+            long rssPeakBytes,
+            boolean rssPeakReset,
+            long syscallBytesRead,
+            long syscallBytesWritten) {}
 
     /** A phase's result and its measurement. */
-    record Timed<T>(T value, Measurement measurement) {
-    }
+    record Timed<T>(T value, Measurement measurement) {}
 
-    private Probe() {
-    }
+    private Probe() {}
 
     static <T> Timed<T> measure(Callable<T> phase) throws Exception {
         System.gc();
@@ -57,14 +62,22 @@ final class Probe {
         long nanos = System.nanoTime() - start;
         long cpu1 = processCpuNanos();
         long[] io1 = io();
-        Measurement m = new Measurement(nanos / 1e9, cpu0 < 0 ? -1 : (cpu1 - cpu0) / 1e9, sampler.max(), heapPeak(), rssPeak(), reset,
-                io0[0] < 0 ? -1 : io1[0] - io0[0], io0[1] < 0 ? -1 : io1[1] - io0[1]);
+        Measurement m = new Measurement(
+                nanos / 1e9,
+                cpu0 < 0 ? -1 : (cpu1 - cpu0) / 1e9,
+                sampler.max(),
+                heapPeak(),
+                rssPeak(),
+                reset,
+                io0[0] < 0 ? -1 : io1[0] - io0[0],
+                io0[1] < 0 ? -1 : io1[1] - io0[1]);
         return new Timed<>(value, m);
     }
 
     private static long processCpuNanos() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : -1;
+        return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
+                ? os.getProcessCpuTime()
+                : -1;
     }
 
     /** Polls the heap's occupancy until stopped and keeps the largest value seen. */

@@ -10,15 +10,14 @@ import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.io.LocalOutputFile;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.LocalOutputFile;
 
 /**
  * Scenario 4, routing throughput on one thread: a GeoParquet file of skewed parcels read, every geometry decoded
@@ -33,10 +32,10 @@ final class RoutingScenario {
      * Per-cell output is many small files of mostly distinct values, read once by the upsert: the flow definitions'
      * GeoParquetRecordSetWriter writes it without dictionaries ("Dictionary Encoding" false), as here.
      */
-    private static final ColumnEncodings PER_CELL_ENCODINGS = ColumnEncodings.defaults().withDictionary(false);
+    private static final ColumnEncodings PER_CELL_ENCODINGS =
+            ColumnEncodings.defaults().withDictionary(false);
 
-    private RoutingScenario() {
-    }
+    private RoutingScenario() {}
 
     static void run(int rows, int repeats, long seed, Path work, ObjectNode out) throws Exception {
         Archives.deleteTree(work);
@@ -44,8 +43,12 @@ final class RoutingScenario {
         Path input = work.resolve("input.parquet");
         FooterEntries footer = RowModel.current().footer();
         ParcelWorld world = new ParcelWorld(seed, 400);
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(input), input.toString(),
-                RowModel.current().schema(), footer, WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(input),
+                input.toString(),
+                RowModel.current().schema(),
+                footer,
+                WriterSettings.defaults())) {
             for (int i = 0; i < rows; i++) {
                 writer.write(world.parcel(i).row(ParcelWorld.LOADED_AT_MICROS));
             }
@@ -57,9 +60,19 @@ final class RoutingScenario {
         double copy = Double.MAX_VALUE, route = Double.MAX_VALUE, decode = Double.MAX_VALUE, key = Double.MAX_VALUE;
         long cells = 0;
         for (int r = 0; r < repeats; r++) {
-            copy = Math.min(copy, Probe.measure(() -> copy(input, work.resolve("copy.parquet"))).measurement().seconds());
-            decode = Math.min(decode, Probe.measure(() -> decodeAndKey(input, false)).measurement().seconds());
-            key = Math.min(key, Probe.measure(() -> decodeAndKey(input, true)).measurement().seconds());
+            copy = Math.min(
+                    copy,
+                    Probe.measure(() -> copy(input, work.resolve("copy.parquet")))
+                            .measurement()
+                            .seconds());
+            decode = Math.min(
+                    decode,
+                    Probe.measure(() -> decodeAndKey(input, false))
+                            .measurement()
+                            .seconds());
+            key = Math.min(
+                    key,
+                    Probe.measure(() -> decodeAndKey(input, true)).measurement().seconds());
             Path routed = work.resolve("routed");
             Archives.deleteTree(routed);
             var timed = Probe.measure(() -> route(input, routed));
@@ -84,8 +97,12 @@ final class RoutingScenario {
     private static long copy(Path input, Path output) throws IOException {
         Files.deleteIfExists(output);
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input);
-             GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(output), output.toString(),
-                     reader.footer().schema(), reader.footer().canonicalEntries(), WriterSettings.defaults())) {
+                GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                        new LocalOutputFile(output),
+                        output.toString(),
+                        reader.footer().schema(),
+                        reader.footer().canonicalEntries(),
+                        WriterSettings.defaults())) {
             long n = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); n++) {
                 writer.write(it.next());
@@ -127,8 +144,13 @@ final class RoutingScenario {
                     Path dir = outputRoot.resolve("h3_cell=" + cell);
                     Files.createDirectories(dir);
                     Path file = dir.resolve("part-0.parquet");
-                    writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(),
-                            reader.footer().schema(), footer, WriterSettings.defaults(), PER_CELL_ENCODINGS);
+                    writer = GeoParquetFileWriter.create(
+                            new LocalOutputFile(file),
+                            file.toString(),
+                            reader.footer().schema(),
+                            footer,
+                            WriterSettings.defaults(),
+                            PER_CELL_ENCODINGS);
                     writers.put(cell, writer);
                 }
                 writer.write(row);

@@ -5,6 +5,10 @@ import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.api.Binary;
@@ -18,11 +22,6 @@ import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LinearRing;
 import org.locationtech.jts.geom.Polygon;
-
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * What a parcel looks like as a row: the archive's schema and canonical footer, and each parcel's row and geometry.
@@ -46,8 +45,8 @@ import java.util.SplittableRandom;
  * attributes, its land use the fields a sale changes), so a parcel's row can be generated again from its index.
  */
 enum RowModel {
-
-    REALISTIC, NARROW;
+    REALISTIC,
+    NARROW;
 
     static final String KEY = SyntheticParcels.KEY;
     static final String VERSION = SyntheticParcels.VERSION;
@@ -87,51 +86,292 @@ enum RowModel {
 
     /** Land-use codes, roughly as frequent as in a county roll: mostly single-family homes. */
     private static final String[] LAND_USE_CODES = {
-            "1100 SINGLE FAMILY", "1100 SINGLE FAMILY", "1100 SINGLE FAMILY", "1100 SINGLE FAMILY", "1100 SINGLE FAMILY",
-            "1100 SINGLE FAMILY", "1100 SINGLE FAMILY", "1101 SFR ACCESSORY UNIT", "1200 DUPLEX", "1300 TRIPLEX",
-            "1400 APARTMENTS 4-9", "1500 APARTMENTS 10+", "1600 CONDOMINIUM", "1700 MOBILE HOME", "2100 RETAIL",
-            "2200 OFFICE", "2300 RESTAURANT", "2400 HOTEL", "3100 LIGHT INDUSTRIAL", "3200 WAREHOUSE", "4100 CROPLAND",
-            "4200 PASTURE", "4300 ORCHARD", "5100 TIMBER", "6100 CHURCH", "6200 SCHOOL", "6300 GOVERNMENT", "7100 PARK",
-            "8100 VACANT RESIDENTIAL", "8100 VACANT RESIDENTIAL", "8200 VACANT COMMERCIAL", "9100 ROAD RIGHT OF WAY"};
-    private static final String[] ZONING = {"R-1", "R-1A", "R-2", "R-3", "R-4", "RM-12", "RM-24", "RE", "RR", "MH", "C-1", "C-2",
-            "C-3", "CBD", "MU-1", "MU-2", "O-P", "I-1", "I-2", "A-1", "A-2", "AG-5", "AG-20", "F-1", "OS", "P-F", "PUD", "SP"};
-    private static final String[] SURNAMES = {"SMITH", "JOHNSON", "WILLIAMS", "BROWN", "JONES", "GARCIA", "MILLER", "DAVIS",
-            "RODRIGUEZ", "MARTINEZ", "HERNANDEZ", "LOPEZ", "GONZALEZ", "WILSON", "ANDERSON", "THOMAS", "TAYLOR", "MOORE",
-            "JACKSON", "MARTIN", "LEE", "PEREZ", "THOMPSON", "WHITE", "HARRIS", "SANCHEZ", "CLARK", "RAMIREZ", "LEWIS",
-            "ROBINSON", "WALKER", "YOUNG", "ALLEN", "KING", "WRIGHT", "SCOTT", "TORRES", "NGUYEN", "HILL", "FLORES", "GREEN",
-            "ADAMS", "NELSON", "BAKER", "HALL", "RIVERA", "CAMPBELL", "MITCHELL", "CARTER", "ROBERTS", "MUELLER", "SCHMIDT",
-            "SCHNEIDER", "FISCHER", "WEBER", "MEYER", "WAGNER", "BECKER", "SCHULZ", "HOFFMANN", "DUBOIS", "LAMBERT", "BERNARD",
-            "MOREAU", "LAURENT", "SIMON", "MICHEL", "LEFEBVRE", "LEROY", "ROUX", "DE JONG", "JANSEN", "DE VRIES", "VAN DIJK",
-            "BAKKER", "VISSER", "SMIT", "MEIJER", "ROSSI", "RUSSO", "FERRARI", "ESPOSITO", "BIANCHI", "ROMANO", "COLOMBO"};
-    private static final String[] GIVEN_NAMES = {"JAMES", "MARY", "ROBERT", "PATRICIA", "JOHN", "JENNIFER", "MICHAEL", "LINDA",
-            "DAVID", "ELIZABETH", "WILLIAM", "BARBARA", "RICHARD", "SUSAN", "JOSEPH", "JESSICA", "THOMAS", "SARAH", "CHARLES",
-            "KAREN", "CHRISTOPHER", "LISA", "DANIEL", "NANCY", "MATTHEW", "BETTY", "ANTHONY", "MARGARET", "MARK", "SANDRA",
-            "PAUL", "ASHLEY", "STEVEN", "KIMBERLY", "ANDREW", "EMILY", "KENNETH", "DONNA", "JOSHUA", "MICHELLE", "PIERRE",
-            "MARIE", "JEAN", "ANNA", "HANS", "PETRA", "JAN", "SOPHIE", "LUCA", "GIULIA", "PETER", "CLAUDIA", "KLAUS", "ELENA"};
-    private static final String[] ENTITY_WORDS = {"OAKWOOD", "RIVERSIDE", "SUMMIT", "PINNACLE", "HERITAGE", "MERIDIAN",
-            "CEDAR", "NORTHGATE", "HARBOR", "SILVERLINE", "GOLDEN", "PRAIRIE", "EAGLE", "CRESTVIEW", "LAKESHORE", "GRANITE"};
-    private static final String[] ENTITY_KINDS = {"LLC", "PROPERTIES LLC", "HOLDINGS LLC", "INVESTMENTS INC", "PARTNERS LP",
-            "REAL ESTATE TRUST", "DEVELOPMENT CORP"};
-    private static final String[] STREET_WORDS = {"MAIN", "OAK", "PINE", "MAPLE", "CEDAR", "ELM", "WASHINGTON", "LAKE", "HILL",
-            "PARK", "VIEW", "SUNSET", "RIDGE", "CHURCH", "MILL", "SPRING", "RIVER", "FOREST", "MEADOW", "HIGHLAND", "VALLEY",
-            "WILLOW", "BIRCH", "CHESTNUT", "WALNUT", "JEFFERSON", "LINCOLN", "MADISON", "FRANKLIN", "JACKSON", "ORCHARD",
-            "GARDEN", "STATION", "SCHOOL", "MARKET", "BRIDGE", "CANAL", "HARBOR", "SPRUCE", "ASPEN"};
+        "1100 SINGLE FAMILY",
+        "1100 SINGLE FAMILY",
+        "1100 SINGLE FAMILY",
+        "1100 SINGLE FAMILY",
+        "1100 SINGLE FAMILY",
+        "1100 SINGLE FAMILY",
+        "1100 SINGLE FAMILY",
+        "1101 SFR ACCESSORY UNIT",
+        "1200 DUPLEX",
+        "1300 TRIPLEX",
+        "1400 APARTMENTS 4-9",
+        "1500 APARTMENTS 10+",
+        "1600 CONDOMINIUM",
+        "1700 MOBILE HOME",
+        "2100 RETAIL",
+        "2200 OFFICE",
+        "2300 RESTAURANT",
+        "2400 HOTEL",
+        "3100 LIGHT INDUSTRIAL",
+        "3200 WAREHOUSE",
+        "4100 CROPLAND",
+        "4200 PASTURE",
+        "4300 ORCHARD",
+        "5100 TIMBER",
+        "6100 CHURCH",
+        "6200 SCHOOL",
+        "6300 GOVERNMENT",
+        "7100 PARK",
+        "8100 VACANT RESIDENTIAL",
+        "8100 VACANT RESIDENTIAL",
+        "8200 VACANT COMMERCIAL",
+        "9100 ROAD RIGHT OF WAY"
+    };
+
+    private static final String[] ZONING = {
+        "R-1", "R-1A", "R-2", "R-3", "R-4", "RM-12", "RM-24", "RE", "RR", "MH", "C-1", "C-2", "C-3", "CBD", "MU-1",
+        "MU-2", "O-P", "I-1", "I-2", "A-1", "A-2", "AG-5", "AG-20", "F-1", "OS", "P-F", "PUD", "SP"
+    };
+    private static final String[] SURNAMES = {
+        "SMITH",
+        "JOHNSON",
+        "WILLIAMS",
+        "BROWN",
+        "JONES",
+        "GARCIA",
+        "MILLER",
+        "DAVIS",
+        "RODRIGUEZ",
+        "MARTINEZ",
+        "HERNANDEZ",
+        "LOPEZ",
+        "GONZALEZ",
+        "WILSON",
+        "ANDERSON",
+        "THOMAS",
+        "TAYLOR",
+        "MOORE",
+        "JACKSON",
+        "MARTIN",
+        "LEE",
+        "PEREZ",
+        "THOMPSON",
+        "WHITE",
+        "HARRIS",
+        "SANCHEZ",
+        "CLARK",
+        "RAMIREZ",
+        "LEWIS",
+        "ROBINSON",
+        "WALKER",
+        "YOUNG",
+        "ALLEN",
+        "KING",
+        "WRIGHT",
+        "SCOTT",
+        "TORRES",
+        "NGUYEN",
+        "HILL",
+        "FLORES",
+        "GREEN",
+        "ADAMS",
+        "NELSON",
+        "BAKER",
+        "HALL",
+        "RIVERA",
+        "CAMPBELL",
+        "MITCHELL",
+        "CARTER",
+        "ROBERTS",
+        "MUELLER",
+        "SCHMIDT",
+        "SCHNEIDER",
+        "FISCHER",
+        "WEBER",
+        "MEYER",
+        "WAGNER",
+        "BECKER",
+        "SCHULZ",
+        "HOFFMANN",
+        "DUBOIS",
+        "LAMBERT",
+        "BERNARD",
+        "MOREAU",
+        "LAURENT",
+        "SIMON",
+        "MICHEL",
+        "LEFEBVRE",
+        "LEROY",
+        "ROUX",
+        "DE JONG",
+        "JANSEN",
+        "DE VRIES",
+        "VAN DIJK",
+        "BAKKER",
+        "VISSER",
+        "SMIT",
+        "MEIJER",
+        "ROSSI",
+        "RUSSO",
+        "FERRARI",
+        "ESPOSITO",
+        "BIANCHI",
+        "ROMANO",
+        "COLOMBO"
+    };
+    private static final String[] GIVEN_NAMES = {
+        "JAMES",
+        "MARY",
+        "ROBERT",
+        "PATRICIA",
+        "JOHN",
+        "JENNIFER",
+        "MICHAEL",
+        "LINDA",
+        "DAVID",
+        "ELIZABETH",
+        "WILLIAM",
+        "BARBARA",
+        "RICHARD",
+        "SUSAN",
+        "JOSEPH",
+        "JESSICA",
+        "THOMAS",
+        "SARAH",
+        "CHARLES",
+        "KAREN",
+        "CHRISTOPHER",
+        "LISA",
+        "DANIEL",
+        "NANCY",
+        "MATTHEW",
+        "BETTY",
+        "ANTHONY",
+        "MARGARET",
+        "MARK",
+        "SANDRA",
+        "PAUL",
+        "ASHLEY",
+        "STEVEN",
+        "KIMBERLY",
+        "ANDREW",
+        "EMILY",
+        "KENNETH",
+        "DONNA",
+        "JOSHUA",
+        "MICHELLE",
+        "PIERRE",
+        "MARIE",
+        "JEAN",
+        "ANNA",
+        "HANS",
+        "PETRA",
+        "JAN",
+        "SOPHIE",
+        "LUCA",
+        "GIULIA",
+        "PETER",
+        "CLAUDIA",
+        "KLAUS",
+        "ELENA"
+    };
+    private static final String[] ENTITY_WORDS = {
+        "OAKWOOD",
+        "RIVERSIDE",
+        "SUMMIT",
+        "PINNACLE",
+        "HERITAGE",
+        "MERIDIAN",
+        "CEDAR",
+        "NORTHGATE",
+        "HARBOR",
+        "SILVERLINE",
+        "GOLDEN",
+        "PRAIRIE",
+        "EAGLE",
+        "CRESTVIEW",
+        "LAKESHORE",
+        "GRANITE"
+    };
+    private static final String[] ENTITY_KINDS = {
+        "LLC",
+        "PROPERTIES LLC",
+        "HOLDINGS LLC",
+        "INVESTMENTS INC",
+        "PARTNERS LP",
+        "REAL ESTATE TRUST",
+        "DEVELOPMENT CORP"
+    };
+    private static final String[] STREET_WORDS = {
+        "MAIN",
+        "OAK",
+        "PINE",
+        "MAPLE",
+        "CEDAR",
+        "ELM",
+        "WASHINGTON",
+        "LAKE",
+        "HILL",
+        "PARK",
+        "VIEW",
+        "SUNSET",
+        "RIDGE",
+        "CHURCH",
+        "MILL",
+        "SPRING",
+        "RIVER",
+        "FOREST",
+        "MEADOW",
+        "HIGHLAND",
+        "VALLEY",
+        "WILLOW",
+        "BIRCH",
+        "CHESTNUT",
+        "WALNUT",
+        "JEFFERSON",
+        "LINCOLN",
+        "MADISON",
+        "FRANKLIN",
+        "JACKSON",
+        "ORCHARD",
+        "GARDEN",
+        "STATION",
+        "SCHOOL",
+        "MARKET",
+        "BRIDGE",
+        "CANAL",
+        "HARBOR",
+        "SPRUCE",
+        "ASPEN"
+    };
     private static final String[] STREET_SUFFIXES = {"ST", "AVE", "RD", "DR", "LN", "CT", "WAY", "BLVD", "PL", "CIR"};
-    private static final String[] CITY_STEMS = {"SPRING", "GREEN", "FAIR", "OAK", "RIVER", "MAPLE", "WEST", "EAST", "NORTH",
-            "SOUTH", "LAKE", "HILL", "STONE", "BROOK", "CLEAR", "SILVER", "MILL", "ASH", "ELM", "PINE"};
-    private static final String[] CITY_ENDINGS = {"FIELD", "VILLE", "TON", "WOOD", "DALE", "PORT", "BURG", "FORD", "HAVEN",
-            "MONT", "CREST", "VIEW", "BRIDGE", "WATER", "LAND", "SIDE", "GATE", "HURST", "STEAD", "WICK"};
+    private static final String[] CITY_STEMS = {
+        "SPRING", "GREEN", "FAIR", "OAK", "RIVER", "MAPLE", "WEST", "EAST", "NORTH", "SOUTH", "LAKE", "HILL", "STONE",
+        "BROOK", "CLEAR", "SILVER", "MILL", "ASH", "ELM", "PINE"
+    };
+    private static final String[] CITY_ENDINGS = {
+        "FIELD", "VILLE", "TON", "WOOD", "DALE", "PORT", "BURG", "FORD", "HAVEN", "MONT", "CREST", "VIEW", "BRIDGE",
+        "WATER", "LAND", "SIDE", "GATE", "HURST", "STEAD", "WICK"
+    };
 
     private static MessageType realisticSchema() {
         Types.MessageTypeBuilder b = Types.buildMessage();
-        b.required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named(KEY);
-        b.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("apn");
-        b.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("owner_name");
-        b.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("situs_address");
-        b.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("city");
-        b.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("postcode");
-        b.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("land_use_code");
-        b.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("zoning");
+        b.required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named(KEY);
+        b.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("apn");
+        b.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("owner_name");
+        b.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("situs_address");
+        b.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("city");
+        b.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("postcode");
+        b.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("land_use_code");
+        b.optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("zoning");
         b.required(PrimitiveTypeName.DOUBLE).named("lot_area_m2");
         b.optional(PrimitiveTypeName.DOUBLE).named("building_area_m2");
         b.optional(PrimitiveTypeName.INT32).named("year_built");
@@ -143,14 +383,19 @@ enum RowModel {
         b.required(PrimitiveTypeName.INT32).named("tax_year");
         b.required(PrimitiveTypeName.BOOLEAN).named("vacant");
         b.optional(PrimitiveTypeName.BOOLEAN).named("homestead_exempt");
-        b.required(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS))
+        b.required(PrimitiveTypeName.INT64)
+                .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS))
                 .named(VERSION);
         b.required(PrimitiveTypeName.BINARY).named(GEOMETRY);
         b.optionalGroup()
-                .required(PrimitiveTypeName.DOUBLE).named("xmin")
-                .required(PrimitiveTypeName.DOUBLE).named("ymin")
-                .required(PrimitiveTypeName.DOUBLE).named("xmax")
-                .required(PrimitiveTypeName.DOUBLE).named("ymax")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("xmin")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("ymin")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("xmax")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("ymax")
                 .named(BBOX);
         return b.named("parcels");
     }
@@ -168,8 +413,12 @@ enum RowModel {
     /** The canonical footer with this CRS (PROJJSON) in the {@code geo} block; null leaves it out (OGC:CRS84). */
     FooterEntries footer(JsonNode crs) {
         GeoMetadata geo = this == NARROW
-                ? GeoMetadata.builder().wkbColumn(GEOMETRY, List.of("Polygon"), crs, null).build()
-                : GeoMetadata.builder().wkbColumn(GEOMETRY, List.of("Polygon", "MultiPolygon"), crs, BBOX).build();
+                ? GeoMetadata.builder()
+                        .wkbColumn(GEOMETRY, List.of("Polygon"), crs, null)
+                        .build()
+                : GeoMetadata.builder()
+                        .wkbColumn(GEOMETRY, List.of("Polygon", "MultiPolygon"), crs, BBOX)
+                        .build();
         return FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString()));
     }
 
@@ -180,7 +429,8 @@ enum RowModel {
 
     /** The columns as a comma-separated SQL list, each prefixed with {@code qualifier} (may be empty). */
     String columnList(String qualifier) {
-        return String.join(", ", columns().stream().map(column -> qualifier + column).toList());
+        return String.join(
+                ", ", columns().stream().map(column -> qualifier + column).toList());
     }
 
     /** Distinct land-use values a parcel cycles through when its attributes are corrected. */
@@ -196,8 +446,12 @@ enum RowModel {
         double height = parcel.height();
         if (this == NARROW) {
             return GEOMETRIES.createPolygon(new Coordinate[] {
-                    new Coordinate(lon, lat), new Coordinate(lon + width, lat), new Coordinate(lon + width, lat + height),
-                    new Coordinate(lon, lat + height), new Coordinate(lon, lat)});
+                new Coordinate(lon, lat),
+                new Coordinate(lon + width, lat),
+                new Coordinate(lon + width, lat + height),
+                new Coordinate(lon, lat + height),
+                new Coordinate(lon, lat)
+            });
         }
         SplittableRandom random = new SplittableRandom(parcel.detail());
         double cx = lon + width / 2;
@@ -213,7 +467,8 @@ enum RowModel {
             main = GEOMETRIES.createPolygon(shell);
         }
         if (random.nextDouble() < 0.04) {
-            LinearRing satellite = ring(cx + width * 0.8, cy, width * 0.2, height * 0.2, 6 + random.nextInt(7), 0.8, 1.0, true, random);
+            LinearRing satellite = ring(
+                    cx + width * 0.8, cy, width * 0.2, height * 0.2, 6 + random.nextInt(7), 0.8, 1.0, true, random);
             return GEOMETRIES.createMultiPolygon(new Polygon[] {main, GEOMETRIES.createPolygon(satellite)});
         }
         return main;
@@ -223,8 +478,16 @@ enum RowModel {
      * A star-shaped ring around (cx, cy): {@code n} vertices at increasing (or, for a hole, decreasing) angles, each at
      * a random fraction {@code [lo, hi)} of the radii, so it never crosses itself and a hole stays inside its shell.
      */
-    private static LinearRing ring(double cx, double cy, double rx, double ry, int n, double lo, double hi, boolean ccw,
-                                   SplittableRandom random) {
+    private static LinearRing ring(
+            double cx,
+            double cy,
+            double rx,
+            double ry,
+            int n,
+            double lo,
+            double hi,
+            boolean ccw,
+            SplittableRandom random) {
         Coordinate[] coordinates = new Coordinate[n + 1];
         double step = 2 * Math.PI / n;
         for (int i = 0; i < n; i++) {
@@ -243,8 +506,13 @@ enum RowModel {
             Group row = new SimpleGroup(schema());
             row.add(KEY, parcel.id());
             row.add("land_use", NARROW_LAND_USE[parcel.landUse() % NARROW_LAND_USE.length]);
-            row.add("area_m2", parcel.width() * parcel.height() * METRES_PER_DEGREE * METRES_PER_DEGREE
-                    * Math.cos(Math.toRadians(parcel.lat())));
+            row.add(
+                    "area_m2",
+                    parcel.width()
+                            * parcel.height()
+                            * METRES_PER_DEGREE
+                            * METRES_PER_DEGREE
+                            * Math.cos(Math.toRadians(parcel.lat())));
             row.add(VERSION, updatedAtMicros);
             row.add(GEOMETRY, Binary.fromConstantByteArray(Wkb.write(geometry)));
             return row;
@@ -259,11 +527,16 @@ enum RowModel {
         int town = Math.floorMod(parcel.town(), 100_000);
         if (random.nextDouble() >= 0.005) {
             long apn = Math.floorMod(parcel.detail(), 1_000_000_000L);
-            row.add("apn", String.format(Locale.ROOT, "%03d-%03d-%03d", apn / 1_000_000, apn / 1_000 % 1_000, apn % 1_000));
+            row.add(
+                    "apn",
+                    String.format(Locale.ROOT, "%03d-%03d-%03d", apn / 1_000_000, apn / 1_000 % 1_000, apn % 1_000));
         }
         String landUse = LAND_USE_CODES[parcel.landUse() % LAND_USE_CODES.length];
-        boolean vacant = landUse.startsWith("8") || landUse.startsWith("4") || landUse.startsWith("5")
-                || landUse.startsWith("7") || landUse.startsWith("9");
+        boolean vacant = landUse.startsWith("8")
+                || landUse.startsWith("4")
+                || landUse.startsWith("5")
+                || landUse.startsWith("7")
+                || landUse.startsWith("9");
         // What a sale changes follows the land use, which a correction in the delta changes too.
         SplittableRandom sale = new SplittableRandom(parcel.detail() * 31 + parcel.landUse());
         if (sale.nextDouble() >= 0.015) {
@@ -271,15 +544,23 @@ enum RowModel {
         }
         if (!vacant || random.nextDouble() < 0.3) {
             if (random.nextDouble() >= 0.02) {
-                row.add("situs_address", (1 + random.nextInt(9_899)) + " " + STREET_WORDS[(town * 7 + random.nextInt(12)) % STREET_WORDS.length]
-                        + " " + STREET_SUFFIXES[random.nextInt(STREET_SUFFIXES.length)]);
+                row.add(
+                        "situs_address",
+                        (1 + random.nextInt(9_899)) + " "
+                                + STREET_WORDS[(town * 7 + random.nextInt(12)) % STREET_WORDS.length] + " "
+                                + STREET_SUFFIXES[random.nextInt(STREET_SUFFIXES.length)]);
             }
         } else {
             random.nextInt();
         }
         if (random.nextDouble() >= 0.01) {
-            row.add("city", CITY_STEMS[town % CITY_STEMS.length] + CITY_ENDINGS[town / CITY_STEMS.length % CITY_ENDINGS.length]
-                    + (town >= CITY_STEMS.length * CITY_ENDINGS.length ? " " + (town / (CITY_STEMS.length * CITY_ENDINGS.length)) : ""));
+            row.add(
+                    "city",
+                    CITY_STEMS[town % CITY_STEMS.length]
+                            + CITY_ENDINGS[town / CITY_STEMS.length % CITY_ENDINGS.length]
+                            + (town >= CITY_STEMS.length * CITY_ENDINGS.length
+                                    ? " " + (town / (CITY_STEMS.length * CITY_ENDINGS.length))
+                                    : ""));
         }
         if (random.nextDouble() >= 0.01) {
             row.add("postcode", String.format(Locale.ROOT, "%05d", (10_000 + town * 37 + random.nextInt(4)) % 100_000));
@@ -288,10 +569,14 @@ enum RowModel {
         if (random.nextDouble() >= 0.04) {
             row.add("zoning", ZONING[(parcel.landUse() * 3 + random.nextInt(4)) % ZONING.length]);
         }
-        double lotArea = geometry.getArea() * METRES_PER_DEGREE * METRES_PER_DEGREE * Math.cos(Math.toRadians(parcel.lat()));
+        double lotArea =
+                geometry.getArea() * METRES_PER_DEGREE * METRES_PER_DEGREE * Math.cos(Math.toRadians(parcel.lat()));
         row.add("lot_area_m2", Math.round(lotArea * 100) / 100.0);
-        int units = landUse.startsWith("15") ? 10 + random.nextInt(190) : landUse.startsWith("14") ? 4 + random.nextInt(6)
-                : landUse.startsWith("13") ? 3 : landUse.startsWith("12") ? 2 : 1;
+        int units = landUse.startsWith("15")
+                ? 10 + random.nextInt(190)
+                : landUse.startsWith("14")
+                        ? 4 + random.nextInt(6)
+                        : landUse.startsWith("13") ? 3 : landUse.startsWith("12") ? 2 : 1;
         if (!vacant) {
             row.add("building_area_m2", Math.round(lotArea * (0.15 + random.nextDouble() * 0.5) * 10) / 10.0);
             row.add("year_built", 1880 + (int) (144 * Math.sqrt(random.nextDouble())));
@@ -324,7 +609,8 @@ enum RowModel {
     private static String ownerName(SplittableRandom random) {
         double kind = random.nextDouble();
         if (kind < 0.82) {
-            String name = SURNAMES[random.nextInt(SURNAMES.length)] + " " + GIVEN_NAMES[random.nextInt(GIVEN_NAMES.length)];
+            String name =
+                    SURNAMES[random.nextInt(SURNAMES.length)] + " " + GIVEN_NAMES[random.nextInt(GIVEN_NAMES.length)];
             if (random.nextDouble() < 0.5) {
                 name += " " + (char) ('A' + random.nextInt(26));
             }
@@ -337,10 +623,13 @@ enum RowModel {
             return SURNAMES[random.nextInt(SURNAMES.length)] + " FAMILY TRUST";
         }
         if (kind < 0.97) {
-            return ENTITY_WORDS[random.nextInt(ENTITY_WORDS.length)] + " " + ENTITY_WORDS[random.nextInt(ENTITY_WORDS.length)] + " "
+            return ENTITY_WORDS[random.nextInt(ENTITY_WORDS.length)] + " "
+                    + ENTITY_WORDS[random.nextInt(ENTITY_WORDS.length)] + " "
                     + ENTITY_KINDS[random.nextInt(ENTITY_KINDS.length)];
         }
-        return random.nextBoolean() ? "CITY OF " + CITY_STEMS[random.nextInt(CITY_STEMS.length)] + CITY_ENDINGS[random.nextInt(CITY_ENDINGS.length)]
+        return random.nextBoolean()
+                ? "CITY OF " + CITY_STEMS[random.nextInt(CITY_STEMS.length)]
+                        + CITY_ENDINGS[random.nextInt(CITY_ENDINGS.length)]
                 : "STATE OF " + CITY_STEMS[random.nextInt(CITY_STEMS.length)];
     }
 }

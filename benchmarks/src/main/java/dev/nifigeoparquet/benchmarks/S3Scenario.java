@@ -15,14 +15,13 @@ import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Objects;
+import org.apache.parquet.example.data.Group;
 
 /**
  * Scenario 1 on an object store: the same pristine archive and delta, uploaded twice to Adobe S3Mock running in
@@ -37,8 +36,7 @@ final class S3Scenario {
 
     private static final String BUCKET = "nightly";
 
-    private S3Scenario() {
-    }
+    private S3Scenario() {}
 
     static void run(NightlyDeltaScenario.Prepared prepared, Path work, ObjectNode out) throws Exception {
         long t0 = System.nanoTime();
@@ -49,7 +47,8 @@ final class S3Scenario {
             s3.createBucket(BUCKET);
             S3ArchiveStorage incrementalStorage = s3.storage(BUCKET, "incremental");
             S3ArchiveStorage fullStorage = s3.storage(BUCKET, "full-rewrite");
-            var upload = Probe.measure(() -> s3.upload(pristine, incrementalStorage) + s3.upload(pristine, fullStorage));
+            var upload =
+                    Probe.measure(() -> s3.upload(pristine, incrementalStorage) + s3.upload(pristine, fullStorage));
             ObjectNode setup = out.putObject("setup");
             setup.put("server", "Adobe S3Mock in process, loopback HTTP");
             setup.put("archiveCopiesUploaded", 2);
@@ -58,12 +57,13 @@ final class S3Scenario {
 
             // The archive is opened before the measurement, as a long-running service holds it open between deltas.
             GeoParquetArchive archive = GeoParquetArchive.open(incrementalStorage);
-            var inc = Probe.measure(() -> StorageMeter.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT)));
+            var inc = Probe.measure(
+                    () -> StorageMeter.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT)));
             OperationResult result = inc.value().result();
             StorageCost incCost = inc.value().cost();
 
-            var full = Probe.measure(() -> StorageMeter.measure(() -> NaiveFullRewrite.inPlace(fullStorage, delta,
-                    archive.schema(), archive.canonicalFooter(), WriterSettings.defaults())));
+            var full = Probe.measure(() -> StorageMeter.measure(() -> NaiveFullRewrite.inPlace(
+                    fullStorage, delta, archive.schema(), archive.canonicalFooter(), WriterSettings.defaults())));
             NaiveFullRewrite.Result n = full.value().result();
             StorageCost fullCost = full.value().cost();
 
@@ -81,7 +81,10 @@ final class S3Scenario {
             ratio(ratios, "getsFullOverIncremental", fullCost.gets(), incCost.gets());
             ratio(ratios, "bytesUploadedFullOverIncremental", fullCost.bytesUploaded(), incCost.bytesUploaded());
             ratio(ratios, "bytesDownloadedFullOverIncremental", fullCost.bytesDownloaded(), incCost.bytesDownloaded());
-            ratio(ratios, "bytesTransferredFullOverIncremental", fullCost.bytesUploaded() + fullCost.bytesDownloaded(),
+            ratio(
+                    ratios,
+                    "bytesTransferredFullOverIncremental",
+                    fullCost.bytesUploaded() + fullCost.bytesDownloaded(),
                     incCost.bytesUploaded() + incCost.bytesDownloaded());
 
             // Counted after both, unmetered: row counts from the footers a plain reader would read, the engine's own
@@ -97,11 +100,18 @@ final class S3Scenario {
             rec.put("afterIncrementalRowsRead", afterInc.rows());
             rec.put("afterFullRewriteRowsRead", afterFull.rows());
             rec.put("sameRowsAfterBoth", afterInc.equals(afterFull));
-            VerificationReport report = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(expected));
+            VerificationReport report = new ArchiveVerifier(archive)
+                    .verify(VerifyOptions.wholeArchive().expectingRows(expected));
             rec.put("engineVerificationConsistent", report.consistent());
             rec.put("fullRewriteRowsWrittenByRewrite", n.rowsWritten());
-            rec.put("holds", afterInc.rows() == expected && afterFull.rows() == expected && afterInc.equals(afterFull)
-                    && n.rowsWritten() == expected && result.netRows() == delta.expectedNetRows() && report.consistent());
+            rec.put(
+                    "holds",
+                    afterInc.rows() == expected
+                            && afterFull.rows() == expected
+                            && afterInc.equals(afterFull)
+                            && n.rowsWritten() == expected
+                            && result.netRows() == delta.expectedNetRows()
+                            && report.consistent());
         } finally {
             Archives.deleteTree(work);
         }
@@ -119,8 +129,13 @@ final class S3Scenario {
         node.put("bytesUploaded", cost.bytesUploaded());
         node.put("bytesDownloaded", cost.bytesDownloaded());
         node.put("objectsDeleted", cost.deleted().size());
-        node.put("objectsDeletedWithKnownAge", cost.deleted().stream().filter(d -> d.age() != null).count());
-        cost.deleted().stream().map(StorageCost.DeletedObject::age).filter(Objects::nonNull).min(Duration::compareTo)
+        node.put(
+                "objectsDeletedWithKnownAge",
+                cost.deleted().stream().filter(d -> d.age() != null).count());
+        cost.deleted().stream()
+                .map(StorageCost.DeletedObject::age)
+                .filter(Objects::nonNull)
+                .min(Duration::compareTo)
                 .ifPresent(age -> node.put("youngestDeletedObjectAgeSeconds", age.toMillis() / 1e3));
         return node;
     }
@@ -134,8 +149,7 @@ final class S3Scenario {
     }
 
     /** The rows a plain reader finds in the partition directories, and the sum of a 64-bit hash of each row and its cell. */
-    private record Digest(long rows, long sum) {
-    }
+    private record Digest(long rows, long sum) {}
 
     private static Digest digest(ArchiveStorage storage) throws IOException {
         long rows = 0;
@@ -149,8 +163,8 @@ final class S3Scenario {
                 if (file.directory() || !file.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
                     continue;
                 }
-                try (GeoParquetFileReader reader = GeoParquetFileReader.open(storage.openInputFile(file.path()),
-                        storage.describe() + "/" + file.path())) {
+                try (GeoParquetFileReader reader = GeoParquetFileReader.open(
+                        storage.openInputFile(file.path()), storage.describe() + "/" + file.path())) {
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                         sum += rowHash(it.next(), cell);
                         rows++;

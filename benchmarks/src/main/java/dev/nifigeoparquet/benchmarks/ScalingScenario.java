@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import org.apache.parquet.example.data.Group;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +12,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.apache.parquet.example.data.Group;
 
 /**
  * Scenario 6, scaling: the archive grows by whole partitions of constant size (1x, 4x, 16x the base count) while
@@ -25,11 +24,11 @@ final class ScalingScenario {
 
     private static final int[] FACTORS = {1, 4, 16};
 
-    private ScalingScenario() {
-    }
+    private ScalingScenario() {}
 
-    static void run(int basePartitions, int rowsPerPartition, int deltaRows, int repeats, long seed, Path work,
-                    ObjectNode out) throws Exception {
+    static void run(
+            int basePartitions, int rowsPerPartition, int deltaRows, int repeats, long seed, Path work, ObjectNode out)
+            throws Exception {
         Archives.deleteTree(work);
         Files.createDirectories(work);
         Path root = work.resolve("archive");
@@ -62,13 +61,18 @@ final class ScalingScenario {
                 for (int u = 0; u < updates; u++, nextUpdate++) {
                     long i = nextUpdate % rowsPerPartition; // parcels of the target partition (loaded first)
                     ParcelWorld.Parcel parcel = generator.parcel(target, ParcelWorld.id(i), i);
-                    parcel = parcel.withLandUse((parcel.landUse() + 1 + r) % RowModel.current().landUses());
-                    changes.add(new Delta.Change(parcel.row(ParcelArchive.CHANGED_AT_MICROS + 1_000_000L * (factor * 10 + r)),
-                            target, false, Delta.Kind.UPDATE));
+                    parcel = parcel.withLandUse(
+                            (parcel.landUse() + 1 + r) % RowModel.current().landUses());
+                    changes.add(new Delta.Change(
+                            parcel.row(ParcelArchive.CHANGED_AT_MICROS + 1_000_000L * (factor * 10 + r)),
+                            target,
+                            false,
+                            Delta.Kind.UPDATE));
                 }
                 for (int n = updates; n < deltaRows; n++, nextNewId++) {
                     ParcelWorld.Parcel parcel = generator.parcel(target, ParcelWorld.id(nextNewId), nextNewId);
-                    changes.add(new Delta.Change(parcel.row(ParcelArchive.CHANGED_AT_MICROS), target, false, Delta.Kind.NEW));
+                    changes.add(new Delta.Change(
+                            parcel.row(ParcelArchive.CHANGED_AT_MICROS), target, false, Delta.Kind.NEW));
                 }
                 Delta delta = new Delta(changes);
                 var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT));
@@ -86,18 +90,39 @@ final class ScalingScenario {
         }
         ObjectNode first = (ObjectNode) points.get(0);
         ObjectNode last = (ObjectNode) points.get(points.size() - 1);
-        out.put("incrementalTimeRatio16xOver1x", last.get("incrementalMedianSeconds").asDouble() / first.get("incrementalMedianSeconds").asDouble());
-        out.put("incrementalCpuRatio16xOver1x", last.get("incrementalMedianCpuSeconds").asDouble() / first.get("incrementalMedianCpuSeconds").asDouble());
-        out.put("naiveFullRewriteTimeRatio16xOver1x", last.get("naiveFullRewriteSeconds").asDouble() / first.get("naiveFullRewriteSeconds").asDouble());
-        out.put("duckdbFullRewriteTimeRatio16xOver1x", last.get("duckdbFullRewriteSeconds").asDouble() / first.get("duckdbFullRewriteSeconds").asDouble());
+        out.put(
+                "incrementalTimeRatio16xOver1x",
+                last.get("incrementalMedianSeconds").asDouble()
+                        / first.get("incrementalMedianSeconds").asDouble());
+        out.put(
+                "incrementalCpuRatio16xOver1x",
+                last.get("incrementalMedianCpuSeconds").asDouble()
+                        / first.get("incrementalMedianCpuSeconds").asDouble());
+        out.put(
+                "naiveFullRewriteTimeRatio16xOver1x",
+                last.get("naiveFullRewriteSeconds").asDouble()
+                        / first.get("naiveFullRewriteSeconds").asDouble());
+        out.put(
+                "duckdbFullRewriteTimeRatio16xOver1x",
+                last.get("duckdbFullRewriteSeconds").asDouble()
+                        / first.get("duckdbFullRewriteSeconds").asDouble());
     }
 
     /**
      * The last delta of a size is not applied again: the full rewrites read the archive as it is now (after it) and
      * apply it once more, which for an upsert is the same amount of work.
      */
-    private static void measureFullRewrites(GeoParquetArchive archive, Path root, Delta delta, Path work, ObjectNode point,
-                                            int partitions, int factor, double[] seconds, long incBytesWritten) throws Exception {
+    private static void measureFullRewrites(
+            GeoParquetArchive archive,
+            Path root,
+            Delta delta,
+            Path work,
+            ObjectNode point,
+            int partitions,
+            int factor,
+            double[] seconds,
+            long incBytesWritten)
+            throws Exception {
         double[] sorted = seconds.clone();
         Arrays.sort(sorted);
         point.put("factor", factor);
@@ -107,8 +132,8 @@ final class ScalingScenario {
         point.put("incrementalSeconds", Arrays.toString(seconds));
         point.put("incrementalDataBytesWritten", incBytesWritten);
         Path naiveOut = work.resolve("naive-" + factor);
-        var naive = Probe.measure(() -> NaiveFullRewrite.run(root, delta, naiveOut, archive.schema(), archive.canonicalFooter(),
-                WriterSettings.defaults()));
+        var naive = Probe.measure(() -> NaiveFullRewrite.run(
+                root, delta, naiveOut, archive.schema(), archive.canonicalFooter(), WriterSettings.defaults()));
         point.put("naiveFullRewriteSeconds", naive.measurement().seconds());
         point.put("naiveFullRewriteCpuSeconds", naive.measurement().cpuSeconds());
         point.put("naiveFullRewriteBytesWritten", naive.value().bytesWritten());
@@ -126,8 +151,14 @@ final class ScalingScenario {
             point.put("duckdbFullRewriteSeconds", run.measurement().seconds());
         }
         Archives.deleteTree(duckOut);
-        point.put("naiveOverIncremental", naive.measurement().seconds() / point.get("incrementalMedianSeconds").asDouble());
-        point.put("duckdbOverIncremental", point.get("duckdbFullRewriteSeconds").asDouble() / point.get("incrementalMedianSeconds").asDouble());
+        point.put(
+                "naiveOverIncremental",
+                naive.measurement().seconds()
+                        / point.get("incrementalMedianSeconds").asDouble());
+        point.put(
+                "duckdbOverIncremental",
+                point.get("duckdbFullRewriteSeconds").asDouble()
+                        / point.get("incrementalMedianSeconds").asDouble());
     }
 
     private static Iterator<Group> rows(CellParcels generator, String cell, long first, int count) {

@@ -7,6 +7,8 @@ import dev.nifigeoparquet.archive.keying.CrsReprojector;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.apache.parquet.example.data.Group;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.Point;
@@ -17,9 +19,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-
-import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The per-feature stages of routing and keying, one parcel per operation (cycling through 4,096 skewed parcels):

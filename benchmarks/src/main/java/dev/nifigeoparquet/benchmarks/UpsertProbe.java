@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-
 import java.nio.file.Path;
 
 /**
@@ -16,8 +15,7 @@ import java.nio.file.Path;
  */
 public final class UpsertProbe {
 
-    private UpsertProbe() {
-    }
+    private UpsertProbe() {}
 
     public static void main(String[] args) throws Exception {
         GeoParquetArchive archive = Archives.open(Path.of(args[0]));

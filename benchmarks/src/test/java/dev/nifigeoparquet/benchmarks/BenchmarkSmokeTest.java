@@ -1,16 +1,15 @@
 package dev.nifigeoparquet.benchmarks;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The only benchmark in the default test run: every scenario at the smoke scale (seconds), checking that the
@@ -21,52 +20,104 @@ class BenchmarkSmokeTest {
 
     @Test
     void scenariosRunAndReconcileAtTheSmokeScale(@TempDir Path dir) throws Exception {
-        Path json = BenchmarkMain.run(Scale.named("smoke"), BenchmarkMain.ALL, dir.resolve("results"), dir.resolve("work"), null);
+        Path json = BenchmarkMain.run(
+                Scale.named("smoke"), BenchmarkMain.ALL, dir.resolve("results"), dir.resolve("work"), null);
 
         JsonNode root = ArchiveJson.mapper().readTree(json.toFile());
         JsonNode s = root.path("scenarios");
         JsonNode nightly = s.path("nightly");
-        for (String approach : List.of("incremental", "incrementalTwoTasks", "incrementalPartitionByPartition", "naiveFullRewrite",
+        for (String approach : List.of(
+                "incremental",
+                "incrementalTwoTasks",
+                "incrementalPartitionByPartition",
+                "naiveFullRewrite",
                 "duckdbFullRewrite")) {
             JsonNode a = nightly.path("approaches").path(approach);
-            for (String field : List.of("wallSeconds", "bytesRead", "dataBytesWritten", "indexBytesWritten", "filesWritten",
-                    "filesRemovedOrSuperseded", "partitionsTouched", "heapPeakBytes", "rssPeakBytes")) {
+            for (String field : List.of(
+                    "wallSeconds",
+                    "bytesRead",
+                    "dataBytesWritten",
+                    "indexBytesWritten",
+                    "filesWritten",
+                    "filesRemovedOrSuperseded",
+                    "partitionsTouched",
+                    "heapPeakBytes",
+                    "rssPeakBytes")) {
                 assertTrue(a.has(field), approach + " lacks " + field);
             }
         }
-        for (String ratio : List.of("timeNaiveOverIncremental", "timeDuckDbOverIncremental", "bytesWrittenNaiveOverIncremental",
+        for (String ratio : List.of(
+                "timeNaiveOverIncremental",
+                "timeDuckDbOverIncremental",
+                "bytesWrittenNaiveOverIncremental",
                 "incrementalDataBytesWrittenOverTouchedPartitionBytes")) {
             assertTrue(nightly.path("ratios").path(ratio).isNumber(), "ratio " + ratio);
         }
         JsonNode rec = nightly.path("reconciliation");
-        assertEquals(rec.path("baselineRows").asLong() + rec.path("netRowsExpected").asLong(), rec.path("afterIncrementalCountedByDuckDb").asLong());
+        assertEquals(
+                rec.path("baselineRows").asLong() + rec.path("netRowsExpected").asLong(),
+                rec.path("afterIncrementalCountedByDuckDb").asLong());
         assertTrue(rec.path("holds").asBoolean(), "nightly reconciliation: " + rec);
-        assertEquals(rec.path("expectedAfter").asLong(), rec.path("afterIncrementalPartitionByPartitionCountedByDuckDb").asLong());
-        assertEquals(3, nightly.path("approaches").path("incremental").path("wallSecondsOfEachRun").size());
+        assertEquals(
+                rec.path("expectedAfter").asLong(),
+                rec.path("afterIncrementalPartitionByPartitionCountedByDuckDb").asLong());
+        assertEquals(
+                3,
+                nightly.path("approaches")
+                        .path("incremental")
+                        .path("wallSecondsOfEachRun")
+                        .size());
         assertTrue(s.path("append").path("reconciliation").path("holds").asBoolean(), "append reconciliation");
         for (JsonNode p : s.path("compaction").path("partitions")) {
-            assertTrue(p.path("engine").path("geoIdenticalToCanonical").asBoolean(), "engine compaction keeps the geo block");
+            assertTrue(
+                    p.path("engine").path("geoIdenticalToCanonical").asBoolean(),
+                    "engine compaction keeps the geo block");
         }
         assertTrue(s.path("routing").path("routeThroughputOverPlainCopy").isNumber());
-        assertTrue(s.path("memory").path("nightlyUpsert").path("succeeded").asBoolean(), "nightly upsert under -Xmx256m");
-        assertTrue(s.path("memory").path("singlePartitionUpsert").path("succeeded").asBoolean(), "single-partition upsert under -Xmx256m");
+        assertTrue(
+                s.path("memory").path("nightlyUpsert").path("succeeded").asBoolean(), "nightly upsert under -Xmx256m");
+        assertTrue(
+                s.path("memory").path("singlePartitionUpsert").path("succeeded").asBoolean(),
+                "single-partition upsert under -Xmx256m");
         assertEquals(3, s.path("scaling").path("points").size());
         JsonNode s3 = s.path("s3");
         for (String approach : List.of("incremental", "fullRewrite")) {
             JsonNode a = s3.path("approaches").path(approach);
-            for (String field : List.of("puts", "gets", "lists", "deletes", "requests", "bytesUploaded", "bytesDownloaded", "objectsDeleted")) {
+            for (String field : List.of(
+                    "puts",
+                    "gets",
+                    "lists",
+                    "deletes",
+                    "requests",
+                    "bytesUploaded",
+                    "bytesDownloaded",
+                    "objectsDeleted")) {
                 assertTrue(a.path(field).isIntegralNumber(), "s3 " + approach + " lacks " + field);
             }
-            assertEquals(a.path("puts").asLong() + a.path("gets").asLong() + a.path("lists").asLong() + a.path("deletes").asLong(),
-                    a.path("requests").asLong(), "s3 " + approach + " requests");
-            assertTrue(a.path("puts").asLong() > 0 && a.path("bytesUploaded").asLong() > 0, "s3 " + approach + " was metered");
+            assertEquals(
+                    a.path("puts").asLong()
+                            + a.path("gets").asLong()
+                            + a.path("lists").asLong()
+                            + a.path("deletes").asLong(),
+                    a.path("requests").asLong(),
+                    "s3 " + approach + " requests");
+            assertTrue(
+                    a.path("puts").asLong() > 0 && a.path("bytesUploaded").asLong() > 0,
+                    "s3 " + approach + " was metered");
         }
-        for (String ratio : List.of("requestsFullOverIncremental", "bytesUploadedFullOverIncremental", "bytesDownloadedFullOverIncremental")) {
+        for (String ratio : List.of(
+                "requestsFullOverIncremental",
+                "bytesUploadedFullOverIncremental",
+                "bytesDownloadedFullOverIncremental")) {
             assertTrue(s3.path("ratios").path(ratio).isNumber(), "s3 ratio " + ratio);
         }
         JsonNode s3rec = s3.path("reconciliation");
-        assertEquals(s3rec.path("expectedAfter").asLong(), s3rec.path("afterIncrementalRowsRead").asLong());
-        assertEquals(s3rec.path("expectedAfter").asLong(), s3rec.path("afterFullRewriteRowsRead").asLong());
+        assertEquals(
+                s3rec.path("expectedAfter").asLong(),
+                s3rec.path("afterIncrementalRowsRead").asLong());
+        assertEquals(
+                s3rec.path("expectedAfter").asLong(),
+                s3rec.path("afterFullRewriteRowsRead").asLong());
         assertTrue(s3rec.path("holds").asBoolean(), "s3 reconciliation: " + s3rec);
 
         String base = json.getFileName().toString().replace(".json", "");

@@ -2,15 +2,14 @@ package dev.nifigeoparquet.cli;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** What every command shares: the output streams, {@code --quiet}, and opening an archive. */
 abstract class ArchiveCommand implements Callable<Integer> {
@@ -18,7 +17,9 @@ abstract class ArchiveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-q", "--quiet"}, description = "Print no progress on stderr (errors are still reported).")
+    @Option(
+            names = {"-q", "--quiet"},
+            description = "Print no progress on stderr (errors are still reported).")
     boolean quiet;
 
     PrintWriter out() {
@@ -75,8 +76,8 @@ abstract class ArchiveCommand implements Callable<Integer> {
                 return directory;
             }
             if (Files.exists(path)) {
-                throw new InputException(role + " " + directory + " cannot be created: " + (path.equals(absolute) ? "it" : path)
-                        + " is a file, not a directory");
+                throw new InputException(role + " " + directory + " cannot be created: "
+                        + (path.equals(absolute) ? "it" : path) + " is a file, not a directory");
             }
         }
         return directory;

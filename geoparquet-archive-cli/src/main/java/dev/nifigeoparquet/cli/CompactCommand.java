@@ -4,30 +4,40 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.compaction.CompactionOptions;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code compact}: merges the small files of the partitions that qualify. */
-@Command(name = "compact", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "compact",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         header = "Merges the small files of the partitions that qualify.",
-        description = {"Merges the small files appends and upserts leave behind, partition by partition, keeping the canonical "
-                + "'geo' block, schema, codec and row-group size. A partition qualifies when it holds more than --min-files files, "
-                + "or at least two files smaller than a quarter of the target file size.",
-                "Each partition's compaction commits atomically and never changes its rows. Exit 1 when a partition fails."})
+        description = {
+            "Merges the small files appends and upserts leave behind, partition by partition, keeping the canonical "
+                    + "'geo' block, schema, codec and row-group size. A partition qualifies when it holds more than --min-files files, "
+                    + "or at least two files smaller than a quarter of the target file size.",
+            "Each partition's compaction commits atomically and never changes its rows. Exit 1 when a partition fails."
+        })
 final class CompactCommand extends ArchiveCommand {
 
     @Option(names = "--archive", required = true, paramLabel = "DIR", description = "The archive.")
     Path archive;
 
-    @Option(names = "--min-files", paramLabel = "N",
+    @Option(
+            names = "--min-files",
+            paramLabel = "N",
             description = "A partition with more live files than N qualifies (default: the archive's setting, 8).")
     Integer minFiles;
 
-    @Option(names = "--cell", paramLabel = "CELL", split = ",",
+    @Option(
+            names = "--cell",
+            paramLabel = "CELL",
+            split = ",",
             description = "Compact only these partitions (default: sweep every partition).")
     List<String> cells = List.of();
 
@@ -52,19 +62,33 @@ final class CompactCommand extends ArchiveCommand {
         }
         counter.finish();
         long compacted = results.stream().filter(PartitionCompaction::compacted).count();
-        List<PartitionCompaction> failed = results.stream().filter(PartitionCompaction::failed).toList();
+        List<PartitionCompaction> failed =
+                results.stream().filter(PartitionCompaction::failed).toList();
         for (PartitionCompaction result : results) {
             if (result.compacted()) {
-                out().printf("compacted %s: %d files -> %d, %d rows, %d bytes written%n", result.cell(), result.filesBefore(),
-                        result.filesAfter(), result.rows(), result.bytesWritten());
+                out().printf(
+                                "compacted %s: %d files -> %d, %d rows, %d bytes written%n",
+                                result.cell(),
+                                result.filesBefore(),
+                                result.filesAfter(),
+                                result.rows(),
+                                result.bytesWritten());
             }
         }
-        out().printf("partitions compacted: %d of %d checked; bytes read %d, written %d%n", compacted, results.size(),
-                results.stream().mapToLong(PartitionCompaction::bytesRead).sum(),
-                results.stream().mapToLong(PartitionCompaction::bytesWritten).sum());
+        out().printf(
+                        "partitions compacted: %d of %d checked; bytes read %d, written %d%n",
+                        compacted,
+                        results.size(),
+                        results.stream()
+                                .mapToLong(PartitionCompaction::bytesRead)
+                                .sum(),
+                        results.stream()
+                                .mapToLong(PartitionCompaction::bytesWritten)
+                                .sum());
         if (!failed.isEmpty()) {
-            throw new CheckFailedException(failed.size() + " partitions failed to compact, first " + failed.get(0).cell()
-                    + ": " + GeoParquetArchiveCli.oneLine(failed.get(0).failureMessage()));
+            throw new CheckFailedException(failed.size() + " partitions failed to compact, first "
+                    + failed.get(0).cell() + ": "
+                    + GeoParquetArchiveCli.oneLine(failed.get(0).failureMessage()));
         }
         return ExitCodes.OK;
     }
@@ -72,7 +96,7 @@ final class CompactCommand extends ArchiveCommand {
     private static PartitionCompaction compactOne(Compactor compactor, String cell) {
         try {
             return compactor.compact(cell);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return PartitionCompaction.failed(cell, 0, e);
         }
     }

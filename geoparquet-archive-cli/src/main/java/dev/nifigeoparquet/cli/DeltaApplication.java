@@ -7,10 +7,10 @@ import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -33,8 +33,7 @@ final class DeltaApplication {
      * @param result   the operation results of every partition, added up
      * @param replayed partitions whose delta had already been applied
      */
-    record Outcome(DeltaRouter.Routed routed, OperationResult result, int replayed) {
-    }
+    record Outcome(DeltaRouter.Routed routed, OperationResult result, int replayed) {}
 
     private final GeoParquetArchive archive;
     private final Progress progress;
@@ -62,11 +61,22 @@ final class DeltaApplication {
     /** Applies a routed delta, partition by partition. */
     Outcome apply(WriteMode mode, DeltaRouter.Routed routed) throws IOException {
         if (mode == WriteMode.APPEND && !routed.deletions().isEmpty()) {
-            throw new InputException(routed.deletions().size() + " delta rows are marked for deletion, which append cannot do; use --mode upsert");
+            throw new InputException(routed.deletions().size()
+                    + " delta rows are marked for deletion, which append cannot do; use --mode upsert");
         }
-        progress.note(String.format("routed %,d rows to %d partitions%s%s", routed.rows() - routed.deletions().size(),
-                routed.byCell().size(), routed.deletions().isEmpty() ? "" : String.format(" and %,d deletions by key", routed.deletions().size()),
-                routed.unkeyable().isEmpty() ? "" : String.format("; %,d rows set aside, they cannot be keyed", routed.unkeyable().size())));
+        progress.note(String.format(
+                "routed %,d rows to %d partitions%s%s",
+                routed.rows() - routed.deletions().size(),
+                routed.byCell().size(),
+                routed.deletions().isEmpty()
+                        ? ""
+                        : String.format(
+                                " and %,d deletions by key", routed.deletions().size()),
+                routed.unkeyable().isEmpty()
+                        ? ""
+                        : String.format(
+                                "; %,d rows set aside, they cannot be keyed",
+                                routed.unkeyable().size())));
         List<PartitionDelta> deltas = new ArrayList<>();
         for (Map.Entry<String, List<DeltaRow>> cell : routed.byCell().entrySet()) {
             deltas.add(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null));
@@ -76,14 +86,16 @@ final class DeltaApplication {
         }
         ArchiveWriter writer = new ArchiveWriter(archive);
         // The deletions by key are one more step than the partitions routed to: the key index finds their partitions.
-        String what = mode.name().toLowerCase(java.util.Locale.ROOT) + " partitions"
+        String what = mode.name().toLowerCase(Locale.ROOT) + " partitions"
                 + (routed.deletions().isEmpty() ? "" : " (and the deletions by key)");
         Progress.Counter counter = progress.counter(what, deltas.size());
         OperationResult total = null;
         int replayed = 0;
         for (int first = 0; first < deltas.size(); first += PARTITIONS_PER_RUN) {
-            List<List<PartitionDelta>> run = deltas.subList(first, Math.min(deltas.size(), first + PARTITIONS_PER_RUN))
-                    .stream().map(List::of).toList();
+            List<List<PartitionDelta>> run =
+                    deltas.subList(first, Math.min(deltas.size(), first + PARTITIONS_PER_RUN)).stream()
+                            .map(List::of)
+                            .toList();
             for (ArchiveWriter.BatchOutcome outcome : writer.applyAll(run)) {
                 OperationResult result = outcome.orThrow();
                 if (result.replay()) {
@@ -93,8 +105,13 @@ final class DeltaApplication {
                 counter.add(1);
             }
         }
-        counter.finish(routed.deletions().isEmpty() ? null : String.format("%d partitions routed to, then %,d deletions by key in "
-                + "the partitions the key index names", routed.byCell().size(), routed.deletions().size()));
+        counter.finish(
+                routed.deletions().isEmpty()
+                        ? null
+                        : String.format(
+                                "%d partitions routed to, then %,d deletions by key in "
+                                        + "the partitions the key index names",
+                                routed.byCell().size(), routed.deletions().size()));
         if (total == null) {
             total = OperationResult.nothing("none");
         }

@@ -4,12 +4,11 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.ops.DeltaReader;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-import org.apache.parquet.io.LocalInputFile;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.parquet.io.LocalInputFile;
 
 /**
  * Reads the delta files of one command through the engine's {@link DeltaReader} (GeoParquet and native-GEOMETRY
@@ -19,8 +18,7 @@ import java.util.List;
 final class DeltaFiles {
 
     /** Where a delta row came from: its file and its row in that file, from 0. */
-    record Origin(Path file, long row) {
-    }
+    record Origin(Path file, long row) {}
 
     private final DeltaReader reader;
     private final Progress progress;
@@ -41,7 +39,8 @@ final class DeltaFiles {
             try {
                 rows.addAll(reader.read(new LocalInputFile(file), file.toString()));
             } catch (IOException e) {
-                throw new InputException("delta " + file + " cannot be read: " + GeoParquetArchiveCli.oneLine(e.getMessage()), e);
+                throw new InputException(
+                        "delta " + file + " cannot be read: " + GeoParquetArchiveCli.oneLine(e.getMessage()), e);
             }
             files.add(file);
             firstRows.add((long) before);

@@ -3,7 +3,6 @@ package dev.nifigeoparquet.cli;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,12 +28,32 @@ import java.util.Set;
  * @param expectedRows       baseline + the delta's new keys - its deletions, computed from the generator's counts
  * @param consistent         verification found no problem
  */
-record DemoFigures(Path directory, Path archive, Path deltaFile, int resolution, NightlyDelta.Delta delta,
-                   Set<String> routedCells, List<String> touchedCells, int partitionsBefore, int partitionsAfter,
-                   long upsertBytes, long compactionBytes, long archiveBytesBefore, long archiveBytesAfter,
-                   boolean geoConsistent, String crs, long baselineRows, long netRows, long afterRows, long expectedRows,
-                   boolean consistent, int problems, OperationResult upsert, List<PartitionCompaction> compactions,
-                   Map<String, Long> rowsBefore, Map<String, Long> rowsAfter) {
+record DemoFigures(
+        Path directory,
+        Path archive,
+        Path deltaFile,
+        int resolution,
+        NightlyDelta.Delta delta,
+        Set<String> routedCells,
+        List<String> touchedCells,
+        int partitionsBefore,
+        int partitionsAfter,
+        long upsertBytes,
+        long compactionBytes,
+        long archiveBytesBefore,
+        long archiveBytesAfter,
+        boolean geoConsistent,
+        String crs,
+        long baselineRows,
+        long netRows,
+        long afterRows,
+        long expectedRows,
+        boolean consistent,
+        int problems,
+        OperationResult upsert,
+        List<PartitionCompaction> compactions,
+        Map<String, Long> rowsBefore,
+        Map<String, Long> rowsAfter) {
 
     long bytesWritten() {
         return upsertBytes + compactionBytes;
@@ -54,15 +73,29 @@ record DemoFigures(Path directory, Path archive, Path deltaFile, int resolution,
 
     void print(PrintWriter out) {
         out.printf("Nightly update of %s%n", archive);
-        out.printf("delta: %,d rows (%,d edits, %,d new, %,d moved, %,d deletions) routed to %d cells%n", delta.rows().size(),
-                delta.updates(), delta.inserts(), delta.moves(), delta.deletes(), routedCells.size());
-        out.printf("partitions touched: %d of %d (%s)%n", touchedCells.size(), partitionsBefore, percent(touchedCells.size(), partitionsBefore));
-        out.printf("bytes written: %s (upsert %s + compaction %s) against an archive of %s (%s)%n", mib(bytesWritten()),
-                mib(upsertBytes), mib(compactionBytes), mib(archiveBytesBefore), percent(bytesWritten(), archiveBytesBefore));
+        out.printf(
+                "delta: %,d rows (%,d edits, %,d new, %,d moved, %,d deletions) routed to %d cells%n",
+                delta.rows().size(),
+                delta.updates(),
+                delta.inserts(),
+                delta.moves(),
+                delta.deletes(),
+                routedCells.size());
+        out.printf(
+                "partitions touched: %d of %d (%s)%n",
+                touchedCells.size(), partitionsBefore, percent(touchedCells.size(), partitionsBefore));
+        out.printf(
+                "bytes written: %s (upsert %s + compaction %s) against an archive of %s (%s)%n",
+                mib(bytesWritten()),
+                mib(upsertBytes),
+                mib(compactionBytes),
+                mib(archiveBytesBefore),
+                percent(bytesWritten(), archiveBytesBefore));
         out.printf("geo consistent: %s%n", geoConsistent ? "True" : "False");
         out.printf("crs: %s%n", crs);
-        out.printf("rows: baseline %,d + net delta %+,d = %,d after (expected %,d): %s%n", baselineRows, netRows, afterRows,
-                expectedRows, reconciled() ? "reconciled" : "MISMATCH");
+        out.printf(
+                "rows: baseline %,d + net delta %+,d = %,d after (expected %,d): %s%n",
+                baselineRows, netRows, afterRows, expectedRows, reconciled() ? "reconciled" : "MISMATCH");
         out.printf("verification: %s%n", consistent ? "consistent" : problems + " problems");
         out.flush();
     }

@@ -3,7 +3,6 @@ package dev.nifigeoparquet.cli;
 import com.uber.h3core.H3Core;
 import com.uber.h3core.util.LatLng;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -36,23 +35,33 @@ final class DemoHtmlReport {
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<title>geoparquet-archive demo: nightly update</title>\n<style>\n")
                 .append("body{font-family:system-ui,sans-serif;margin:24px;color:#1d2733;max-width:1000px}\n")
-                .append("table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #c8d0d8;padding:4px 10px;text-align:right}\n")
-                .append("th{background:#eef2f5}td.l,th.l{text-align:left}.ok{color:#17693a;font-weight:600}.bad{color:#b3261e;font-weight:600}\n")
+                .append(
+                        "table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #c8d0d8;padding:4px 10px;text-align:right}\n")
+                .append(
+                        "th{background:#eef2f5}td.l,th.l{text-align:left}.ok{color:#17693a;font-weight:600}.bad{color:#b3261e;font-weight:600}\n")
                 .append("svg{border:1px solid #c8d0d8;background:#f7fafc}.cell{stroke:#7b8a99;stroke-width:0.6}\n")
-                .append(".touched{fill:#e8590c;stroke:#8a2c00;stroke-width:1.4}.legend span{display:inline-block;width:14px;height:14px;vertical-align:middle;margin:0 4px 0 12px}\n")
+                .append(
+                        ".touched{fill:#e8590c;stroke:#8a2c00;stroke-width:1.4}.legend span{display:inline-block;width:14px;height:14px;vertical-align:middle;margin:0 4px 0 12px}\n")
                 .append("code,pre{background:#eef2f5;padding:2px 4px}\n</style>\n</head>\n<body>\n");
         html.append("<h1>Nightly update of a partitioned GeoParquet archive</h1>\n");
-        html.append("<p>Archive <code>").append(escape(figures.archive().toString())).append("</code>, H3 resolution ")
-                .append(figures.resolution()).append(", delta <code>").append(escape(figures.deltaFile().getFileName().toString()))
+        html.append("<p>Archive <code>")
+                .append(escape(figures.archive().toString()))
+                .append("</code>, H3 resolution ")
+                .append(figures.resolution())
+                .append(", delta <code>")
+                .append(escape(figures.deltaFile().getFileName().toString()))
                 .append("</code>.</p>\n");
         figuresTable(html);
-        html.append("<h2>Partitions</h2>\n<p class=\"legend\"><span style=\"background:#9cc3e0\"></span>partition (darker: more rows)")
+        html.append(
+                        "<h2>Partitions</h2>\n<p class=\"legend\"><span style=\"background:#9cc3e0\"></span>partition (darker: more rows)")
                 .append("<span style=\"background:#e8590c\"></span>touched by the delta</p>\n");
         map(html);
         touchedTable(html);
         html.append("<h2>Reading the archive</h2>\n<pre>-- DuckDB\nSELECT count(*) FROM read_parquet('")
-                .append(escape(figures.archive().toString())).append("/*/*.parquet', hive_partitioning = true);\n\n")
-                .append("# GeoPandas\nimport geopandas\nparcels = geopandas.read_parquet('").append(escape(figures.archive().toString()))
+                .append(escape(figures.archive().toString()))
+                .append("/*/*.parquet', hive_partitioning = true);\n\n")
+                .append("# GeoPandas\nimport geopandas\nparcels = geopandas.read_parquet('")
+                .append(escape(figures.archive().toString()))
                 .append("')</pre>\n</body>\n</html>\n");
         return html.toString();
     }
@@ -60,25 +69,53 @@ final class DemoHtmlReport {
     private void figuresTable(StringBuilder html) {
         var delta = figures.delta();
         html.append("<h2>Figures</h2>\n<table>\n");
-        row(html, "Delta rows", String.format("%,d (%,d edits, %,d new, %,d moved, %,d deletions)", delta.rows().size(),
-                delta.updates(), delta.inserts(), delta.moves(), delta.deletes()));
-        row(html, "Partitions touched", String.format("%d of %d (%s)", figures.touchedCells().size(), figures.partitionsBefore(),
-                DemoFigures.percent(figures.touchedCells().size(), figures.partitionsBefore())));
-        row(html, "Bytes written", String.format("%s (upsert %s + compaction %s) against an archive of %s (%s)",
-                DemoFigures.mib(figures.bytesWritten()), DemoFigures.mib(figures.upsertBytes()), DemoFigures.mib(figures.compactionBytes()),
-                DemoFigures.mib(figures.archiveBytesBefore()), DemoFigures.percent(figures.bytesWritten(), figures.archiveBytesBefore())));
-        html.append("<tr><th class=\"l\">geo consistent</th><td class=\"l ").append(figures.geoConsistent() ? "ok\">True" : "bad\">False")
+        row(
+                html,
+                "Delta rows",
+                String.format(
+                        "%,d (%,d edits, %,d new, %,d moved, %,d deletions)",
+                        delta.rows().size(), delta.updates(), delta.inserts(), delta.moves(), delta.deletes()));
+        row(
+                html,
+                "Partitions touched",
+                String.format(
+                        "%d of %d (%s)",
+                        figures.touchedCells().size(),
+                        figures.partitionsBefore(),
+                        DemoFigures.percent(figures.touchedCells().size(), figures.partitionsBefore())));
+        row(
+                html,
+                "Bytes written",
+                String.format(
+                        "%s (upsert %s + compaction %s) against an archive of %s (%s)",
+                        DemoFigures.mib(figures.bytesWritten()),
+                        DemoFigures.mib(figures.upsertBytes()),
+                        DemoFigures.mib(figures.compactionBytes()),
+                        DemoFigures.mib(figures.archiveBytesBefore()),
+                        DemoFigures.percent(figures.bytesWritten(), figures.archiveBytesBefore())));
+        html.append("<tr><th class=\"l\">geo consistent</th><td class=\"l ")
+                .append(figures.geoConsistent() ? "ok\">True" : "bad\">False")
                 .append("</td></tr>\n");
         row(html, "CRS", figures.crs());
-        html.append("<tr><th class=\"l\">Rows</th><td class=\"l\">").append(String.format("baseline %,d + net delta %+,d = %,d after (expected %,d) ",
-                figures.baselineRows(), figures.netRows(), figures.afterRows(), figures.expectedRows()))
-                .append(figures.reconciled() ? "<span class=\"ok\">reconciled</span>" : "<span class=\"bad\">MISMATCH</span>").append("</td></tr>\n");
+        html.append("<tr><th class=\"l\">Rows</th><td class=\"l\">")
+                .append(String.format(
+                        "baseline %,d + net delta %+,d = %,d after (expected %,d) ",
+                        figures.baselineRows(), figures.netRows(), figures.afterRows(), figures.expectedRows()))
+                .append(
+                        figures.reconciled()
+                                ? "<span class=\"ok\">reconciled</span>"
+                                : "<span class=\"bad\">MISMATCH</span>")
+                .append("</td></tr>\n");
         row(html, "Verification", figures.consistent() ? "consistent" : figures.problems() + " problems");
         html.append("</table>\n");
     }
 
     private static void row(StringBuilder html, String label, String value) {
-        html.append("<tr><th class=\"l\">").append(escape(label)).append("</th><td class=\"l\">").append(escape(value)).append("</td></tr>\n");
+        html.append("<tr><th class=\"l\">")
+                .append(escape(label))
+                .append("</th><td class=\"l\">")
+                .append(escape(value))
+                .append("</td></tr>\n");
     }
 
     private void map(StringBuilder html) {
@@ -112,9 +149,19 @@ final class DemoHtmlReport {
         double spanY = Math.max(1e-9, maxLat - minLat);
         double scale = (WIDTH - 2 * MARGIN) / spanX;
         int height = (int) Math.ceil(spanY * scale) + 2 * MARGIN;
-        long maxRows = figures.rowsAfter().values().stream().mapToLong(Long::longValue).max().orElse(1);
-        html.append("<svg width=\"").append(WIDTH).append("\" height=\"").append(height).append("\" viewBox=\"0 0 ").append(WIDTH)
-                .append(' ').append(height).append("\" role=\"img\" aria-label=\"H3 partitions of the archive\">\n");
+        long maxRows = figures.rowsAfter().values().stream()
+                .mapToLong(Long::longValue)
+                .max()
+                .orElse(1);
+        html.append("<svg width=\"")
+                .append(WIDTH)
+                .append("\" height=\"")
+                .append(height)
+                .append("\" viewBox=\"0 0 ")
+                .append(WIDTH)
+                .append(' ')
+                .append(height)
+                .append("\" role=\"img\" aria-label=\"H3 partitions of the archive\">\n");
         List<String> touchedLast = new ArrayList<>();
         for (Map.Entry<String, List<LatLng>> entry : boundaries.entrySet()) {
             String cell = entry.getKey();
@@ -128,13 +175,17 @@ final class DemoHtmlReport {
             long after = figures.rowsAfter().getOrDefault(cell, 0L);
             String title = cell + ": " + before + (before == after ? " rows" : " -> " + after + " rows");
             if (touched.contains(cell)) {
-                touchedLast.add("<polygon class=\"cell touched\" data-cell=\"" + cell + "\" points=\"" + points.toString().strip()
-                        + "\"><title>" + escape(title) + " (touched)</title></polygon>\n");
+                touchedLast.add("<polygon class=\"cell touched\" data-cell=\"" + cell + "\" points=\""
+                        + points.toString().strip() + "\"><title>" + escape(title) + " (touched)</title></polygon>\n");
             } else {
                 double shade = 0.2 + 0.8 * Math.log1p(after) / Math.log1p(Math.max(1, maxRows));
-                html.append("<polygon class=\"cell\" data-cell=\"").append(cell).append("\" points=\"").append(points.toString().strip())
+                html.append("<polygon class=\"cell\" data-cell=\"")
+                        .append(cell)
+                        .append("\" points=\"")
+                        .append(points.toString().strip())
                         .append(String.format(Locale.ROOT, "\" style=\"fill:rgba(38,110,170,%.2f)\"><title>", shade))
-                        .append(escape(title)).append("</title></polygon>\n");
+                        .append(escape(title))
+                        .append("</title></polygon>\n");
             }
         }
         touchedLast.forEach(html::append);
@@ -144,15 +195,22 @@ final class DemoHtmlReport {
     private void touchedTable(StringBuilder html) {
         Map<String, PartitionCompaction> compactions = new LinkedHashMap<>();
         figures.compactions().forEach(compaction -> compactions.put(compaction.cell(), compaction));
-        html.append("<h2>Touched partitions</h2>\n<table>\n<tr><th class=\"l\">h3_cell</th><th>rows before</th><th>rows after</th>")
+        html.append(
+                        "<h2>Touched partitions</h2>\n<table>\n<tr><th class=\"l\">h3_cell</th><th>rows before</th><th>rows after</th>")
                 .append("<th>files after upsert</th><th>files after compaction</th></tr>\n");
         for (String cell : figures.touchedCells()) {
             PartitionCompaction compaction = compactions.get(cell);
-            html.append("<tr><td class=\"l\"><code>").append(cell).append("</code></td><td>")
-                    .append(String.format("%,d", figures.rowsBefore().getOrDefault(cell, 0L))).append("</td><td>")
-                    .append(String.format("%,d", figures.rowsAfter().getOrDefault(cell, 0L))).append("</td><td>")
-                    .append(compaction == null ? "-" : compaction.filesBefore()).append("</td><td>")
-                    .append(compaction == null ? "-" : compaction.filesAfter()).append("</td></tr>\n");
+            html.append("<tr><td class=\"l\"><code>")
+                    .append(cell)
+                    .append("</code></td><td>")
+                    .append(String.format("%,d", figures.rowsBefore().getOrDefault(cell, 0L)))
+                    .append("</td><td>")
+                    .append(String.format("%,d", figures.rowsAfter().getOrDefault(cell, 0L)))
+                    .append("</td><td>")
+                    .append(compaction == null ? "-" : compaction.filesBefore())
+                    .append("</td><td>")
+                    .append(compaction == null ? "-" : compaction.filesAfter())
+                    .append("</td></tr>\n");
         }
         html.append("</table>\n");
     }

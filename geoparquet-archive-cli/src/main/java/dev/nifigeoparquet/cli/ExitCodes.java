@@ -10,6 +10,5 @@ final class ExitCodes {
     /** The command line or an input (file, delta, archive location) is wrong; nothing was changed because of it. */
     static final int USAGE = 2;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

@@ -3,15 +3,14 @@ package dev.nifigeoparquet.cli;
 import dev.nifigeoparquet.archive.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.keying.KeyingException;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code geoparquet-archive}: creates, adopts, updates, compacts and verifies a Hive-partitioned GeoParquet archive
@@ -21,13 +20,26 @@ import java.util.concurrent.Callable;
  * found problems, counts do not reconcile) or an operation fails, {@value ExitCodes#USAGE} on usage or input
  * errors. Every failure prints one line on stderr saying why.
  */
-@Command(name = "geoparquet-archive", mixinStandardHelpOptions = true, versionProvider = GeoParquetArchiveCli.Version.class,
-        description = "Keeps a Hive-partitioned GeoParquet archive (<root>/h3_cell=<cell>/*.parquet) current by rewriting "
-                + "only the partitions a delta touches.",
-        footer = {"", "Exit codes: 0 success, 1 a check or operation failed, 2 usage or input error.",
-                "Run 'geoparquet-archive COMMAND --help' for a command's options."},
-        subcommands = {InitCommand.class, AdoptCommand.class, ApplyCommand.class, CompactCommand.class,
-                VerifyCommand.class, DemoCommand.class})
+@Command(
+        name = "geoparquet-archive",
+        mixinStandardHelpOptions = true,
+        versionProvider = GeoParquetArchiveCli.Version.class,
+        description =
+                "Keeps a Hive-partitioned GeoParquet archive (<root>/h3_cell=<cell>/*.parquet) current by rewriting "
+                        + "only the partitions a delta touches.",
+        footer = {
+            "",
+            "Exit codes: 0 success, 1 a check or operation failed, 2 usage or input error.",
+            "Run 'geoparquet-archive COMMAND --help' for a command's options."
+        },
+        subcommands = {
+            InitCommand.class,
+            AdoptCommand.class,
+            ApplyCommand.class,
+            CompactCommand.class,
+            VerifyCommand.class,
+            DemoCommand.class
+        })
 public final class GeoParquetArchiveCli implements Callable<Integer> {
 
     @Spec
@@ -45,7 +57,9 @@ public final class GeoParquetArchiveCli implements Callable<Integer> {
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setParameterExceptionHandler((e, arguments) -> {
             String command = e.getCommandLine().getCommandSpec().qualifiedName();
-            e.getCommandLine().getErr().println(command + ": " + oneLine(e.getMessage()) + " (see '" + command + " --help')");
+            e.getCommandLine()
+                    .getErr()
+                    .println(command + ": " + oneLine(e.getMessage()) + " (see '" + command + " --help')");
             return ExitCodes.USAGE;
         });
         commandLine.setExecutionExceptionHandler((e, failed, parsed) -> {
@@ -61,7 +75,9 @@ public final class GeoParquetArchiveCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("geoparquet-archive: a command is required (see 'geoparquet-archive --help')");
+        spec.commandLine()
+                .getErr()
+                .println("geoparquet-archive: a command is required (see 'geoparquet-archive --help')");
         return ExitCodes.USAGE;
     }
 
@@ -84,9 +100,10 @@ public final class GeoParquetArchiveCli implements Callable<Integer> {
         String message = e.getMessage();
         return switch (e) {
             case NoSuchFileException missing -> "no such file: " + missing.getFile();
-            case FileAlreadyExistsException exists -> exists.getFile() + ": "
-                    + (exists.getReason() == null ? "already exists" : exists.getReason());
-            case ArchiveNotFoundException ignored -> oneLine(message) + " (create one with 'init' or adopt an existing directory with 'adopt')";
+            case FileAlreadyExistsException exists ->
+                exists.getFile() + ": " + (exists.getReason() == null ? "already exists" : exists.getReason());
+            case ArchiveNotFoundException ignored ->
+                oneLine(message) + " (create one with 'init' or adopt an existing directory with 'adopt')";
             default -> oneLine(message == null ? e.getClass().getSimpleName() : message);
         };
     }

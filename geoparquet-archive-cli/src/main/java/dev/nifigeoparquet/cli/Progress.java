@@ -64,8 +64,9 @@ final class Progress {
 
         /** Reports the end; {@code detail}, when given, says what the steps counted were. */
         void finish(String detail) {
-            note(String.format("  %s: %,d done in %.1f s%s", what, done, (System.nanoTime() - started) / 1e9,
-                    detail == null ? "" : " (" + detail + ")"));
+            note(String.format(
+                    "  %s: %,d done in %.1f s%s",
+                    what, done, (System.nanoTime() - started) / 1e9, detail == null ? "" : " (" + detail + ")"));
         }
     }
 }

@@ -9,6 +9,15 @@ import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongFunction;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.LocalOutputFile;
@@ -19,16 +28,6 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.LongFunction;
 
 /**
  * The side file {@code apply --unkeyable-rows} writes: the delta rows that cannot be keyed, in the archive's columns,
@@ -44,19 +43,26 @@ final class UnkeyableRowsFile {
     static final String FILE_FIELD = "delta_file";
     static final String ROW_FIELD = "delta_row";
 
-    private UnkeyableRowsFile() {
-    }
+    private UnkeyableRowsFile() {}
 
     /** Writes the file, replacing one already there; with no rows it holds none. */
-    static void write(Path file, GeoParquetArchive archive, List<DeltaRouter.Unkeyable> rows,
-                      LongFunction<DeltaFiles.Origin> origins) throws IOException {
+    static void write(
+            Path file,
+            GeoParquetArchive archive,
+            List<DeltaRouter.Unkeyable> rows,
+            LongFunction<DeltaFiles.Origin> origins)
+            throws IOException {
         MessageType archiveSchema = archive.schema();
         List<Type> fields = new ArrayList<>();
         for (Type field : archiveSchema.getFields()) {
             fields.add(optional(field));
         }
-        fields.add(Types.required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named(ERROR_FIELD));
-        fields.add(Types.required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named(FILE_FIELD));
+        fields.add(Types.required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named(ERROR_FIELD));
+        fields.add(Types.required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named(FILE_FIELD));
         fields.add(Types.required(PrimitiveTypeName.INT64).named(ROW_FIELD));
         MessageType schema = new MessageType(archiveSchema.getName(), fields);
 
@@ -64,8 +70,12 @@ final class UnkeyableRowsFile {
         Files.createDirectories(absolute.getParent());
         Path partial = absolute.resolveSibling(absolute.getFileName() + ".partial");
         Files.deleteIfExists(partial);
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(partial), partial.toString(), schema,
-                footer(archive.canonicalFooter()), WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(partial),
+                partial.toString(),
+                schema,
+                footer(archive.canonicalFooter()),
+                WriterSettings.defaults())) {
             for (DeltaRouter.Unkeyable unkeyable : rows) {
                 Group row = new SimpleGroup(schema);
                 Group given = unkeyable.row().row();
@@ -105,8 +115,9 @@ final class UnkeyableRowsFile {
             return builder.named(primitive.getName());
         }
         GroupType group = field.asGroupType();
-        Types.GroupBuilder<GroupType> builder = Types.optionalGroup().as(group.getLogicalTypeAnnotation()).addFields(
-                group.getFields().toArray(new Type[0]));
+        Types.GroupBuilder<GroupType> builder = Types.optionalGroup()
+                .as(group.getLogicalTypeAnnotation())
+                .addFields(group.getFields().toArray(new Type[0]));
         if (group.getId() != null) {
             builder.id(group.getId().intValue());
         }
@@ -124,8 +135,12 @@ final class UnkeyableRowsFile {
         if (canonical.geo() != null) {
             ObjectNode geo = (ObjectNode) ArchiveJson.mapper().readTree(canonical.geo());
             geo.path("columns").forEach(column -> ((ObjectNode) column).remove("covering"));
-            entries.put(FooterEntries.GEO, ArchiveJson.mapper().writer()
-                    .without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(geo));
+            entries.put(
+                    FooterEntries.GEO,
+                    ArchiveJson.mapper()
+                            .writer()
+                            .without(SerializationFeature.INDENT_OUTPUT)
+                            .writeValueAsString(geo));
         }
         return FooterEntries.canonicalOf(entries);
     }

@@ -1,23 +1,21 @@
 package dev.nifigeoparquet.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 /** Runs the tool in-process, as {@code main} would, capturing its streams. */
 final class Cli {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private Cli() {
-    }
+    private Cli() {}
 
     record Result(int exitCode, String out, String err) {
 

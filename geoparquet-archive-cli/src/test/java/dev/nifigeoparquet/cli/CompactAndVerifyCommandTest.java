@@ -1,21 +1,20 @@
 package dev.nifigeoparquet.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code compact} merges appended files without changing a row; {@code verify --json} reports what is wrong. */
 class CompactAndVerifyCommandTest {
@@ -26,23 +25,39 @@ class CompactAndVerifyCommandTest {
     @Test
     void compactsAppendedFilesAndVerifiesTheResult() throws Exception {
         Path archive = temp.resolve("parcels");
-        Cli.run("init", "--archive", archive, "--template", Parcels.template(temp), "--key", SyntheticParcels.KEY,
-                "--h3-resolution", 3).expect(0);
+        Cli.run(
+                        "init",
+                        "--archive",
+                        archive,
+                        "--template",
+                        Parcels.template(temp),
+                        "--key",
+                        SyntheticParcels.KEY,
+                        "--h3-resolution",
+                        3)
+                .expect(0);
         for (int batch = 0; batch < 3; batch++) {
             List<Group> rows = Parcels.generate(3, batch * 400, batch * 400 + 400);
             Path delta = Parcels.write(temp.resolve("batch-" + batch + ".parquet"), SyntheticParcels.schema(), rows);
-            Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q").expect(0);
+            Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q")
+                    .expect(0);
         }
         Map<String, Long> filesBefore = filesPerPartition(archive);
-        assertTrue(filesBefore.values().stream().anyMatch(files -> files >= 3), "three appends left several files: " + filesBefore);
+        assertTrue(
+                filesBefore.values().stream().anyMatch(files -> files >= 3),
+                "three appends left several files: " + filesBefore);
         Map<String, Double> areas = Parcels.areas(archive);
 
-        Cli.Result compacted = Cli.run("compact", "--archive", archive, "--min-files", 2, "-q").expect(0);
+        Cli.Result compacted =
+                Cli.run("compact", "--archive", archive, "--min-files", 2, "-q").expect(0);
         assertTrue(compacted.out().contains("partitions compacted: "), compacted.out());
-        filesPerPartition(archive).forEach((cell, files) -> assertEquals(1L, files, cell + " holds one file after compaction"));
+        filesPerPartition(archive)
+                .forEach((cell, files) -> assertEquals(1L, files, cell + " holds one file after compaction"));
         assertEquals(areas, Parcels.areas(archive), "compaction changes no row");
 
-        JsonNode report = Cli.run("verify", "--archive", archive, "--json", "--expect-count", 1200).expect(0).json();
+        JsonNode report = Cli.run("verify", "--archive", archive, "--json", "--expect-count", 1200)
+                .expect(0)
+                .json();
         assertTrue(report.get("consistent").booleanValue());
         assertEquals("OGC:CRS84", report.get("crs").textValue());
         assertEquals(filesBefore.size(), report.get("partitions").intValue());
@@ -57,35 +72,59 @@ class CompactAndVerifyCommandTest {
     @Test
     void verifyExitsOneNamingTheFileWhenACheckFails() throws Exception {
         Path archive = temp.resolve("parcels");
-        Cli.run("init", "--archive", archive, "--template", Parcels.template(temp), "--key", SyntheticParcels.KEY,
-                "--h3-resolution", 3).expect(0);
-        Path delta = Parcels.write(temp.resolve("rows.parquet"), SyntheticParcels.schema(), Parcels.generate(4, 0, 300));
-        Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q").expect(0);
+        Cli.run(
+                        "init",
+                        "--archive",
+                        archive,
+                        "--template",
+                        Parcels.template(temp),
+                        "--key",
+                        SyntheticParcels.KEY,
+                        "--h3-resolution",
+                        3)
+                .expect(0);
+        Path delta =
+                Parcels.write(temp.resolve("rows.parquet"), SyntheticParcels.schema(), Parcels.generate(4, 0, 300));
+        Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q")
+                .expect(0);
 
-        JsonNode wrongCount = Cli.run("verify", "--archive", archive, "--json", "--expect-count", 301).expect(1).json();
+        JsonNode wrongCount = Cli.run("verify", "--archive", archive, "--json", "--expect-count", 301)
+                .expect(1)
+                .json();
         assertFalse(wrongCount.get("consistent").booleanValue());
-        assertEquals("TOTAL_MISMATCH", wrongCount.get("problems").get(0).get("kind").textValue());
+        assertEquals(
+                "TOTAL_MISMATCH", wrongCount.get("problems").get(0).get("kind").textValue());
 
         // A file a plain tool dropped into a partition: readers would see its rows, the archive does not list it.
         Path partition;
         try (Stream<Path> partitions = Files.list(archive)) {
-            partition = partitions.filter(p -> p.getFileName().toString().startsWith("h3_cell=")).findFirst().orElseThrow();
+            partition = partitions
+                    .filter(p -> p.getFileName().toString().startsWith("h3_cell="))
+                    .findFirst()
+                    .orElseThrow();
         }
         Files.copy(delta, partition.resolve("stray.parquet"));
         Cli.Result result = Cli.run("verify", "--archive", archive, "--json").expect(1);
         JsonNode problem = result.json().get("problems").get(0);
-        assertEquals(partition.getFileName() + "/stray.parquet", problem.get("file").textValue());
+        assertEquals(
+                partition.getFileName() + "/stray.parquet", problem.get("file").textValue());
         assertEquals("UNTRACKED_FILE", problem.get("kind").textValue());
-        String reason = Cli.run("verify", "--archive", archive, "--quiet").expect(1).reason();
+        String reason =
+                Cli.run("verify", "--archive", archive, "--quiet").expect(1).reason();
         assertTrue(reason.startsWith("verify: ") && reason.contains("stray.parquet"), reason);
     }
 
     private static Map<String, Long> filesPerPartition(Path archive) throws Exception {
         Map<String, Long> files = new TreeMap<>();
         try (Stream<Path> partitions = Files.list(archive)) {
-            for (Path partition : partitions.filter(p -> p.getFileName().toString().startsWith("h3_cell=")).toList()) {
+            for (Path partition : partitions
+                    .filter(p -> p.getFileName().toString().startsWith("h3_cell="))
+                    .toList()) {
                 try (Stream<Path> inside = Files.list(partition)) {
-                    files.put(partition.getFileName().toString(), inside.filter(p -> p.toString().endsWith(".parquet")).count());
+                    files.put(
+                            partition.getFileName().toString(),
+                            inside.filter(p -> p.toString().endsWith(".parquet"))
+                                    .count());
                 }
             }
         }

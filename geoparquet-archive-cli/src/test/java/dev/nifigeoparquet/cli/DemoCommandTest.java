@@ -1,7 +1,8 @@
 package dev.nifigeoparquet.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,10 +11,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The demo's figures reconcile by an independent count, and its HTML report stands alone. */
 class DemoCommandTest {
@@ -28,7 +27,8 @@ class DemoCommandTest {
     @Test
     void figuresReconcileAndTheReportIsSelfContained() throws Exception {
         Path dir = temp.resolve("demo");
-        Cli.Result result = Cli.run("demo", "--dir", dir, "--features", 20_000, "--delta", 600).expect(0);
+        Cli.Result result = Cli.run("demo", "--dir", dir, "--features", 20_000, "--delta", 600)
+                .expect(0);
         assertTrue(result.err().contains("parcels generated"), "progress on stderr: " + result.err());
 
         Matcher rows = ROWS.matcher(result.out());
@@ -41,15 +41,18 @@ class DemoCommandTest {
         assertEquals(after, number(rows.group(4)));
         Path archive = dir.resolve("archive");
         assertEquals(after, Parcels.count(archive), "DuckDB counts the rows the report claims");
-        assertTrue(result.out().contains("geo consistent: True") && result.out().contains("crs: OGC:CRS84"), result.out());
+        assertTrue(
+                result.out().contains("geo consistent: True") && result.out().contains("crs: OGC:CRS84"), result.out());
         assertTrue(Files.isRegularFile(dir.resolve("nightly-delta.parquet")));
 
         // Touched partitions: those with a commit after their bulk-load commit, read from the commit logs.
         List<String> touched = new ArrayList<>();
         try (Stream<Path> logs = Files.list(archive.resolve("_geoparquet_archive/log"))) {
-            for (Path log : logs.filter(p -> p.getFileName().toString().matches("[0-9a-f]{15}")).toList()) {
+            for (Path log : logs.filter(p -> p.getFileName().toString().matches("[0-9a-f]{15}"))
+                    .toList()) {
                 try (Stream<Path> entries = Files.list(log)) {
-                    if (entries.anyMatch(entry -> !entry.getFileName().toString().equals("00000000000000000001.json"))) {
+                    if (entries.anyMatch(
+                            entry -> !entry.getFileName().toString().equals("00000000000000000001.json"))) {
                         touched.add(log.getFileName().toString());
                     }
                 }
@@ -61,11 +64,17 @@ class DemoCommandTest {
         assertTrue(touched.size() < Integer.parseInt(counts.group(2)) / 4, "the delta touches a few partitions only");
 
         String html = Files.readString(dir.resolve("report.html"));
-        assertFalse(html.contains("http://") || html.contains("https://") || html.contains("<script") || html.contains("<link"),
+        assertFalse(
+                html.contains("http://")
+                        || html.contains("https://")
+                        || html.contains("<script")
+                        || html.contains("<link"),
                 "the report loads nothing from elsewhere");
         assertTrue(html.contains("<svg") && html.contains("geo consistent"), "map and figures");
         for (String cell : touched) {
-            assertTrue(html.contains("class=\"cell touched\" data-cell=\"" + cell + "\""), cell + " highlighted on the map");
+            assertTrue(
+                    html.contains("class=\"cell touched\" data-cell=\"" + cell + "\""),
+                    cell + " highlighted on the map");
             assertTrue(html.contains("<code>" + cell + "</code>"), cell + " named in the table");
         }
     }
@@ -73,7 +82,9 @@ class DemoCommandTest {
     @Test
     void refusesADirectoryThatHoldsFiles() throws Exception {
         Files.writeString(temp.resolve("keep.txt"), "mine");
-        String reason = Cli.run("demo", "--dir", temp, "--features", 1000, "--delta", 10, "-q").expect(2).reason();
+        String reason = Cli.run("demo", "--dir", temp, "--features", 1000, "--delta", 10, "-q")
+                .expect(2)
+                .reason();
         assertTrue(reason.contains("not an empty directory"), reason);
         assertTrue(Files.exists(temp.resolve("keep.txt")));
     }

@@ -1,5 +1,9 @@
 package dev.nifigeoparquet.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
@@ -12,6 +16,18 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.LocalOutputFile;
@@ -26,23 +42,6 @@ import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKBWriter;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An archive of native Parquet GEOMETRY files without a {@code geo} block, the GeoParquet 2.0 direction: the logical
@@ -61,9 +60,14 @@ class NativeGeometryArchiveCommandTest {
 
     static MessageType schema() {
         return Types.buildMessage()
-                .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("parcel_id")
-                .required(PrimitiveTypeName.DOUBLE).named("area_m2")
-                .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.geometryType(CRS)).named("geometry")
+                .required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("parcel_id")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("area_m2")
+                .optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.geometryType(CRS))
+                .named("geometry")
                 .named("parcels");
     }
 
@@ -81,9 +85,15 @@ class NativeGeometryArchiveCommandTest {
             Group row = new SimpleGroup(schema());
             row.add("parcel_id", "p-" + i);
             row.add("area_m2", area);
-            row.add("geometry", Binary.fromConstantByteArray(new WKBWriter().write(FACTORY.createPolygon(new Coordinate[]{
-                    new Coordinate(x, y), new Coordinate(x + 40, y), new Coordinate(x + 40, y + 40), new Coordinate(x, y + 40),
-                    new Coordinate(x, y)}))));
+            row.add(
+                    "geometry",
+                    Binary.fromConstantByteArray(new WKBWriter().write(FACTORY.createPolygon(new Coordinate[] {
+                        new Coordinate(x, y),
+                        new Coordinate(x + 40, y),
+                        new Coordinate(x + 40, y + 40),
+                        new Coordinate(x, y + 40),
+                        new Coordinate(x, y)
+                    }))));
             rows.add(row);
         }
         return rows;
@@ -91,8 +101,12 @@ class NativeGeometryArchiveCommandTest {
 
     static Path write(Path file, List<Group> rows) throws IOException {
         Files.createDirectories(file.getParent());
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), schema(),
-                FooterEntries.canonicalOf(Map.of()), WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                schema(),
+                FooterEntries.canonicalOf(Map.of()),
+                WriterSettings.defaults())) {
             for (Group row : rows) {
                 writer.write(row);
             }
@@ -105,17 +119,40 @@ class NativeGeometryArchiveCommandTest {
     void initAppendUpsertCompactAndVerifyWithoutAGeoBlock() throws Exception {
         Path archive = temp.resolve("parcels");
         Path baseline = write(temp.resolve("baseline.parquet"), parcels(1, 0, 120, 1600));
-        Cli.run("init", "--archive", archive, "--template", baseline, "--key", "parcel_id", "--h3-resolution", 5).expect(0);
-        Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", baseline, "-q").expect(0);
-        Cli.run("apply", "--archive", archive, "--mode", "append", "--delta",
-                write(temp.resolve("more.parquet"), parcels(2, 120, 180, 1600)), "-q").expect(0);
+        Cli.run("init", "--archive", archive, "--template", baseline, "--key", "parcel_id", "--h3-resolution", 5)
+                .expect(0);
+        Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", baseline, "-q")
+                .expect(0);
+        Cli.run(
+                        "apply",
+                        "--archive",
+                        archive,
+                        "--mode",
+                        "append",
+                        "--delta",
+                        write(temp.resolve("more.parquet"), parcels(2, 120, 180, 1600)),
+                        "-q")
+                .expect(0);
         List<Group> edits = parcels(1, 0, 10, 1234);
-        Cli.run("apply", "--archive", archive, "--mode", "upsert", "--delta", write(temp.resolve("edits.parquet"), edits), "-q").expect(0);
-        assertTrue(dataFiles(archive).size() > partitions(archive), "appends left partitions with several files to compact");
+        Cli.run(
+                        "apply",
+                        "--archive",
+                        archive,
+                        "--mode",
+                        "upsert",
+                        "--delta",
+                        write(temp.resolve("edits.parquet"), edits),
+                        "-q")
+                .expect(0);
+        assertTrue(
+                dataFiles(archive).size() > partitions(archive),
+                "appends left partitions with several files to compact");
         Cli.run("compact", "--archive", archive, "--min-files", 2, "-q").expect(0);
         assertEquals(partitions(archive), dataFiles(archive).size(), "one file per partition after compaction");
 
-        JsonNode report = Cli.run("verify", "--archive", archive, "--json", "--check-placement", "--expect-count", 180).expect(0).json();
+        JsonNode report = Cli.run("verify", "--archive", archive, "--json", "--check-placement", "--expect-count", 180)
+                .expect(0)
+                .json();
         assertTrue(report.get("consistent").booleanValue(), report.toString());
         assertTrue(report.get("crs").asText().contains("3857"), report.toString());
         Map<String, Double> areas = Parcels.areas(archive);
@@ -135,25 +172,42 @@ class NativeGeometryArchiveCommandTest {
         // The cells come from an archive of the same files, so the directory is laid out as any H3 writer would.
         Path reference = temp.resolve("reference");
         Path baseline = write(temp.resolve("baseline.parquet"), parcels(3, 0, 90, 1600));
-        Cli.run("init", "--archive", reference, "--template", baseline, "--key", "parcel_id", "--h3-resolution", 5).expect(0);
+        Cli.run("init", "--archive", reference, "--template", baseline, "--key", "parcel_id", "--h3-resolution", 5)
+                .expect(0);
         GeoParquetArchive keyed = GeoParquetArchive.open(new LocalArchiveStorage(reference));
         Map<String, List<Group>> byCell = new TreeMap<>();
         WKBReader wkb = new WKBReader();
         for (Group row : parcels(3, 0, 90, 1600)) {
-            String cell = keyed.keyer().cellOf(wkb.read(row.getBinary("geometry", 0).getBytes()), keyed.sourceCrs());
+            String cell =
+                    keyed.keyer().cellOf(wkb.read(row.getBinary("geometry", 0).getBytes()), keyed.sourceCrs());
             byCell.computeIfAbsent(cell, c -> new ArrayList<>()).add(row);
         }
         Path adopted = temp.resolve("adopted");
         for (Map.Entry<String, List<Group>> cell : byCell.entrySet()) {
-            write(adopted.resolve(ArchiveLayout.PARTITION_COLUMN + "=" + cell.getKey()).resolve("part-0.parquet"), cell.getValue());
+            write(
+                    adopted.resolve(ArchiveLayout.PARTITION_COLUMN + "=" + cell.getKey())
+                            .resolve("part-0.parquet"),
+                    cell.getValue());
         }
 
         Cli.run("adopt", "--archive", adopted, "--key", "parcel_id", "-q").expect(0);
-        JsonNode report = Cli.run("verify", "--archive", adopted, "--json", "--check-placement", "--expect-count", 90).expect(0).json();
+        JsonNode report = Cli.run("verify", "--archive", adopted, "--json", "--check-placement", "--expect-count", 90)
+                .expect(0)
+                .json();
         assertTrue(report.get("consistent").booleanValue(), report.toString());
-        Cli.run("apply", "--archive", adopted, "--mode", "upsert", "--delta",
-                write(temp.resolve("edits.parquet"), parcels(3, 0, 5, 99)), "-q").expect(0);
-        report = Cli.run("verify", "--archive", adopted, "--json", "--check-placement", "--expect-count", 90).expect(0).json();
+        Cli.run(
+                        "apply",
+                        "--archive",
+                        adopted,
+                        "--mode",
+                        "upsert",
+                        "--delta",
+                        write(temp.resolve("edits.parquet"), parcels(3, 0, 5, 99)),
+                        "-q")
+                .expect(0);
+        report = Cli.run("verify", "--archive", adopted, "--json", "--check-placement", "--expect-count", 90)
+                .expect(0)
+                .json();
         assertTrue(report.get("consistent").booleanValue(), report.toString());
         assertEquals(99.0, Parcels.areas(adopted).get("p-2"));
         assertOneNativeFooter(adopted);
@@ -167,21 +221,50 @@ class NativeGeometryArchiveCommandTest {
     @Test
     void nativeGeometryTogetherWithTheGeoBlock() throws Exception {
         Path archive = temp.resolve("both");
-        Cli.run("init", "--archive", archive, "--template", Parcels.template(temp), "--key", SyntheticParcels.KEY,
-                "--h3-resolution", 5, "--native-geometry").expect(0);
+        Cli.run(
+                        "init",
+                        "--archive",
+                        archive,
+                        "--template",
+                        Parcels.template(temp),
+                        "--key",
+                        SyntheticParcels.KEY,
+                        "--h3-resolution",
+                        5,
+                        "--native-geometry")
+                .expect(0);
         GeoParquetArchive opened = GeoParquetArchive.open(new LocalArchiveStorage(archive));
-        assertEquals(LogicalTypeAnnotation.geometryType(null), opened.schema().getType(SyntheticParcels.GEOMETRY).getLogicalTypeAnnotation());
+        assertEquals(
+                LogicalTypeAnnotation.geometryType(null),
+                opened.schema().getType(SyntheticParcels.GEOMETRY).getLogicalTypeAnnotation());
         assertTrue(opened.canonicalFooter().geo() != null, "the geo block is kept");
 
         List<Group> baseline = Parcels.generate(11, 0, 150);
-        Cli.run("apply", "--archive", archive, "--mode", "append", "--delta",
-                Parcels.write(temp.resolve("baseline.parquet"), SyntheticParcels.schema(), baseline), "-q").expect(0);
+        Cli.run(
+                        "apply",
+                        "--archive",
+                        archive,
+                        "--mode",
+                        "append",
+                        "--delta",
+                        Parcels.write(temp.resolve("baseline.parquet"), SyntheticParcels.schema(), baseline),
+                        "-q")
+                .expect(0);
         List<Group> night = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             night.add(Parcels.deltaRow(baseline.get(i), 4321, false));
         }
-        Cli.run("apply", "--archive", archive, "--mode", "upsert", "--delta",
-                Parcels.write(temp.resolve("night.parquet"), NightlyDelta.schema(), night), "--delete-field", NightlyDelta.DELETE_MARKER, "-q")
+        Cli.run(
+                        "apply",
+                        "--archive",
+                        archive,
+                        "--mode",
+                        "upsert",
+                        "--delta",
+                        Parcels.write(temp.resolve("night.parquet"), NightlyDelta.schema(), night),
+                        "--delete-field",
+                        NightlyDelta.DELETE_MARKER,
+                        "-q")
                 .expect(0);
         List<Group> nativeRows = new ArrayList<>();
         for (Group parcel : Parcels.generate(12, 500, 510)) {
@@ -199,17 +282,24 @@ class NativeGeometryArchiveCommandTest {
             nativeRows.add(row);
         }
         Path nativeDelta = temp.resolve("native.parquet");
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(nativeDelta), nativeDelta.toString(),
-                opened.schema(), FooterEntries.canonicalOf(Map.of()), WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(nativeDelta),
+                nativeDelta.toString(),
+                opened.schema(),
+                FooterEntries.canonicalOf(Map.of()),
+                WriterSettings.defaults())) {
             for (Group row : nativeRows) {
                 writer.write(row);
             }
             writer.finish();
         }
-        Cli.run("apply", "--archive", archive, "--mode", "upsert", "--delta", nativeDelta, "-q").expect(0);
+        Cli.run("apply", "--archive", archive, "--mode", "upsert", "--delta", nativeDelta, "-q")
+                .expect(0);
         Cli.run("compact", "--archive", archive, "--min-files", 2, "-q").expect(0);
 
-        JsonNode report = Cli.run("verify", "--archive", archive, "--json", "--check-placement", "--expect-count", 160).expect(0).json();
+        JsonNode report = Cli.run("verify", "--archive", archive, "--json", "--check-placement", "--expect-count", 160)
+                .expect(0)
+                .json();
         assertTrue(report.get("consistent").booleanValue(), report.toString());
         Map<String, Double> areas = Parcels.areas(archive);
         assertEquals(160, areas.size());
@@ -217,17 +307,25 @@ class NativeGeometryArchiveCommandTest {
         for (Path file : dataFiles(archive)) {
             try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
                 ParquetFooter footer = reader.footer();
-                assertEquals(opened.canonicalFooter().geo(), footer.keyValues().get(FooterEntries.GEO), file + " keeps the geo block");
-                assertEquals(LogicalTypeAnnotation.geometryType(null),
-                        footer.schema().getType(SyntheticParcels.GEOMETRY).getLogicalTypeAnnotation(), file + " types the column natively");
+                assertEquals(
+                        opened.canonicalFooter().geo(),
+                        footer.keyValues().get(FooterEntries.GEO),
+                        file + " keeps the geo block");
+                assertEquals(
+                        LogicalTypeAnnotation.geometryType(null),
+                        footer.schema().getType(SyntheticParcels.GEOMETRY).getLogicalTypeAnnotation(),
+                        file + " types the column natively");
             }
         }
 
         assertDuckDbReadsTheNativeType(archive);
 
         Path again = temp.resolve("again");
-        Cli.run("init", "--archive", again, "--template", nativeDelta, "--h3-resolution", 5, "--native-geometry", "-q").expect(0);
-        assertEquals(opened.schema(), GeoParquetArchive.open(new LocalArchiveStorage(again)).schema(),
+        Cli.run("init", "--archive", again, "--template", nativeDelta, "--h3-resolution", 5, "--native-geometry", "-q")
+                .expect(0);
+        assertEquals(
+                opened.schema(),
+                GeoParquetArchive.open(new LocalArchiveStorage(again)).schema(),
                 "a column typed natively already is left as it is");
     }
 
@@ -239,7 +337,10 @@ class NativeGeometryArchiveCommandTest {
             try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
                 ParquetFooter footer = reader.footer();
                 assertFalse(footer.keyValues().containsKey(FooterEntries.GEO), file + " has no geo block");
-                assertEquals(LogicalTypeAnnotation.geometryType(CRS), footer.schema().getType("geometry").getLogicalTypeAnnotation(), file.toString());
+                assertEquals(
+                        LogicalTypeAnnotation.geometryType(CRS),
+                        footer.schema().getType("geometry").getLogicalTypeAnnotation(),
+                        file.toString());
                 schemas.add(footer.schema());
                 footers.add(new LinkedHashMap<>(footer.canonicalEntries().asMap()));
             }
@@ -250,7 +351,8 @@ class NativeGeometryArchiveCommandTest {
 
     /** DuckDB types the column by the logical type; GeoPandas, pyarrow and GDAL read the geo block where there is one. */
     private static void assertDuckDbReadsTheNativeType(Path archive) {
-        List<List<Object>> types = DuckDb.query("SELECT DISTINCT typeof(geometry) FROM read_parquet(?, hive_partitioning = true)",
+        List<List<Object>> types = DuckDb.query(
+                "SELECT DISTINCT typeof(geometry) FROM read_parquet(?, hive_partitioning = true)",
                 archive + "/*/*.parquet");
         assertEquals(1, types.size(), types.toString());
         assertTrue(((String) types.get(0).get(0)).startsWith("GEOMETRY"), types.toString());
@@ -259,13 +361,18 @@ class NativeGeometryArchiveCommandTest {
     private static List<Path> dataFiles(Path archive) throws IOException {
         try (Stream<Path> files = Files.walk(archive)) {
             return files.filter(file -> file.getFileName().toString().endsWith(".parquet"))
-                    .filter(file -> file.getParent().getFileName().toString().startsWith(ArchiveLayout.PARTITION_COLUMN + "=")).sorted().toList();
+                    .filter(file ->
+                            file.getParent().getFileName().toString().startsWith(ArchiveLayout.PARTITION_COLUMN + "="))
+                    .sorted()
+                    .toList();
         }
     }
 
     private static long partitions(Path archive) throws IOException {
         try (Stream<Path> entries = Files.list(archive)) {
-            return entries.filter(entry -> entry.getFileName().toString().startsWith(ArchiveLayout.PARTITION_COLUMN + "=")).count();
+            return entries.filter(
+                            entry -> entry.getFileName().toString().startsWith(ArchiveLayout.PARTITION_COLUMN + "="))
+                    .count();
         }
     }
 }

@@ -5,6 +5,14 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.LocalOutputFile;
@@ -13,26 +21,22 @@ import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.WKBReader;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-
 /** Synthetic parcel files for the command tests, and what DuckDB reads back from an archive. */
 final class Parcels {
 
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     static final Instant T1 = Instant.parse("2026-01-02T00:00:00Z");
 
-    private Parcels() {
-    }
+    private Parcels() {}
 
     static Path write(Path file, MessageType schema, List<Group> rows) throws IOException {
         Files.createDirectories(file.getParent());
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), schema,
-                SyntheticParcels.footer(), WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                schema,
+                SyntheticParcels.footer(),
+                WriterSettings.defaults())) {
             for (Group row : rows) {
                 writer.write(row);
             }
@@ -43,14 +47,18 @@ final class Parcels {
 
     /** A template with the parcel schema and canonical footer, holding one parcel. */
     static Path template(Path dir) throws IOException {
-        return write(dir.resolve("template.parquet"), SyntheticParcels.schema(),
+        return write(
+                dir.resolve("template.parquet"),
+                SyntheticParcels.schema(),
                 List.of(new SyntheticParcels(1, 1).next("template", T0)));
     }
 
     /** Parcels p-from .. p-(to-1) around a few towns. */
     static List<Group> generate(long seed, int from, int to) {
         SyntheticParcels parcels = new SyntheticParcels(seed, 6);
-        return java.util.stream.IntStream.range(from, to).mapToObj(i -> parcels.next("p-" + i, T0)).toList();
+        return IntStream.range(from, to)
+                .mapToObj(i -> parcels.next("p-" + i, T0))
+                .toList();
     }
 
     /** A row of the delta schema (with the delete marker). */
@@ -59,7 +67,7 @@ final class Parcels {
         row.add(SyntheticParcels.KEY, parcel.getString(SyntheticParcels.KEY, 0));
         row.add("land_use", parcel.getString("land_use", 0));
         row.add("area_m2", area);
-        row.add(SyntheticParcels.VERSION, java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, T1));
+        row.add(SyntheticParcels.VERSION, ChronoUnit.MICROS.between(Instant.EPOCH, T1));
         row.add(SyntheticParcels.GEOMETRY, parcel.getBinary(SyntheticParcels.GEOMETRY, 0));
         row.add(NightlyDelta.DELETE_MARKER, deleted);
         return row;
@@ -71,10 +79,16 @@ final class Parcels {
 
     /** The parcel's geometry as a GeoJSON Polygon. */
     static String geoJsonGeometry(Group row) throws Exception {
-        Geometry geometry = new WKBReader().read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes());
+        Geometry geometry =
+                new WKBReader().read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes());
         StringBuilder ring = new StringBuilder();
         for (Coordinate c : geometry.getCoordinates()) {
-            ring.append(ring.isEmpty() ? "" : ",").append('[').append(c.x).append(',').append(c.y).append(']');
+            ring.append(ring.isEmpty() ? "" : ",")
+                    .append('[')
+                    .append(c.x)
+                    .append(',')
+                    .append(c.y)
+                    .append(']');
         }
         return "{\"type\":\"Polygon\",\"coordinates\":[[" + ring + "]]}";
     }

@@ -2,6 +2,7 @@ package dev.nifigeoparquet.archive;
 
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.format.PublishIncompleteException;
+import java.io.IOException;
 
 /**
  * An operation on the archive failed in a way its type explains, so callers decide what to do by the type and never
@@ -20,7 +21,7 @@ import dev.nifigeoparquet.archive.format.PublishIncompleteException;
  * lost connection, a commit whose outcome the storage did not report): nothing or the whole operation was committed,
  * and the same operation may succeed once the storage recovers.
  */
-public abstract class ArchiveException extends java.io.IOException {
+public abstract class ArchiveException extends IOException {
 
     protected ArchiveException(String message) {
         super(message);

@@ -6,6 +6,7 @@ import java.io.IOException;
 public final class ArchiveNotFoundException extends IOException {
 
     public ArchiveNotFoundException(String location) {
-        super("No GeoParquet archive at " + location + " (no _geoparquet_archive/descriptor.json); create or adopt one first");
+        super("No GeoParquet archive at " + location
+                + " (no _geoparquet_archive/descriptor.json); create or adopt one first");
     }
 }

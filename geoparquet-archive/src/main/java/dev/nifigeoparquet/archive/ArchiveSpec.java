@@ -19,6 +19,11 @@ import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import org.apache.parquet.column.schema.EdgeInterpolationAlgorithm;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -27,12 +32,6 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
 
 /**
  * Everything an archive pins at creation, validated: the schema and canonical footer entries of its data files,
@@ -43,9 +42,17 @@ import java.util.Objects;
  *                 it describes only that file (a {@code geo} file-level {@code bbox}, and its copy inside
  *                 {@code ARROW:schema})
  */
-public record ArchiveSpec(MessageType schema, FooterEntries footer, String geometryColumn, List<String> keyColumns,
-                          String versionColumn, int h3Resolution, WriterSettings writer, ProtocolSettings protocol,
-                          CompactionSettings compaction, List<String> warnings) {
+public record ArchiveSpec(
+        MessageType schema,
+        FooterEntries footer,
+        String geometryColumn,
+        List<String> keyColumns,
+        String versionColumn,
+        int h3Resolution,
+        WriterSettings writer,
+        ProtocolSettings protocol,
+        CompactionSettings compaction,
+        List<String> warnings) {
 
     public ArchiveSpec {
         Objects.requireNonNull(schema, "schema");
@@ -63,20 +70,39 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
      * validates them for use as an archive's pinned settings. A file-level {@code bbox} in the template's {@code geo}
      * block (GeoPandas writes one) is removed, and the removal reported in {@link #warnings()}.
      */
-    public static ArchiveSpec fromTemplate(InputFile template, String templateName, List<String> keyColumns,
-                                           String versionColumn, int h3Resolution, WriterSettings writer) throws IOException {
+    public static ArchiveSpec fromTemplate(
+            InputFile template,
+            String templateName,
+            List<String> keyColumns,
+            String versionColumn,
+            int h3Resolution,
+            WriterSettings writer)
+            throws IOException {
         ParquetFooter footer;
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(template, templateName)) {
             footer = reader.footer();
         } catch (ParquetFileException unreadable) {
             throw unreadable.asRejectedInput(); // the template is input, not the archive's data
         }
-        return of(footer.schema(), footer.canonicalEntries(), keyColumns, versionColumn, h3Resolution, writer, templateName);
+        return of(
+                footer.schema(),
+                footer.canonicalEntries(),
+                keyColumns,
+                versionColumn,
+                h3Resolution,
+                writer,
+                templateName);
     }
 
     /** Validates explicit settings; the geometry column is the {@code geo} primary column or the first native one. */
-    public static ArchiveSpec of(MessageType schema, FooterEntries footer, List<String> keyColumns, String versionColumn,
-                                 int h3Resolution, WriterSettings writer, String source) {
+    public static ArchiveSpec of(
+            MessageType schema,
+            FooterEntries footer,
+            List<String> keyColumns,
+            String versionColumn,
+            int h3Resolution,
+            WriterSettings writer,
+            String source) {
         List<String> warnings = new ArrayList<>();
         List<String> derived = new ArrayList<>();
         footer = CanonicalFooters.withoutFileBbox(footer, derived);
@@ -102,14 +128,24 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
         for (String key : keyColumns) {
             requireTopLevelColumn(schema, key, "key column", source);
             if (!schema.getType(key).isPrimitive()) {
-                throw new RejectedInputException("Key column '" + key + "' of " + source + " is a group; a feature key must be a primitive column");
+                throw new RejectedInputException("Key column '" + key + "' of " + source
+                        + " is a group; a feature key must be a primitive column");
             }
         }
         if (versionColumn != null) {
             requireTopLevelColumn(schema, versionColumn, "version column", source);
         }
-        return new ArchiveSpec(schema, footer, geometryColumn, keyColumns, versionColumn, h3Resolution, writer,
-                ProtocolSettings.DEFAULT, CompactionSettings.DEFAULT, warnings);
+        return new ArchiveSpec(
+                schema,
+                footer,
+                geometryColumn,
+                keyColumns,
+                versionColumn,
+                h3Resolution,
+                writer,
+                ProtocolSettings.DEFAULT,
+                CompactionSettings.DEFAULT,
+                warnings);
     }
 
     /**
@@ -119,9 +155,11 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
      */
     public String keyingRule() {
         boolean geography = schema.getType(geometryColumn).getLogicalTypeAnnotation()
-                instanceof org.apache.parquet.schema.LogicalTypeAnnotation.GeographyLogicalTypeAnnotation;
-        boolean curvedEdges = footer.geo() != null && GeoMetadata.parse(footer.geo()).columns().containsKey(geometryColumn)
-                && !GeoColumn.PLANAR.equals(GeoMetadata.parse(footer.geo()).column(geometryColumn).edges());
+                instanceof LogicalTypeAnnotation.GeographyLogicalTypeAnnotation;
+        boolean curvedEdges = footer.geo() != null
+                && GeoMetadata.parse(footer.geo()).columns().containsKey(geometryColumn)
+                && !GeoColumn.PLANAR.equals(
+                        GeoMetadata.parse(footer.geo()).column(geometryColumn).edges());
         return geography || curvedEdges ? ArchiveDescriptor.SPHERICAL_KEYING_RULE : ArchiveDescriptor.KEYING_RULE;
     }
 
@@ -139,20 +177,31 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
         if (GeometryCodec.isParquetGeospatial(column)) {
             return this;
         }
-        GeoColumn geo = footer.geo() == null ? null : GeoMetadata.parse(footer.geo()).column(geometryColumn);
-        if (geo == null || geo.encoding() != GeometryEncoding.WKB || !column.isPrimitive()
+        GeoColumn geo =
+                footer.geo() == null ? null : GeoMetadata.parse(footer.geo()).column(geometryColumn);
+        if (geo == null
+                || geo.encoding() != GeometryEncoding.WKB
+                || !column.isPrimitive()
                 || column.asPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.BINARY
                 || column.getLogicalTypeAnnotation() != null) {
-            throw new IllegalArgumentException(source + ", column '" + geometryColumn + "': only a plain binary column of WKB can "
-                    + "also carry the Parquet GEOMETRY type; this one is " + (geo == null ? "not in the geo block" : geo.encoding().jsonName()
-                    + " in " + column.toString().trim()));
+            throw new IllegalArgumentException(
+                    source + ", column '" + geometryColumn + "': only a plain binary column of WKB can "
+                            + "also carry the Parquet GEOMETRY type; this one is "
+                            + (geo == null
+                                    ? "not in the geo block"
+                                    : geo.encoding().jsonName() + " in "
+                                            + column.toString().trim()));
         }
         String crs = crsText(footer.geo(), geometryColumn, source);
-        LogicalTypeAnnotation annotation = GeoColumn.PLANAR.equals(geo.edges()) ? LogicalTypeAnnotation.geometryType(crs)
-                : LogicalTypeAnnotation.geographyType(crs, EdgeInterpolationAlgorithm.valueOf(geo.edges().toUpperCase(Locale.ROOT)));
+        LogicalTypeAnnotation annotation = GeoColumn.PLANAR.equals(geo.edges())
+                ? LogicalTypeAnnotation.geometryType(crs)
+                : LogicalTypeAnnotation.geographyType(
+                        crs, EdgeInterpolationAlgorithm.valueOf(geo.edges().toUpperCase(Locale.ROOT)));
         PrimitiveType primitive = column.asPrimitiveType();
-        Types.PrimitiveBuilder<PrimitiveType> builder = Types.primitive(PrimitiveTypeName.BINARY, primitive.getRepetition())
-                .as(annotation).columnOrder(primitive.columnOrder());
+        Types.PrimitiveBuilder<PrimitiveType> builder = Types.primitive(
+                        PrimitiveTypeName.BINARY, primitive.getRepetition())
+                .as(annotation)
+                .columnOrder(primitive.columnOrder());
         if (primitive.getId() != null) {
             builder.id(primitive.getId().intValue());
         }
@@ -164,7 +213,17 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
         } catch (KeyingException e) {
             throw new IllegalArgumentException(source + ", column '" + geometryColumn + "': " + e.getMessage(), e);
         }
-        return new ArchiveSpec(typed, footer, geometryColumn, keyColumns, versionColumn, h3Resolution, writer, protocol, compaction, warnings);
+        return new ArchiveSpec(
+                typed,
+                footer,
+                geometryColumn,
+                keyColumns,
+                versionColumn,
+                h3Resolution,
+                writer,
+                protocol,
+                compaction,
+                warnings);
     }
 
     /** The geo block's crs of a column as the logical type's crs: null for OGC:CRS84, the JSON text otherwise. */
@@ -180,7 +239,8 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
         }
         JsonNode crs = entry.get("crs");
         if (crs.isNull()) {
-            throw new IllegalArgumentException(source + ", column '" + column + "': its CRS is explicitly undefined, so no logical type can name it");
+            throw new IllegalArgumentException(source + ", column '" + column
+                    + "': its CRS is explicitly undefined, so no logical type can name it");
         }
         if ("OGC:CRS84".equals(GeoParquetCrs.resolve(crs).authorityCode())) {
             return null; // the logical type's default, as the block's
@@ -189,11 +249,31 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
     }
 
     public ArchiveSpec withProtocol(ProtocolSettings settings) {
-        return new ArchiveSpec(schema, footer, geometryColumn, keyColumns, versionColumn, h3Resolution, writer, settings, compaction, warnings);
+        return new ArchiveSpec(
+                schema,
+                footer,
+                geometryColumn,
+                keyColumns,
+                versionColumn,
+                h3Resolution,
+                writer,
+                settings,
+                compaction,
+                warnings);
     }
 
     public ArchiveSpec withCompaction(CompactionSettings settings) {
-        return new ArchiveSpec(schema, footer, geometryColumn, keyColumns, versionColumn, h3Resolution, writer, protocol, settings, warnings);
+        return new ArchiveSpec(
+                schema,
+                footer,
+                geometryColumn,
+                keyColumns,
+                versionColumn,
+                h3Resolution,
+                writer,
+                protocol,
+                settings,
+                warnings);
     }
 
     private static GeoMetadata parseGeo(String geo, String source) {
@@ -217,7 +297,8 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
             String column = entry.getKey();
             GeoColumn geoColumn = entry.getValue();
             if (geoColumn.bbox().isPresent()) {
-                throw new IllegalStateException("The file-level bbox of column '" + column + "' of " + source + " was not removed");
+                throw new IllegalStateException(
+                        "The file-level bbox of column '" + column + "' of " + source + " was not removed");
             }
             checkCrs(columns.path(column).get("crs"), columns.path(column).has("crs"), column, source, warnings);
         }
@@ -226,8 +307,10 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
     /** Unknown CRS is refused (features could not be keyed); a non-PROJJSON CRS is a warning, never rewritten. */
     static void checkCrs(JsonNode crs, boolean present, String column, String source, List<String> warnings) {
         try {
-            GeoParquetCrs.resolve(present ? crs : null).conformanceWarning()
-                    .ifPresent(warning -> warnings.add(source + ", column '" + column + "': " + warning + "; the bytes are kept unchanged"));
+            GeoParquetCrs.resolve(present ? crs : null)
+                    .conformanceWarning()
+                    .ifPresent(warning -> warnings.add(
+                            source + ", column '" + column + "': " + warning + "; the bytes are kept unchanged"));
         } catch (KeyingException e) {
             throw new RejectedInputException(source + ", column '" + column + "': " + e.getMessage(), e);
         }
@@ -239,13 +322,15 @@ public record ArchiveSpec(MessageType schema, FooterEntries footer, String geome
                 return field.getName();
             }
         }
-        throw new RejectedInputException(source + " has neither 'geo' metadata nor a native Parquet GEOMETRY column: no geometry to key by");
+        throw new RejectedInputException(
+                source + " has neither 'geo' metadata nor a native Parquet GEOMETRY column: no geometry to key by");
     }
 
     private static void requireTopLevelColumn(MessageType schema, String column, String role, String source) {
         if (column == null || !schema.containsField(column)) {
-            throw new RejectedInputException("The " + role + " '" + column + "' is not a column of " + source
-                    + "; its columns are " + schema.getFields().stream().map(Type::getName).toList());
+            throw new RejectedInputException(
+                    "The " + role + " '" + column + "' is not a column of " + source + "; its columns are "
+                            + schema.getFields().stream().map(Type::getName).toList());
         }
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -21,8 +20,7 @@ import java.util.Map;
  */
 public final class CanonicalFooters {
 
-    private CanonicalFooters() {
-    }
+    private CanonicalFooters() {}
 
     /**
      * The {@code geo} block without the file-level {@code bbox} of any column, written compactly; null when no
@@ -45,7 +43,10 @@ public final class CanonicalFooters {
 
     public static String compact(ObjectNode block) {
         try {
-            return ArchiveJson.mapper().writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(block);
+            return ArchiveJson.mapper()
+                    .writer()
+                    .without(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(block);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -66,7 +67,8 @@ public final class CanonicalFooters {
                 String copy = schema.metadata().get(FooterEntries.GEO);
                 if (copy != null && !copy.equals(geo)) {
                     replaced.put(ArrowSchemaEntry.KEY, schema.withMetadataValue(FooterEntries.GEO, geo));
-                    derivation.add("replaced the copy of 'geo' inside '" + ArrowSchemaEntry.KEY + "' with the canonical block");
+                    derivation.add("replaced the copy of 'geo' inside '" + ArrowSchemaEntry.KEY
+                            + "' with the canonical block");
                 }
             } catch (IllegalArgumentException notArrow) {
                 // Kept as written: verification compares it byte for byte.
@@ -85,7 +87,8 @@ public final class CanonicalFooters {
         if (stripped == null) {
             return entries;
         }
-        notes.add("removed the file-level 'bbox' of column(s) " + columns + " from the canonical 'geo' block (it describes "
+        notes.add("removed the file-level 'bbox' of column(s) " + columns
+                + " from the canonical 'geo' block (it describes "
                 + "one file's extent and cannot stay true in every file of the archive)");
         return withGeo(entries, stripped, notes);
     }

@@ -1,7 +1,5 @@
 package dev.nifigeoparquet.archive;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
-
 import java.util.List;
 
 /**
@@ -31,6 +29,7 @@ public final class DeltaRejectedException extends RejectedInputException {
         if (problems.size() <= PROBLEMS_IN_MESSAGE) {
             return String.join("; ", problems);
         }
-        return String.join("; ", problems.subList(0, PROBLEMS_IN_MESSAGE)) + "; and " + (problems.size() - PROBLEMS_IN_MESSAGE) + " more";
+        return String.join("; ", problems.subList(0, PROBLEMS_IN_MESSAGE)) + "; and "
+                + (problems.size() - PROBLEMS_IN_MESSAGE) + " more";
     }
 }

@@ -2,29 +2,23 @@ package dev.nifigeoparquet.archive;
 
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
-import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DescriptorParser;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionCommitter;
 import dev.nifigeoparquet.archive.format.PartitionLog;
-import dev.nifigeoparquet.archive.keying.H3Cells;
-import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.storage.StoredObject;
-
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.geo.GeometryEncoding;
 import dev.nifigeoparquet.archive.keying.DeclaredCrs;
+import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
-import dev.nifigeoparquet.archive.keying.KeyingException;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
-import org.apache.parquet.schema.GroupType;
-import org.apache.parquet.schema.MessageType;
-
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
@@ -33,6 +27,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * An open archive: its storage, its pinned descriptor, and access to its partitions. The entry point the
@@ -69,8 +65,9 @@ public final class GeoParquetArchive {
 
     /** The CRS the canonical footer and the schema declare for the geometry column (section 6.1). */
     private static SourceCrs crsOf(MessageType schema, String geometryColumn, FooterEntries footer) {
-        return DeclaredCrs.of(schema, footer.asMap(), geometryColumn).orElseThrow(() -> new IllegalStateException(
-                "The archive's geometry column '" + geometryColumn + "' has neither geo metadata nor a geospatial logical type"));
+        return DeclaredCrs.of(schema, footer.asMap(), geometryColumn)
+                .orElseThrow(() -> new IllegalStateException("The archive's geometry column '" + geometryColumn
+                        + "' has neither geo metadata nor a geospatial logical type"));
     }
 
     /** Opens an existing archive, reading its descriptor once. */
@@ -85,9 +82,11 @@ public final class GeoParquetArchive {
         } catch (NoSuchFileException e) {
             throw new ArchiveNotFoundException(storage.describe());
         }
-        // A descriptor of a newer format version is refused before anything else is read (UnsupportedFormatVersionException):
+        // A descriptor of a newer format version is refused before anything else is read
+        // (UnsupportedFormatVersionException):
         // neither reading nor writing is safe when what its entries mean may have changed.
-        ArchiveDescriptor descriptor = DescriptorParser.fromJson(json, storage.describe() + "/" + ArchiveLayout.DESCRIPTOR);
+        ArchiveDescriptor descriptor =
+                DescriptorParser.fromJson(json, storage.describe() + "/" + ArchiveLayout.DESCRIPTOR);
         return new GeoParquetArchive(storage, descriptor, clock);
     }
 
@@ -97,12 +96,14 @@ public final class GeoParquetArchive {
     }
 
     /** An archive whose descriptor is about to be written (adoption builds the key index first); for adoption only. */
-    public static GeoParquetArchive beforeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
+    public static GeoParquetArchive beforeDescriptor(
+            ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) {
         return new GeoParquetArchive(storage, descriptor, clock);
     }
 
     /** Writes a descriptor exclusively; fails when the location already holds an archive. For creation and adoption. */
-    public static GeoParquetArchive writeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock) throws IOException {
+    public static GeoParquetArchive writeDescriptor(ArchiveStorage storage, ArchiveDescriptor descriptor, Clock clock)
+            throws IOException {
         try {
             storage.createExclusive(ArchiveLayout.DESCRIPTOR, DescriptorParser.toJson(descriptor));
         } catch (FileAlreadyExistsException e) {
@@ -184,14 +185,16 @@ public final class GeoParquetArchive {
     /** A new codec for the geometry column (codecs hold a WKB reader, so each thread needs its own). */
     public GeometryCodec geometryCodec() {
         String column = descriptor.geometryColumn();
-        return geo != null ? GeometryCodec.forColumn(schema, column, geo.column(column))
+        return geo != null
+                ? GeometryCodec.forColumn(schema, column, geo.column(column))
                 : GeometryCodec.forColumn(schema, column, GeometryEncoding.WKB);
     }
 
     /** A new codec for the geometry column of rows read with {@code readSchema} (the archive's, or a projection of it). */
-    public GeometryCodec geometryCodec(org.apache.parquet.schema.GroupType readSchema) {
+    public GeometryCodec geometryCodec(GroupType readSchema) {
         String column = descriptor.geometryColumn();
-        return geo != null ? GeometryCodec.forColumn(readSchema, column, geo.column(column))
+        return geo != null
+                ? GeometryCodec.forColumn(readSchema, column, geo.column(column))
                 : GeometryCodec.forColumn(readSchema, column, GeometryEncoding.WKB);
     }
 
@@ -213,9 +216,12 @@ public final class GeoParquetArchive {
     public void requireDeltaCrs(GroupType schema, Map<String, String> keyValues, String source) {
         String column = descriptor.geometryColumn();
         DeclaredCrs.mismatch(schema, keyValues, column, sourceCrs).ifPresent(problem -> {
-            throw new DeltaRejectedException("Delta " + source + " rejected, nothing was written", problem
-                    + "; the archive stores " + sourceCrs + " (convert it first: RouteByH3Cell with the delta's CRS as Source "
-                    + "CRS writes the archive's, and GeoJSON deltas are converted as they are read)");
+            throw new DeltaRejectedException(
+                    "Delta " + source + " rejected, nothing was written",
+                    problem
+                            + "; the archive stores " + sourceCrs
+                            + " (convert it first: RouteByH3Cell with the delta's CRS as Source "
+                            + "CRS writes the archive's, and GeoJSON deltas are converted as they are read)");
         });
     }
 

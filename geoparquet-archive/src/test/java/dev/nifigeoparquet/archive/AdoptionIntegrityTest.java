@@ -1,13 +1,20 @@
 package dev.nifigeoparquet.archive;
 
-import dev.nifigeoparquet.archive.adoption.AdoptionReport;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
+import dev.nifigeoparquet.archive.adoption.AdoptionReport;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.TestFiles;
@@ -17,14 +24,6 @@ import dev.nifigeoparquet.archive.verify.Problem;
 import dev.nifigeoparquet.archive.verify.ProblemKind;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.locationtech.jts.geom.Coordinate;
-import org.locationtech.jts.geom.Geometry;
-import org.locationtech.jts.geom.GeometryFactory;
-import org.locationtech.jts.io.WKBReader;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,17 +33,18 @@ import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.TreeSet;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.GeometryFactory;
 
 /**
  * Adoption accepts only what is a valid archive once adopted: every row in the partition of its cell (or moved
@@ -53,8 +53,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AdoptionIntegrityTest {
 
-    private static final String GEO = "{\"version\":\"1.1.0\",\"primary_column\":\"geometry\",\"columns\":{\"geometry\":"
-            + "{\"encoding\":\"WKB\",\"geometry_types\":[\"Point\"]}}}";
+    private static final String GEO =
+            "{\"version\":\"1.1.0\",\"primary_column\":\"geometry\",\"columns\":{\"geometry\":"
+                    + "{\"encoding\":\"WKB\",\"geometry_types\":[\"Point\"]}}}";
     private static final int RESOLUTION = 4;
 
     @TempDir
@@ -67,7 +68,7 @@ class AdoptionIntegrityTest {
     private static Map<Long, String> writeDuckDbDirectory(Path root, int rows, int misplaceEvery) throws Exception {
         H3Keyer keyer = new H3Keyer(RESOLUTION);
         GeometryFactory factory = new GeometryFactory();
-        java.util.Random random = new java.util.Random(rows);
+        Random random = new Random(rows);
         Map<Long, String> cells = new TreeMap<>();
         List<String> towns = new ArrayList<>();
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {
@@ -85,7 +86,8 @@ class AdoptionIntegrityTest {
                         towns.add(cell);
                     }
                     String written = misplaceEvery > 0 && i % misplaceEvery == misplaceEvery - 1
-                            ? towns.get((int) ((i + 1) % 4)) : cell;
+                            ? towns.get((int) ((i + 1) % 4))
+                            : cell;
                     insert.setLong(1, i);
                     insert.setString(2, "feature-" + i);
                     insert.setBytes(3, Wkb.write(point));
@@ -95,8 +97,8 @@ class AdoptionIntegrityTest {
                 insert.executeBatch();
             }
             try (Statement statement = connection.createStatement()) {
-                statement.execute("COPY (SELECT * FROM features ORDER BY id) TO '" + root + "' (FORMAT parquet, PARTITION_BY (h3_cell), "
-                        + "KV_METADATA {geo: '" + GEO + "'})");
+                statement.execute("COPY (SELECT * FROM features ORDER BY id) TO '" + root
+                        + "' (FORMAT parquet, PARTITION_BY (h3_cell), " + "KV_METADATA {geo: '" + GEO + "'})");
             }
         }
         assertEquals(4, new LinkedHashSet<>(towns).size(), "fixture: four towns in four cells");
@@ -105,8 +107,12 @@ class AdoptionIntegrityTest {
 
     private static Map<Long, String> cellsDuckDbReads(Path root) {
         Map<Long, String> cells = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT id, h3_cell FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
-            assertEquals(null, cells.put(((Number) row.get(0)).longValue(), (String) row.get(1)), "id " + row.get(0) + " once");
+        for (List<Object> row : DuckDb.query(
+                "SELECT id, h3_cell FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
+            assertEquals(
+                    null,
+                    cells.put(((Number) row.get(0)).longValue(), (String) row.get(1)),
+                    "id " + row.get(0) + " once");
         }
         return cells;
     }
@@ -116,19 +122,26 @@ class AdoptionIntegrityTest {
         Path root = temp.resolve("misplaced");
         Map<Long, String> truth = writeDuckDbDirectory(root, 400, 50);
         Map<Long, String> stored = cellsDuckDbReads(root);
-        List<Long> misplaced = truth.keySet().stream().filter(id -> !truth.get(id).equals(stored.get(id))).toList();
+        List<Long> misplaced = truth.keySet().stream()
+                .filter(id -> !truth.get(id).equals(stored.get(id)))
+                .toList();
         assertEquals(8, misplaced.size(), "fixture: 8 rows under another town's cell");
         String before = TestFiles.treeDigest(root);
 
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ArchiveAdopter.adopt(
-                new LocalArchiveStorage(root), AdoptionOptions.withKey("id"), Clock.systemUTC()));
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> ArchiveAdopter.adopt(
+                        new LocalArchiveStorage(root), AdoptionOptions.withKey("id"), Clock.systemUTC()));
 
         String message = refused.getMessage();
         assertTrue(message.contains("8 row(s) lie outside the partition of their geometry's cell"), message);
         long first = misplaced.get(0);
-        assertTrue(message.contains("(key " + first + "): in partition " + stored.get(first) + ", its geometry's cell is " + truth.get(first)),
+        assertTrue(
+                message.contains("(key " + first + "): in partition " + stored.get(first) + ", its geometry's cell is "
+                        + truth.get(first)),
                 message);
-        assertTrue(message.contains("h3_cell=" + stored.get(first) + "/") && message.contains(".parquet row "), message);
+        assertTrue(
+                message.contains("h3_cell=" + stored.get(first) + "/") && message.contains(".parquet row "), message);
         assertTrue(message.contains("--rehome"), message);
         assertEquals(before, TestFiles.treeDigest(root), "a refused adoption leaves the directory exactly as it was");
     }
@@ -138,21 +151,23 @@ class AdoptionIntegrityTest {
         Path root = temp.resolve("rehome");
         Map<Long, String> truth = writeDuckDbDirectory(root, 400, 50);
 
-        AdoptionReport report = ArchiveAdopter.adopt(new LocalArchiveStorage(root), AdoptionOptions.withKey("id").rehomingMisplacedRows(),
+        AdoptionReport report = ArchiveAdopter.adopt(
+                new LocalArchiveStorage(root),
+                AdoptionOptions.withKey("id").rehomingMisplacedRows(),
                 Clock.systemUTC());
 
         assertEquals(8, report.record().rehomedRows());
         assertEquals(400, report.rows());
         assertEquals(truth, cellsDuckDbReads(root), "DuckDB reads every row once, in the partition of its cell");
         GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
-        VerificationReport verified = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(400)
-                .checkingPlacement(VerifyOptions.Placement.ALL));
+        VerificationReport verified = new ArchiveVerifier(archive)
+                .verify(VerifyOptions.wholeArchive().expectingRows(400).checkingPlacement(VerifyOptions.Placement.ALL));
         assertTrue(verified.consistent(), verified.problems().toString());
         assertEquals(400, verified.rowsPlaced().getAsLong());
-        assertEquals(new java.util.TreeSet<>(truth.values()), new java.util.TreeSet<>(archive.partitionCells()));
+        assertEquals(new TreeSet<>(truth.values()), new TreeSet<>(archive.partitionCells()));
         // Each commit entry lists exactly what the partition directory holds.
         for (String cell : archive.partitionCells()) {
-            Set<String> listed = new java.util.TreeSet<>(archive.partitionState(cell).fileNames());
+            Set<String> listed = new TreeSet<>(archive.partitionState(cell).fileNames());
             assertEquals(listed, TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))), cell);
         }
     }
@@ -162,25 +177,36 @@ class AdoptionIntegrityTest {
         Path root = temp.resolve("duplicates");
         Map<Long, String> cells = writeDuckDbDirectory(root, 40, 0);
         // One more file in row 5's partition: row 5 again, a row without a geometry, and one without a key.
-        Path extra = root.resolve(ArchiveLayout.partitionDirectory(cells.get(5L))).resolve("extra.parquet");
+        Path extra =
+                root.resolve(ArchiveLayout.partitionDirectory(cells.get(5L))).resolve("extra.parquet");
         DuckDb.query("CREATE TABLE t (id BIGINT, name VARCHAR, geometry BLOB);"
-                + "INSERT INTO t SELECT id, name, geometry FROM read_parquet('" + root + "/*/*.parquet', hive_partitioning = false) WHERE id = 5;"
+                + "INSERT INTO t SELECT id, name, geometry FROM read_parquet('" + root
+                + "/*/*.parquet', hive_partitioning = false) WHERE id = 5;"
                 + "INSERT INTO t VALUES (1000, NULL, NULL);"
                 + "INSERT INTO t SELECT NULL, 'no key', geometry FROM t WHERE id = 5;"
                 + "COPY t TO '" + extra + "' (FORMAT parquet, KV_METADATA {geo: '" + GEO + "'});"
                 + "SELECT count(*) FROM t");
         String before = TestFiles.treeDigest(root);
 
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ArchiveAdopter.adopt(
-                new LocalArchiveStorage(root), AdoptionOptions.withKey("id").rehomingMisplacedRows(), Clock.systemUTC()));
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> ArchiveAdopter.adopt(
+                        new LocalArchiveStorage(root),
+                        AdoptionOptions.withKey("id").rehomingMisplacedRows(),
+                        Clock.systemUTC()));
 
         String message = refused.getMessage();
         assertTrue(message.startsWith("Nothing was adopted: "), message);
         assertTrue(message.contains("1 null key(s)"), message);
-        assertTrue(message.contains("1 duplicate(s) such as [5 (in " + cells.get(5L) + " and " + cells.get(5L) + ")]"), message);
-        assertTrue(message.contains("1 row(s) have no geometry that can be keyed, e.g. [h3_cell=" + cells.get(5L) + "/extra.parquet row 1 (key 1000)"),
+        assertTrue(
+                message.contains("1 duplicate(s) such as [5 (in " + cells.get(5L) + " and " + cells.get(5L) + ")]"),
                 message);
-        assertEquals(before, TestFiles.treeDigest(root), "nothing was written: no commit entry, no index, no descriptor");
+        assertTrue(
+                message.contains("1 row(s) have no geometry that can be keyed, e.g. [h3_cell=" + cells.get(5L)
+                        + "/extra.parquet row 1 (key 1000)"),
+                message);
+        assertEquals(
+                before, TestFiles.treeDigest(root), "nothing was written: no commit entry, no index, no descriptor");
         assertFalse(Files.exists(root.resolve(ArchiveLayout.METADATA_DIRECTORY)));
     }
 
@@ -193,12 +219,15 @@ class AdoptionIntegrityTest {
         Path source = WriterFiles.copy(dataset, root.resolveSibling(root.getFileName() + "-source"));
         List<Path> files;
         try (var walk = Files.walk(source)) {
-            files = walk.filter(path -> path.toString().endsWith(".parquet")).sorted().toList();
+            files = walk.filter(path -> path.toString().endsWith(".parquet"))
+                    .sorted()
+                    .toList();
         }
         for (Path file : files) {
-            Map<String, List<Group>> byCell = dev.nifigeoparquet.archive.testing.ArchiveFixtures.rowsByCell(file, 3);
+            Map<String, List<Group>> byCell = ArchiveFixtures.rowsByCell(file, 3);
             assertEquals(1, byCell.size(), "fixture: one town, one cell: " + file);
-            Path target = root.resolve("h3_cell=" + byCell.keySet().iterator().next()).resolve(file.getFileName());
+            Path target =
+                    root.resolve("h3_cell=" + byCell.keySet().iterator().next()).resolve(file.getFileName());
             Files.createDirectories(target.getParent());
             Files.move(file, target);
         }
@@ -210,25 +239,42 @@ class AdoptionIntegrityTest {
     void whatGeoPandasAndPyarrowWriteOncePerPartitionAdoptsAndVerifiesConsistent(String dataset) throws Exception {
         Path root = perTownDataset(dataset, temp.resolve(dataset));
 
-        AdoptionReport report = ArchiveAdopter.adopt(new LocalArchiveStorage(root), AdoptionOptions.withKey("parcel_id"), Clock.systemUTC());
+        AdoptionReport report = ArchiveAdopter.adopt(
+                new LocalArchiveStorage(root), AdoptionOptions.withKey("parcel_id"), Clock.systemUTC());
 
         assertEquals(24, report.rows());
         GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
-        VerificationReport verified = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(24)
-                .checkingPlacement(VerifyOptions.Placement.ALL));
+        VerificationReport verified = new ArchiveVerifier(archive)
+                .verify(VerifyOptions.wholeArchive().expectingRows(24).checkingPlacement(VerifyOptions.Placement.ALL));
         assertTrue(verified.consistent(), verified.problems().toString());
-        assertEquals(24, DuckDb.query("SELECT count(*) FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")
-                .stream().mapToLong(row -> ((Number) row.get(0)).longValue()).sum());
+        assertEquals(
+                24,
+                DuckDb.query("SELECT count(*) FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")
+                        .stream()
+                        .mapToLong(row -> ((Number) row.get(0)).longValue())
+                        .sum());
         String canonicalGeo = archive.canonicalFooter().geo();
         assertFalse(canonicalGeo.contains("\"bbox\": ["), "no file's bbox in the canonical block: " + canonicalGeo);
-        assertEquals(canonicalGeo, dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry.parse(
-                archive.canonicalFooter().asMap().get("ARROW:schema")).metadata().get("geo"), "ARROW:schema's copy too");
+        assertEquals(
+                canonicalGeo,
+                ArrowSchemaEntry.parse(archive.canonicalFooter().asMap().get("ARROW:schema"))
+                        .metadata()
+                        .get("geo"),
+                "ARROW:schema's copy too");
         if (dataset.startsWith("geopandas")) {
-            List<String> varying = verified.knownVariations().stream().map(Problem::message).toList();
-            assertTrue(varying.stream().anyMatch(m -> m.contains("'pandas'") && m.contains("RangeIndex")), varying.toString());
-            assertTrue(varying.stream().anyMatch(m -> m.contains("'ARROW:schema'") && m.contains("its copy of 'pandas' and its copy of 'geo'")),
+            List<String> varying =
+                    verified.knownVariations().stream().map(Problem::message).toList();
+            assertTrue(
+                    varying.stream().anyMatch(m -> m.contains("'pandas'") && m.contains("RangeIndex")),
                     varying.toString());
-            assertTrue(report.record().derivation().stream().anyMatch(d -> d.contains("inside 'ARROW:schema'")), report.record().derivation().toString());
+            assertTrue(
+                    varying.stream()
+                            .anyMatch(m -> m.contains("'ARROW:schema'")
+                                    && m.contains("its copy of 'pandas' and its copy of 'geo'")),
+                    varying.toString());
+            assertTrue(
+                    report.record().derivation().stream().anyMatch(d -> d.contains("inside 'ARROW:schema'")),
+                    report.record().derivation().toString());
         }
     }
 
@@ -242,33 +288,43 @@ class AdoptionIntegrityTest {
         // rewrite one partition's file with a row of another cell in it, keeping the commit entry's size and count.
         String cell = archive.partitionCells().get(0);
         String other = archive.partitionCells().get(1);
-        Path file = Files.list(root.resolve(ArchiveLayout.partitionDirectory(cell))).findFirst().orElseThrow();
-        Path donor = Files.list(root.resolve(ArchiveLayout.partitionDirectory(other))).findFirst().orElseThrow();
+        Path file = Files.list(root.resolve(ArchiveLayout.partitionDirectory(cell)))
+                .findFirst()
+                .orElseThrow();
+        Path donor = Files.list(root.resolve(ArchiveLayout.partitionDirectory(other)))
+                .findFirst()
+                .orElseThrow();
         ParquetRows.Contents contents = ParquetRows.read(file);
         List<Group> rows = new ArrayList<>(contents.rows());
         Group stranger = ParquetRows.read(donor).rows().get(0);
         rows.set(3, stranger);
         Files.delete(file);
-        dev.nifigeoparquet.archive.testing.ArchiveFixtures.writeFile(file, contents.footer().schema(), contents.footer().canonicalEntries(), rows);
+        ArchiveFixtures.writeFile(
+                file, contents.footer().schema(), contents.footer().canonicalEntries(), rows);
 
         VerificationReport plain = new ArchiveVerifier(archive).verify();
         assertTrue(plain.problemsOf(ProblemKind.MISPLACED_ROW).isEmpty(), "without the check, rows are not keyed");
         assertTrue(plain.rowsPlaced().isEmpty());
 
-        VerificationReport all = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().checkingPlacement(VerifyOptions.Placement.ALL));
+        VerificationReport all = new ArchiveVerifier(archive)
+                .verify(VerifyOptions.wholeArchive().checkingPlacement(VerifyOptions.Placement.ALL));
         List<Problem> misplaced = all.problemsOf(ProblemKind.MISPLACED_ROW);
         assertEquals(1, misplaced.size(), all.problems().toString());
         Problem problem = misplaced.get(0);
         assertEquals(ArchiveLayout.partitionDirectory(cell) + "/" + file.getFileName(), problem.file());
-        assertTrue(problem.message().startsWith("row 3 (key " + stranger.getLong("id", 0) + "): its geometry's centroid lies in cell " + other
-                + ", not in this partition (" + cell + ")"), problem.message());
+        assertTrue(
+                problem.message()
+                        .startsWith(
+                                "row 3 (key " + stranger.getLong("id", 0) + "): its geometry's centroid lies in cell "
+                                        + other + ", not in this partition (" + cell + ")"),
+                problem.message());
         assertEquals(3, problem.detail().path("row").asLong());
         assertEquals(other, problem.detail().path("computedCell").asText());
         assertEquals(400, all.rowsPlaced().getAsLong());
         assertTrue(all.toJson().path("problems").toString().contains("MISPLACED_ROW"));
 
-        VerificationReport sample = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive()
-                .checkingPlacement(VerifyOptions.Placement.sample(40)));
+        VerificationReport sample = new ArchiveVerifier(archive)
+                .verify(VerifyOptions.wholeArchive().checkingPlacement(VerifyOptions.Placement.sample(40)));
         assertEquals(40, sample.rowsPlaced().getAsLong(), "every 10th of 400 rows");
     }
 }

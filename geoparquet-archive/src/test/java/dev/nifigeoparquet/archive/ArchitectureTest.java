@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.archive;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -9,9 +12,6 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The engine's layering: plain Java that the processors, the command line and the benchmarks drive, with packages that
@@ -30,7 +30,9 @@ class ArchitectureTest {
         @Override
         public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
             String name = javaClass.getPackageName();
-            return name.equals(ENGINE) || name.startsWith(ENGINE + ".") ? SliceIdentifier.of(name) : SliceIdentifier.ignore();
+            return name.equals(ENGINE) || name.startsWith(ENGINE + ".")
+                    ? SliceIdentifier.of(name)
+                    : SliceIdentifier.ignore();
         }
 
         @Override
@@ -43,12 +45,17 @@ class ArchitectureTest {
 
     @BeforeAll
     void importEngine() {
-        engine = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ENGINE);
+        engine = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(ENGINE);
     }
 
     @Test
     void theEngineUsesNoNiFiCommandLineOrCloudTypes() {
-        noClasses().should().dependOnClassesThat().resideInAnyPackage("org.apache.nifi..", "picocli..", "software.amazon..")
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.apache.nifi..", "picocli..", "software.amazon..")
                 .because("the engine is driven alike by the processors, the command line and any storage adapter")
                 .check(engine);
     }
@@ -60,11 +67,26 @@ class ArchitectureTest {
 
     @Test
     void lowerLayersDoNotReachUp() {
-        noClasses().that().resideInAnyPackage(ENGINE + ".storage..", ENGINE + ".geo..", ENGINE + ".parquet..", ENGINE + ".keying..",
-                        ENGINE + ".concurrent..", ENGINE + ".format..")
-                .should().dependOnClassesThat().resideInAnyPackage(ENGINE + ".ops..", ENGINE + ".index..", ENGINE + ".verify..",
-                        ENGINE + ".compaction..", ENGINE + ".adoption..", ENGINE + ".geojson..")
-                .because("storage, Parquet, geometry, keying and the commit format sit below the operations that use them")
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        ENGINE + ".storage..",
+                        ENGINE + ".geo..",
+                        ENGINE + ".parquet..",
+                        ENGINE + ".keying..",
+                        ENGINE + ".concurrent..",
+                        ENGINE + ".format..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        ENGINE + ".ops..",
+                        ENGINE + ".index..",
+                        ENGINE + ".verify..",
+                        ENGINE + ".compaction..",
+                        ENGINE + ".adoption..",
+                        ENGINE + ".geojson..")
+                .because(
+                        "storage, Parquet, geometry, keying and the commit format sit below the operations that use them")
                 .check(engine);
     }
 }

@@ -1,18 +1,23 @@
 package dev.nifigeoparquet.archive;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.CommitEntryParser;
 import dev.nifigeoparquet.archive.format.DescriptorParser;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.TransactionDecision;
 import dev.nifigeoparquet.archive.format.TransactionDecisionParser;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.ops.DeltaId;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
@@ -21,16 +26,6 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.JsonRows;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
-import org.apache.parquet.column.Encoding;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.MessageTypeParser;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,11 +43,15 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The code against every test vector of docs/test-vectors (see its README) and the spec's JSON examples against the
@@ -76,8 +75,14 @@ class SpecVectorsTest {
             assertEquals(vector.get("mixedHex").textValue(), String.format("%016x", mixed), key);
             vector.get("shards").fields().forEachRemaining(shards -> {
                 int count = Integer.parseInt(shards.getKey());
-                assertEquals(shards.getValue().intValue(), KeyIndex.shardOf(key, count), key + " among " + count + " shards");
-                assertEquals(Math.floorMod(mixed, (long) count), shards.getValue().intValue(), key + ": the shard is the mixed hash modulo " + count);
+                assertEquals(
+                        shards.getValue().intValue(),
+                        KeyIndex.shardOf(key, count),
+                        key + " among " + count + " shards");
+                assertEquals(
+                        Math.floorMod(mixed, (long) count),
+                        shards.getValue().intValue(),
+                        key + ": the shard is the mixed hash modulo " + count);
             });
         }
     }
@@ -85,37 +90,57 @@ class SpecVectorsTest {
     @Test
     void keysHaveTheIndexTextsTheVectorsGive() throws IOException {
         for (JsonNode vector : vectors("key-texts.json")) {
-            MessageType schema = MessageTypeParser.parseMessageType(vector.get("schema").textValue());
+            MessageType schema =
+                    MessageTypeParser.parseMessageType(vector.get("schema").textValue());
             List<String> columns = new ArrayList<>();
             vector.get("keyColumns").forEach(column -> columns.add(column.textValue()));
             FeatureKey key = FeatureKey.extractor(schema, columns).keyOf(JsonRows.toGroup(schema, vector.get("row")));
             JsonNode expected = vector.get("indexText");
-            assertEquals(expected.isNull() ? null : expected.textValue(), key == null ? null : key.indexText(), vector.toString());
+            assertEquals(
+                    expected.isNull() ? null : expected.textValue(),
+                    key == null ? null : key.indexText(),
+                    vector.toString());
         }
     }
 
     @Test
     void deltasHaveTheIdsTheVectorsGive() throws IOException {
-        GeoParquetArchive parcels = ArchiveCreator.create(new LocalArchiveStorage(temp.resolve("parcels")), ArchiveSpec.of(
-                SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY), SyntheticParcels.VERSION, 5,
-                WriterSettings.defaults(), "parcels"), Clock.systemUTC());
+        GeoParquetArchive parcels = ArchiveCreator.create(
+                new LocalArchiveStorage(temp.resolve("parcels")),
+                ArchiveSpec.of(
+                        SyntheticParcels.schema(),
+                        SyntheticParcels.footer(),
+                        List.of(SyntheticParcels.KEY),
+                        SyntheticParcels.VERSION,
+                        5,
+                        WriterSettings.defaults(),
+                        "parcels"),
+                Clock.systemUTC());
         int throughTheArchive = 0;
         for (JsonNode vector : vectors("delta-ids.json")) {
-            MessageType schema = MessageTypeParser.parseMessageType(vector.get("schema").textValue());
+            MessageType schema =
+                    MessageTypeParser.parseMessageType(vector.get("schema").textValue());
             WriteMode mode = WriteMode.valueOf(vector.get("mode").textValue());
-            String cell = vector.get("cell").isNull() ? null : vector.get("cell").textValue();
+            String cell =
+                    vector.get("cell").isNull() ? null : vector.get("cell").textValue();
             List<DeltaRow> rows = new ArrayList<>();
             for (JsonNode row : vector.get("rows")) {
                 Group group = JsonRows.toGroup(schema, row.get("values"));
-                assertEquals(row.get("canonicalHex").textValue(), HexFormat.of().formatHex(DeltaId.canonicalBytes(group)),
+                assertEquals(
+                        row.get("canonicalHex").textValue(),
+                        HexFormat.of().formatHex(DeltaId.canonicalBytes(group)),
                         vector.get("description").textValue());
                 rows.add(new DeltaRow(group, row.get("delete").booleanValue()));
             }
             String id = vector.get("id").textValue();
-            assertEquals(id, DeltaId.of(mode, cell, rows), vector.get("description").textValue());
+            assertEquals(
+                    id, DeltaId.of(mode, cell, rows), vector.get("description").textValue());
             if (schema.equals(SyntheticParcels.schema())) {
-                assertEquals(id, PartitionDelta.prepare(parcels, cell, mode, rows, null).deltaId(),
-                        "an operation derives the same id: " + vector.get("description").textValue());
+                assertEquals(
+                        id,
+                        PartitionDelta.prepare(parcels, cell, mode, rows, null).deltaId(),
+                        "an operation derives the same id: "
+                                + vector.get("description").textValue());
                 throughTheArchive++;
             }
         }
@@ -127,16 +152,22 @@ class SpecVectorsTest {
         Path metadata = docs().resolve("test-vectors/archive").resolve(ArchiveLayout.METADATA_DIRECTORY);
         byte[] descriptorJson = Files.readAllBytes(metadata.resolve("descriptor.json"));
         ArchiveDescriptor descriptor = DescriptorParser.fromJson(descriptorJson, "descriptor.json");
-        assertEquals(new String(descriptorJson, StandardCharsets.UTF_8), new String(DescriptorParser.toJson(descriptor), StandardCharsets.UTF_8));
+        assertEquals(
+                new String(descriptorJson, StandardCharsets.UTF_8),
+                new String(DescriptorParser.toJson(descriptor), StandardCharsets.UTF_8));
         assertEquals(SyntheticParcels.schema(), descriptor.parquetSchema());
 
         Map<String, TransactionDecision> decisions = new HashMap<>();
         for (Path file : list(metadata.resolve("txn"))) {
             byte[] json = Files.readAllBytes(file);
             TransactionDecision decision = TransactionDecisionParser.fromJson(json, file.toString());
-            assertEquals(new String(json, StandardCharsets.UTF_8), new String(TransactionDecisionParser.toJson(decision), StandardCharsets.UTF_8));
-            assertEquals(ArchiveLayout.transactionDecision(decision.transaction()),
-                    ArchiveLayout.TRANSACTION_DIRECTORY + "/" + file.getFileName(), "a decision is named by its transaction");
+            assertEquals(
+                    new String(json, StandardCharsets.UTF_8),
+                    new String(TransactionDecisionParser.toJson(decision), StandardCharsets.UTF_8));
+            assertEquals(
+                    ArchiveLayout.transactionDecision(decision.transaction()),
+                    ArchiveLayout.TRANSACTION_DIRECTORY + "/" + file.getFileName(),
+                    "a decision is named by its transaction");
             decisions.put(decision.transaction(), decision);
         }
 
@@ -146,9 +177,13 @@ class SpecVectorsTest {
             for (Path file : list(directory)) {
                 byte[] json = Files.readAllBytes(file);
                 PartitionCommit entry = CommitEntryParser.fromJson(json, file.toString());
-                assertEquals(new String(json, StandardCharsets.UTF_8), new String(CommitEntryParser.toJson(entry), StandardCharsets.UTF_8));
-                assertEquals(ArchiveLayout.logEntry(cell, entry.version()),
-                        ArchiveLayout.LOG_DIRECTORY + "/" + cell + "/" + file.getFileName(), "an entry is named by its cell and version");
+                assertEquals(
+                        new String(json, StandardCharsets.UTF_8),
+                        new String(CommitEntryParser.toJson(entry), StandardCharsets.UTF_8));
+                assertEquals(
+                        ArchiveLayout.logEntry(cell, entry.version()),
+                        ArchiveLayout.LOG_DIRECTORY + "/" + cell + "/" + file.getFileName(),
+                        "an entry is named by its cell and version");
                 logs.computeIfAbsent(cell, c -> new ArrayList<>()).add(entry);
             }
         }
@@ -158,14 +193,21 @@ class SpecVectorsTest {
             long version = 0;
             for (PartitionCommit entry : log.getValue()) {
                 assertEquals(++version, entry.version(), log.getKey() + ": versions follow each other");
-                assertEquals(Long.valueOf(rows), entry.rowsBefore(), entry.cell() + "@" + entry.version() + " starts where the last one ended");
+                assertEquals(
+                        Long.valueOf(rows),
+                        entry.rowsBefore(),
+                        entry.cell() + "@" + entry.version() + " starts where the last one ended");
                 assertTrue(entry.rowChangesReconcile(), entry.cell() + "@" + entry.version());
                 if (entry.transaction() != null) {
                     TransactionDecision decision = decisions.get(entry.transaction());
                     assertNotNull(decision, entry.cell() + "@" + entry.version() + " has its decision");
                     assertEquals(TransactionDecision.Outcome.COMMITTED, decision.outcome());
-                    assertTrue(decision.participants().contains(entry.cell()), decision.participants().toString());
-                    assertTrue(List.of(decision.operationId().split(",")).containsAll(List.of(entry.operationId().split(","))),
+                    assertTrue(
+                            decision.participants().contains(entry.cell()),
+                            decision.participants().toString());
+                    assertTrue(
+                            List.of(decision.operationId().split(","))
+                                    .containsAll(List.of(entry.operationId().split(","))),
                             "the decision names the operations of each of its entries");
                 }
                 entry.operations().forEach(operation -> operationIds.addAll(operation.ids()));
@@ -173,12 +215,16 @@ class SpecVectorsTest {
             }
         }
         for (TransactionDecision decision : decisions.values()) {
-            assertEquals(ArchiveLayout.INDEX_JOURNAL, decision.participants().get(decision.participants().size() - 1),
+            assertEquals(
+                    ArchiveLayout.INDEX_JOURNAL,
+                    decision.participants().get(decision.participants().size() - 1),
                     "the journal is the last participant");
         }
         for (JsonNode vector : vectors("delta-ids.json")) {
             if (vector.get("description").textValue().startsWith("The small archive's")) {
-                assertTrue(operationIds.contains(vector.get("id").textValue()), vector.get("description").textValue());
+                assertTrue(
+                        operationIds.contains(vector.get("id").textValue()),
+                        vector.get("description").textValue());
             }
         }
     }
@@ -186,13 +232,17 @@ class SpecVectorsTest {
     @Test
     void everyJsonExampleOfTheSpecIsAVectorFile() throws IOException {
         String spec = Files.readString(docs().resolve("archive-format.md"));
-        Matcher blocks = Pattern.compile("(?m)^([^\\n]*)\\n```json\\n(.*?)\\n```$", Pattern.DOTALL).matcher(spec);
+        Matcher blocks = Pattern.compile("(?m)^([^\\n]*)\\n```json\\n(.*?)\\n```$", Pattern.DOTALL)
+                .matcher(spec);
         Pattern reference = Pattern.compile("`(docs/test-vectors/[^`]+\\.json)`(?:, field `([^`]+)`)?");
         int examples = 0;
         while (blocks.find()) {
             Matcher file = reference.matcher(blocks.group(1));
-            assertTrue(file.find(), "a JSON example names the vector file it shows, on the line before it: " + blocks.group(1));
-            JsonNode quoted = JSON.readTree(docs().getParent().resolve(file.group(1)).toFile());
+            assertTrue(
+                    file.find(),
+                    "a JSON example names the vector file it shows, on the line before it: " + blocks.group(1));
+            JsonNode quoted =
+                    JSON.readTree(docs().getParent().resolve(file.group(1)).toFile());
             if (file.group(2) != null) {
                 quoted = quoted.get(file.group(2));
             }
@@ -207,20 +257,28 @@ class SpecVectorsTest {
         byte[] json = Files.readAllBytes(docs().resolve("test-vectors/adopted-descriptor.json"));
         ArchiveDescriptor descriptor = DescriptorParser.fromJson(json, "adopted-descriptor.json");
         assertNotNull(descriptor.adoption());
-        assertEquals(new String(json, StandardCharsets.UTF_8), new String(DescriptorParser.toJson(descriptor), StandardCharsets.UTF_8));
+        assertEquals(
+                new String(json, StandardCharsets.UTF_8),
+                new String(DescriptorParser.toJson(descriptor), StandardCharsets.UTF_8));
 
         byte[] entryJson = Files.readAllBytes(docs().resolve("test-vectors/adopted-entry.json"));
         PartitionCommit entry = CommitEntryParser.fromJson(entryJson, "adopted-entry.json");
-        assertEquals(new String(entryJson, StandardCharsets.UTF_8), new String(CommitEntryParser.toJson(entry), StandardCharsets.UTF_8));
-        assertEquals(ArchiveLayout.PARTITION_PREFIX + entry.cell() + "/" + entry.files().get(0).name(),
-                descriptor.adoption().referenceFile(), "the entry is the reference file's partition");
+        assertEquals(
+                new String(entryJson, StandardCharsets.UTF_8),
+                new String(CommitEntryParser.toJson(entry), StandardCharsets.UTF_8));
+        assertEquals(
+                ArchiveLayout.PARTITION_PREFIX + entry.cell() + "/"
+                        + entry.files().get(0).name(),
+                descriptor.adoption().referenceFile(),
+                "the entry is the reference file's partition");
         assertEquals(descriptor.adoption().adoptedAt(), entry.committedAt(), "adoption commits at its adoptedAt");
         assertEquals(1, entry.version());
         assertEquals("adopt", entry.operationId());
         assertEquals(List.of("adopt"), entry.recentOperationIds());
         assertEquals(Long.valueOf(0), entry.rowsBefore());
         assertEquals(entry.fileNames(), entry.added());
-        assertTrue(entry.files().stream().allMatch(file -> file.committedAt().isBefore(entry.committedAt())),
+        assertTrue(
+                entry.files().stream().allMatch(file -> file.committedAt().isBefore(entry.committedAt())),
                 "adopted files keep their last-modified times, from before the adoption");
     }
 
@@ -228,18 +286,30 @@ class SpecVectorsTest {
     void theAbortedDecisionReadsAndWritesBack() throws IOException {
         byte[] json = Files.readAllBytes(docs().resolve("test-vectors/aborted-decision.json"));
         TransactionDecision decision = TransactionDecisionParser.fromJson(json, "aborted-decision.json");
-        assertEquals(new String(json, StandardCharsets.UTF_8), new String(TransactionDecisionParser.toJson(decision), StandardCharsets.UTF_8));
+        assertEquals(
+                new String(json, StandardCharsets.UTF_8),
+                new String(TransactionDecisionParser.toJson(decision), StandardCharsets.UTF_8));
         assertEquals(TransactionDecision.Outcome.ABORTED, decision.outcome());
-        assertEquals(1, decision.participants().size(), "a recovering writer names the partition it found the entry in");
+        assertEquals(
+                1, decision.participants().size(), "a recovering writer names the partition it found the entry in");
     }
 
     @Test
     void keyIndexFilesHaveTheSchemaAndLayoutTheVectorsGive() throws IOException {
-        JsonNode vector = JSON.readTree(docs().resolve("test-vectors/key-index.json").toFile());
+        JsonNode vector =
+                JSON.readTree(docs().resolve("test-vectors/key-index.json").toFile());
         Path root = temp.resolve("indexed");
-        GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), ArchiveSpec.of(SyntheticParcels.schema(),
-                SyntheticParcels.footer(), List.of(SyntheticParcels.KEY), SyntheticParcels.VERSION, 5, WriterSettings.defaults(),
-                "parcels"), Clock.systemUTC());
+        GeoParquetArchive archive = ArchiveCreator.create(
+                new LocalArchiveStorage(root),
+                ArchiveSpec.of(
+                        SyntheticParcels.schema(),
+                        SyntheticParcels.footer(),
+                        List.of(SyntheticParcels.KEY),
+                        SyntheticParcels.VERSION,
+                        5,
+                        WriterSettings.defaults(),
+                        "parcels"),
+                Clock.systemUTC());
         Map<FeatureKey, String> present = new LinkedHashMap<>();
         for (int i = 0; i < 40_000; i++) {
             present.put(new FeatureKey(List.of("k-" + i)), i % 2 == 0 ? "851f8343fffffff" : "851f8edbfffffff");
@@ -249,42 +319,65 @@ class SpecVectorsTest {
         int rowGroupRows = vector.get("rowGroupRows").intValue();
         List<Path> files;
         try (Stream<Path> walk = Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY))) {
-            files = walk.filter(Files::isRegularFile).filter(file -> !file.getParent().endsWith("index-journal")).toList();
+            files = walk.filter(Files::isRegularFile)
+                    .filter(file -> !file.getParent().endsWith("index-journal"))
+                    .toList();
         }
         assertEquals(archive.descriptor().keyIndexShards(), files.size(), "one file per shard: " + files);
         int multiGroupFiles = 0;
         for (Path file : files) {
-            assertTrue(file.getFileName().toString().endsWith(vector.get("fileNameSuffix").textValue()), file.toString());
+            assertTrue(
+                    file.getFileName()
+                            .toString()
+                            .endsWith(vector.get("fileNameSuffix").textValue()),
+                    file.toString());
             try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
                 ParquetMetadata footer = reader.parsedFooter().metadata();
-                assertEquals(vector.get("schema").textValue(), footer.getFileMetaData().getSchema().toString());
+                assertEquals(
+                        vector.get("schema").textValue(),
+                        footer.getFileMetaData().getSchema().toString());
                 List<BlockMetaData> groups = footer.getBlocks();
                 multiGroupFiles += groups.size() > 1 ? 1 : 0;
                 for (int i = 0; i < groups.size(); i++) {
                     BlockMetaData group = groups.get(i);
                     if (i < groups.size() - 1) {
-                        assertEquals(rowGroupRows, group.getRowCount(), file + ": every row group but the last is full");
+                        assertEquals(
+                                rowGroupRows, group.getRowCount(), file + ": every row group but the last is full");
                     }
                     assertTrue(group.getRowCount() <= rowGroupRows);
                     for (ColumnChunkMetaData column : group.getColumns()) {
                         String name = column.getPath().toDotString();
-                        assertEquals(vector.get("codec").textValue(), column.getCodec().name(), name);
-                        assertFalse(column.getEncodings().contains(Encoding.RLE_DICTIONARY)
-                                || column.getEncodings().contains(Encoding.PLAIN_DICTIONARY), name + " has no dictionary");
-                        assertEquals(contains(vector.get("bloomFilterColumns"), name), column.getBloomFilterOffset() >= 0,
+                        assertEquals(
+                                vector.get("codec").textValue(),
+                                column.getCodec().name(),
+                                name);
+                        assertFalse(
+                                column.getEncodings().contains(Encoding.RLE_DICTIONARY)
+                                        || column.getEncodings().contains(Encoding.PLAIN_DICTIONARY),
+                                name + " has no dictionary");
+                        assertEquals(
+                                contains(vector.get("bloomFilterColumns"), name),
+                                column.getBloomFilterOffset() >= 0,
                                 name + " has a bloom filter exactly when the vectors say so");
-                        assertEquals(contains(vector.get("statisticsColumns"), name), !column.getStatistics().isEmpty(),
+                        assertEquals(
+                                contains(vector.get("statisticsColumns"), name),
+                                !column.getStatistics().isEmpty(),
                                 name + " has statistics exactly when the vectors say so");
                     }
                 }
             }
-            List<String> keys = ParquetRows.read(file).rows().stream().map(row -> row.getString("key", 0)).toList();
+            List<String> keys = ParquetRows.read(file).rows().stream()
+                    .map(row -> row.getString("key", 0))
+                    .toList();
             List<String> sorted = new ArrayList<>(keys);
             sorted.sort(null);
             assertEquals(sorted, keys, file + " is sorted by key");
             for (String key : keys) {
-                assertEquals(ArchiveLayout.indexShard(KeyIndex.shardOf(key, archive.descriptor().keyIndexShards())),
-                        file.getParent().getFileName().toString(), key + " is in its shard");
+                assertEquals(
+                        ArchiveLayout.indexShard(
+                                KeyIndex.shardOf(key, archive.descriptor().keyIndexShards())),
+                        file.getParent().getFileName().toString(),
+                        key + " is in its shard");
             }
         }
         assertTrue(multiGroupFiles > 0, "some shard file spans several row groups");
@@ -300,7 +393,8 @@ class SpecVectorsTest {
     }
 
     private static JsonNode vectors(String name) throws IOException {
-        return JSON.readTree(docs().resolve("test-vectors").resolve(name).toFile()).get("vectors");
+        return JSON.readTree(docs().resolve("test-vectors").resolve(name).toFile())
+                .get("vectors");
     }
 
     private static List<Path> list(Path directory) throws IOException {
@@ -320,6 +414,7 @@ class SpecVectorsTest {
                 return dir.resolve("docs");
             }
         }
-        throw new IllegalStateException("No docs/archive-format.md above " + Path.of("").toAbsolutePath() + "; set -Ddocs.dir");
+        throw new IllegalStateException(
+                "No docs/archive-format.md above " + Path.of("").toAbsolutePath() + "; set -Ddocs.dir");
     }
 }

@@ -1,10 +1,20 @@
 package dev.nifigeoparquet.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.cli.GeoParquetArchiveCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -14,17 +24,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code templates/append-only.json} in NiFi: JSON deltas with WKT geometries, read by the JsonTreeReader of the
@@ -43,6 +42,7 @@ class AppendOnlyFlowIT {
     static final String JSON_READER = "JSON delta reader";
     /** JsonTreeReader's properties as NiFi 2.7 and later name them; NiFi 2.0 to 2.6 know them only by their old names. */
     static final List<String> RENAMED_IN_2_7 = List.of("Schema Access Strategy", "Starting Field Strategy");
+
     static final String FILE = "new-parcels.json";
 
     RunningNiFi nifi;
@@ -76,18 +76,31 @@ class AppendOnlyFlowIT {
         JsonNode reader = flow.service(JSON_READER).path("component");
         String errors = reader.path("validationErrors").toString();
         for (String property : RENAMED_IN_2_7) {
-            assertTrue(errors.contains("'" + property + "' is not a supported property"), "this runtime does not know " + property + ": " + errors);
+            assertTrue(
+                    errors.contains("'" + property + "' is not a supported property"),
+                    "this runtime does not know " + property + ": " + errors);
         }
         // What templates/README.md tells an operator on NiFi 2.0 to 2.6 to do: remove the two properties, whose values
         // are the reader's defaults there (infer the schema, start at the root node).
         Map<String, String> removed = new HashMap<>();
         RENAMED_IN_2_7.forEach(property -> removed.put(property, null));
         flow.setServiceProperties(JSON_READER, removed);
-        JsonNode fixed = nifi.api().await("the JSON reader to be validated", () -> flow.service(JSON_READER).path("component"),
-                component -> !"VALIDATING".equals(component.path("validationStatus").asText()));
-        assertEquals("infer-schema", fixed.path("properties").path("schema-access-strategy").asText());
-        assertEquals("ROOT_NODE", fixed.path("properties").path("starting-field-strategy").asText());
-        assertEquals("VALID", fixed.path("validationStatus").asText(), "the reader is valid once they are removed: " + fixed.path("validationErrors"));
+        JsonNode fixed = nifi.api()
+                .await(
+                        "the JSON reader to be validated",
+                        () -> flow.service(JSON_READER).path("component"),
+                        component -> !"VALIDATING"
+                                .equals(component.path("validationStatus").asText()));
+        assertEquals(
+                "infer-schema",
+                fixed.path("properties").path("schema-access-strategy").asText());
+        assertEquals(
+                "ROOT_NODE",
+                fixed.path("properties").path("starting-field-strategy").asText());
+        assertEquals(
+                "VALID",
+                fixed.path("validationStatus").asText(),
+                "the reader is valid once they are removed: " + fixed.path("validationErrors"));
 
         flow.verifyServices();
         flow.enableServices();
@@ -117,20 +130,27 @@ class AppendOnlyFlowIT {
         flow.awaitIdle(ROUTE, APPEND, VERIFY);
 
         // The record that cannot be keyed reaches failure with its reason although the writer is GeoParquet.
-        List<FlowGroup.Queued> unkeyable = IncrementalUpsertFlowIT.withFilename(flow.queued(flow.connection(ROUTE, "failure")), FILE);
+        List<FlowGroup.Queued> unkeyable =
+                IncrementalUpsertFlowIT.withFilename(flow.queued(flow.connection(ROUTE, "failure")), FILE);
         assertEquals(1, unkeyable.size(), "one failure FlowFile from RouteByH3Cell");
         assertEquals("application/json", unkeyable.get(0).attribute("mime.type"));
-        assertTrue(unkeyable.get(0).attribute("error.message").startsWith("1 of 8 records could not be keyed"), unkeyable.get(0).attributes().toString());
+        assertTrue(
+                unkeyable.get(0).attribute("error.message").startsWith("1 of 8 records could not be keyed"),
+                unkeyable.get(0).attributes().toString());
         JsonNode failed = NiFiApi.JSON.readTree(flow.content(unkeyable.get(0)));
         assertEquals("broken-wkt", failed.get(0).path(SyntheticParcels.KEY).asText());
         assertEquals("POINT (13.4", failed.get(0).path("wkt").asText());
         assertTrue(failed.get(0).path("h3_keying_error").asText().startsWith("INVALID_GEOMETRY"), failed.toString());
 
-        // The cell holding a parcel the archive already has fails as a whole, naming the key; its partition is untouched.
-        List<FlowGroup.Queued> refused = IncrementalUpsertFlowIT.withFilename(flow.queued(flow.connection(APPEND, "failure")), FILE);
+        // The cell holding a parcel the archive already has fails as a whole, naming the key; its partition is
+        // untouched.
+        List<FlowGroup.Queued> refused =
+                IncrementalUpsertFlowIT.withFilename(flow.queued(flow.connection(APPEND, "failure")), FILE);
         assertEquals(1, refused.size());
         assertEquals(cells.get(2), refused.get(0).attribute("h3.cell"));
-        assertTrue(refused.get(0).attribute("error.message").contains(Parcels.key(held)), refused.get(0).attribute("error.message"));
+        assertTrue(
+                refused.get(0).attribute("error.message").contains(Parcels.key(held)),
+                refused.get(0).attribute("error.message"));
         assertEquals(heldPartitionBefore, partition(cells.get(2)), "the refused cell's partition is exactly as it was");
 
         List<FlowGroup.Queued> appended = IncrementalUpsertFlowIT.withFilename(flow.queued(valid), FILE);
@@ -150,18 +170,30 @@ class AppendOnlyFlowIT {
         assertTrue(report.consistent(), report.toString());
 
         List<FlowGroup.Bulletin> bulletins = flow.bulletins(mark);
-        assertTrue(bulletins.stream().anyMatch(b -> b.sourceName().equals(APPEND) && b.level().equals("ERROR")
-                && b.message().contains(Parcels.key(held))), "the append's error names the key: " + bulletins);
-        assertTrue(bulletins.stream().anyMatch(b -> b.sourceName().equals(ROUTE) && b.level().equals("WARNING")
-                && b.message().contains("could not be keyed")), "RouteByH3Cell warns about the record: " + bulletins);
+        assertTrue(
+                bulletins.stream()
+                        .anyMatch(b -> b.sourceName().equals(APPEND)
+                                && b.level().equals("ERROR")
+                                && b.message().contains(Parcels.key(held))),
+                "the append's error names the key: " + bulletins);
+        assertTrue(
+                bulletins.stream()
+                        .anyMatch(b -> b.sourceName().equals(ROUTE)
+                                && b.level().equals("WARNING")
+                                && b.message().contains("could not be keyed")),
+                "RouteByH3Cell warns about the record: " + bulletins);
         Bulletins.requireNoErrors(bulletins, List.of(ROUTE, VERIFY));
     }
 
     /** The JSON array with one more record, whose WKT is cut short. */
     private static byte[] withUnkeyableRecord(byte[] json) throws Exception {
         ArrayNode array = (ArrayNode) NiFiApi.JSON.readTree(json);
-        array.addObject().put(SyntheticParcels.KEY, "broken-wkt").put("land_use", "residential").put("area_m2", 100.0)
-                .put(SyntheticParcels.VERSION, "2026-02-01T00:00:00Z").put("wkt", "POINT (13.4");
+        array.addObject()
+                .put(SyntheticParcels.KEY, "broken-wkt")
+                .put("land_use", "residential")
+                .put("area_m2", 100.0)
+                .put(SyntheticParcels.VERSION, "2026-02-01T00:00:00Z")
+                .put("wkt", "POINT (13.4");
         return NiFiApi.JSON.writeValueAsBytes(array);
     }
 
@@ -172,8 +204,10 @@ class AppendOnlyFlowIT {
     /** Adopts the dataset with the command-line tool, as an operator would before pointing the append-only flow at it. */
     static void adopt(Path root) {
         StringWriter err = new StringWriter();
-        int exit = GeoParquetArchiveCli.run(new String[]{"adopt", "--archive", root.toString(), "--key", SyntheticParcels.KEY, "--quiet"},
-                new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        int exit = GeoParquetArchiveCli.run(
+                new String[] {"adopt", "--archive", root.toString(), "--key", SyntheticParcels.KEY, "--quiet"},
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(err, true));
         assertEquals(0, exit, "geoparquet-archive adopt: " + err);
     }
 }

@@ -5,7 +5,6 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,25 +27,25 @@ import java.util.stream.Stream;
  */
 final class ArchiveChecks {
 
-    private ArchiveChecks() {
-    }
+    private ArchiveChecks() {}
 
     /** A parcel as DuckDB reads it, with the cell its file's directory names. */
-    record Parcel(String cell, String landUse, double area) {
-    }
+    record Parcel(String cell, String landUse, double area) {}
 
     /** Every parcel in the archive by key, read by DuckDB; a key stored twice fails. */
     static Map<String, Parcel> parcels(Path root) throws SQLException {
         Map<String, Parcel> parcels = new TreeMap<>();
         try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
-             PreparedStatement query = duckdb.prepareStatement(
-                     "SELECT parcel_id, h3_cell, land_use, area_m2 FROM read_parquet(?, hive_partitioning = true)")) {
+                PreparedStatement query = duckdb.prepareStatement(
+                        "SELECT parcel_id, h3_cell, land_use, area_m2 FROM read_parquet(?, hive_partitioning = true)")) {
             query.setString(1, root.resolve("h3_cell=*").resolve("*.parquet").toString());
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
-                    Parcel previous = parcels.put(rows.getString(1), new Parcel(rows.getString(2), rows.getString(3), rows.getDouble(4)));
+                    Parcel previous = parcels.put(
+                            rows.getString(1), new Parcel(rows.getString(2), rows.getString(3), rows.getDouble(4)));
                     if (previous != null) {
-                        throw new AssertionError("DuckDB reads parcel " + rows.getString(1) + " twice, in " + previous.cell() + " and " + rows.getString(2));
+                        throw new AssertionError("DuckDB reads parcel " + rows.getString(1) + " twice, in "
+                                + previous.cell() + " and " + rows.getString(2));
                     }
                 }
             }

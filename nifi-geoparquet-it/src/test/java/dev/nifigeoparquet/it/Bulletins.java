@@ -1,14 +1,13 @@
 package dev.nifigeoparquet.it;
 
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
 
 /** Checks on the bulletins NiFi shows for a flow's components. */
 final class Bulletins {
 
-    private Bulletins() {
-    }
+    private Bulletins() {}
 
     /** None of the named components raised an ERROR bulletin. */
     static void requireNoErrors(List<FlowGroup.Bulletin> bulletins, List<String> components) {

@@ -1,10 +1,9 @@
 package dev.nifigeoparquet.it;
 
-import dev.nifigeoparquet.archive.verify.VerificationReport;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.verify.VerificationReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,9 +11,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code templates/nightly-compaction-sweep.json} in NiFi, each CRON-driven processor run once: the sweep merges the
@@ -41,7 +40,8 @@ class CompactionSweepFlowIT {
         });
         Map<String, ArchiveChecks.Parcel> before = ArchiveChecks.parcels(archive);
 
-        FlowGroup flow = FlowGroup.upload(nifi.api(), NiFiRuntimeIT.flowDefinition("nightly-compaction-sweep.json"), "compaction sweep");
+        FlowGroup flow = FlowGroup.upload(
+                nifi.api(), NiFiRuntimeIT.flowDefinition("nightly-compaction-sweep.json"), "compaction sweep");
         flow.setParameters(Map.of(
                 "archive.root", archive.toString(),
                 "archive.allowed.roots", dir.toString(),
@@ -55,7 +55,11 @@ class CompactionSweepFlowIT {
 
         flow.start(VERIFY_COMPACTED);
         flow.runOnce(SWEEP);
-        nifi.api().await("the sweep's FlowFiles to be verified", () -> flow.queued(compacted), queued -> queued.size() >= split.size());
+        nifi.api()
+                .await(
+                        "the sweep's FlowFiles to be verified",
+                        () -> flow.queued(compacted),
+                        queued -> queued.size() >= split.size());
         flow.awaitIdle(VERIFY_COMPACTED);
 
         List<FlowGroup.Queued> verified = flow.queued(compacted);
@@ -64,8 +68,14 @@ class CompactionSweepFlowIT {
         assertEquals(split, cells, "every partition of several files was compacted and verified, each once");
         assertEquals(split.size(), verified.size());
         for (FlowGroup.Queued flowFile : verified) {
-            assertEquals("true", flowFile.attribute("compaction.compacted"), flowFile.attributes().toString());
-            assertEquals("1", flowFile.attribute("compaction.files.after"), flowFile.attributes().toString());
+            assertEquals(
+                    "true",
+                    flowFile.attribute("compaction.compacted"),
+                    flowFile.attributes().toString());
+            assertEquals(
+                    "1",
+                    flowFile.attribute("compaction.files.after"),
+                    flowFile.attributes().toString());
         }
         assertEquals(List.of(), flow.queued(flow.connection(SWEEP, "failure")));
         assertEquals(List.of(), flow.queued(flow.connection(VERIFY_COMPACTED, "invalid")));
@@ -75,7 +85,8 @@ class CompactionSweepFlowIT {
         assertEquals(before, ArchiveChecks.parcels(archive), "DuckDB reads the same parcels, each in the same cell");
 
         flow.runOnce(AUDIT);
-        List<FlowGroup.Queued> audit = nifi.api().await("the audit's report", () -> flow.queued(audited), queued -> !queued.isEmpty());
+        List<FlowGroup.Queued> audit =
+                nifi.api().await("the audit's report", () -> flow.queued(audited), queued -> !queued.isEmpty());
         assertEquals(1, audit.size());
         assertEquals("true", audit.get(0).attribute("geo.consistent"));
         assertEquals(String.valueOf(parcels.rows()), audit.get(0).attribute("archive.row.count"));
@@ -89,7 +100,8 @@ class CompactionSweepFlowIT {
 
     private static long dataFiles(Path partition) throws Exception {
         try (Stream<Path> files = Files.list(partition)) {
-            return files.filter(file -> file.getFileName().toString().endsWith(".parquet")).count();
+            return files.filter(file -> file.getFileName().toString().endsWith(".parquet"))
+                    .count();
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.nifigeoparquet.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,9 +36,15 @@ final class FlowGroup {
 
     /** Uploads {@code definition} into the root group under {@code name}. */
     static FlowGroup upload(NiFiApi api, Path definition, String name) throws IOException, InterruptedException {
-        String root = api.get("flow/process-groups/root").path("processGroupFlow").path("id").asText();
+        String root = api.get("flow/process-groups/root")
+                .path("processGroupFlow")
+                .path("id")
+                .asText();
         JsonNode group = api.uploadFlowDefinition(root, name, definition);
-        return new FlowGroup(api, group.path("id").asText(), group.path("component").path("parameterContext").path("id").asText(null));
+        return new FlowGroup(
+                api,
+                group.path("id").asText(),
+                group.path("component").path("parameterContext").path("id").asText(null));
     }
 
     String id() {
@@ -64,8 +69,10 @@ final class FlowGroup {
 
     List<JsonNode> services() throws IOException, InterruptedException {
         List<JsonNode> services = new ArrayList<>();
-        api.get("flow/process-groups/" + id + "/controller-services?includeAncestorGroups=false&includeDescendantGroups=false")
-                .path("controllerServices").forEach(services::add);
+        api.get("flow/process-groups/" + id
+                        + "/controller-services?includeAncestorGroups=false&includeDescendantGroups=false")
+                .path("controllerServices")
+                .forEach(services::add);
         return services;
     }
 
@@ -82,7 +89,12 @@ final class FlowGroup {
     void setParameters(Map<String, String> values) throws IOException, InterruptedException {
         String path = "parameter-contexts/" + parameterContextId;
         ArrayNode parameters = NiFiApi.JSON.createArrayNode();
-        values.forEach((name, value) -> parameters.addObject().putObject("parameter").put("name", name).put("sensitive", false).put("value", value));
+        values.forEach((name, value) -> parameters
+                .addObject()
+                .putObject("parameter")
+                .put("name", name)
+                .put("sensitive", false)
+                .put("value", value));
         ObjectNode body = NiFiApi.JSON.createObjectNode();
         body.set("revision", api.revisionOf(path));
         body.put("id", parameterContextId);
@@ -90,13 +102,16 @@ final class FlowGroup {
         component.put("id", parameterContextId);
         component.set("parameters", parameters);
         JsonNode result = api.runAsync(path + "/update-requests", body, "request");
-        if (!result.path("failureReason").isMissingNode() && !result.path("failureReason").isNull()) {
-            throw new AssertionError("Updating parameters " + values.keySet() + " failed: " + result.path("failureReason").asText());
+        if (!result.path("failureReason").isMissingNode()
+                && !result.path("failureReason").isNull()) {
+            throw new AssertionError("Updating parameters " + values.keySet() + " failed: "
+                    + result.path("failureReason").asText());
         }
     }
 
     /** Sets or (with a null value) removes properties of a controller service. */
-    void setServiceProperties(String serviceName, Map<String, String> properties) throws IOException, InterruptedException {
+    void setServiceProperties(String serviceName, Map<String, String> properties)
+            throws IOException, InterruptedException {
         String serviceId = service(serviceName).path("id").asText();
         ObjectNode body = NiFiApi.JSON.createObjectNode();
         body.set("revision", api.revisionOf("controller-services/" + serviceId));
@@ -115,8 +130,13 @@ final class FlowGroup {
         for (JsonNode service : services()) {
             String name = service.path("component").path("name").asText();
             List<JsonNode> steps = verifyService(name);
-            List<JsonNode> failed = steps.stream().filter(step -> "FAILED".equals(step.path("outcome").asText())).toList();
-            if (!failed.isEmpty() || steps.stream().noneMatch(step -> "SUCCESSFUL".equals(step.path("outcome").asText()))) {
+            List<JsonNode> failed = steps.stream()
+                    .filter(step -> "FAILED".equals(step.path("outcome").asText()))
+                    .toList();
+            if (!failed.isEmpty()
+                    || steps.stream()
+                            .noneMatch(step ->
+                                    "SUCCESSFUL".equals(step.path("outcome").asText()))) {
                 throw new AssertionError("Verifying controller service '" + name + "' gave " + steps);
             }
         }
@@ -131,7 +151,8 @@ final class FlowGroup {
         request.put("componentId", serviceId);
         request.set("properties", service.path("component").path("properties"));
         request.putObject("attributes");
-        JsonNode done = api.runAsync("controller-services/" + serviceId + "/config/verification-requests", body, "request");
+        JsonNode done =
+                api.runAsync("controller-services/" + serviceId + "/config/verification-requests", body, "request");
         List<JsonNode> results = new ArrayList<>();
         done.path("results").forEach(results::add);
         return results;
@@ -141,12 +162,17 @@ final class FlowGroup {
     void enableServices() throws IOException, InterruptedException {
         ObjectNode body = NiFiApi.JSON.createObjectNode().put("id", id).put("state", "ENABLED");
         api.put("flow/process-groups/" + id + "/controller-services", body);
-        api.await("the controller services of group " + id + " to be enabled", this::services,
-                services -> services.stream().allMatch(s -> "ENABLED".equals(s.path("component").path("state").asText())));
+        api.await(
+                "the controller services of group " + id + " to be enabled",
+                this::services,
+                services -> services.stream()
+                        .allMatch(s -> "ENABLED"
+                                .equals(s.path("component").path("state").asText())));
     }
 
     /** Sets properties of a stopped processor. */
-    void setProcessorProperties(String processorName, Map<String, String> properties) throws IOException, InterruptedException {
+    void setProcessorProperties(String processorName, Map<String, String> properties)
+            throws IOException, InterruptedException {
         String processorId = processor(processorName).path("id").asText();
         ObjectNode body = NiFiApi.JSON.createObjectNode();
         body.set("revision", api.revisionOf("processors/" + processorId));
@@ -157,7 +183,8 @@ final class FlowGroup {
         api.put("processors/" + processorId, body);
     }
 
-    void setAutoTerminated(String processorName, Collection<String> relationships) throws IOException, InterruptedException {
+    void setAutoTerminated(String processorName, Collection<String> relationships)
+            throws IOException, InterruptedException {
         String processorId = processor(processorName).path("id").asText();
         ObjectNode body = NiFiApi.JSON.createObjectNode();
         body.set("revision", api.revisionOf("processors/" + processorId));
@@ -175,7 +202,9 @@ final class FlowGroup {
     String addInputPort(String name, String to) throws IOException, InterruptedException {
         ObjectNode body = newComponent();
         ((ObjectNode) body.get("component")).put("name", name).put("allowRemoteAccess", true);
-        String portId = api.post("process-groups/" + id + "/input-ports", body).path("id").asText();
+        String portId = api.post("process-groups/" + id + "/input-ports", body)
+                .path("id")
+                .asText();
         connect(portId, "INPUT_PORT", processor(to).path("id").asText(), "PROCESSOR", List.of());
         setRunStatus("input-ports/" + portId, "RUNNING");
         return portId;
@@ -188,7 +217,9 @@ final class FlowGroup {
     String observe(String from, String relationship) throws IOException, InterruptedException {
         ObjectNode body = newComponent();
         ((ObjectNode) body.get("component")).put("name", from + " " + relationship);
-        String portId = api.post("process-groups/" + id + "/output-ports", body).path("id").asText();
+        String portId = api.post("process-groups/" + id + "/output-ports", body)
+                .path("id")
+                .asText();
         return connect(processor(from).path("id").asText(), "PROCESSOR", portId, "OUTPUT_PORT", List.of(relationship));
     }
 
@@ -236,20 +267,27 @@ final class FlowGroup {
         List<String> waiting = List.of();
         while (quietPolls < 2) {
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("The flow did not come to rest within " + IDLE_TIMEOUT + "; still queued: " + waiting);
+                throw new AssertionError(
+                        "The flow did not come to rest within " + IDLE_TIMEOUT + "; still queued: " + waiting);
             }
             Thread.sleep(300);
-            JsonNode snapshot = api.get("flow/process-groups/" + id + "/status").path("processGroupStatus").path("aggregateSnapshot");
+            JsonNode snapshot = api.get("flow/process-groups/" + id + "/status")
+                    .path("processGroupStatus")
+                    .path("aggregateSnapshot");
             waiting = new ArrayList<>();
             for (JsonNode entry : snapshot.path("connectionStatusSnapshots")) {
                 JsonNode connection = entry.path("connectionStatusSnapshot");
-                if (watched.contains(connection.path("destinationName").asText()) && connection.path("flowFilesQueued").asInt() > 0) {
-                    waiting.add(connection.path("sourceName").asText() + " -[" + connection.path("name").asText() + "]-> "
-                            + connection.path("destinationName").asText() + ": " + connection.path("flowFilesQueued").asInt() + " ("
+                if (watched.contains(connection.path("destinationName").asText())
+                        && connection.path("flowFilesQueued").asInt() > 0) {
+                    waiting.add(connection.path("sourceName").asText() + " -["
+                            + connection.path("name").asText() + "]-> "
+                            + connection.path("destinationName").asText() + ": "
+                            + connection.path("flowFilesQueued").asInt() + " ("
                             + connection.path("flowFileAvailability").asText() + ")");
                 }
             }
-            boolean quiet = waiting.isEmpty() && snapshot.path("activeThreadCount").asInt() == 0;
+            boolean quiet =
+                    waiting.isEmpty() && snapshot.path("activeThreadCount").asInt() == 0;
             quietPolls = quiet ? quietPolls + 1 : 0;
         }
     }
@@ -263,33 +301,44 @@ final class FlowGroup {
 
     /** What waits in the connection (NiFi lists at most the first 100), oldest first, with each FlowFile's attributes. */
     List<Queued> queued(String connectionId) throws IOException, InterruptedException {
-        JsonNode listing = api.runAsync("flowfile-queues/" + connectionId + "/listing-requests", NiFiApi.JSON.createObjectNode(), "listingRequest");
+        JsonNode listing = api.runAsync(
+                "flowfile-queues/" + connectionId + "/listing-requests",
+                NiFiApi.JSON.createObjectNode(),
+                "listingRequest");
         List<Queued> flowFiles = new ArrayList<>();
         for (JsonNode summary : listing.path("flowFileSummaries")) {
             String uuid = summary.path("uuid").asText();
-            JsonNode details = api.get("flowfile-queues/" + connectionId + "/flowfiles/" + uuid).path("flowFile");
+            JsonNode details = api.get("flowfile-queues/" + connectionId + "/flowfiles/" + uuid)
+                    .path("flowFile");
             Map<String, String> attributes = new LinkedHashMap<>();
-            details.path("attributes").properties().forEach(entry -> attributes.put(entry.getKey(), entry.getValue().asText(null)));
+            details.path("attributes")
+                    .properties()
+                    .forEach(entry ->
+                            attributes.put(entry.getKey(), entry.getValue().asText(null)));
             flowFiles.add(new Queued(connectionId, uuid, attributes));
         }
         return flowFiles;
     }
 
     byte[] content(Queued flowFile) throws IOException, InterruptedException {
-        return api.getBytes("flowfile-queues/" + flowFile.connectionId() + "/flowfiles/" + flowFile.uuid() + "/content");
+        return api.getBytes(
+                "flowfile-queues/" + flowFile.connectionId() + "/flowfiles/" + flowFile.uuid() + "/content");
     }
 
     /** A bulletin: the component that raised it, its level and message. */
-    record Bulletin(long id, String sourceName, String level, String message) {
-    }
+    record Bulletin(long id, String sourceName, String level, String message) {}
 
     /** The bulletins of this group's components newer than {@code afterId} (-1 for all NiFi still holds). */
     List<Bulletin> bulletins(long afterId) throws IOException, InterruptedException {
-        JsonNode board = api.get("flow/bulletin-board?groupId=" + id + "&after=" + afterId + "&limit=500").path("bulletinBoard");
+        JsonNode board = api.get("flow/bulletin-board?groupId=" + id + "&after=" + afterId + "&limit=500")
+                .path("bulletinBoard");
         List<Bulletin> bulletins = new ArrayList<>();
         for (JsonNode entry : board.path("bulletins")) {
             JsonNode bulletin = entry.path("bulletin");
-            bulletins.add(new Bulletin(entry.path("id").asLong(), bulletin.path("sourceName").asText(), bulletin.path("level").asText(),
+            bulletins.add(new Bulletin(
+                    entry.path("id").asLong(),
+                    bulletin.path("sourceName").asText(),
+                    bulletin.path("level").asText(),
                     bulletin.path("message").asText()));
         }
         return bulletins;
@@ -300,15 +349,26 @@ final class FlowGroup {
         return bulletins(-1).stream().mapToLong(Bulletin::id).max().orElse(-1);
     }
 
-    private String connect(String sourceId, String sourceType, String destinationId, String destinationType, List<String> relationships)
+    private String connect(
+            String sourceId,
+            String sourceType,
+            String destinationId,
+            String destinationType,
+            List<String> relationships)
             throws IOException, InterruptedException {
         ObjectNode body = newComponent();
         ObjectNode component = (ObjectNode) body.get("component");
         component.putObject("source").put("id", sourceId).put("groupId", id).put("type", sourceType);
-        component.putObject("destination").put("id", destinationId).put("groupId", id).put("type", destinationType);
+        component
+                .putObject("destination")
+                .put("id", destinationId)
+                .put("groupId", id)
+                .put("type", destinationType);
         ArrayNode selected = component.putArray("selectedRelationships");
         relationships.forEach(selected::add);
-        return api.post("process-groups/" + id + "/connections", body).path("id").asText();
+        return api.post("process-groups/" + id + "/connections", body)
+                .path("id")
+                .asText();
     }
 
     private void setRunStatus(String componentPath, String state) throws IOException, InterruptedException {

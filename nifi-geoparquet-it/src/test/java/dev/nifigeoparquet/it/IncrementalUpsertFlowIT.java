@@ -1,19 +1,15 @@
 package dev.nifigeoparquet.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,12 +21,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code templates/incremental-upsert.json} in NiFi, on a GeoPandas-style dataset the archive service adopts when it is
@@ -71,14 +70,21 @@ class IncrementalUpsertFlowIT {
         parcels = Parcels.writeDataset(archive, 1500, 1, 11);
         expectedRows = parcels.rows();
 
-        flow = FlowGroup.upload(nifi.api(), NiFiRuntimeIT.flowDefinition("incremental-upsert.json"), "incremental upsert");
+        flow = FlowGroup.upload(
+                nifi.api(), NiFiRuntimeIT.flowDefinition("incremental-upsert.json"), "incremental upsert");
         flow.setParameters(Map.of(
-                "archive.root", archive.toString(),
-                "archive.allowed.roots", dir.toString(),
-                "archive.key.columns", SyntheticParcels.KEY,
-                "h3.resolution", String.valueOf(Parcels.RESOLUTION),
-                "delta.geometry.field", SyntheticParcels.GEOMETRY,
-                "delta.delete.marker", NightlyDelta.DELETE_MARKER));
+                "archive.root",
+                archive.toString(),
+                "archive.allowed.roots",
+                dir.toString(),
+                "archive.key.columns",
+                SyntheticParcels.KEY,
+                "h3.resolution",
+                String.valueOf(Parcels.RESOLUTION),
+                "delta.geometry.field",
+                SyntheticParcels.GEOMETRY,
+                "delta.delete.marker",
+                NightlyDelta.DELETE_MARKER));
         inputPort = flow.addInputPort("incremental deltas", ROUTE);
         flow.setAutoTerminated(VERIFY, List.of());
         valid = flow.observe(VERIFY, "valid");
@@ -92,7 +98,9 @@ class IncrementalUpsertFlowIT {
     @Order(1)
     void aNightlyDeltaIsAppliedAndEveryTouchedPartitionVerified() throws Exception {
         NightlyDelta.Delta delta = parcels.nightlyDelta(240, Instant.parse("2026-02-01T00:00:00Z"));
-        assertTrue(delta.moves() > 0 && delta.deletes() > 0 && delta.inserts() > 0 && delta.updates() > 0, "the delta has every kind of change");
+        assertTrue(
+                delta.moves() > 0 && delta.deletes() > 0 && delta.inserts() > 0 && delta.updates() > 0,
+                "the delta has every kind of change");
         Map<String, String> expected = new HashMap<>();
         for (Group row : delta.rows()) {
             expected.put(Parcels.key(row), row.getBoolean(NightlyDelta.DELETE_MARKER, 0) ? null : Parcels.cellOf(row));
@@ -112,9 +120,24 @@ class IncrementalUpsertFlowIT {
         Group deleted = untouched(cells.get(3), touched, 0);
         Instant time = Instant.parse("2026-02-01T12:00:00Z");
         List<Group> rows = List.of(
-                Parcels.deltaRow(first, "swapped", Parcels.wkb(Parcels.geometry(untouched(cells.get(1), touched, 1))), time, false),
-                Parcels.deltaRow(second, "swapped", Parcels.wkb(Parcels.geometry(untouched(cells.get(0), touched, 1))), time, false),
-                Parcels.deltaRow(deleted, "gone", Parcels.wkb(Parcels.geometry(untouched(cells.get(0), touched, 2))), time, true));
+                Parcels.deltaRow(
+                        first,
+                        "swapped",
+                        Parcels.wkb(Parcels.geometry(untouched(cells.get(1), touched, 1))),
+                        time,
+                        false),
+                Parcels.deltaRow(
+                        second,
+                        "swapped",
+                        Parcels.wkb(Parcels.geometry(untouched(cells.get(0), touched, 1))),
+                        time,
+                        false),
+                Parcels.deltaRow(
+                        deleted,
+                        "gone",
+                        Parcels.wkb(Parcels.geometry(untouched(cells.get(0), touched, 2))),
+                        time,
+                        true));
         Map<String, String> expected = new HashMap<>();
         expected.put(Parcels.key(first), cells.get(1));
         expected.put(Parcels.key(second), cells.get(0));
@@ -151,7 +174,10 @@ class IncrementalUpsertFlowIT {
         for (Map.Entry<String, Long> delta : netRows.entrySet()) {
             List<FlowGroup.Queued> verified = verified(delta.getKey());
             Counts.requireNonNegative(verified);
-            assertEquals(delta.getValue(), Counts.sum(verified, "geoparquet.rows.net"), delta.getKey() + ": the fragments' net changes add up to the delta's");
+            assertEquals(
+                    delta.getValue(),
+                    Counts.sum(verified, "geoparquet.rows.net"),
+                    delta.getKey() + ": the fragments' net changes add up to the delta's");
         }
     }
 
@@ -160,7 +186,8 @@ class IncrementalUpsertFlowIT {
      * failed, and the archive read by DuckDB holds each key of the delta in the expected cell (or not at all), with the
      * row count the verifier reconciles.
      */
-    private void apply(String filename, List<Group> rows, long net, Map<String, String> expectedCells) throws Exception {
+    private void apply(String filename, List<Group> rows, long net, Map<String, String> expectedCells)
+            throws Exception {
         long mark = flow.lastBulletinId();
         send(filename, Parcels.geoParquet(dir.resolve(filename), rows));
         flow.awaitIdle(ROUTE, UPSERT, COMPACT, VERIFY);
@@ -175,7 +202,10 @@ class IncrementalUpsertFlowIT {
         assertFalse(verified.isEmpty(), "verified partitions reach Verify's output");
         int cells = Integer.parseInt(verified.get(0).attribute("fragment.count"));
         assertTrue(cells >= 2, "the delta spans several cells, keys move between them");
-        assertEquals(cells, verified.size(), "every cell FlowFile the delta was split into was upserted, compacted and verified");
+        assertEquals(
+                cells,
+                verified.size(),
+                "every cell FlowFile the delta was split into was upserted, compacted and verified");
 
         Map<String, ArchiveChecks.Parcel> after = ArchiveChecks.parcels(archive);
         assertEquals(expectedRows, after.size(), "DuckDB reads baseline + net delta rows");
@@ -185,12 +215,18 @@ class IncrementalUpsertFlowIT {
                 assertNull(parcel, key.getKey() + " was deleted");
             } else {
                 assertNotNull(parcel, key.getKey() + " is in the archive");
-                assertEquals(key.getValue(), parcel.cell(), key.getKey() + " is stored in the cell of its new geometry, and only there");
+                assertEquals(
+                        key.getValue(),
+                        parcel.cell(),
+                        key.getKey() + " is stored in the cell of its new geometry, and only there");
             }
         }
         for (Group row : rows) {
             if (after.containsKey(Parcels.key(row))) {
-                assertEquals(row.getString("land_use", 0), after.get(Parcels.key(row)).landUse(), Parcels.key(row));
+                assertEquals(
+                        row.getString("land_use", 0),
+                        after.get(Parcels.key(row)).landUse(),
+                        Parcels.key(row));
             }
         }
         VerificationReport report = ArchiveChecks.verify(archive, expectedRows);
@@ -200,7 +236,10 @@ class IncrementalUpsertFlowIT {
 
     /** The {@code index}-th parcel of the cell that no delta sent so far has touched. */
     private Group untouched(String cell, Set<String> touched, int index) {
-        return parcels.byCell.get(cell).stream().filter(row -> !touched.contains(Parcels.key(row))).skip(index).findFirst()
+        return parcels.byCell.get(cell).stream()
+                .filter(row -> !touched.contains(Parcels.key(row)))
+                .skip(index)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("cell " + cell + " has too few parcels"));
     }
 
@@ -213,38 +252,54 @@ class IncrementalUpsertFlowIT {
         Instant time = Instant.parse("2026-02-02T00:00:00Z");
         List<Group> rows = List.of(
                 Parcels.deltaRow(edited, "resurveyed", Parcels.wkb(Parcels.geometry(edited)), time, false),
-                Parcels.deltaRow(broken, "resurveyed", new byte[]{1, 2, 3}, time, false));
+                Parcels.deltaRow(broken, "resurveyed", new byte[] {1, 2, 3}, time, false));
         long mark = flow.lastBulletinId();
 
         send("unkeyable.parquet", Parcels.geoParquet(dir.resolve("unkeyable.parquet"), rows));
         flow.awaitIdle(ROUTE, UPSERT, COMPACT, VERIFY);
 
-        List<FlowGroup.Queued> failed = withFilename(flow.queued(flow.connection(ROUTE, "failure")), "unkeyable.parquet");
+        List<FlowGroup.Queued> failed =
+                withFilename(flow.queued(flow.connection(ROUTE, "failure")), "unkeyable.parquet");
         assertEquals(1, failed.size(), "one failure FlowFile with the record that could not be keyed");
         FlowGroup.Queued failure = failed.get(0);
         assertEquals("1", failure.attribute("record.count"));
-        assertTrue(failure.attribute("error.message").startsWith("1 of 2 records could not be keyed"), failure.attribute("error.message"));
+        assertTrue(
+                failure.attribute("error.message").startsWith("1 of 2 records could not be keyed"),
+                failure.attribute("error.message"));
         JsonNode records = NiFiApi.JSON.readTree(flow.content(failure));
         assertEquals(1, records.size(), records.toString());
-        assertEquals(Parcels.key(broken), records.get(0).path(SyntheticParcels.KEY).asText());
+        assertEquals(
+                Parcels.key(broken), records.get(0).path(SyntheticParcels.KEY).asText());
         assertTrue(records.get(0).path("h3_keying_error").asText().startsWith("INVALID_GEOMETRY"), records.toString());
 
-        assertEquals(1, withFilename(flow.queued(valid), "unkeyable.parquet").size(), "the keyable record's cell was applied and verified");
+        assertEquals(
+                1,
+                withFilename(flow.queued(valid), "unkeyable.parquet").size(),
+                "the keyable record's cell was applied and verified");
         Map<String, ArchiveChecks.Parcel> after = ArchiveChecks.parcels(archive);
         assertEquals(expectedRows, after.size());
         assertEquals("resurveyed", after.get(Parcels.key(edited)).landUse());
-        assertEquals(broken.getString("land_use", 0), after.get(Parcels.key(broken)).landUse(), "the unkeyable record changed nothing");
+        assertEquals(
+                broken.getString("land_use", 0),
+                after.get(Parcels.key(broken)).landUse(),
+                "the unkeyable record changed nothing");
 
         List<FlowGroup.Bulletin> bulletins = flow.bulletins(mark);
         Bulletins.requireNoErrors(bulletins, OURS);
-        assertTrue(bulletins.stream().anyMatch(b -> b.sourceName().equals(ROUTE) && b.level().equals("WARNING")
-                && b.message().contains("could not be keyed")), "RouteByH3Cell warns about the record: " + bulletins);
+        assertTrue(
+                bulletins.stream()
+                        .anyMatch(b -> b.sourceName().equals(ROUTE)
+                                && b.level().equals("WARNING")
+                                && b.message().contains("could not be keyed")),
+                "RouteByH3Cell warns about the record: " + bulletins);
     }
 
     @Test
     @Order(6)
     void aCorruptFileGoesToQuarantineUnchangedAndLeavesTheArchiveAsItWas() throws Exception {
-        byte[] whole = Parcels.geoParquet(dir.resolve("whole.parquet"), parcels.nightlyDelta(40, Instant.parse("2026-02-03T00:00:00Z")).rows());
+        byte[] whole = Parcels.geoParquet(
+                dir.resolve("whole.parquet"),
+                parcels.nightlyDelta(40, Instant.parse("2026-02-03T00:00:00Z")).rows());
         byte[] corrupt = Arrays.copyOf(whole, whole.length / 2);
         Map<String, String> before = ArchiveChecks.snapshot(archive);
         long mark = flow.lastBulletinId();
@@ -255,13 +310,19 @@ class IncrementalUpsertFlowIT {
         List<FlowGroup.Queued> failed = withFilename(flow.queued(flow.connection(ROUTE, "failure")), "corrupt.parquet");
         assertEquals(1, failed.size());
         assertTrue(Arrays.equals(corrupt, flow.content(failed.get(0))), "the file is quarantined as it came");
-        assertTrue(failed.get(0).attribute("error.message").contains("corrupt.parquet"), "the reason names the file: " + failed.get(0).attributes());
+        assertTrue(
+                failed.get(0).attribute("error.message").contains("corrupt.parquet"),
+                "the reason names the file: " + failed.get(0).attributes());
         assertEquals(List.of(), withFilename(flow.queued(valid), "corrupt.parquet"));
         assertEquals(before, ArchiveChecks.snapshot(archive), "not one file of the archive changed");
 
         List<FlowGroup.Bulletin> bulletins = flow.bulletins(mark);
-        assertTrue(bulletins.stream().anyMatch(b -> b.sourceName().equals(ROUTE) && b.level().equals("ERROR")
-                && b.message().contains("corrupt.parquet")), "RouteByH3Cell raises an error naming the file: " + bulletins);
+        assertTrue(
+                bulletins.stream()
+                        .anyMatch(b -> b.sourceName().equals(ROUTE)
+                                && b.level().equals("ERROR")
+                                && b.message().contains("corrupt.parquet")),
+                "RouteByH3Cell raises an error naming the file: " + bulletins);
         Bulletins.requireNoErrors(bulletins, List.of(UPSERT, COMPACT, VERIFY));
     }
 
@@ -270,7 +331,9 @@ class IncrementalUpsertFlowIT {
     }
 
     static List<FlowGroup.Queued> withFilename(List<FlowGroup.Queued> flowFiles, String filename) {
-        return flowFiles.stream().filter(flowFile -> filename.equals(flowFile.attribute("filename"))).toList();
+        return flowFiles.stream()
+                .filter(flowFile -> filename.equals(flowFile.attribute("filename")))
+                .toList();
     }
 
     /** A delta's cell FlowFiles after VerifyGeoMetadata, valid or invalid. */

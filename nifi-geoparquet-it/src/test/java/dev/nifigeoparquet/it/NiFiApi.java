@@ -3,7 +3,6 @@ package dev.nifigeoparquet.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -30,7 +29,8 @@ final class NiFiApi {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration ASYNC_TIMEOUT = Duration.ofSeconds(60);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
     private final String clientId = UUID.randomUUID().toString();
 
@@ -53,11 +53,15 @@ final class NiFiApi {
     }
 
     JsonNode post(String path, JsonNode body) throws IOException, InterruptedException {
-        return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+        return send(request(path)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
     }
 
     JsonNode put(String path, JsonNode body) throws IOException, InterruptedException {
-        return send(request(path).header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body.toString())));
+        return send(request(path)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body.toString())));
     }
 
     JsonNode delete(String path) throws IOException, InterruptedException {
@@ -65,15 +69,20 @@ final class NiFiApi {
     }
 
     /** Uploads a flow definition as a new process group in {@code parentGroupId}: the canvas's "Upload flow definition". */
-    JsonNode uploadFlowDefinition(String parentGroupId, String groupName, Path flowDefinition) throws IOException, InterruptedException {
+    JsonNode uploadFlowDefinition(String parentGroupId, String groupName, Path flowDefinition)
+            throws IOException, InterruptedException {
         String boundary = "flow-definition-" + UUID.randomUUID();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        for (String[] field : new String[][]{{"groupName", groupName}, {"positionX", "0"}, {"positionY", "0"}, {"clientId", clientId}}) {
-            body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field[0] + "\"\r\n\r\n" + field[1] + "\r\n")
+        for (String[] field :
+                new String[][] {{"groupName", groupName}, {"positionX", "0"}, {"positionY", "0"}, {"clientId", clientId}
+                }) {
+            body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field[0] + "\"\r\n\r\n"
+                            + field[1] + "\r\n")
                     .getBytes(StandardCharsets.UTF_8));
         }
-        body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + flowDefinition.getFileName()
-                + "\"\r\nContent-Type: application/json\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
+                        + flowDefinition.getFileName() + "\"\r\nContent-Type: application/json\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
         body.writeBytes(Files.readAllBytes(flowDefinition));
         body.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
         return send(request("process-groups/" + parentGroupId + "/process-groups/upload")
@@ -92,10 +101,15 @@ final class NiFiApi {
     /** Submits an asynchronous request, waits until it is complete, deletes it and returns its last state. */
     JsonNode runAsync(String submitPath, JsonNode body, String requestField) throws IOException, InterruptedException {
         JsonNode request = post(submitPath, body).get(requestField);
-        String requestId = request.hasNonNull("requestId") ? request.get("requestId").asText() : request.get("id").asText();
+        String requestId = request.hasNonNull("requestId")
+                ? request.get("requestId").asText()
+                : request.get("id").asText();
         String requestPath = submitPath + "/" + requestId;
-        JsonNode finished = await("request " + requestPath, () -> get(requestPath).get(requestField),
-                state -> state.path("complete").asBoolean(false) || state.path("finished").asBoolean(false));
+        JsonNode finished = await(
+                "request " + requestPath,
+                () -> get(requestPath).get(requestField),
+                state -> state.path("complete").asBoolean(false)
+                        || state.path("finished").asBoolean(false));
         delete(requestPath);
         return finished;
     }

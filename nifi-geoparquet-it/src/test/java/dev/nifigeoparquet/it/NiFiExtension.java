@@ -1,13 +1,12 @@
 package dev.nifigeoparquet.it;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
 
 /**
  * Gives test classes the one NiFi of this test run ({@link RunningNiFi}): started on first use, stopped by its
@@ -25,7 +24,9 @@ public final class NiFiExtension implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE).computeIfAbsent(RunningNiFi.class, key -> start(), RunningNiFi.class);
+        return context.getRoot()
+                .getStore(NAMESPACE)
+                .computeIfAbsent(RunningNiFi.class, key -> start(), RunningNiFi.class);
     }
 
     private static RunningNiFi start() {
@@ -44,7 +45,8 @@ public final class NiFiExtension implements ParameterResolver {
     static String required(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
-            throw new IllegalStateException("System property " + property + " is not set; run the suite with ./mvnw verify");
+            throw new IllegalStateException(
+                    "System property " + property + " is not set; run the suite with ./mvnw verify");
         }
         return value;
     }

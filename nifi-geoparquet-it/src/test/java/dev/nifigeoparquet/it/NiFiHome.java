@@ -34,8 +34,11 @@ final class NiFiHome {
 
     /** Deletes whatever a previous run left at {@code home} and writes a fresh configuration there. */
     static NiFiHome create(Path home, Path lib, int httpPort) throws IOException {
-        if (!Files.isDirectory(lib) || !Files.isRegularFile(lib.resolve("nifi-runtime-" + System.getProperty("nifi.runtime.version") + ".jar"))) {
-            throw new IllegalStateException("No NiFi runtime at " + lib + "; the build copies it there in pre-integration-test");
+        if (!Files.isDirectory(lib)
+                || !Files.isRegularFile(
+                        lib.resolve("nifi-runtime-" + System.getProperty("nifi.runtime.version") + ".jar"))) {
+            throw new IllegalStateException(
+                    "No NiFi runtime at " + lib + "; the build copies it there in pre-integration-test");
         }
         deleteRecursively(home);
         Files.createDirectories(home.resolve("conf"));
@@ -71,7 +74,11 @@ final class NiFiHome {
     /** The classpath the bootstrap would build: every jar directly in lib, then conf (for logback.xml). */
     String classPath() throws IOException {
         try (Stream<Path> files = Files.list(lib)) {
-            List<String> jars = files.filter(file -> file.getFileName().toString().endsWith(".jar")).map(Path::toString).sorted().toList();
+            List<String> jars = files.filter(
+                            file -> file.getFileName().toString().endsWith(".jar"))
+                    .map(Path::toString)
+                    .sorted()
+                    .toList();
             return String.join(File.pathSeparator, jars) + File.pathSeparator + home.resolve("conf");
         }
     }

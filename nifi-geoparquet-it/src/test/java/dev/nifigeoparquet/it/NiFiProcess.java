@@ -25,10 +25,12 @@ final class NiFiProcess implements AutoCloseable {
 
     /** How long NiFi may take to answer on its REST API; a cold start takes about 45 s on 2 cores. */
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
+
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
     private static final String APPLICATION_CLASS = "org.apache.nifi.NiFi";
     /** Lines of NiFi's log that mean it will never come up, so waiting on is pointless. */
-    private static final List<String> FATAL_LOG_LINES = List.of("Starting NiFi failed", "Failed to start Server", "Start Server failed");
+    private static final List<String> FATAL_LOG_LINES =
+            List.of("Starting NiFi failed", "Failed to start Server", "Start Server failed");
 
     private final Process process;
     private final NiFiHome home;
@@ -48,10 +50,15 @@ final class NiFiProcess implements AutoCloseable {
         stopLeftover(homeDirectory);
         NiFiHome home = NiFiHome.create(homeDirectory, lib, freePort());
         List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.add(ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(List.of(
-                "-Xms256m", "-Xmx1g",
-                "--class-path", home.classPath(),
+                "-Xms256m",
+                "-Xmx1g",
+                "--class-path",
+                home.classPath(),
                 "-Dnifi.properties.file.path=" + home.propertiesFile(),
                 "-Dorg.apache.nifi.bootstrap.config.log.dir=" + home.directory().resolve("logs"),
                 "-Dorg.apache.nifi.management.server.address=127.0.0.1:" + freePort(),
@@ -96,12 +103,17 @@ final class NiFiProcess implements AutoCloseable {
     }
 
     private void awaitApi() throws IOException, InterruptedException {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest about = HttpRequest.newBuilder(api.resolve("flow/about")).timeout(Duration.ofSeconds(5)).GET().build();
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest about = HttpRequest.newBuilder(api.resolve("flow/about"))
+                .timeout(Duration.ofSeconds(5))
+                .GET()
+                .build();
         Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("NiFi exited with " + process.exitValue() + " before its API answered; see " + home.directory().resolve("logs"));
+                throw new IllegalStateException("NiFi exited with " + process.exitValue()
+                        + " before its API answered; see " + home.directory().resolve("logs"));
             }
             String fatal = fatalLogLine();
             if (fatal != null) {
@@ -116,7 +128,8 @@ final class NiFiProcess implements AutoCloseable {
             }
             Thread.sleep(500);
         }
-        throw new IllegalStateException("NiFi's API did not answer within " + STARTUP_TIMEOUT + "; see " + home.appLog());
+        throw new IllegalStateException(
+                "NiFi's API did not answer within " + STARTUP_TIMEOUT + "; see " + home.appLog());
     }
 
     private String fatalLogLine() throws IOException {
@@ -124,7 +137,9 @@ final class NiFiProcess implements AutoCloseable {
             return null;
         }
         try (var lines = Files.lines(home.appLog())) {
-            return lines.filter(line -> FATAL_LOG_LINES.stream().anyMatch(line::contains)).findFirst().orElse(null);
+            return lines.filter(line -> FATAL_LOG_LINES.stream().anyMatch(line::contains))
+                    .findFirst()
+                    .orElse(null);
         } catch (UncheckedIOException e) {
             return null; // a line half written; look again next time
         }
@@ -179,7 +194,8 @@ final class NiFiProcess implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        // Free now; NiFi binds it a moment later. Should another process take it in between, NiFi's start fails and says so.
+        // Free now; NiFi binds it a moment later. Should another process take it in between, NiFi's start fails and
+        // says so.
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

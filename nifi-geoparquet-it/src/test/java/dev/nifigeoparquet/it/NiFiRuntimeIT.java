@@ -1,19 +1,18 @@
 package dev.nifigeoparquet.it;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The NAR in a real NiFi: it loads on the oldest runtime the suite assembles (its parent NAR resolved to that
@@ -37,18 +36,29 @@ class NiFiRuntimeIT {
     @Test
     void theNarLoadsOnTheRuntimeAndNiFiListsEveryComponent(RunningNiFi nifi) throws Exception {
         JsonNode about = nifi.api().get("flow/about").path("about");
-        assertEquals(NiFiExtension.required("nifi.runtime.version"), about.path("version").asText(), "the NiFi that runs: " + about);
+        assertEquals(
+                NiFiExtension.required("nifi.runtime.version"),
+                about.path("version").asText(),
+                "the NiFi that runs: " + about);
 
         assertEquals(PROCESSORS, ours(nifi.api().get("flow/processor-types").path("processorTypes")));
-        assertEquals(SERVICES, ours(nifi.api().get("flow/controller-service-types").path("controllerServiceTypes")));
+        assertEquals(
+                SERVICES, ours(nifi.api().get("flow/controller-service-types").path("controllerServiceTypes")));
 
         String log = Files.readString(nifi.appLog());
-        assertTrue(log.contains("unable to locate exact NAR dependency 'org.apache.nifi:nifi-standard-services-api-nar:")
+        assertTrue(
+                log.contains("unable to locate exact NAR dependency 'org.apache.nifi:nifi-standard-services-api-nar:")
                         && log.contains("Only found one possible match 'org.apache.nifi:nifi-standard-services-api-nar:"
-                        + NiFiExtension.required("nifi.runtime.version") + "'"),
+                                + NiFiExtension.required("nifi.runtime.version") + "'"),
                 "the NAR's parent (built for a newer NiFi) resolves to the runtime's own standard services API NAR");
-        for (String linkageProblem : new String[]{"NoClassDefFoundError", "NoSuchMethodError", "NoSuchFieldError", "AbstractMethodError",
-                "IncompatibleClassChangeError", "ClassNotFoundException: dev.nifigeoparquet"}) {
+        for (String linkageProblem : new String[] {
+            "NoClassDefFoundError",
+            "NoSuchMethodError",
+            "NoSuchFieldError",
+            "AbstractMethodError",
+            "IncompatibleClassChangeError",
+            "ClassNotFoundException: dev.nifigeoparquet"
+        }) {
             assertFalse(log.contains(linkageProblem), "NiFi's log shows " + linkageProblem);
         }
     }
@@ -57,7 +67,9 @@ class NiFiRuntimeIT {
     void everyFlowDefinitionImportsWithTheBundlesComponentsResolved(RunningNiFi nifi) throws Exception {
         Path templates = Path.of(NiFiExtension.required("flow.definitions"));
         try (Stream<Path> files = Files.list(templates)) {
-            for (Path definition : files.filter(file -> file.toString().endsWith(".json")).sorted().toList()) {
+            for (Path definition : files.filter(file -> file.toString().endsWith(".json"))
+                    .sorted()
+                    .toList()) {
                 FlowGroup group = FlowGroup.upload(nifi.api(), definition, "import check " + definition.getFileName());
                 int ours = 0;
                 for (JsonNode processor : group.processors()) {
@@ -78,7 +90,10 @@ class NiFiRuntimeIT {
         }
         String name = definition.getFileName() + ": " + component.path("name").asText();
         assertFalse(component.path("extensionMissing").asBoolean(), name + " imported as a ghost");
-        assertEquals(NiFiExtension.required("project.version"), component.path("bundle").path("version").asText(), name);
+        assertEquals(
+                NiFiExtension.required("project.version"),
+                component.path("bundle").path("version").asText(),
+                name);
         return 1;
     }
 

@@ -7,16 +7,9 @@ import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.MessageType;
-import org.locationtech.jts.geom.Geometry;
-import org.locationtech.jts.io.ParseException;
-import org.locationtech.jts.io.WKBReader;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,6 +17,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.io.ParseException;
+import org.locationtech.jts.io.WKBReader;
 
 /**
  * Synthetic parcels (the engine's {@link SyntheticParcels}) laid out as a plain Hive-partitioned GeoParquet dataset,
@@ -57,8 +57,11 @@ final class Parcels {
             int files = Math.min(filesPerCell, rows.size());
             for (int file = 0; file < files; file++) {
                 List<Group> part = rows.subList(rows.size() * file / files, rows.size() * (file + 1) / files);
-                ArchiveFixtures.writeFile(root.resolve("h3_cell=" + cell.getKey()).resolve("part-" + file + ".parquet"),
-                        SyntheticParcels.schema(), SyntheticParcels.footer(), part);
+                ArchiveFixtures.writeFile(
+                        root.resolve("h3_cell=" + cell.getKey()).resolve("part-" + file + ".parquet"),
+                        SyntheticParcels.schema(),
+                        SyntheticParcels.footer(),
+                        part);
             }
         }
         return new Parcels(root, byCell);
@@ -70,8 +73,11 @@ final class Parcels {
 
     /** The cells with the most parcels first. */
     List<String> cellsBySize() {
-        return byCell.entrySet().stream().sorted((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size()))
-                .map(Map.Entry::getKey).toList();
+        return byCell.entrySet().stream()
+                .sorted((a, b) ->
+                        Integer.compare(b.getValue().size(), a.getValue().size()))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** A nightly delta of {@code size} rows: edits, new parcels, parcels moved into another cell, deletions. */
@@ -82,7 +88,7 @@ final class Parcels {
     /** Writes delta rows of {@link NightlyDelta#schema()} as a GeoParquet file, as an export from GeoPandas would. */
     static byte[] geoParquet(Path file, List<Group> rows) throws IOException {
         ArchiveFixtures.writeFile(file, NightlyDelta.schema(), SyntheticParcels.footer(), rows);
-        return java.nio.file.Files.readAllBytes(file);
+        return Files.readAllBytes(file);
     }
 
     /** A delta row of {@link NightlyDelta#schema()}: {@code from}'s key and area, with the values given. */
@@ -110,7 +116,11 @@ final class Parcels {
                     .put(SyntheticParcels.KEY, ids.get(i))
                     .put("land_use", row.getString("land_use", 0))
                     .put("area_m2", row.getDouble("area_m2", 0))
-                    .put(SyntheticParcels.VERSION, Instant.EPOCH.plus(row.getLong(SyntheticParcels.VERSION, 0), ChronoUnit.MICROS).toString())
+                    .put(
+                            SyntheticParcels.VERSION,
+                            Instant.EPOCH
+                                    .plus(row.getLong(SyntheticParcels.VERSION, 0), ChronoUnit.MICROS)
+                                    .toString())
                     .put("wkt", geometry(row).toText());
         }
         return array.toString().getBytes(StandardCharsets.UTF_8);
@@ -122,7 +132,8 @@ final class Parcels {
 
     static Geometry geometry(Group row) {
         try {
-            return new WKBReader().read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes());
+            return new WKBReader()
+                    .read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes());
         } catch (ParseException e) {
             throw new IllegalStateException("A synthetic parcel's geometry is valid WKB", e);
         }

@@ -24,9 +24,11 @@ final class SiteToSite {
     private static final String PROTOCOL_VERSION = "x-nifi-site-to-site-protocol-version";
     /** Response codes of the site-to-site protocol. */
     private static final int CONFIRM_TRANSACTION = 12;
+
     private static final int TRANSACTION_FINISHED = 13;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI api;
 
     SiteToSite(URI api) {
@@ -34,35 +36,46 @@ final class SiteToSite {
     }
 
     /** One FlowFile to send: its attributes (filename among them) and its content. */
-    record Packet(Map<String, String> attributes, byte[] content) {
-    }
+    record Packet(Map<String, String> attributes, byte[] content) {}
 
     /** Sends the packets to the input port in one transaction; returns once NiFi has committed them to the port's queue. */
     void send(String inputPortId, Packet... packets) throws IOException, InterruptedException {
-        HttpResponse<String> created = http.send(request(api.resolve("data-transfer/input-ports/" + inputPortId + "/transactions"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> created = http.send(
+                request(api.resolve("data-transfer/input-ports/" + inputPortId + "/transactions"))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         require(created, 201, "open a transaction on input port " + inputPortId);
-        URI transaction = URI.create(created.headers().firstValue("Location")
+        URI transaction = URI.create(created.headers()
+                .firstValue("Location")
                 .orElseThrow(() -> new IOException("NiFi opened no transaction: no Location header")));
 
         byte[] body = encode(packets);
-        HttpResponse<String> posted = http.send(request(URI.create(transaction + "/flow-files"))
-                .header("Content-Type", "application/octet-stream")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> posted = http.send(
+                request(URI.create(transaction + "/flow-files"))
+                        .header("Content-Type", "application/octet-stream")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         require(posted, 202, "send " + packets.length + " FlowFiles");
         CRC32 crc = new CRC32();
         crc.update(body);
         if (!posted.body().strip().equals(String.valueOf(crc.getValue()))) {
-            throw new IOException("NiFi received other bytes than were sent: CRC32 " + posted.body() + " instead of " + crc.getValue());
+            throw new IOException("NiFi received other bytes than were sent: CRC32 " + posted.body() + " instead of "
+                    + crc.getValue());
         }
 
-        HttpResponse<String> confirmed = http.send(request(URI.create(transaction + "?responseCode=" + CONFIRM_TRANSACTION))
-                .header("Content-Type", "application/octet-stream")
-                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> confirmed = http.send(
+                request(URI.create(transaction + "?responseCode=" + CONFIRM_TRANSACTION))
+                        .header("Content-Type", "application/octet-stream")
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         require(confirmed, 200, "confirm the transaction");
         int code = NiFiApi.JSON.readTree(confirmed.body()).path("responseCode").asInt();
         if (code != TRANSACTION_FINISHED) {
-            throw new IOException("NiFi did not finish the transaction: response code " + code + ", " + confirmed.body());
+            throw new IOException(
+                    "NiFi did not finish the transaction: response code " + code + ", " + confirmed.body());
         }
     }
 
@@ -95,7 +108,8 @@ final class SiteToSite {
 
     private static void require(HttpResponse<String> response, int status, String what) throws IOException {
         if (response.statusCode() != status) {
-            throw new IOException("Site-to-site could not " + what + ": " + response.statusCode() + " " + response.body());
+            throw new IOException(
+                    "Site-to-site could not " + what + ": " + response.statusCode() + " " + response.body());
         }
     }
 }

@@ -1,13 +1,10 @@
 package dev.nifigeoparquet.nar;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,11 +20,13 @@ import java.util.TreeSet;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipInputStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /**
  * Opens the NAR that the build packaged and checks that NiFi will find every component: the extension manifest NiFi
@@ -43,7 +42,8 @@ class NarManifestIT {
     private static final String CONTROLLER_SERVICES = "META-INF/services/org.apache.nifi.controller.ControllerService";
 
     /** Packages of geoparquet-archive-testing: test fixtures and the synthetic data generator, never part of the NAR. */
-    private static final List<String> TEST_SUPPORT = List.of("dev/nifigeoparquet/archive/testing/", "dev/nifigeoparquet/archive/synthetic/");
+    private static final List<String> TEST_SUPPORT =
+            List.of("dev/nifigeoparquet/archive/testing/", "dev/nifigeoparquet/archive/synthetic/");
 
     private static Map<String, Set<String>> manifestByType;
     private static Map<String, byte[]> processorsJar;
@@ -67,7 +67,8 @@ class NarManifestIT {
             ZipEntry jar = null;
             for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
                 ZipEntry entry = entries.nextElement();
-                if (entry.getName().startsWith(PROCESSORS_JAR_PREFIX) && entry.getName().endsWith(".jar")) {
+                if (entry.getName().startsWith(PROCESSORS_JAR_PREFIX)
+                        && entry.getName().endsWith(".jar")) {
                     jar = entry;
                 }
                 if (entry.getName().startsWith(BUNDLED) && entry.getName().endsWith(".jar")) {
@@ -97,7 +98,9 @@ class NarManifestIT {
     @Test
     void listsExactlyTheRegisteredControllerServices() {
         Set<String> registered = registered(CONTROLLER_SERVICES);
-        assertTrue(registered.contains("dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService"), registered.toString());
+        assertTrue(
+                registered.contains("dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService"),
+                registered.toString());
         assertEquals(registered, manifestByType.getOrDefault("CONTROLLER_SERVICE", Set.of()));
     }
 
@@ -110,11 +113,16 @@ class NarManifestIT {
 
     @Test
     void bundlesNoTestSupport() {
-        assertTrue(bundledJars.stream().anyMatch(jar -> jar.startsWith("geoparquet-archive-0")), "the engine is bundled: " + bundledJars);
-        assertTrue(bundledJars.stream().noneMatch(jar -> jar.startsWith("geoparquet-archive-testing")), bundledJars.toString());
+        assertTrue(
+                bundledJars.stream().anyMatch(jar -> jar.startsWith("geoparquet-archive-0")),
+                "the engine is bundled: " + bundledJars);
+        assertTrue(
+                bundledJars.stream().noneMatch(jar -> jar.startsWith("geoparquet-archive-testing")),
+                bundledJars.toString());
         ownClasses.forEach((jar, classes) -> {
             List<String> testSupport = classes.stream()
-                    .filter(name -> TEST_SUPPORT.stream().anyMatch(name::startsWith) || name.contains("FaultInjecting")).toList();
+                    .filter(name -> TEST_SUPPORT.stream().anyMatch(name::startsWith) || name.contains("FaultInjecting"))
+                    .toList();
             assertTrue(testSupport.isEmpty(), jar + " holds test support classes " + testSupport);
         });
     }
@@ -143,7 +151,8 @@ class NarManifestIT {
         NodeList extensions = document.getElementsByTagName("extension");
         for (int i = 0; i < extensions.getLength(); i++) {
             Element extension = (Element) extensions.item(i);
-            byType.computeIfAbsent(child(extension, "type"), type -> new TreeSet<>()).add(child(extension, "name"));
+            byType.computeIfAbsent(child(extension, "type"), type -> new TreeSet<>())
+                    .add(child(extension, "name"));
         }
         return byType;
     }
@@ -151,7 +160,8 @@ class NarManifestIT {
     private static String child(Element parent, String name) {
         NodeList children = parent.getChildNodes();
         for (int i = 0; i < children.getLength(); i++) {
-            if (children.item(i) instanceof Element element && element.getTagName().equals(name)) {
+            if (children.item(i) instanceof Element element
+                    && element.getTagName().equals(name)) {
                 return element.getTextContent().strip();
             }
         }

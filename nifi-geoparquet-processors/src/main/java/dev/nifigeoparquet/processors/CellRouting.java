@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
 import dev.nifigeoparquet.processors.geometry.UnkeyableRecordException;
+import java.util.function.Supplier;
 import org.apache.nifi.serialization.record.Record;
 import org.locationtech.jts.geom.Geometry;
 
@@ -18,12 +19,15 @@ import org.locationtech.jts.geom.Geometry;
  * @param source the CRS incoming geometries are in
  * @param target the CRS outgoing geometries are in: the archive's
  */
-record CellRouting(H3Keyer keyer, SourceCrs source, SourceCrs target, CrsReprojector reprojector,
-                   java.util.function.Supplier<GeometryExtractor> extractors) {
+record CellRouting(
+        H3Keyer keyer,
+        SourceCrs source,
+        SourceCrs target,
+        CrsReprojector reprojector,
+        Supplier<GeometryExtractor> extractors) {
 
     /** A record's cell and its geometry as ISO WKB in the target CRS. */
-    record Keyed(String cell, byte[] wkb) {
-    }
+    record Keyed(String cell, byte[] wkb) {}
 
     Task newTask() {
         return new Task(extractors.get());

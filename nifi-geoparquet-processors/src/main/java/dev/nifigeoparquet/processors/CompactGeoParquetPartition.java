@@ -8,6 +8,16 @@ import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
 import dev.nifigeoparquet.archive.compaction.SweepResult;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.StorageCost;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.Restricted;
@@ -22,6 +32,8 @@ import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.RequiredPermission;
+import org.apache.nifi.components.ValidationContext;
+import org.apache.nifi.components.ValidationResult;
 import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.flowfile.FlowFile;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
@@ -34,61 +46,80 @@ import org.apache.nifi.processor.Relationship;
 import org.apache.nifi.processor.VerifiableProcessor;
 import org.apache.nifi.processor.util.StandardValidators;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-
 @InputRequirement(Requirement.INPUT_ALLOWED)
 @Tags({"geoparquet", "parquet", "h3", "partition", "compaction", "small files", "archive", "maintenance"})
-@CapabilityDescription("Merges the small data files of H3 partitions of a GeoParquet archive into files of the target size,"
-        + " keeping every row, its order, the archive's schema and its footer metadata byte for byte. With an incoming"
-        + " connection it compacts the partitions each FlowFile names (for example UpsertGeoParquetPartition's 'success');"
-        + " without one it sweeps the whole archive on its schedule, touching only the partitions that qualify. A partition"
-        + " qualifies when it has more files than the threshold or at least two small files; the threshold, target size and"
-        + " minimum file age come from the archive unless overridden here. Each partition is one or more atomic commits.")
+@CapabilityDescription(
+        "Merges the small data files of H3 partitions of a GeoParquet archive into files of the target size,"
+                + " keeping every row, its order, the archive's schema and its footer metadata byte for byte. With an incoming"
+                + " connection it compacts the partitions each FlowFile names (for example UpsertGeoParquetPartition's 'success');"
+                + " without one it sweeps the whole archive on its schedule, touching only the partitions that qualify. A partition"
+                + " qualifies when it has more files than the threshold or at least two small files; the threshold, target size and"
+                + " minimum file age come from the archive unless overridden here. Each partition is one or more atomic commits.")
 @WritesAttributes({
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTED, description = "true when at least one partition was"
-                + " rewritten; false when every partition was below the threshold and passed through"),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_FILES_BEFORE, description = "Live data files before, summed over the"
-                + " partitions"),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_FILES_AFTER, description = "Live data files after"),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_BYTES_READ, description = "Bytes of the files rewritten"),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_BYTES_WRITTEN, description = "Bytes of the files written"),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_SKIP_REASON, description = "Why a partition was not rewritten"),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.PUT_COUNT,
-                description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.GET_COUNT,
-                description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.LIST_COUNT,
-                description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.DELETE_COUNT,
-                description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
-                description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
-                description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
-                description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
-                description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.H3_CELL, description = "On a sweep's FlowFiles: the partition compacted"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On failure and retry: why"),
-        @WritesAttribute(attribute = "mime.type", description = "application/json on a sweep's FlowFiles, whose content is the result")
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTED,
+            description = "true when at least one partition was"
+                    + " rewritten; false when every partition was below the threshold and passed through"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_FILES_BEFORE,
+            description = "Live data files before, summed over the" + " partitions"),
+    @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_FILES_AFTER, description = "Live data files after"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_BYTES_READ,
+            description = "Bytes of the files rewritten"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_BYTES_WRITTEN,
+            description = "Bytes of the files written"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_SKIP_REASON,
+            description = "Why a partition was not rewritten"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.PUT_COUNT,
+            description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.GET_COUNT,
+            description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.LIST_COUNT,
+            description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.DELETE_COUNT,
+            description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+            description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+            description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+            description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMPACTION_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+            description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.H3_CELL,
+            description = "On a sweep's FlowFiles: the partition compacted"),
+    @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On failure and retry: why"),
+    @WritesAttribute(
+            attribute = "mime.type",
+            description = "application/json on a sweep's FlowFiles, whose content is the result")
 })
-@SeeAlso(classNames = {"dev.nifigeoparquet.processors.UpsertGeoParquetPartition", "dev.nifigeoparquet.processors.VerifyGeoMetadata",
-        "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService"})
-@Restricted(restrictions = {
-        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
-                explanation = "Reads the data files and commit logs of the archive's partitions."),
-        @Restriction(requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
-                explanation = "Writes merged data files and commit entries, and deletes the files they supersede.")
-})
+@SeeAlso(
+        classNames = {
+            "dev.nifigeoparquet.processors.UpsertGeoParquetPartition",
+            "dev.nifigeoparquet.processors.VerifyGeoMetadata",
+            "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService"
+        })
+@Restricted(
+        restrictions = {
+            @Restriction(
+                    requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                    explanation = "Reads the data files and commit logs of the archive's partitions."),
+            @Restriction(
+                    requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
+                    explanation = "Writes merged data files and commit entries, and deletes the files they supersede.")
+        })
 @UseCase(
         description = "Keep the partitions a nightly upsert touched from piling up small files.",
         keywords = {"compaction", "small files", "upsert", "after"},
@@ -98,8 +129,7 @@ import java.util.concurrent.TimeUnit;
                 Leave the threshold and size properties empty to use the archive's settings.
                 Connect "success" onward (for example to VerifyGeoMetadata): every FlowFile passes through with the files \
                 before and after. Connect "retry" back to this processor and "failure" to an operator.
-                """
-)
+                """)
 @UseCase(
         description = "Compact a whole archive once a night.",
         keywords = {"sweep", "schedule", "nightly", "maintenance", "cron"},
@@ -110,68 +140,75 @@ import java.util.concurrent.TimeUnit;
                 Set "Minimum File Age" when the storage charges for deleting young objects, for example 7 days.
                 Each compacted partition becomes a FlowFile on "success" with its result as JSON; a partition that could not be \
                 compacted becomes a FlowFile on "failure".
-                """
-)
+                """)
 public class CompactGeoParquetPartition extends AbstractProcessor implements VerifiableProcessor {
 
-    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty(
-            "The archive whose partitions are compacted.", true);
+    public static final PropertyDescriptor ARCHIVE_SERVICE =
+            ProcessorSupport.archiveServiceProperty("The archive whose partitions are compacted.", true);
 
-    public static final PropertyDescriptor PARTITIONS = ProcessorSupport.partitionsProperty("With an incoming connection: the"
-            + " comma-separated H3 cells to compact for each FlowFile. The default takes the partitions UpsertGeoParquetPartition"
-            + " touched, or the FlowFile's h3.cell for a replayed delta. Each cell is validated as a canonical cell of the archive's"
-            + " resolution. Ignored without an incoming connection.");
+    public static final PropertyDescriptor PARTITIONS =
+            ProcessorSupport.partitionsProperty("With an incoming connection: the"
+                    + " comma-separated H3 cells to compact for each FlowFile. The default takes the partitions UpsertGeoParquetPartition"
+                    + " touched, or the FlowFile's h3.cell for a replayed delta. Each cell is validated as a canonical cell of the archive's"
+                    + " resolution. Ignored without an incoming connection.");
 
     public static final PropertyDescriptor MIN_FILES = new PropertyDescriptor.Builder()
             .name("Minimum Files")
-            .description("A partition with more live files than this qualifies. Empty: the archive's compaction.minFiles (8 unless"
-                    + " the archive was created otherwise).")
+            .description(
+                    "A partition with more live files than this qualifies. Empty: the archive's compaction.minFiles (8 unless"
+                            + " the archive was created otherwise).")
             .required(false)
             .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
             .build();
 
     public static final PropertyDescriptor TARGET_FILE_SIZE = new PropertyDescriptor.Builder()
             .name("Target File Size")
-            .description("The size merged files are packed to. Empty: the archive's writer.targetFileBytes (128 MB unless the"
-                    + " archive was created otherwise).")
+            .description(
+                    "The size merged files are packed to. Empty: the archive's writer.targetFileBytes (128 MB unless the"
+                            + " archive was created otherwise).")
             .required(false)
             .addValidator(StandardValidators.DATA_SIZE_VALIDATOR)
             .build();
 
     public static final PropertyDescriptor SMALL_FILE_FRACTION = new PropertyDescriptor.Builder()
             .name("Small File Fraction")
-            .description("A file smaller than this fraction of the target size is small, and two small files make a partition"
-                    + " qualify. Empty: the archive's compaction.smallFileFraction (0.25).")
+            .description(
+                    "A file smaller than this fraction of the target size is small, and two small files make a partition"
+                            + " qualify. Empty: the archive's compaction.smallFileFraction (0.25).")
             .required(false)
             .addValidator(StandardValidators.NUMBER_VALIDATOR)
             .build();
 
     public static final PropertyDescriptor MIN_FILE_AGE = new PropertyDescriptor.Builder()
             .name("Minimum File Age")
-            .description("Files committed more recently than this are left alone (for storage that charges for deleting young"
-                    + " objects). Read from the commit log, not from the storage. Empty: the archive's compaction.minFileAgeSeconds (0).")
+            .description(
+                    "Files committed more recently than this are left alone (for storage that charges for deleting young"
+                            + " objects). Read from the commit log, not from the storage. Empty: the archive's compaction.minFileAgeSeconds (0).")
             .required(false)
             .addValidator(StandardValidators.TIME_PERIOD_VALIDATOR)
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
-            ARCHIVE_SERVICE, PARTITIONS, MIN_FILES, TARGET_FILE_SIZE, SMALL_FILE_FRACTION, MIN_FILE_AGE);
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS =
+            List.of(ARCHIVE_SERVICE, PARTITIONS, MIN_FILES, TARGET_FILE_SIZE, SMALL_FILE_FRACTION, MIN_FILE_AGE);
 
     public static final Relationship REL_SUCCESS = new Relationship.Builder()
             .name("success")
-            .description("Incoming FlowFiles once their partitions are compacted or found below the threshold; on a sweep, one"
-                    + " FlowFile per compacted partition")
+            .description(
+                    "Incoming FlowFiles once their partitions are compacted or found below the threshold; on a sweep, one"
+                            + " FlowFile per compacted partition")
             .build();
 
     public static final Relationship REL_FAILURE = new Relationship.Builder()
             .name("failure")
-            .description("FlowFiles naming a partition that is not a cell of the archive, or whose compaction failed for good (for"
-                    + " example a corrupt data file); on a sweep, one FlowFile per partition that failed. The archive is unchanged")
+            .description(
+                    "FlowFiles naming a partition that is not a cell of the archive, or whose compaction failed for good (for"
+                            + " example a corrupt data file); on a sweep, one FlowFile per partition that failed. The archive is unchanged")
             .build();
 
     public static final Relationship REL_RETRY = new Relationship.Builder()
             .name("retry")
-            .description("Incoming FlowFiles whose compaction met a commit conflict or a transient I/O error, penalised")
+            .description(
+                    "Incoming FlowFiles whose compaction met a commit conflict or a transient I/O error, penalised")
             .build();
 
     private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_SUCCESS, REL_FAILURE, REL_RETRY);
@@ -187,19 +224,26 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
     }
 
     @Override
-    protected java.util.Collection<org.apache.nifi.components.ValidationResult> customValidate(
-            org.apache.nifi.components.ValidationContext context) {
-        List<org.apache.nifi.components.ValidationResult> results = new ArrayList<>();
+    protected Collection<ValidationResult> customValidate(ValidationContext context) {
+        List<ValidationResult> results = new ArrayList<>();
         if (context.getProperty(SMALL_FILE_FRACTION).isSet()) {
-            double fraction = Double.parseDouble(context.getProperty(SMALL_FILE_FRACTION).getValue().strip());
+            double fraction = Double.parseDouble(
+                    context.getProperty(SMALL_FILE_FRACTION).getValue().strip());
             if (!(fraction > 0 && fraction <= 1)) {
-                results.add(new org.apache.nifi.components.ValidationResult.Builder().subject(SMALL_FILE_FRACTION.getDisplayName())
-                        .valid(false).explanation("must be above 0 and at most 1, was " + fraction).build());
+                results.add(new ValidationResult.Builder()
+                        .subject(SMALL_FILE_FRACTION.getDisplayName())
+                        .valid(false)
+                        .explanation("must be above 0 and at most 1, was " + fraction)
+                        .build());
             } else if (context.getProperty(TARGET_FILE_SIZE).isSet()
                     && fraction * context.getProperty(TARGET_FILE_SIZE).asDataSize(DataUnit.B) < 1) {
-                results.add(new org.apache.nifi.components.ValidationResult.Builder().subject(SMALL_FILE_FRACTION.getDisplayName())
-                        .valid(false).explanation(fraction + " of Target File Size " + context.getProperty(TARGET_FILE_SIZE).getValue()
-                                + " is less than one byte, so no file could ever count as small").build());
+                results.add(new ValidationResult.Builder()
+                        .subject(SMALL_FILE_FRACTION.getDisplayName())
+                        .valid(false)
+                        .explanation(fraction + " of Target File Size "
+                                + context.getProperty(TARGET_FILE_SIZE).getValue()
+                                + " is less than one byte, so no file could ever count as small")
+                        .build());
             }
         }
         return results;
@@ -212,19 +256,23 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             options = options.withMinFiles(context.getProperty(MIN_FILES).asInteger());
         }
         if (context.getProperty(TARGET_FILE_SIZE).isSet()) {
-            options = options.withTargetFileBytes(context.getProperty(TARGET_FILE_SIZE).asDataSize(DataUnit.B).longValue());
+            options = options.withTargetFileBytes(
+                    context.getProperty(TARGET_FILE_SIZE).asDataSize(DataUnit.B).longValue());
         }
         if (context.getProperty(SMALL_FILE_FRACTION).isSet()) {
-            options = options.withSmallFileFraction(Double.parseDouble(context.getProperty(SMALL_FILE_FRACTION).getValue().strip()));
+            options = options.withSmallFileFraction(Double.parseDouble(
+                    context.getProperty(SMALL_FILE_FRACTION).getValue().strip()));
         }
         if (context.getProperty(MIN_FILE_AGE).isSet()) {
-            options = options.withMinFileAge(Duration.ofMillis(context.getProperty(MIN_FILE_AGE).asTimePeriod(TimeUnit.MILLISECONDS)));
+            options = options.withMinFileAge(
+                    Duration.ofMillis(context.getProperty(MIN_FILE_AGE).asTimePeriod(TimeUnit.MILLISECONDS)));
         }
         return options;
     }
 
     @Override
-    public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
+    public List<ConfigVerificationResult> verify(
+            ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
         List<ConfigVerificationResult> results = new ArrayList<>();
         GeoParquetArchive archive = ProcessorSupport.archiveToVerify(context, ARCHIVE_SERVICE, results);
         if (archive == null) {
@@ -232,19 +280,28 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
         }
         try {
             CompactionPolicy policy = optionsOf(context).resolve(archive.descriptor());
-            results.add(ProcessorSupport.result("Compaction policy", Outcome.SUCCESSFUL, "A partition of " + archive + " qualifies with more than "
-                    + policy.minFiles() + " files or two files under " + policy.smallFileBytes() + " bytes; files are packed to "
-                    + policy.targetFileBytes() + " bytes and must be at least " + policy.minFileAge() + " old"));
+            results.add(ProcessorSupport.result(
+                    "Compaction policy",
+                    Outcome.SUCCESSFUL,
+                    "A partition of " + archive + " qualifies with more than "
+                            + policy.minFiles() + " files or two files under " + policy.smallFileBytes()
+                            + " bytes; files are packed to "
+                            + policy.targetFileBytes() + " bytes and must be at least " + policy.minFileAge()
+                            + " old"));
         } catch (RuntimeException e) {
             results.add(ProcessorSupport.result("Compaction policy", Outcome.FAILED, ProcessorSupport.describe(e)));
             return results;
         }
         try {
             Compactor compactor = new Compactor(archive, optionsOf(context));
-            long qualifying = compactor.planArchive().stream().filter(plan -> plan.qualifies()).count();
-            results.add(ProcessorSupport.result("Plan", Outcome.SUCCESSFUL, qualifying + " partitions qualify for compaction now"));
+            long qualifying = compactor.planArchive().stream()
+                    .filter(plan -> plan.qualifies())
+                    .count();
+            results.add(ProcessorSupport.result(
+                    "Plan", Outcome.SUCCESSFUL, qualifying + " partitions qualify for compaction now"));
         } catch (IOException | RuntimeException e) {
-            results.add(ProcessorSupport.result("Plan", Outcome.FAILED, "Cannot plan the archive's compaction: " + ProcessorSupport.describe(e)));
+            results.add(ProcessorSupport.result(
+                    "Plan", Outcome.FAILED, "Cannot plan the archive's compaction: " + ProcessorSupport.describe(e)));
         }
         return results;
     }
@@ -263,13 +320,21 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
     }
 
     /** Compacts the partitions one FlowFile names, and routes the FlowFile with what happened. */
-    private void compactNamed(ProcessContext context, ProcessSession session, GeoParquetArchive archive, FlowFile flowFile) {
-        String named = context.getProperty(PARTITIONS).evaluateAttributeExpressions(flowFile).getValue();
+    private void compactNamed(
+            ProcessContext context, ProcessSession session, GeoParquetArchive archive, FlowFile flowFile) {
+        String named = context.getProperty(PARTITIONS)
+                .evaluateAttributeExpressions(flowFile)
+                .getValue();
         List<String> cells;
         try {
             cells = ProcessorSupport.partitions(archive, named);
         } catch (IllegalArgumentException e) {
-            route(session, flowFile, REL_FAILURE, "Partitions '" + named + "' do not name cells of the archive: " + e.getMessage(), e);
+            route(
+                    session,
+                    flowFile,
+                    REL_FAILURE,
+                    "Partitions '" + named + "' do not name cells of the archive: " + e.getMessage(),
+                    e);
             return;
         }
         List<PartitionCompaction> results = new ArrayList<>();
@@ -280,18 +345,28 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             }
         } catch (IOException | RuntimeException e) {
             boolean retry = ProcessorSupport.isTransient(e);
-            route(session, retry ? session.penalize(flowFile) : flowFile, retry ? REL_RETRY : REL_FAILURE,
-                    "Compacting partitions " + cells + " failed: " + ProcessorSupport.describe(e), e);
+            route(
+                    session,
+                    retry ? session.penalize(flowFile) : flowFile,
+                    retry ? REL_RETRY : REL_FAILURE,
+                    "Compacting partitions " + cells + " failed: " + ProcessorSupport.describe(e),
+                    e);
             return;
         }
         FlowFile done = session.putAllAttributes(flowFile, attributesOf(results));
         for (PartitionCompaction result : results) {
             if (result.compacted()) {
-                session.getProvenanceReporter().send(done, ProcessorSupport.transitUri(archive,
-                        ArchiveLayout.partitionDirectory(result.cell())), "Compacted " + result.filesBefore() + " files into " + result.filesAfter());
+                session.getProvenanceReporter()
+                        .send(
+                                done,
+                                ProcessorSupport.transitUri(archive, ArchiveLayout.partitionDirectory(result.cell())),
+                                "Compacted " + result.filesBefore() + " files into " + result.filesAfter());
             }
         }
-        session.adjustCounter("Partitions Compacted", results.stream().filter(PartitionCompaction::compacted).count(), false);
+        session.adjustCounter(
+                "Partitions Compacted",
+                results.stream().filter(PartitionCompaction::compacted).count(),
+                false);
         session.transfer(done, REL_SUCCESS);
     }
 
@@ -310,7 +385,8 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
                 continue;
             }
             FlowFile flowFile = session.create();
-            flowFile = session.write(flowFile, out -> out.write(result.toJson().toString().getBytes(StandardCharsets.UTF_8)));
+            flowFile = session.write(
+                    flowFile, out -> out.write(result.toJson().toString().getBytes(StandardCharsets.UTF_8)));
             Map<String, String> attributes = attributesOf(List.of(result));
             attributes.put(GeoParquetAttributes.H3_CELL, result.cell());
             attributes.put(CoreAttributes.MIME_TYPE.key(), "application/json");
@@ -322,8 +398,11 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
                 getLogger().error("Compacting partition {} failed", result.cell(), result.failure());
                 session.transfer(flowFile, REL_FAILURE);
             } else {
-                session.getProvenanceReporter().create(flowFile, "Compacted " + uri + ": " + result.filesBefore() + " files into "
-                        + result.filesAfter());
+                session.getProvenanceReporter()
+                        .create(
+                                flowFile,
+                                "Compacted " + uri + ": " + result.filesBefore() + " files into "
+                                        + result.filesAfter());
                 session.transfer(flowFile, REL_SUCCESS);
             }
         }
@@ -332,22 +411,46 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
 
     private static Map<String, String> attributesOf(List<PartitionCompaction> results) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        attributes.put(GeoParquetAttributes.COMPACTED, String.valueOf(results.stream().anyMatch(PartitionCompaction::compacted)));
-        attributes.put(GeoParquetAttributes.COMPACTION_FILES_BEFORE, String.valueOf(results.stream().mapToLong(PartitionCompaction::filesBefore).sum()));
-        attributes.put(GeoParquetAttributes.COMPACTION_FILES_AFTER, String.valueOf(results.stream().mapToLong(PartitionCompaction::filesAfter).sum()));
-        attributes.put(GeoParquetAttributes.COMPACTION_BYTES_READ, String.valueOf(results.stream().mapToLong(PartitionCompaction::bytesRead).sum()));
-        attributes.put(GeoParquetAttributes.COMPACTION_BYTES_WRITTEN, String.valueOf(results.stream().mapToLong(PartitionCompaction::bytesWritten).sum()));
-        String skipped = String.join("; ", results.stream().filter(r -> r.skipReason() != null)
-                .map(r -> r.cell() + ": " + r.skipReason()).toList());
+        attributes.put(
+                GeoParquetAttributes.COMPACTED,
+                String.valueOf(results.stream().anyMatch(PartitionCompaction::compacted)));
+        attributes.put(
+                GeoParquetAttributes.COMPACTION_FILES_BEFORE,
+                String.valueOf(results.stream()
+                        .mapToLong(PartitionCompaction::filesBefore)
+                        .sum()));
+        attributes.put(
+                GeoParquetAttributes.COMPACTION_FILES_AFTER,
+                String.valueOf(results.stream()
+                        .mapToLong(PartitionCompaction::filesAfter)
+                        .sum()));
+        attributes.put(
+                GeoParquetAttributes.COMPACTION_BYTES_READ,
+                String.valueOf(results.stream()
+                        .mapToLong(PartitionCompaction::bytesRead)
+                        .sum()));
+        attributes.put(
+                GeoParquetAttributes.COMPACTION_BYTES_WRITTEN,
+                String.valueOf(results.stream()
+                        .mapToLong(PartitionCompaction::bytesWritten)
+                        .sum()));
+        String skipped = String.join(
+                "; ",
+                results.stream()
+                        .filter(r -> r.skipReason() != null)
+                        .map(r -> r.cell() + ": " + r.skipReason())
+                        .toList());
         if (!skipped.isEmpty()) {
             attributes.put(GeoParquetAttributes.COMPACTION_SKIP_REASON, skipped);
         }
-        attributes.putAll(StorageCostAttributes.of(GeoParquetAttributes.COMPACTION_STORAGE, results.stream().map(PartitionCompaction::cost)
-                .reduce(StorageCost.NONE, StorageCost::plus)));
+        attributes.putAll(StorageCostAttributes.of(
+                GeoParquetAttributes.COMPACTION_STORAGE,
+                results.stream().map(PartitionCompaction::cost).reduce(StorageCost.NONE, StorageCost::plus)));
         return attributes;
     }
 
-    private void route(ProcessSession session, FlowFile flowFile, Relationship relationship, String message, Throwable cause) {
+    private void route(
+            ProcessSession session, FlowFile flowFile, Relationship relationship, String message, Throwable cause) {
         getLogger().error("{}: {}; routing to {}", flowFile, message, relationship.getName(), cause);
         session.transfer(session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), relationship);
     }

@@ -8,18 +8,17 @@ import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.processors.geoparquet.GeometryColumns;
 import dev.nifigeoparquet.processors.record.RecordConversionOptions;
 import dev.nifigeoparquet.processors.record.RecordToGroupConverter;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.nifi.serialization.RecordReader;
 import org.apache.nifi.serialization.record.Record;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
-
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Turns the NiFi records of one delta FlowFile into engine delta rows in the archive's exact schema. Values are
@@ -44,13 +43,17 @@ final class DeltaRecords {
         this.deleteMarker = deleteMarker;
         this.archiveSchema = archive.schema();
         this.keyColumns = archive.descriptor().keyColumns();
-        this.rows = new RecordToGroupConverter(archiveSchema, new RecordConversionOptions(handling, false),
+        this.rows = new RecordToGroupConverter(
+                archiveSchema,
+                new RecordConversionOptions(handling, false),
                 GeometryColumns.writers(archiveSchema, archive.geo().orElse(null)));
         if (keyColumns.isEmpty()) {
             this.keys = null;
         } else {
-            List<Type> keyTypes = keyColumns.stream().map(archiveSchema::getType).toList();
-            this.keys = new RecordToGroupConverter(new MessageType(archiveSchema.getName(), keyTypes),
+            List<Type> keyTypes =
+                    keyColumns.stream().map(archiveSchema::getType).toList();
+            this.keys = new RecordToGroupConverter(
+                    new MessageType(archiveSchema.getName(), keyTypes),
                     new RecordConversionOptions(SchemaHandling.FILL_MISSING_NULLABLE, true));
         }
     }
@@ -63,7 +66,8 @@ final class DeltaRecords {
      */
     void requireArchiveCrs(RecordReader reader, String source) {
         if (reader instanceof GeoParquetRecordReader geoParquet) {
-            archive.requireDeltaCrs(geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), source);
+            archive.requireDeltaCrs(
+                    geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), source);
         }
     }
 
@@ -102,8 +106,9 @@ final class DeltaRecords {
             case Boolean flag -> flag;
             case CharSequence text when "true".equalsIgnoreCase(text.toString().strip()) -> true;
             case CharSequence text when "false".equalsIgnoreCase(text.toString().strip()) -> false;
-            default -> throw new IllegalArgumentException("record " + index + ": delete-marker field '" + deleteMarker
-                    + "' is " + marker + ", not true or false");
+            default ->
+                throw new IllegalArgumentException("record " + index + ": delete-marker field '" + deleteMarker
+                        + "' is " + marker + ", not true or false");
         };
     }
 

@@ -2,9 +2,6 @@ package dev.nifigeoparquet.processors;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import org.apache.nifi.serialization.AbstractRecordSetWriter;
-import org.apache.nifi.serialization.record.Record;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
@@ -12,6 +9,8 @@ import java.math.BigInteger;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.Map;
+import org.apache.nifi.serialization.AbstractRecordSetWriter;
+import org.apache.nifi.serialization.record.Record;
 
 /**
  * Writes records that could not be keyed as one JSON array of objects, for when the configured Record Writer cannot

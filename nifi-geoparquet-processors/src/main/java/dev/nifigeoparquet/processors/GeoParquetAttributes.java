@@ -28,6 +28,7 @@ public final class GeoParquetAttributes {
     public static final String OPERATION_ID = "geoparquet.operation.id";
     /** Whether the delta had been committed already, so that nothing changed. */
     public static final String REPLAY = "geoparquet.replay";
+
     public static final String ROWS_BEFORE = "geoparquet.rows.before";
     public static final String ROWS_AFTER = "geoparquet.rows.after";
     public static final String ROWS_NET = "geoparquet.rows.net";
@@ -40,6 +41,7 @@ public final class GeoParquetAttributes {
     public static final String COMMITS = "geoparquet.commits";
     /** The cells whose state the delta changed, comma-separated. */
     public static final String PARTITIONS_TOUCHED = "geoparquet.partitions.touched";
+
     public static final String FILES_WRITTEN = "geoparquet.files.written";
     public static final String BYTES_WRITTEN = "geoparquet.bytes.written";
     public static final String FILES_REMOVED = "geoparquet.files.removed";
@@ -71,6 +73,5 @@ public final class GeoParquetAttributes {
     /** Prefix of the verification's storage cost attributes: what reading the partitions cost. */
     public static final String VERIFICATION_STORAGE = "verification.storage.";
 
-    private GeoParquetAttributes() {
-    }
+    private GeoParquetAttributes() {}
 }

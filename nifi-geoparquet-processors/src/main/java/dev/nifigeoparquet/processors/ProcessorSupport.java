@@ -6,19 +6,18 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
-import org.apache.nifi.components.ConfigVerificationResult;
-import org.apache.nifi.components.ConfigVerificationResult.Outcome;
-import org.apache.nifi.components.PropertyDescriptor;
-import org.apache.nifi.context.PropertyContext;
-import org.apache.nifi.expression.ExpressionLanguageScope;
-import org.apache.nifi.processor.util.StandardValidators;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.nifi.components.ConfigVerificationResult;
+import org.apache.nifi.components.ConfigVerificationResult.Outcome;
+import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.context.PropertyContext;
+import org.apache.nifi.expression.ExpressionLanguageScope;
+import org.apache.nifi.processor.util.StandardValidators;
 
 /**
  * What the archive processors share: the properties they name alike, the archive of their service, the partitions a
@@ -31,11 +30,10 @@ final class ProcessorSupport {
     static final String ARCHIVE_SERVICE_NAME = "GeoParquet Archive Service";
 
     /** The default of the Partitions properties: the partitions an upsert touched, or the FlowFile's cell. */
-    static final String PARTITIONS_DEFAULT = "${" + GeoParquetAttributes.PARTITIONS_TOUCHED + ":replaceEmpty(${"
-            + GeoParquetAttributes.H3_CELL + "})}";
+    static final String PARTITIONS_DEFAULT =
+            "${" + GeoParquetAttributes.PARTITIONS_TOUCHED + ":replaceEmpty(${" + GeoParquetAttributes.H3_CELL + "})}";
 
-    private ProcessorSupport() {
-    }
+    private ProcessorSupport() {}
 
     /** The GeoParquet Archive Service property; {@code description} says what the processor does with the archive. */
     static PropertyDescriptor archiveServiceProperty(String description, boolean required) {
@@ -61,24 +59,32 @@ final class ProcessorSupport {
 
     /** The archive of the processor's {@linkplain #archiveServiceProperty service} property {@code service}. */
     static GeoParquetArchive archive(PropertyContext context, PropertyDescriptor service) {
-        return context.getProperty(service).asControllerService(GeoParquetArchiveService.class).archive();
+        return context.getProperty(service)
+                .asControllerService(GeoParquetArchiveService.class)
+                .archive();
     }
 
     /**
      * The archive, for Verify Properties: null when the service is not usable, after adding the failed step that says
      * why to {@code results}.
      */
-    static GeoParquetArchive archiveToVerify(PropertyContext context, PropertyDescriptor service, List<ConfigVerificationResult> results) {
+    static GeoParquetArchive archiveToVerify(
+            PropertyContext context, PropertyDescriptor service, List<ConfigVerificationResult> results) {
         try {
             return archive(context, service);
         } catch (RuntimeException e) {
-            results.add(result("Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + describe(e)));
+            results.add(
+                    result("Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + describe(e)));
             return null;
         }
     }
 
     static ConfigVerificationResult result(String step, Outcome outcome, String explanation) {
-        return new ConfigVerificationResult.Builder().verificationStepName(step).outcome(outcome).explanation(explanation).build();
+        return new ConfigVerificationResult.Builder()
+                .verificationStepName(step)
+                .outcome(outcome)
+                .explanation(explanation)
+                .build();
     }
 
     /**

@@ -1,16 +1,31 @@
 package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.keying.CrsReprojector;
+import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.KeyingException;
-import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
-import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.processors.geometry.FieldPath;
 import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
 import dev.nifigeoparquet.processors.geometry.UnkeyableRecordException;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.security.DigestOutputStream;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.SupportsBatching;
@@ -40,12 +55,12 @@ import org.apache.nifi.processor.Relationship;
 import org.apache.nifi.processor.VerifiableProcessor;
 import org.apache.nifi.processor.exception.ProcessException;
 import org.apache.nifi.processor.util.StandardValidators;
+import org.apache.nifi.schema.access.SchemaNotFoundException;
 import org.apache.nifi.serialization.MalformedRecordException;
 import org.apache.nifi.serialization.RecordReader;
 import org.apache.nifi.serialization.RecordReaderFactory;
 import org.apache.nifi.serialization.RecordSetWriter;
 import org.apache.nifi.serialization.RecordSetWriterFactory;
-import org.apache.nifi.schema.access.SchemaNotFoundException;
 import org.apache.nifi.serialization.SimpleRecordSchema;
 import org.apache.nifi.serialization.WriteResult;
 import org.apache.nifi.serialization.record.DataType;
@@ -57,50 +72,58 @@ import org.apache.nifi.serialization.record.RecordSchema;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.GeometryFactory;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.security.DigestOutputStream;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.UUID;
-
 @SupportsBatching
 @InputRequirement(Requirement.INPUT_REQUIRED)
 @Tags({"geoparquet", "h3", "partition", "route", "record", "geospatial", "wkb", "wkt", "geojson", "reproject"})
-@CapabilityDescription("Splits a delta of geospatial records into one FlowFile per H3 cell, the partition key of a GeoParquet archive,"
-        + " so that each FlowFile touches exactly one partition. Reads any record format through the Record Reader and writes each cell's"
-        + " records through the Record Writer. The geometry is read from a field holding WKB, WKT or GeoJSON, or from longitude and"
-        + " latitude fields; it leaves as ISO WKB in the archive's CRS in the archive's geometry column, so the output can be upserted as is."
-        + " The H3 resolution is the archive's pinned one, taken from the GeoParquet Archive Service. Records that cannot be keyed go"
-        + " together to one 'failure' FlowFile, each with its reason (as JSON if the Record Writer cannot write them); the other records"
-        + " of the same input are still routed. Memory and"
-        + " open writers stay bounded however many cells an input spans: see Maximum Open Writers.")
+@CapabilityDescription(
+        "Splits a delta of geospatial records into one FlowFile per H3 cell, the partition key of a GeoParquet archive,"
+                + " so that each FlowFile touches exactly one partition. Reads any record format through the Record Reader and writes each cell's"
+                + " records through the Record Writer. The geometry is read from a field holding WKB, WKT or GeoJSON, or from longitude and"
+                + " latitude fields; it leaves as ISO WKB in the archive's CRS in the archive's geometry column, so the output can be upserted as is."
+                + " The H3 resolution is the archive's pinned one, taken from the GeoParquet Archive Service. Records that cannot be keyed go"
+                + " together to one 'failure' FlowFile, each with its reason (as JSON if the Record Writer cannot write them); the other records"
+                + " of the same input are still routed. Memory and"
+                + " open writers stay bounded however many cells an input spans: see Maximum Open Writers.")
 @WritesAttributes({
-        @WritesAttribute(attribute = GeoParquetAttributes.H3_CELL, description = "The H3 cell of every record in the FlowFile (the partition it belongs to)"),
-        @WritesAttribute(attribute = GeoParquetAttributes.H3_RESOLUTION, description = "The H3 resolution the cell was computed at"),
-        @WritesAttribute(attribute = GeoParquetAttributes.RECORD_COUNT, description = "The number of records in the FlowFile"),
-        @WritesAttribute(attribute = GeoParquetAttributes.DELTA_ID, description = "The SHA-256 (hexadecimal) of the FlowFile's content: the same records"
-                + " written the same way always get the same id, so the archive recognises a redelivered delta and applies it once"),
-        @WritesAttribute(attribute = "fragment.identifier", description = "The same random UUID on every cell FlowFile made from one input"),
-        @WritesAttribute(attribute = "fragment.index", description = "The position of the FlowFile among those made from one input, from 0, in cell order"),
-        @WritesAttribute(attribute = "fragment.count", description = "How many cell FlowFiles were made from the input"),
-        @WritesAttribute(attribute = "mime.type", description = "The MIME type the Record Writer declares; application/json on a failure"
-                + " FlowFile the Record Writer could not write"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On the failure FlowFile: how many records could not be keyed, by reason,"
-                + " and why they are written as JSON when the Record Writer could not write them; or why the whole input could not be routed")
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.H3_CELL,
+            description = "The H3 cell of every record in the FlowFile (the partition it belongs to)"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.H3_RESOLUTION,
+            description = "The H3 resolution the cell was computed at"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.RECORD_COUNT,
+            description = "The number of records in the FlowFile"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.DELTA_ID,
+            description =
+                    "The SHA-256 (hexadecimal) of the FlowFile's content: the same records"
+                            + " written the same way always get the same id, so the archive recognises a redelivered delta and applies it once"),
+    @WritesAttribute(
+            attribute = "fragment.identifier",
+            description = "The same random UUID on every cell FlowFile made from one input"),
+    @WritesAttribute(
+            attribute = "fragment.index",
+            description = "The position of the FlowFile among those made from one input, from 0, in cell order"),
+    @WritesAttribute(attribute = "fragment.count", description = "How many cell FlowFiles were made from the input"),
+    @WritesAttribute(
+            attribute = "mime.type",
+            description = "The MIME type the Record Writer declares; application/json on a failure"
+                    + " FlowFile the Record Writer could not write"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ERROR_MESSAGE,
+            description =
+                    "On the failure FlowFile: how many records could not be keyed, by reason,"
+                            + " and why they are written as JSON when the Record Writer could not write them; or why the whole input could not be routed")
 })
-@SeeAlso(classNames = {"dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
-        "org.apache.nifi.processors.standard.PartitionRecord"})
+@SeeAlso(
+        classNames = {
+            "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
+            "org.apache.nifi.processors.standard.PartitionRecord"
+        })
 @UseCase(
-        description = "Prepare a nightly delta of features for upserting into an H3-partitioned GeoParquet archive, one FlowFile per partition.",
+        description =
+                "Prepare a nightly delta of features for upserting into an H3-partitioned GeoParquet archive, one FlowFile per partition.",
         keywords = {"geoparquet", "h3", "delta", "partition", "upsert", "nightly"},
         configuration = """
                 Add a StandardGeoParquetArchiveService pointing at the archive's root directory and select it as \
@@ -113,18 +136,17 @@ import java.util.UUID;
                 Connect "success" to the processor that upserts into the archive; every FlowFile carries h3.cell and delta.id. \
                 Connect "failure" to a place where an operator can read the records that could not be keyed and their reason \
                 in the h3_keying_error field. "original" can be auto-terminated.
-                """
-)
+                """)
 @UseCase(
-        description = "Route a delta whose coordinates are in another CRS (for example Web Mercator, EPSG:3857) into an archive stored in longitude/latitude.",
+        description =
+                "Route a delta whose coordinates are in another CRS (for example Web Mercator, EPSG:3857) into an archive stored in longitude/latitude.",
         keywords = {"crs", "reproject", "epsg", "3857", "mercator", "projection"},
         configuration = """
                 Configure the processor as for any delta, then set "Source CRS" to the delta's CRS as AUTHORITY:CODE, for example EPSG:3857.
                 Every geometry is converted to the archive's CRS before it is keyed and written, so the cell FlowFiles hold WKB \
                 in the archive's own CRS and can be upserted without further conversion.
                 Run "Verify Properties" to see the archive's CRS and a test conversion from the Source CRS.
-                """
-)
+                """)
 public class RouteByH3Cell extends AbstractProcessor implements VerifiableProcessor {
 
     /** The field added to each record of the failure FlowFile, saying why that record could not be keyed. */
@@ -151,14 +173,17 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             .required(true)
             .build();
 
-    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty("The archive the delta is bound"
-            + " for. Its pinned H3 resolution, CRS and geometry column decide how records are keyed and written, so the routing can"
-            + " never drift from the archive. Leave empty only to route without an archive, and then set H3 Resolution.", false);
+    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty(
+            "The archive the delta is bound"
+                    + " for. Its pinned H3 resolution, CRS and geometry column decide how records are keyed and written, so the routing can"
+                    + " never drift from the archive. Leave empty only to route without an archive, and then set H3 Resolution.",
+            false);
 
     public static final PropertyDescriptor H3_RESOLUTION = new PropertyDescriptor.Builder()
             .name("H3 Resolution")
-            .description("The H3 resolution (0 to 15) to route at. Allowed only when no GeoParquet Archive Service is set: an archive's"
-                    + " resolution is pinned and always taken from the service.")
+            .description(
+                    "The H3 resolution (0 to 15) to route at. Allowed only when no GeoParquet Archive Service is set: an archive's"
+                            + " resolution is pinned and always taken from the service.")
             .required(false)
             .addValidator(StandardValidators.createLongValidator(0, 15, true))
             .build();
@@ -173,8 +198,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     public static final PropertyDescriptor GEOMETRY_FIELD = new PropertyDescriptor.Builder()
             .name("Geometry Field")
-            .description("The field holding the geometry: a RecordPath such as /geometry or /location/wkt, or a field name. A top-level"
-                    + " field is replaced in the output by the WKB geometry field.")
+            .description(
+                    "The field holding the geometry: a RecordPath such as /geometry or /location/wkt, or a field name. A top-level"
+                            + " field is replaced in the output by the WKB geometry field.")
             .required(true)
             .defaultValue(DEFAULT_GEOMETRY_FIELD)
             .addValidator(fieldPathValidator())
@@ -183,7 +209,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     public static final PropertyDescriptor LONGITUDE_FIELD = new PropertyDescriptor.Builder()
             .name("Longitude Field")
-            .description("The numeric field holding x (a RecordPath or a field name): longitude, or easting in a projected Source CRS.")
+            .description(
+                    "The numeric field holding x (a RecordPath or a field name): longitude, or easting in a projected Source CRS.")
             .required(true)
             .defaultValue("longitude")
             .addValidator(fieldPathValidator())
@@ -192,7 +219,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     public static final PropertyDescriptor LATITUDE_FIELD = new PropertyDescriptor.Builder()
             .name("Latitude Field")
-            .description("The numeric field holding y (a RecordPath or a field name): latitude, or northing in a projected Source CRS.")
+            .description(
+                    "The numeric field holding y (a RecordPath or a field name): latitude, or northing in a projected Source CRS.")
             .required(true)
             .defaultValue("latitude")
             .addValidator(fieldPathValidator())
@@ -201,37 +229,50 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     public static final PropertyDescriptor SOURCE_CRS = new PropertyDescriptor.Builder()
             .name("Source CRS")
-            .description("The CRS of the incoming coordinates as AUTHORITY:CODE, for example EPSG:3857. Empty means the archive's CRS"
-                    + " (OGC:CRS84, longitude/latitude, without an archive service). Geometries are converted to the archive's CRS before"
-                    + " they are keyed and written.")
+            .description(
+                    "The CRS of the incoming coordinates as AUTHORITY:CODE, for example EPSG:3857. Empty means the archive's CRS"
+                            + " (OGC:CRS84, longitude/latitude, without an archive service). Geometries are converted to the archive's CRS before"
+                            + " they are keyed and written.")
             .required(false)
             .addValidator(crsValidator())
             .build();
 
     public static final PropertyDescriptor MAX_OPEN_WRITERS = new PropertyDescriptor.Builder()
             .name("Maximum Open Writers")
-            .description("How many cell FlowFiles are written at the same time. An input spanning more cells is read once to find its"
-                    + " cells and then once more for every group of this many cells, so memory stays bounded by this many open Record"
-                    + " Writers whatever the input holds. Higher values read the input fewer times but need more memory per writer.")
+            .description(
+                    "How many cell FlowFiles are written at the same time. An input spanning more cells is read once to find its"
+                            + " cells and then once more for every group of this many cells, so memory stays bounded by this many open Record"
+                            + " Writers whatever the input holds. Higher values read the input fewer times but need more memory per writer.")
             .required(true)
             .defaultValue("100")
             .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
             .build();
 
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
-            RECORD_READER, RECORD_WRITER, ARCHIVE_SERVICE, H3_RESOLUTION, GEOMETRY_FORMAT, GEOMETRY_FIELD, LONGITUDE_FIELD,
-            LATITUDE_FIELD, SOURCE_CRS, MAX_OPEN_WRITERS);
+            RECORD_READER,
+            RECORD_WRITER,
+            ARCHIVE_SERVICE,
+            H3_RESOLUTION,
+            GEOMETRY_FORMAT,
+            GEOMETRY_FIELD,
+            LONGITUDE_FIELD,
+            LATITUDE_FIELD,
+            SOURCE_CRS,
+            MAX_OPEN_WRITERS);
 
     public static final Relationship REL_SUCCESS = new Relationship.Builder()
             .name("success")
-            .description("One FlowFile per H3 cell, holding the input's records of that cell with their geometry as WKB in the archive's CRS")
+            .description(
+                    "One FlowFile per H3 cell, holding the input's records of that cell with their geometry as WKB in the archive's CRS")
             .build();
 
     public static final Relationship REL_FAILURE = new Relationship.Builder()
             .name("failure")
-            .description("One FlowFile with every record of an input that could not be keyed, each with its reason in the "
-                    + KEYING_ERROR_FIELD + " field (as JSON when the Record Writer cannot write them); or the unchanged input when it could"
-                    + " not be read, or its cells not written, at all")
+            .description(
+                    "One FlowFile with every record of an input that could not be keyed, each with its reason in the "
+                            + KEYING_ERROR_FIELD
+                            + " field (as JSON when the Record Writer cannot write them); or the unchanged input when it could"
+                            + " not be read, or its cells not written, at all")
             .build();
 
     public static final Relationship REL_ORIGINAL = new Relationship.Builder()
@@ -250,9 +291,18 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         return (subject, input, context) -> {
             try {
                 FieldPath.parse(input);
-                return new ValidationResult.Builder().subject(subject).input(input).valid(true).build();
+                return new ValidationResult.Builder()
+                        .subject(subject)
+                        .input(input)
+                        .valid(true)
+                        .build();
             } catch (IllegalArgumentException e) {
-                return new ValidationResult.Builder().subject(subject).input(input).valid(false).explanation(e.getMessage()).build();
+                return new ValidationResult.Builder()
+                        .subject(subject)
+                        .input(input)
+                        .valid(false)
+                        .explanation(e.getMessage())
+                        .build();
             }
         };
     }
@@ -261,9 +311,18 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         return (subject, input, context) -> {
             try {
                 SourceCrs.declared(input);
-                return new ValidationResult.Builder().subject(subject).input(input).valid(true).build();
+                return new ValidationResult.Builder()
+                        .subject(subject)
+                        .input(input)
+                        .valid(true)
+                        .build();
             } catch (KeyingException e) {
-                return new ValidationResult.Builder().subject(subject).input(input).valid(false).explanation(e.getMessage()).build();
+                return new ValidationResult.Builder()
+                        .subject(subject)
+                        .input(input)
+                        .valid(false)
+                        .explanation(e.getMessage())
+                        .build();
             }
         };
     }
@@ -284,15 +343,21 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         boolean hasService = context.getProperty(ARCHIVE_SERVICE).isSet();
         boolean hasResolution = context.getProperty(H3_RESOLUTION).isSet();
         if (hasService && hasResolution) {
-            results.add(new ValidationResult.Builder().subject(H3_RESOLUTION.getDisplayName()).valid(false)
-                    .explanation("H3 Resolution must be empty when a GeoParquet Archive Service is set: the resolution is the archive's"
-                            + " pinned one, taken from the service, so that routing cannot drift from the archive")
+            results.add(new ValidationResult.Builder()
+                    .subject(H3_RESOLUTION.getDisplayName())
+                    .valid(false)
+                    .explanation(
+                            "H3 Resolution must be empty when a GeoParquet Archive Service is set: the resolution is the archive's"
+                                    + " pinned one, taken from the service, so that routing cannot drift from the archive")
                     .build());
         }
         if (!hasService && !hasResolution) {
-            results.add(new ValidationResult.Builder().subject(H3_RESOLUTION.getDisplayName()).valid(false)
-                    .explanation("Set a GeoParquet Archive Service (recommended: the archive's pinned resolution is then used) or, to route"
-                            + " without an archive, an H3 Resolution")
+            results.add(new ValidationResult.Builder()
+                    .subject(H3_RESOLUTION.getDisplayName())
+                    .valid(false)
+                    .explanation(
+                            "Set a GeoParquet Archive Service (recommended: the archive's pinned resolution is then used) or, to route"
+                                    + " without an archive, an H3 Resolution")
                     .build());
         }
         return results;
@@ -304,8 +369,11 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         routing = routingFor(context, service);
         outputGeometryField = outputGeometryField(context, service);
         GeometryFormat format = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(GeometryFormat.class);
-        sourceGeometryField = format == GeometryFormat.LON_LAT ? null
-                : FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue()).topLevelName().orElse(null);
+        sourceGeometryField = format == GeometryFormat.LON_LAT
+                ? null
+                : FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue())
+                        .topLevelName()
+                        .orElse(null);
     }
 
     @OnStopped
@@ -315,11 +383,14 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     private static GeoParquetArchiveService archiveService(PropertyContext context) {
         return context.getProperty(ARCHIVE_SERVICE).isSet()
-                ? context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class) : null;
+                ? context.getProperty(ARCHIVE_SERVICE).asControllerService(GeoParquetArchiveService.class)
+                : null;
     }
 
     private static CellRouting routingFor(PropertyContext context, GeoParquetArchiveService service) {
-        H3Keyer keyer = service != null ? service.keyer() : new H3Keyer(context.getProperty(H3_RESOLUTION).asInteger());
+        H3Keyer keyer = service != null
+                ? service.keyer()
+                : new H3Keyer(context.getProperty(H3_RESOLUTION).asInteger());
         SourceCrs target = service != null ? service.crs() : SourceCrs.CRS84;
         String declared = context.getProperty(SOURCE_CRS).getValue();
         SourceCrs source = declared == null || declared.isBlank() ? target : SourceCrs.declared(declared);
@@ -327,10 +398,20 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             target = source; // without an archive there is no other CRS to convert to
         }
         GeometryFormat format = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(GeometryFormat.class);
-        FieldPath geometry = format == GeometryFormat.LON_LAT ? null : FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue());
-        FieldPath longitude = format == GeometryFormat.LON_LAT ? FieldPath.parse(context.getProperty(LONGITUDE_FIELD).getValue()) : null;
-        FieldPath latitude = format == GeometryFormat.LON_LAT ? FieldPath.parse(context.getProperty(LATITUDE_FIELD).getValue()) : null;
-        return new CellRouting(keyer, source, target, new CrsReprojector(),
+        FieldPath geometry = format == GeometryFormat.LON_LAT
+                ? null
+                : FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue());
+        FieldPath longitude = format == GeometryFormat.LON_LAT
+                ? FieldPath.parse(context.getProperty(LONGITUDE_FIELD).getValue())
+                : null;
+        FieldPath latitude = format == GeometryFormat.LON_LAT
+                ? FieldPath.parse(context.getProperty(LATITUDE_FIELD).getValue())
+                : null;
+        return new CellRouting(
+                keyer,
+                source,
+                target,
+                new CrsReprojector(),
                 () -> new GeometryExtractor(format, geometry, longitude, latitude));
     }
 
@@ -343,37 +424,57 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         if (format == GeometryFormat.LON_LAT) {
             return DEFAULT_GEOMETRY_FIELD;
         }
-        return FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue()).topLevelName().orElse(DEFAULT_GEOMETRY_FIELD);
+        return FieldPath.parse(context.getProperty(GEOMETRY_FIELD).getValue())
+                .topLevelName()
+                .orElse(DEFAULT_GEOMETRY_FIELD);
     }
 
     @Override
-    public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
+    public List<ConfigVerificationResult> verify(
+            ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
         List<ConfigVerificationResult> results = new ArrayList<>();
         GeoParquetArchiveService service;
         try {
             service = archiveService(context);
             if (service != null) {
-                results.add(ProcessorSupport.result("GeoParquet Archive", Outcome.SUCCESSFUL, "Routing for the archive at " + service.location()
-                        + ": H3 resolution " + service.h3Resolution() + ", CRS " + service.crs() + ", geometry written to column '"
-                        + service.geometryColumn() + "'"));
+                results.add(ProcessorSupport.result(
+                        "GeoParquet Archive",
+                        Outcome.SUCCESSFUL,
+                        "Routing for the archive at " + service.location()
+                                + ": H3 resolution " + service.h3Resolution() + ", CRS " + service.crs()
+                                + ", geometry written to column '"
+                                + service.geometryColumn() + "'"));
             } else {
-                results.add(ProcessorSupport.result("GeoParquet Archive", Outcome.SKIPPED, "No archive service: routing at H3 resolution "
-                        + context.getProperty(H3_RESOLUTION).getValue() + " without converting geometries"));
+                results.add(ProcessorSupport.result(
+                        "GeoParquet Archive",
+                        Outcome.SKIPPED,
+                        "No archive service: routing at H3 resolution "
+                                + context.getProperty(H3_RESOLUTION).getValue() + " without converting geometries"));
             }
         } catch (RuntimeException e) {
-            results.add(ProcessorSupport.result("GeoParquet Archive", Outcome.FAILED, "The GeoParquet Archive Service is not usable: " + e.getMessage()));
+            results.add(ProcessorSupport.result(
+                    "GeoParquet Archive",
+                    Outcome.FAILED,
+                    "The GeoParquet Archive Service is not usable: " + e.getMessage()));
             return results;
         }
         try {
             CellRouting candidate = routingFor(context, service);
             if (CrsReprojector.isIdentity(candidate.source(), candidate.target())) {
-                results.add(ProcessorSupport.result("Source CRS", Outcome.SUCCESSFUL, "Geometries are in " + candidate.target() + " already; no conversion"));
+                results.add(ProcessorSupport.result(
+                        "Source CRS",
+                        Outcome.SUCCESSFUL,
+                        "Geometries are in " + candidate.target() + " already; no conversion"));
             } else {
                 // One conversion proves the projection library knows both CRSs and can go from one to the other.
                 var origin = new GeometryFactory().createPoint(new Coordinate(0, 0));
                 var converted = candidate.reprojector().reproject(origin, candidate.source(), candidate.target());
-                results.add(ProcessorSupport.result("Source CRS", Outcome.SUCCESSFUL, "Geometries are converted from " + candidate.source() + " to the archive's "
-                        + candidate.target() + " (the origin of " + candidate.source() + " becomes " + converted.getCoordinate() + ")"));
+                results.add(ProcessorSupport.result(
+                        "Source CRS",
+                        Outcome.SUCCESSFUL,
+                        "Geometries are converted from " + candidate.source() + " to the archive's "
+                                + candidate.target() + " (the origin of " + candidate.source() + " becomes "
+                                + converted.getCoordinate() + ")"));
             }
         } catch (RuntimeException e) {
             results.add(ProcessorSupport.result("Source CRS", Outcome.FAILED, e.getMessage()));
@@ -387,8 +488,10 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         if (original == null) {
             return;
         }
-        RecordReaderFactory readerFactory = context.getProperty(RECORD_READER).asControllerService(RecordReaderFactory.class);
-        RecordSetWriterFactory writerFactory = context.getProperty(RECORD_WRITER).asControllerService(RecordSetWriterFactory.class);
+        RecordReaderFactory readerFactory =
+                context.getProperty(RECORD_READER).asControllerService(RecordReaderFactory.class);
+        RecordSetWriterFactory writerFactory =
+                context.getProperty(RECORD_WRITER).asControllerService(RecordSetWriterFactory.class);
         int maxOpenWriters = context.getProperty(MAX_OPEN_WRITERS).asInteger();
         CellRouting.Task task = routing.newTask();
         String resolution = String.valueOf(routing.keyer().resolution());
@@ -396,13 +499,15 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         List<FlowFile> created = new ArrayList<>();
         try {
             Scan scan = scan(session, original, readerFactory, task);
-            Failures failures = scan.unkeyable() == null ? null
+            Failures failures = scan.unkeyable() == null
+                    ? null
                     : writeFailures(session, original, readerFactory, writerFactory, task, scan.unkeyable(), created);
             List<String> cells = new ArrayList<>(scan.recordsPerCell().keySet());
             List<CellOutput> outputs = new ArrayList<>(cells.size());
             for (int start = 0; start < cells.size(); start += maxOpenWriters) {
                 List<String> window = cells.subList(start, Math.min(cells.size(), start + maxOpenWriters));
-                outputs.addAll(writeCells(session, original, readerFactory, writerFactory, task, scan.outputSchema(), window, created));
+                outputs.addAll(writeCells(
+                        session, original, readerFactory, writerFactory, task, scan.outputSchema(), window, created));
             }
 
             String fragmentId = UUID.randomUUID().toString();
@@ -412,7 +517,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 CellOutput output = outputs.get(index);
                 if (output.recordCount() != scan.recordsPerCell().get(output.cell())) {
                     throw new ProcessException("The input changed between reads: cell " + output.cell() + " had "
-                            + scan.recordsPerCell().get(output.cell()) + " records on the first read and " + output.recordCount() + " later");
+                            + scan.recordsPerCell().get(output.cell()) + " records on the first read and "
+                            + output.recordCount() + " later");
                 }
                 Map<String, String> attributes = new HashMap<>(output.attributes());
                 attributes.put(GeoParquetAttributes.H3_CELL, output.cell());
@@ -441,8 +547,14 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 getLogger().warn("{}: {}", original, summary);
             }
             if (!children.isEmpty()) {
-                session.getProvenanceReporter().fork(original, children, "Routed " + routed + " records to " + cellFlowFiles.size()
-                        + " H3 cells" + (failures == null ? "" : "; " + failures.count() + " records could not be keyed"));
+                session.getProvenanceReporter()
+                        .fork(
+                                original,
+                                children,
+                                "Routed " + routed + " records to " + cellFlowFiles.size() + " H3 cells"
+                                        + (failures == null
+                                                ? ""
+                                                : "; " + failures.count() + " records could not be keyed"));
             }
             session.transfer(cellFlowFiles, REL_SUCCESS);
             session.transfer(original, REL_ORIGINAL);
@@ -454,37 +566,43 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
             session.remove(created);
             getLogger().error("Cannot route {} by H3 cell; routing it to failure", original, e);
-            FlowFile failed = session.putAttribute(original, GeoParquetAttributes.ERROR_MESSAGE, String.valueOf(e.getMessage()));
+            FlowFile failed =
+                    session.putAttribute(original, GeoParquetAttributes.ERROR_MESSAGE, String.valueOf(e.getMessage()));
             session.transfer(failed, REL_FAILURE);
         }
     }
 
     /** What the first read found: the cells with their record counts, the output schema, and the records that could not be keyed. */
-    private record Scan(TreeMap<String, Long> recordsPerCell, RecordSchema outputSchema, Unkeyable unkeyable) {
-    }
+    private record Scan(TreeMap<String, Long> recordsPerCell, RecordSchema outputSchema, Unkeyable unkeyable) {}
 
     /** How many records could not be keyed, by reason, and the first one's message. */
     private record Unkeyable(long count, Map<String, Long> perReason, String first) {
 
         String summary(long routed) {
-            return count + " of " + (count + routed) + " records could not be keyed, by reason " + perReason + "; the first: " + first;
+            return count + " of " + (count + routed) + " records could not be keyed, by reason " + perReason
+                    + "; the first: " + first;
         }
     }
 
     /** The failure FlowFile, written; {@code note} says why it is not in the Record Writer's format, or is empty. */
-    private record Failures(FlowFile flowFile, long count, Map<String, String> attributes, String mimeType, String note) {
-    }
+    private record Failures(
+            FlowFile flowFile, long count, Map<String, String> attributes, String mimeType, String note) {}
 
     /** One finished cell FlowFile. */
-    private record CellOutput(String cell, FlowFile flowFile, long recordCount, String sha256, Map<String, String> attributes,
-                              String mimeType) {
-    }
+    private record CellOutput(
+            String cell,
+            FlowFile flowFile,
+            long recordCount,
+            String sha256,
+            Map<String, String> attributes,
+            String mimeType) {}
 
     /**
      * The first read: keys every record, counting records per cell and the records that cannot be keyed by reason.
      * Holds the distinct cells, never the records.
      */
-    private Scan scan(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory, CellRouting.Task task)
+    private Scan scan(
+            ProcessSession session, FlowFile original, RecordReaderFactory readerFactory, CellRouting.Task task)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         TreeMap<String, Long> perCell = new TreeMap<>();
         Map<String, Long> perReason = new TreeMap<>();
@@ -492,7 +610,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         String firstFailure = null;
         RecordSchema outputSchema;
         try (InputStream in = session.read(original);
-             RecordReader reader = readerFactory.createRecordReader(original.getAttributes(), in, original.getSize(), getLogger())) {
+                RecordReader reader = readerFactory.createRecordReader(
+                        original.getAttributes(), in, original.getSize(), getLogger())) {
             requireDeclaredCrs(reader, original);
             outputSchema = outputSchema(reader.getSchema());
             Record record;
@@ -516,41 +635,63 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
      * writer that cannot write them (a GeoParquet writer needs a geometry column, which such records may lack or hold
      * garbage in) must not hide the reasons nor hold up the input: they are then written as JSON instead.
      */
-    private Failures writeFailures(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory,
-                                   RecordSetWriterFactory writerFactory, CellRouting.Task task, Unkeyable unkeyable, List<FlowFile> created)
+    private Failures writeFailures(
+            ProcessSession session,
+            FlowFile original,
+            RecordReaderFactory readerFactory,
+            RecordSetWriterFactory writerFactory,
+            CellRouting.Task task,
+            Unkeyable unkeyable,
+            List<FlowFile> created)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         Failures failures;
         try {
             failures = writeFailures(session, original, readerFactory, writerFactory, task, "");
         } catch (IOException | SchemaNotFoundException | RuntimeException refused) {
-            getLogger().warn("{}: the Record Writer cannot write the {} records that could not be keyed; writing them as JSON",
-                    original, unkeyable.count(), refused);
-            failures = writeFailures(session, original, readerFactory, null, task,
+            getLogger()
+                    .warn(
+                            "{}: the Record Writer cannot write the {} records that could not be keyed; writing them as JSON",
+                            original,
+                            unkeyable.count(),
+                            refused);
+            failures = writeFailures(
+                    session,
+                    original,
+                    readerFactory,
+                    null,
+                    task,
                     "; written as JSON because the Record Writer could not write them: " + refused.getMessage());
         }
         created.add(failures.flowFile());
         if (failures.count() != unkeyable.count()) {
-            throw new ProcessException("The input changed between reads: " + unkeyable.count() + " records could not be keyed on the first read and "
-                    + failures.count() + " later");
+            throw new ProcessException("The input changed between reads: " + unkeyable.count()
+                    + " records could not be keyed on the first read and " + failures.count() + " later");
         }
         return failures;
     }
 
     /** One attempt at the failure FlowFile, with {@code writerFactory} or, when it is null, as JSON. Nothing is left behind when it fails. */
-    private Failures writeFailures(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory,
-                                   RecordSetWriterFactory writerFactory, CellRouting.Task task, String note)
+    private Failures writeFailures(
+            ProcessSession session,
+            FlowFile original,
+            RecordReaderFactory readerFactory,
+            RecordSetWriterFactory writerFactory,
+            CellRouting.Task task,
+            String note)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         FlowFile flowFile = session.create(original);
         try {
             try (InputStream in = session.read(original);
-                 RecordReader reader = readerFactory.createRecordReader(original.getAttributes(), in, original.getSize(), getLogger())) {
+                    RecordReader reader = readerFactory.createRecordReader(
+                            original.getAttributes(), in, original.getSize(), getLogger())) {
                 RecordSchema schema = failureSchema(reader.getSchema());
                 if (writerFactory != null) {
                     schema = writerFactory.getSchema(original.getAttributes(), schema);
                 }
                 try (OutputStream out = session.write(flowFile);
-                     RecordSetWriter writer = writerFactory == null ? new FailedRecordsJsonWriter(out)
-                             : writerFactory.createWriter(getLogger(), schema, out, flowFile)) {
+                        RecordSetWriter writer = writerFactory == null
+                                ? new FailedRecordsJsonWriter(out)
+                                : writerFactory.createWriter(getLogger(), schema, out, flowFile)) {
                     writer.beginRecordSet();
                     Record record;
                     while ((record = reader.nextRecord()) != null) {
@@ -563,7 +704,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                         }
                     }
                     WriteResult result = writer.finishRecordSet();
-                    return new Failures(flowFile, result.getRecordCount(), result.getAttributes(), writer.getMimeType(), note);
+                    return new Failures(
+                            flowFile, result.getRecordCount(), result.getAttributes(), writer.getMimeType(), note);
                 }
             }
         } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
@@ -583,10 +725,11 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             return;
         }
         SourceCrs expected = routing.source();
-        DeclaredCrs.mismatch(geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), sourceGeometryField, expected)
+        DeclaredCrs.mismatch(
+                        geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), sourceGeometryField, expected)
                 .ifPresent(problem -> {
-                    throw new IllegalArgumentException(original.getAttribute(CoreAttributes.FILENAME.key()) + ": " + problem
-                            + " (the Source CRS); set Source CRS to the CRS the file declares");
+                    throw new IllegalArgumentException(original.getAttribute(CoreAttributes.FILENAME.key()) + ": "
+                            + problem + " (the Source CRS); set Source CRS to the CRS the file declares");
                 });
     }
 
@@ -594,9 +737,15 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
      * One further read: writes the records of the cells in {@code window}, at most that many writers open at once.
      * Every cell's content passes through a SHA-256 digest on its way out, which becomes the cell's delta id.
      */
-    private List<CellOutput> writeCells(ProcessSession session, FlowFile original, RecordReaderFactory readerFactory,
-                                        RecordSetWriterFactory writerFactory, CellRouting.Task task, RecordSchema outputSchema,
-                                        List<String> window, List<FlowFile> created)
+    private List<CellOutput> writeCells(
+            ProcessSession session,
+            FlowFile original,
+            RecordReaderFactory readerFactory,
+            RecordSetWriterFactory writerFactory,
+            CellRouting.Task task,
+            RecordSchema outputSchema,
+            List<String> window,
+            List<FlowFile> created)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         Map<String, OpenCell> open = new HashMap<>();
         for (String cell : window) {
@@ -606,7 +755,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         List<CellOutput> outputs = new ArrayList<>(window.size());
         try {
             try (InputStream in = session.read(original);
-                 RecordReader reader = readerFactory.createRecordReader(original.getAttributes(), in, original.getSize(), getLogger())) {
+                    RecordReader reader = readerFactory.createRecordReader(
+                            original.getAttributes(), in, original.getSize(), getLogger())) {
                 Record record;
                 while ((record = reader.nextRecord()) != null) {
                     CellRouting.Keyed keyed;
@@ -631,7 +781,12 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 WriteResult result = written.writer().finishRecordSet();
                 written.close();
                 open.put(cell, null);
-                outputs.add(new CellOutput(cell, written.flowFile(), result.getRecordCount(), written.sha256(), result.getAttributes(),
+                outputs.add(new CellOutput(
+                        cell,
+                        written.flowFile(),
+                        result.getRecordCount(),
+                        written.sha256(),
+                        result.getAttributes(),
                         written.writer().getMimeType()));
             }
         } finally {
@@ -647,8 +802,14 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     /** A cell FlowFile being written: its writer and the digest of what reaches the content. */
     private record OpenCell(FlowFile flowFile, RecordSetWriter writer, DigestOutputStream out) {
 
-        static OpenCell open(ProcessSession session, FlowFile original, RecordSetWriterFactory writerFactory, RecordSchema schema,
-                             ComponentLog logger, List<FlowFile> created) throws IOException, SchemaNotFoundException {
+        static OpenCell open(
+                ProcessSession session,
+                FlowFile original,
+                RecordSetWriterFactory writerFactory,
+                RecordSchema schema,
+                ComponentLog logger,
+                List<FlowFile> created)
+                throws IOException, SchemaNotFoundException {
             FlowFile child = session.create(original);
             created.add(child);
             DigestOutputStream out = new DigestOutputStream(session.write(child), ProcessorSupport.sha256());
@@ -685,7 +846,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             return HexFormat.of().formatHex(out.getMessageDigest().digest());
         }
 
-        private static void closeAfterFailure(java.io.Closeable closeable, Exception failure) {
+        private static void closeAfterFailure(Closeable closeable, Exception failure) {
             try {
                 closeable.close();
             } catch (IOException | RuntimeException e) {

@@ -11,7 +11,21 @@ import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.processors.record.RecordConversionException;
-import dev.nifigeoparquet.processors.record.RecordConversionOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.ReadsAttribute;
@@ -34,6 +48,7 @@ import org.apache.nifi.components.ValidationContext;
 import org.apache.nifi.components.ValidationResult;
 import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.flowfile.FlowFile;
+import org.apache.nifi.flowfile.attributes.CoreAttributes;
 import org.apache.nifi.logging.ComponentLog;
 import org.apache.nifi.processor.AbstractProcessor;
 import org.apache.nifi.processor.ProcessContext;
@@ -47,97 +62,142 @@ import org.apache.nifi.serialization.RecordReader;
 import org.apache.nifi.serialization.RecordReaderFactory;
 import org.apache.nifi.serialization.record.Record;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.regex.Pattern;
-
 @InputRequirement(Requirement.INPUT_REQUIRED)
-@Tags({"geoparquet", "parquet", "h3", "partition", "upsert", "merge", "delete", "append", "archive", "geospatial", "record"})
-@CapabilityDescription("Applies one partition's delta to an H3-partitioned GeoParquet archive, rewriting only that partition:"
-        + " appends, upserts on the archive's feature key, deletes by key, or replaces the partition. Each FlowFile holds the"
-        + " records of one H3 cell, as RouteByH3Cell produces them, in any format the Record Reader reads (GeoParquet deltas"
-        + " through GeoParquetReader). The cell comes from an attribute and is validated as a canonical H3 index of the archive's"
-        + " pinned resolution before any path is built from it; every record is re-keyed, and a record outside that cell fails the"
-        + " FlowFile. Values are converted to the archive's Parquet types exactly or the FlowFile fails naming the record and field."
-        + " Each delta is committed atomically under the archive's commit protocol and is idempotent: its id is the delta.id"
-        + " attribute (or the SHA-256 of the content), never the FlowFile UUID, so a redelivered or replayed delta changes nothing.")
+@Tags({
+    "geoparquet",
+    "parquet",
+    "h3",
+    "partition",
+    "upsert",
+    "merge",
+    "delete",
+    "append",
+    "archive",
+    "geospatial",
+    "record"
+})
+@CapabilityDescription(
+        "Applies one partition's delta to an H3-partitioned GeoParquet archive, rewriting only that partition:"
+                + " appends, upserts on the archive's feature key, deletes by key, or replaces the partition. Each FlowFile holds the"
+                + " records of one H3 cell, as RouteByH3Cell produces them, in any format the Record Reader reads (GeoParquet deltas"
+                + " through GeoParquetReader). The cell comes from an attribute and is validated as a canonical H3 index of the archive's"
+                + " pinned resolution before any path is built from it; every record is re-keyed, and a record outside that cell fails the"
+                + " FlowFile. Values are converted to the archive's Parquet types exactly or the FlowFile fails naming the record and field."
+                + " Each delta is committed atomically under the archive's commit protocol and is idempotent: its id is the delta.id"
+                + " attribute (or the SHA-256 of the content), never the FlowFile UUID, so a redelivered or replayed delta changes nothing.")
 @ReadsAttributes({
-        @ReadsAttribute(attribute = GeoParquetAttributes.H3_CELL, description = "The H3 cell of every record"
-                + " (the attribute is configurable: H3 Cell Attribute)"),
-        @ReadsAttribute(attribute = GeoParquetAttributes.DELTA_ID, description = "The delta's id, as RouteByH3Cell writes it; when"
-                + " absent, the SHA-256 of the FlowFile's content is used")
+    @ReadsAttribute(
+            attribute = GeoParquetAttributes.H3_CELL,
+            description = "The H3 cell of every record" + " (the attribute is configurable: H3 Cell Attribute)"),
+    @ReadsAttribute(
+            attribute = GeoParquetAttributes.DELTA_ID,
+            description = "The delta's id, as RouteByH3Cell writes it; when"
+                    + " absent, the SHA-256 of the FlowFile's content is used")
 })
 @WritesAttributes({
-        @WritesAttribute(attribute = GeoParquetAttributes.OPERATION_ID, description = "The operation id recorded in the partition's"
-                + " commit log: the write mode and the delta id, e.g. upsert:3f0c..."),
-        @WritesAttribute(attribute = GeoParquetAttributes.REPLAY, description = "true when the delta had already been committed and"
-                + " nothing changed"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_BEFORE, description = "Rows in the partitions the delta changed"
-                + " (its cell, and the cells its keys left), before its own changes: the FlowFiles of one run are counted as if"
-                + " applied one after another in queue order; for a replay, the partition's rows now"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_AFTER, description = "Rows in those partitions after the delta's"
-                + " own changes"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_NET, description = "Rows after minus rows before, which is"
-                + " inserted minus deleted: the delta's net change of the archive's row count"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_INSERTED, description = "Rows with keys new to the archive"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_UPDATED, description = "Features replaced by the delta's newer"
-                + " row, wherever they were stored; includes the moved ones"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_MOVED, description = "Of the updated features, those whose new"
-                + " geometry moved them from another cell into this one"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_DELETED, description = "Features removed, from whichever cell"
-                + " held them"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ROWS_SKIPPED, description = "Delta rows ignored because the archive"
-                + " holds a newer version of the feature (Version Column)"),
-        @WritesAttribute(attribute = GeoParquetAttributes.PARTITIONS_TOUCHED, description = "Comma-separated cells whose state"
-                + " changed: the FlowFile's cell, and the old cells of keys that moved or were deleted; empty for a replay"),
-        @WritesAttribute(attribute = GeoParquetAttributes.COMMITS, description = "The commit entries holding the delta's"
-                + " changes, as comma-separated <cell>@<version>; VerifyGeoMetadata reconciles row counts from them. Empty for a"
-                + " replay"),
-        @WritesAttribute(attribute = GeoParquetAttributes.FILES_WRITTEN, description = "Data files written"),
-        @WritesAttribute(attribute = GeoParquetAttributes.BYTES_WRITTEN, description = "Bytes of the data files written"),
-        @WritesAttribute(attribute = GeoParquetAttributes.FILES_REMOVED, description = "Data files superseded and deleted"),
-        @WritesAttribute(attribute = GeoParquetAttributes.BYTES_REMOVED, description = "Bytes of the data files superseded"),
-        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.PUT_COUNT,
-                description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.GET_COUNT,
-                description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.LIST_COUNT,
-                description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.DELETE_COUNT,
-                description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
-                description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
-                description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
-                description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
-                description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.BATCH_DELTAS, description = "How many FlowFiles' deltas were committed"
-                + " together with this one in one rewrite of the partition; the counts above, storage costs included, are the"
-                + " batch's"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On failure and retry: why")
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.OPERATION_ID,
+            description = "The operation id recorded in the partition's"
+                    + " commit log: the write mode and the delta id, e.g. upsert:3f0c..."),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.REPLAY,
+            description = "true when the delta had already been committed and" + " nothing changed"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ROWS_BEFORE,
+            description = "Rows in the partitions the delta changed"
+                    + " (its cell, and the cells its keys left), before its own changes: the FlowFiles of one run are counted as if"
+                    + " applied one after another in queue order; for a replay, the partition's rows now"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ROWS_AFTER,
+            description = "Rows in those partitions after the delta's" + " own changes"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ROWS_NET,
+            description = "Rows after minus rows before, which is"
+                    + " inserted minus deleted: the delta's net change of the archive's row count"),
+    @WritesAttribute(attribute = GeoParquetAttributes.ROWS_INSERTED, description = "Rows with keys new to the archive"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ROWS_UPDATED,
+            description = "Features replaced by the delta's newer"
+                    + " row, wherever they were stored; includes the moved ones"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ROWS_MOVED,
+            description = "Of the updated features, those whose new"
+                    + " geometry moved them from another cell into this one"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ROWS_DELETED,
+            description = "Features removed, from whichever cell" + " held them"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ROWS_SKIPPED,
+            description = "Delta rows ignored because the archive"
+                    + " holds a newer version of the feature (Version Column)"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.PARTITIONS_TOUCHED,
+            description =
+                    "Comma-separated cells whose state"
+                            + " changed: the FlowFile's cell, and the old cells of keys that moved or were deleted; empty for a replay"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.COMMITS,
+            description = "The commit entries holding the delta's"
+                    + " changes, as comma-separated <cell>@<version>; VerifyGeoMetadata reconciles row counts from them. Empty for a"
+                    + " replay"),
+    @WritesAttribute(attribute = GeoParquetAttributes.FILES_WRITTEN, description = "Data files written"),
+    @WritesAttribute(attribute = GeoParquetAttributes.BYTES_WRITTEN, description = "Bytes of the data files written"),
+    @WritesAttribute(attribute = GeoParquetAttributes.FILES_REMOVED, description = "Data files superseded and deleted"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.BYTES_REMOVED,
+            description = "Bytes of the data files superseded"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.PUT_COUNT,
+            description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.GET_COUNT,
+            description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.LIST_COUNT,
+            description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.DELETE_COUNT,
+            description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+            description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+            description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+            description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.UPSERT_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+            description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.BATCH_DELTAS,
+            description = "How many FlowFiles' deltas were committed"
+                    + " together with this one in one rewrite of the partition; the counts above, storage costs included, are the"
+                    + " batch's"),
+    @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On failure and retry: why")
 })
-@SeeAlso(classNames = {"dev.nifigeoparquet.processors.RouteByH3Cell", "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
-        "dev.nifigeoparquet.processors.VerifyGeoMetadata", "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
-        "dev.nifigeoparquet.processors.geoparquet.GeoParquetReader"})
-@Restricted(restrictions = {
-        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
-                explanation = "Reads the data files and commit logs of the archive's partitions."),
-        @Restriction(requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
-                explanation = "Writes data files and commit entries into the archive, and deletes the data files a commit supersedes.")
-})
+@SeeAlso(
+        classNames = {
+            "dev.nifigeoparquet.processors.RouteByH3Cell",
+            "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
+            "dev.nifigeoparquet.processors.VerifyGeoMetadata",
+            "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService",
+            "dev.nifigeoparquet.processors.geoparquet.GeoParquetReader"
+        })
+@Restricted(
+        restrictions = {
+            @Restriction(
+                    requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                    explanation = "Reads the data files and commit logs of the archive's partitions."),
+            @Restriction(
+                    requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
+                    explanation =
+                            "Writes data files and commit entries into the archive, and deletes the data files a commit supersedes.")
+        })
 @UseCase(
-        description = "Keep an H3-partitioned GeoParquet archive current with a nightly delta, rewriting only the partitions it touches.",
+        description =
+                "Keep an H3-partitioned GeoParquet archive current with a nightly delta, rewriting only the partitions it touches.",
         keywords = {"geoparquet", "upsert", "merge", "nightly", "delta", "partition"},
         configuration = """
                 Route the delta with RouteByH3Cell first and connect its "success" here: every FlowFile then holds one cell's \
@@ -149,8 +209,7 @@ import java.util.regex.Pattern;
                 Connect "success" to CompactGeoParquetPartition (or VerifyGeoMetadata). Connect "retry" back to this processor: \
                 it receives deltas that lost a commit race or met a transient I/O error, penalised. Connect "failure" to a place \
                 an operator watches: error.message says which record, field or file was wrong, and the archive is unchanged.
-                """
-)
+                """)
 @UseCase(
         description = "Replace whole partitions with a fresh extract of them.",
         keywords = {"replace", "overwrite", "reload", "partition"},
@@ -158,8 +217,7 @@ import java.util.regex.Pattern;
                 Configure the processor as for an upsert and set "Write Mode" to "Replace Partition". Each FlowFile's records \
                 become the complete content of its cell's partition; other partitions are not read or written. Keys that were \
                 in another cell before keep only their new row.
-                """
-)
+                """)
 public class UpsertGeoParquetPartition extends AbstractProcessor implements VerifiableProcessor {
 
     /** Ids become part of a JSON commit entry and of log messages; nothing longer or stranger is accepted. */
@@ -167,11 +225,20 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     /** How the delta changes its partition, as the canvas names it. */
     enum Mode implements DescribedValue {
-        APPEND("Append", WriteMode.APPEND, "The delta's records become a new data file; existing files are untouched. A key the"
-                + " archive already holds fails the FlowFile."),
-        UPSERT("Upsert", WriteMode.UPSERT, "Merge on the archive's feature key: a delta record replaces the archive's row with"
-                + " the same key (unless the archive's version is newer), new keys are added, records marked deleted are removed."),
-        DELETE("Delete", WriteMode.DELETE, "Remove the features whose keys the records carry; records need only the key fields."),
+        APPEND(
+                "Append",
+                WriteMode.APPEND,
+                "The delta's records become a new data file; existing files are untouched. A key the"
+                        + " archive already holds fails the FlowFile."),
+        UPSERT(
+                "Upsert",
+                WriteMode.UPSERT,
+                "Merge on the archive's feature key: a delta record replaces the archive's row with"
+                        + " the same key (unless the archive's version is newer), new keys are added, records marked deleted are removed."),
+        DELETE(
+                "Delete",
+                WriteMode.DELETE,
+                "Remove the features whose keys the records carry; records need only the key fields."),
         REPLACE("Replace Partition", WriteMode.REPLACE, "The delta's records become the whole partition.");
 
         private final String displayName;
@@ -206,9 +273,13 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     /** What to do about archive fields a record lacks. */
     enum MissingFields implements DescribedValue {
-        STRICT("Strict", SchemaHandling.STRICT,
+        STRICT(
+                "Strict",
+                SchemaHandling.STRICT,
                 "Every field of the archive's schema must be present in every record; a missing one fails the FlowFile."),
-        FILL_NULLABLE("Fill Missing Nullable Fields", SchemaHandling.FILL_MISSING_NULLABLE,
+        FILL_NULLABLE(
+                "Fill Missing Nullable Fields",
+                SchemaHandling.FILL_MISSING_NULLABLE,
                 "A nullable archive field the record lacks is written as null; a missing required field still fails.");
 
         private final String displayName;
@@ -241,13 +312,14 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         }
     }
 
-    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty(
-            "The archive the deltas are applied to.", true);
+    public static final PropertyDescriptor ARCHIVE_SERVICE =
+            ProcessorSupport.archiveServiceProperty("The archive the deltas are applied to.", true);
 
     public static final PropertyDescriptor RECORD_READER = new PropertyDescriptor.Builder()
             .name("Record Reader")
-            .description("Reads the delta's records: a GeoParquetReader for GeoParquet deltas, or any reader of the format"
-                    + " RouteByH3Cell's Record Writer wrote.")
+            .description(
+                    "Reads the delta's records: a GeoParquetReader for GeoParquet deltas, or any reader of the format"
+                            + " RouteByH3Cell's Record Writer wrote.")
             .identifiesControllerService(RecordReaderFactory.class)
             .required(true)
             .build();
@@ -262,8 +334,9 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     public static final PropertyDescriptor CELL_ATTRIBUTE = new PropertyDescriptor.Builder()
             .name("H3 Cell Attribute")
-            .description("The FlowFile attribute holding the delta's H3 cell. Its value must be a canonical H3 index (15 lower-case"
-                    + " hexadecimal digits) at the archive's pinned resolution, and every record's geometry must key to it.")
+            .description(
+                    "The FlowFile attribute holding the delta's H3 cell. Its value must be a canonical H3 index (15 lower-case"
+                            + " hexadecimal digits) at the archive's pinned resolution, and every record's geometry must key to it.")
             .required(true)
             .defaultValue(GeoParquetAttributes.H3_CELL)
             .addValidator(StandardValidators.ATTRIBUTE_KEY_VALIDATOR)
@@ -271,8 +344,9 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     public static final PropertyDescriptor DELETE_MARKER = new PropertyDescriptor.Builder()
             .name("Delete Marker Field")
-            .description("A boolean record field whose true value deletes the record's key instead of upserting it; such records"
-                    + " need only the key fields. The field is not written to the archive. Only for Write Mode Upsert.")
+            .description(
+                    "A boolean record field whose true value deletes the record's key instead of upserting it; such records"
+                            + " need only the key fields. The field is not written to the archive. Only for Write Mode Upsert.")
             .required(false)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .dependsOn(WRITE_MODE, Mode.UPSERT)
@@ -280,10 +354,11 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     public static final PropertyDescriptor VERSION_COLUMN = new PropertyDescriptor.Builder()
             .name("Version Column")
-            .description("The column the flow expects to order versions of a feature: an upsert keeps the row with the higher"
-                    + " version. The archive pins its version column when it is created; this property states the flow's"
-                    + " expectation, and the processor refuses to run against an archive whose version column differs. Leave empty"
-                    + " to accept the archive's.")
+            .description(
+                    "The column the flow expects to order versions of a feature: an upsert keeps the row with the higher"
+                            + " version. The archive pins its version column when it is created; this property states the flow's"
+                            + " expectation, and the processor refuses to run against an archive whose version column differs. Leave empty"
+                            + " to accept the archive's.")
             .required(false)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .dependsOn(WRITE_MODE, Mode.UPSERT)
@@ -291,8 +366,9 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     public static final PropertyDescriptor MISSING_FIELDS = new PropertyDescriptor.Builder()
             .name("Schema Handling")
-            .description("What to do when a record lacks a field of the archive's schema. A record with a field the archive does"
-                    + " not have always fails (schema evolution is not supported), so no value is dropped silently.")
+            .description(
+                    "What to do when a record lacks a field of the archive's schema. A record with a field the archive does"
+                            + " not have always fails (schema evolution is not supported), so no value is dropped silently.")
             .required(true)
             .allowableValues(MissingFields.class)
             .defaultValue(MissingFields.STRICT)
@@ -300,44 +376,66 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     public static final PropertyDescriptor BATCH_SIZE = new PropertyDescriptor.Builder()
             .name("Batch Size")
-            .description("The most FlowFiles taken per run. They are grouped by cell and each group is applied in queue order;"
-                    + " see the processor's documentation for how a batch commits.")
+            .description(
+                    "The most FlowFiles taken per run. They are grouped by cell and each group is applied in queue order;"
+                            + " see the processor's documentation for how a batch commits.")
             .required(true)
             .defaultValue("50")
             .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
             .build();
 
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
-            ARCHIVE_SERVICE, RECORD_READER, WRITE_MODE, CELL_ATTRIBUTE, DELETE_MARKER, VERSION_COLUMN, MISSING_FIELDS, BATCH_SIZE);
+            ARCHIVE_SERVICE,
+            RECORD_READER,
+            WRITE_MODE,
+            CELL_ATTRIBUTE,
+            DELETE_MARKER,
+            VERSION_COLUMN,
+            MISSING_FIELDS,
+            BATCH_SIZE);
 
     public static final Relationship REL_SUCCESS = new Relationship.Builder()
             .name("success")
-            .description("Deltas committed, or found already committed (geoparquet.replay is true), with what they changed")
+            .description(
+                    "Deltas committed, or found already committed (geoparquet.replay is true), with what they changed")
             .build();
 
     public static final Relationship REL_FAILURE = new Relationship.Builder()
             .name("failure")
-            .description("Deltas that cannot be applied as they are: a bad cell attribute, a record outside the cell, a value the"
-                    + " archive cannot hold, a corrupt data file in the partition. The archive is unchanged; error.message says why")
+            .description(
+                    "Deltas that cannot be applied as they are: a bad cell attribute, a record outside the cell, a value the"
+                            + " archive cannot hold, a corrupt data file in the partition. The archive is unchanged; error.message says why")
             .build();
 
     public static final Relationship REL_RETRY = new Relationship.Builder()
             .name("retry")
-            .description("Deltas that met a commit conflict or a transient I/O error; the archive is unchanged and the FlowFile is"
-                    + " penalised, so routing it back here applies it later")
+            .description(
+                    "Deltas that met a commit conflict or a transient I/O error; the archive is unchanged and the FlowFile is"
+                            + " penalised, so routing it back here applies it later")
             .build();
 
     private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_SUCCESS, REL_FAILURE, REL_RETRY);
 
     /** The configuration of one schedule. */
-    private record Settings(Mode mode, String cellAttribute, String deleteMarker, String versionColumn, MissingFields missingFields,
-                            int batchSize) {
+    private record Settings(
+            Mode mode,
+            String cellAttribute,
+            String deleteMarker,
+            String versionColumn,
+            MissingFields missingFields,
+            int batchSize) {
 
         static Settings of(PropertyContext context) {
             Mode mode = context.getProperty(WRITE_MODE).asAllowableValue(Mode.class);
-            return new Settings(mode, context.getProperty(CELL_ATTRIBUTE).getValue(),
-                    mode == Mode.UPSERT ? trimmed(context.getProperty(DELETE_MARKER).getValue()) : null,
-                    mode == Mode.UPSERT ? trimmed(context.getProperty(VERSION_COLUMN).getValue()) : null,
+            return new Settings(
+                    mode,
+                    context.getProperty(CELL_ATTRIBUTE).getValue(),
+                    mode == Mode.UPSERT
+                            ? trimmed(context.getProperty(DELETE_MARKER).getValue())
+                            : null,
+                    mode == Mode.UPSERT
+                            ? trimmed(context.getProperty(VERSION_COLUMN).getValue())
+                            : null,
                     context.getProperty(MISSING_FIELDS).asAllowableValue(MissingFields.class),
                     context.getProperty(BATCH_SIZE).asInteger());
         }
@@ -365,8 +463,12 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         String marker = context.getProperty(DELETE_MARKER).getValue();
         String cellAttribute = context.getProperty(CELL_ATTRIBUTE).getValue();
         if (marker != null && marker.strip().equals(cellAttribute)) {
-            results.add(new ValidationResult.Builder().subject(DELETE_MARKER.getDisplayName()).valid(false)
-                    .explanation("names a record field; it cannot also be the H3 Cell Attribute '" + cellAttribute + "'").build());
+            results.add(new ValidationResult.Builder()
+                    .subject(DELETE_MARKER.getDisplayName())
+                    .valid(false)
+                    .explanation(
+                            "names a record field; it cannot also be the H3 Cell Attribute '" + cellAttribute + "'")
+                    .build());
         }
         return results;
     }
@@ -388,7 +490,8 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         List<String> keys = archive.descriptor().keyColumns();
         if (settings.mode().writeMode().needsKey() && keys.isEmpty()) {
             problems.add("Write Mode " + settings.mode().getDisplayName() + " needs a feature key, and the archive at "
-                    + archive.storage().describe() + " has none (it is append-only); choose Append or Replace Partition");
+                    + archive.storage().describe()
+                    + " has none (it is append-only); choose Append or Replace Partition");
         }
         String pinned = archive.descriptor().versionColumn();
         if (settings.versionColumn() != null && !settings.versionColumn().equals(pinned)) {
@@ -397,31 +500,44 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                     + "; set it to the archive's or leave it empty");
         }
         if (settings.deleteMarker() != null && archive.schema().containsField(settings.deleteMarker())) {
-            problems.add("Delete Marker Field '" + settings.deleteMarker() + "' is a column of the archive; it must be a field"
-                    + " that only the delta carries");
+            problems.add("Delete Marker Field '" + settings.deleteMarker()
+                    + "' is a column of the archive; it must be a field" + " that only the delta carries");
         }
         return problems;
     }
 
     @Override
-    public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
+    public List<ConfigVerificationResult> verify(
+            ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
         List<ConfigVerificationResult> results = new ArrayList<>();
         GeoParquetArchive archive = ProcessorSupport.archiveToVerify(context, ARCHIVE_SERVICE, results);
         if (archive == null) {
             return results;
         }
-        results.add(ProcessorSupport.result("Archive", Outcome.SUCCESSFUL, archive + ": H3 resolution " + archive.h3Resolution() + ", key columns "
-                + archive.descriptor().keyColumns() + ", version column " + archive.descriptor().versionColumn()));
+        results.add(ProcessorSupport.result(
+                "Archive",
+                Outcome.SUCCESSFUL,
+                archive + ": H3 resolution " + archive.h3Resolution() + ", key columns "
+                        + archive.descriptor().keyColumns() + ", version column "
+                        + archive.descriptor().versionColumn()));
         List<String> problems = archiveProblems(Settings.of(context), archive);
-        results.add(problems.isEmpty()
-                ? ProcessorSupport.result("Configuration against the archive", Outcome.SUCCESSFUL, "Write Mode, Version Column and Delete Marker Field fit")
-                : ProcessorSupport.result("Configuration against the archive", Outcome.FAILED, String.join("; ", problems)));
+        results.add(
+                problems.isEmpty()
+                        ? ProcessorSupport.result(
+                                "Configuration against the archive",
+                                Outcome.SUCCESSFUL,
+                                "Write Mode, Version Column and Delete Marker Field fit")
+                        : ProcessorSupport.result(
+                                "Configuration against the archive", Outcome.FAILED, String.join("; ", problems)));
         String cellAttribute = context.getProperty(CELL_ATTRIBUTE).getValue();
         String cell = attributes.get(cellAttribute);
         if (cell != null) {
             try {
                 archive.requireCell(cell);
-                results.add(ProcessorSupport.result("H3 Cell Attribute", Outcome.SUCCESSFUL, "'" + cell + "' is a cell of the archive's resolution"));
+                results.add(ProcessorSupport.result(
+                        "H3 Cell Attribute",
+                        Outcome.SUCCESSFUL,
+                        "'" + cell + "' is a cell of the archive's resolution"));
             } catch (IllegalArgumentException e) {
                 results.add(ProcessorSupport.result("H3 Cell Attribute", Outcome.FAILED, e.getMessage()));
             }
@@ -444,16 +560,26 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         for (FlowFile flowFile : flowFiles) {
             String raw = flowFile.getAttribute(current.cellAttribute());
             try {
-                byCell.computeIfAbsent(archive.requireCell(raw), cell -> new ArrayList<>()).add(flowFile);
+                byCell.computeIfAbsent(archive.requireCell(raw), cell -> new ArrayList<>())
+                        .add(flowFile);
             } catch (IllegalArgumentException e) {
-                fail(session, flowFile, "Attribute " + current.cellAttribute() + " is not a partition of the archive: " + e.getMessage(), null);
+                fail(
+                        session,
+                        flowFile,
+                        "Attribute " + current.cellAttribute() + " is not a partition of the archive: "
+                                + e.getMessage(),
+                        null);
             }
         }
-        DeltaRecords records = new DeltaRecords(archive, current.mode().writeMode(), current.deleteMarker(),
+        DeltaRecords records = new DeltaRecords(
+                archive,
+                current.mode().writeMode(),
+                current.deleteMarker(),
                 current.missingFields().handling());
         List<CellBatch> batches = new ArrayList<>();
         for (Map.Entry<String, List<FlowFile>> group : byCell.entrySet()) {
-            CellBatch batch = prepareBatch(session, archive, readers, records, current, group.getKey(), group.getValue());
+            CellBatch batch =
+                    prepareBatch(session, archive, readers, records, current, group.getKey(), group.getValue());
             if (batch != null) {
                 batches.add(batch);
             }
@@ -472,20 +598,27 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
      * One cell's FlowFiles, read and validated, to be committed with one rewrite of the partition. Each delta keeps
      * its own id in the commit, so a FlowFile redelivered alone later is a replay.
      */
-    private record CellBatch(String cell, List<FlowFile> flowFiles, List<FlowFile> repeated, List<PartitionDelta> deltas) {
-    }
+    private record CellBatch(
+            String cell, List<FlowFile> flowFiles, List<FlowFile> repeated, List<PartitionDelta> deltas) {}
 
     /** Reads and validates each FlowFile of one partition; those that fail go to failure. Null when none is left. */
-    private CellBatch prepareBatch(ProcessSession session, GeoParquetArchive archive, RecordReaderFactory readers,
-                                   DeltaRecords records, Settings current, String cell, List<FlowFile> flowFiles) {
+    private CellBatch prepareBatch(
+            ProcessSession session,
+            GeoParquetArchive archive,
+            RecordReaderFactory readers,
+            DeltaRecords records,
+            Settings current,
+            String cell,
+            List<FlowFile> flowFiles) {
         List<FlowFile> batch = new ArrayList<>();
         List<FlowFile> repeated = new ArrayList<>();
         List<PartitionDelta> deltas = new ArrayList<>();
-        java.util.Set<String> ids = new java.util.HashSet<>();
+        Set<String> ids = new HashSet<>();
         for (FlowFile flowFile : flowFiles) {
             try {
                 Delta read = read(session, flowFile, readers, records);
-                String operationId = operationId(current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID), read.contentSha256());
+                String operationId = operationId(
+                        current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID), read.contentSha256());
                 if (ids.contains(operationId)) {
                     repeated.add(flowFile); // the same delta twice in one batch: applied once, the copy is a replay
                     continue;
@@ -494,14 +627,22 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 ids.add(operationId);
                 batch.add(flowFile);
             } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
-                fail(session, flowFile, "Delta for partition " + cell + " cannot be applied: " + ProcessorSupport.describe(e), e);
+                fail(
+                        session,
+                        flowFile,
+                        "Delta for partition " + cell + " cannot be applied: " + ProcessorSupport.describe(e),
+                        e);
             }
         }
         return batch.isEmpty() ? null : new CellBatch(cell, batch, repeated, deltas);
     }
 
     /** Sends a cell's FlowFiles where their batch's outcome says: success with its counts, retry, or failure. */
-    private void route(ProcessSession session, GeoParquetArchive archive, CellBatch cellBatch, ArchiveWriter.BatchOutcome outcome) {
+    private void route(
+            ProcessSession session,
+            GeoParquetArchive archive,
+            CellBatch cellBatch,
+            ArchiveWriter.BatchOutcome outcome) {
         String cell = cellBatch.cell();
         List<FlowFile> batch = cellBatch.flowFiles();
         List<FlowFile> repeated = cellBatch.repeated();
@@ -511,11 +652,21 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             all.addAll(repeated);
             for (FlowFile flowFile : all) {
                 if (ProcessorSupport.isTransient(e)) {
-                    getLogger().warn("{}: applying the deltas to partition {} met a transient failure; routing to retry", flowFile, cell, e);
-                    FlowFile retried = session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, ProcessorSupport.describe(e));
+                    getLogger()
+                            .warn(
+                                    "{}: applying the deltas to partition {} met a transient failure; routing to retry",
+                                    flowFile,
+                                    cell,
+                                    e);
+                    FlowFile retried = session.putAttribute(
+                            flowFile, GeoParquetAttributes.ERROR_MESSAGE, ProcessorSupport.describe(e));
                     session.transfer(session.penalize(retried), REL_RETRY);
                 } else {
-                    fail(session, flowFile, "Partition " + cell + " was not changed: " + ProcessorSupport.describe(e), e);
+                    fail(
+                            session,
+                            flowFile,
+                            "Partition " + cell + " was not changed: " + ProcessorSupport.describe(e),
+                            e);
                 }
             }
             return;
@@ -547,12 +698,14 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             attributes.put(GeoParquetAttributes.BYTES_WRITTEN, "0");
             attributes.put(GeoParquetAttributes.FILES_REMOVED, "0");
             attributes.put(GeoParquetAttributes.BYTES_REMOVED, "0");
-            attributes.putAll(StorageCostAttributes.of(GeoParquetAttributes.UPSERT_STORAGE, StorageCost.NONE)); // the copy cost nothing of its own
+            attributes.putAll(StorageCostAttributes.of(
+                    GeoParquetAttributes.UPSERT_STORAGE, StorageCost.NONE)); // the copy cost nothing of its own
             attributes.put(GeoParquetAttributes.BATCH_DELTAS, String.valueOf(batch.size()));
             session.transfer(session.putAllAttributes(flowFile, attributes), REL_SUCCESS);
         }
         session.adjustCounter("Deltas Replayed", repeated.size() + (result.replay() ? batch.size() : 0), false);
-        session.adjustCounter(result.replay() ? "Deltas Replayed" : "Deltas Committed", result.replay() ? 0 : batch.size(), false);
+        session.adjustCounter(
+                result.replay() ? "Deltas Replayed" : "Deltas Committed", result.replay() ? 0 : batch.size(), false);
         session.adjustCounter("Partition Rewrites", result.replay() ? 0 : 1, false);
     }
 
@@ -566,16 +719,16 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     }
 
     /** A FlowFile's records as delta rows, and the SHA-256 of its content. */
-    private record Delta(List<DeltaRow> rows, String contentSha256) {
-    }
+    private record Delta(List<DeltaRow> rows, String contentSha256) {}
 
     private Delta read(ProcessSession session, FlowFile flowFile, RecordReaderFactory readers, DeltaRecords records)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         List<DeltaRow> rows = new ArrayList<>();
         MessageDigest digest = ProcessorSupport.sha256();
         try (InputStream in = new DigestInputStream(session.read(flowFile), digest);
-             RecordReader reader = readers.createRecordReader(flowFile.getAttributes(), in, flowFile.getSize(), getLogger())) {
-            records.requireArchiveCrs(reader, flowFile.getAttribute(org.apache.nifi.flowfile.attributes.CoreAttributes.FILENAME.key()));
+                RecordReader reader =
+                        readers.createRecordReader(flowFile.getAttributes(), in, flowFile.getSize(), getLogger())) {
+            records.requireArchiveCrs(reader, flowFile.getAttribute(CoreAttributes.FILENAME.key()));
             Record record;
             long index = 0;
             while ((record = reader.nextRecord()) != null) {
@@ -586,7 +739,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 }
                 index++;
             }
-            in.transferTo(java.io.OutputStream.nullOutputStream()); // the id covers the whole content, read or not
+            in.transferTo(OutputStream.nullOutputStream()); // the id covers the whole content, read or not
         }
         return new Delta(rows, HexFormat.of().formatHex(digest.digest()));
     }
@@ -596,11 +749,13 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
      * not mistaken for a replay) and the delta id, which is the delta.id attribute or else the content's SHA-256.
      */
     static String operationId(Mode mode, String deltaIdAttribute, String contentSha256) {
-        String deltaId = deltaIdAttribute == null || deltaIdAttribute.isBlank() ? contentSha256 : deltaIdAttribute.strip();
+        String deltaId =
+                deltaIdAttribute == null || deltaIdAttribute.isBlank() ? contentSha256 : deltaIdAttribute.strip();
         if (!DELTA_ID_PATTERN.matcher(deltaId).matches()) {
-            throw new IllegalArgumentException("attribute " + GeoParquetAttributes.DELTA_ID + " must be 1 to 128 letters, digits or . _ : -");
+            throw new IllegalArgumentException(
+                    "attribute " + GeoParquetAttributes.DELTA_ID + " must be 1 to 128 letters, digits or . _ : -");
         }
-        return mode.writeMode().name().toLowerCase(java.util.Locale.ROOT) + ":" + deltaId;
+        return mode.writeMode().name().toLowerCase(Locale.ROOT) + ":" + deltaId;
     }
 
     private static Map<String, String> attributesOf(OperationResult result) {
@@ -616,7 +771,9 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         attributes.put(GeoParquetAttributes.ROWS_MOVED, String.valueOf(result.moved()));
         attributes.put(GeoParquetAttributes.ROWS_SKIPPED, String.valueOf(result.olderVersionsSkipped()));
         attributes.put(GeoParquetAttributes.PARTITIONS_TOUCHED, String.join(",", result.partitionsTouched()));
-        attributes.put(GeoParquetAttributes.COMMITS, String.join(",", result.commits().stream().map(Object::toString).toList()));
+        attributes.put(
+                GeoParquetAttributes.COMMITS,
+                String.join(",", result.commits().stream().map(Object::toString).toList()));
         attributes.put(GeoParquetAttributes.FILES_WRITTEN, String.valueOf(result.filesWritten()));
         attributes.put(GeoParquetAttributes.BYTES_WRITTEN, String.valueOf(result.bytesWritten()));
         attributes.put(GeoParquetAttributes.FILES_REMOVED, String.valueOf(result.filesRemoved()));
@@ -628,7 +785,8 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
      * One SEND event per data file the operation wrote, named by its path. When another writer committed the same
      * partition in between, the files cannot be told apart any more and the event names the partition directory.
      */
-    private void reportWrittenFiles(ProcessSession session, GeoParquetArchive archive, FlowFile flowFile, OperationResult result) {
+    private void reportWrittenFiles(
+            ProcessSession session, GeoParquetArchive archive, FlowFile flowFile, OperationResult result) {
         for (String cell : result.partitionsTouched()) {
             List<String> paths = new ArrayList<>();
             try {
@@ -642,8 +800,11 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 paths.add(ArchiveLayout.partitionDirectory(cell));
             }
             for (String path : paths) {
-                session.getProvenanceReporter().send(flowFile, ProcessorSupport.transitUri(archive, path),
-                        "Committed " + result.deltaId() + " to partition " + cell);
+                session.getProvenanceReporter()
+                        .send(
+                                flowFile,
+                                ProcessorSupport.transitUri(archive, path),
+                                "Committed " + result.deltaId() + " to partition " + cell);
             }
         }
     }

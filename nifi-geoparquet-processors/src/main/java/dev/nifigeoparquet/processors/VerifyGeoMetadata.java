@@ -10,6 +10,14 @@ import dev.nifigeoparquet.archive.verify.CommittedOperation;
 import dev.nifigeoparquet.archive.verify.Problem;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.ReadsAttribute;
@@ -26,6 +34,8 @@ import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.RequiredPermission;
+import org.apache.nifi.components.ValidationResult;
+import org.apache.nifi.expression.AttributeExpression;
 import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.flowfile.FlowFile;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
@@ -37,68 +47,89 @@ import org.apache.nifi.processor.Relationship;
 import org.apache.nifi.processor.VerifiableProcessor;
 import org.apache.nifi.processor.util.StandardValidators;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Set;
-
 @InputRequirement(Requirement.INPUT_ALLOWED)
 @Tags({"geoparquet", "parquet", "h3", "verify", "validate", "metadata", "crs", "audit", "archive"})
-@CapabilityDescription("Verifies a GeoParquet archive without changing it: every live data file's 'geo' footer entry byte for"
-        + " byte against the archive's canonical block (with a JSON-level diff when it differs), its CRS, its Parquet schema and"
-        + " its other canonical footer entries; the files against the partition's commit log (missing, unpublished, superseded,"
-        + " untracked, truncated or corrupt files, row counts); feature key uniqueness; and the row count against an expected"
-        + " count. With an incoming connection it verifies the partitions each FlowFile names and reconciles the row count with"
-        + " what UpsertGeoParquetPartition reported; without one it verifies the whole archive on its schedule. The JSON report"
-        + " becomes the FlowFile's content.")
+@CapabilityDescription(
+        "Verifies a GeoParquet archive without changing it: every live data file's 'geo' footer entry byte for"
+                + " byte against the archive's canonical block (with a JSON-level diff when it differs), its CRS, its Parquet schema and"
+                + " its other canonical footer entries; the files against the partition's commit log (missing, unpublished, superseded,"
+                + " untracked, truncated or corrupt files, row counts); feature key uniqueness; and the row count against an expected"
+                + " count. With an incoming connection it verifies the partitions each FlowFile names and reconciles the row count with"
+                + " what UpsertGeoParquetPartition reported; without one it verifies the whole archive on its schedule. The JSON report"
+                + " becomes the FlowFile's content.")
 @ReadsAttributes({
-        @ReadsAttribute(attribute = GeoParquetAttributes.COMMITS, description = "With " + GeoParquetAttributes.OPERATION_ID
-                + " and " + GeoParquetAttributes.ROWS_NET + ", when Expected Row Count is empty: the commit entries the upsert"
-                + " created, from which its row counts are reconciled"),
-        @ReadsAttribute(attribute = GeoParquetAttributes.OPERATION_ID, description = "See " + GeoParquetAttributes.COMMITS),
-        @ReadsAttribute(attribute = GeoParquetAttributes.ROWS_NET, description = "See " + GeoParquetAttributes.COMMITS)
+    @ReadsAttribute(
+            attribute = GeoParquetAttributes.COMMITS,
+            description = "With " + GeoParquetAttributes.OPERATION_ID
+                    + " and " + GeoParquetAttributes.ROWS_NET
+                    + ", when Expected Row Count is empty: the commit entries the upsert"
+                    + " created, from which its row counts are reconciled"),
+    @ReadsAttribute(attribute = GeoParquetAttributes.OPERATION_ID, description = "See " + GeoParquetAttributes.COMMITS),
+    @ReadsAttribute(attribute = GeoParquetAttributes.ROWS_NET, description = "See " + GeoParquetAttributes.COMMITS)
 })
 @WritesAttributes({
-        @WritesAttribute(attribute = GeoParquetAttributes.GEO_CONSISTENT, description = "true when verification found no problem of any"
-                + " kind (the FlowFile went to valid)"),
-        @WritesAttribute(attribute = GeoParquetAttributes.GEO_CRS, description = "The archive's CRS in short form, e.g. OGC:CRS84 or EPSG:4326"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ARCHIVE_ROW_COUNT, description = "Rows the verified partitions hold according to their"
-                + " commit logs (the whole archive on a sweep)"),
-        @WritesAttribute(attribute = GeoParquetAttributes.PARTITIONS_CHECKED, description = "How many partitions were verified"),
-        @WritesAttribute(attribute = GeoParquetAttributes.FILES_CHECKED, description = "How many data files were verified"),
-        @WritesAttribute(attribute = GeoParquetAttributes.GEO_PROBLEMS, description = "How many problems were found"),
-        @WritesAttribute(attribute = GeoParquetAttributes.ARCHIVE_ROW_COUNT_EXPECTED, description = "The expected row count reconciled against, when any"),
-        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.PUT_COUNT,
-                description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.GET_COUNT,
-                description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.LIST_COUNT,
-                description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.DELETE_COUNT,
-                description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
-                description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
-                description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
-                description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
-                description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
-        @WritesAttribute(attribute = GeoParquetAttributes.ERROR_MESSAGE, description = "On failure: why verification could not run"),
-        @WritesAttribute(attribute = "mime.type", description = "application/json")
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.GEO_CONSISTENT,
+            description = "true when verification found no problem of any" + " kind (the FlowFile went to valid)"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.GEO_CRS,
+            description = "The archive's CRS in short form, e.g. OGC:CRS84 or EPSG:4326"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ARCHIVE_ROW_COUNT,
+            description = "Rows the verified partitions hold according to their"
+                    + " commit logs (the whole archive on a sweep)"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.PARTITIONS_CHECKED,
+            description = "How many partitions were verified"),
+    @WritesAttribute(attribute = GeoParquetAttributes.FILES_CHECKED, description = "How many data files were verified"),
+    @WritesAttribute(attribute = GeoParquetAttributes.GEO_PROBLEMS, description = "How many problems were found"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ARCHIVE_ROW_COUNT_EXPECTED,
+            description = "The expected row count reconciled against, when any"),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.PUT_COUNT,
+            description = StorageCostAttributes.PUT_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.GET_COUNT,
+            description = StorageCostAttributes.GET_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.LIST_COUNT,
+            description = StorageCostAttributes.LIST_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.DELETE_COUNT,
+            description = StorageCostAttributes.DELETE_COUNT_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_UPLOADED,
+            description = StorageCostAttributes.BYTES_UPLOADED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.BYTES_DOWNLOADED,
+            description = StorageCostAttributes.BYTES_DOWNLOADED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.OBJECTS_DELETED,
+            description = StorageCostAttributes.OBJECTS_DELETED_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.VERIFICATION_STORAGE + StorageCostAttributes.YOUNGEST_DELETED_AGE,
+            description = StorageCostAttributes.YOUNGEST_DELETED_AGE_DESCRIPTION),
+    @WritesAttribute(
+            attribute = GeoParquetAttributes.ERROR_MESSAGE,
+            description = "On failure: why verification could not run"),
+    @WritesAttribute(attribute = "mime.type", description = "application/json")
 })
-@SeeAlso(classNames = {"dev.nifigeoparquet.processors.UpsertGeoParquetPartition", "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
-        "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService"})
-@Restricted(restrictions = {
-        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
-                explanation = "Reads the commit logs and every data file of the partitions verified.")
-})
+@SeeAlso(
+        classNames = {
+            "dev.nifigeoparquet.processors.UpsertGeoParquetPartition",
+            "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
+            "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService"
+        })
+@Restricted(
+        restrictions = {
+            @Restriction(
+                    requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                    explanation = "Reads the commit logs and every data file of the partitions verified.")
+        })
 @UseCase(
-        description = "Check after each upsert that the partitions written still carry the archive's exact GeoParquet metadata and the expected rows.",
+        description =
+                "Check after each upsert that the partitions written still carry the archive's exact GeoParquet metadata and the expected rows.",
         keywords = {"verify", "after upsert", "reconcile", "row count", "geo metadata"},
         configuration = """
                 Connect UpsertGeoParquetPartition's "success" (or CompactGeoParquetPartition's) here and select the same \
@@ -107,8 +138,7 @@ import java.util.Set;
                 must add up to its net delta, and every commit since must explain the rows the partitions hold now, however \
                 other FlowFiles, tasks or nodes interleaved.
                 Route "invalid" to an alert: its content is the JSON report, each problem naming its file.
-                """
-)
+                """)
 @UseCase(
         description = "Audit the whole archive every night, for example before a downstream export.",
         keywords = {"audit", "nightly", "whole archive", "schedule", "crs"},
@@ -117,35 +147,40 @@ import java.util.Set;
                 Execution to "Primary node". Set "Expected Row Count" to a parameter such as #{expected.rows} when the total is \
                 known, or leave it empty.
                 "valid" and "invalid" FlowFiles carry geo.consistent, geo.crs, archive.row.count and partitions.checked.
-                """
-)
+                """)
 public class VerifyGeoMetadata extends AbstractProcessor implements VerifiableProcessor {
 
-    public static final PropertyDescriptor ARCHIVE_SERVICE = ProcessorSupport.archiveServiceProperty("The archive to verify.", true);
+    public static final PropertyDescriptor ARCHIVE_SERVICE =
+            ProcessorSupport.archiveServiceProperty("The archive to verify.", true);
 
-    public static final PropertyDescriptor PARTITIONS = ProcessorSupport.partitionsProperty("With an incoming connection: the"
-            + " comma-separated H3 cells to verify for each FlowFile. The default takes the partitions UpsertGeoParquetPartition"
-            + " touched, or the FlowFile's h3.cell. Each is validated as a canonical cell of the archive's resolution. Ignored"
-            + " without an incoming connection, when the whole archive is verified.");
+    public static final PropertyDescriptor PARTITIONS =
+            ProcessorSupport.partitionsProperty("With an incoming connection: the"
+                    + " comma-separated H3 cells to verify for each FlowFile. The default takes the partitions UpsertGeoParquetPartition"
+                    + " touched, or the FlowFile's h3.cell. Each is validated as a canonical cell of the archive's resolution. Ignored"
+                    + " without an incoming connection, when the whole archive is verified.");
 
     public static final PropertyDescriptor EXPECTED_ROW_COUNT = new PropertyDescriptor.Builder()
             .name("Expected Row Count")
-            .description("The rows the verified partitions (the whole archive on a sweep) must hold. Empty: with an incoming"
-                    + " FlowFile from UpsertGeoParquetPartition (it carries " + GeoParquetAttributes.COMMITS + "), the rows"
-                    + " are reconciled from the commit records instead: the upsert's commits add up to its net delta ("
-                    + GeoParquetAttributes.ROWS_NET + "), and each commit since explains the row count it left, so other"
-                    + " writers interleaving cannot cause a false alarm. Otherwise the count is not reconciled.")
+            .description(
+                    "The rows the verified partitions (the whole archive on a sweep) must hold. Empty: with an incoming"
+                            + " FlowFile from UpsertGeoParquetPartition (it carries " + GeoParquetAttributes.COMMITS
+                            + "), the rows"
+                            + " are reconciled from the commit records instead: the upsert's commits add up to its net delta ("
+                            + GeoParquetAttributes.ROWS_NET
+                            + "), and each commit since explains the row count it left, so other"
+                            + " writers interleaving cannot cause a false alarm. Otherwise the count is not reconciled.")
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.FLOWFILE_ATTRIBUTES)
             .addValidator(StandardValidators.createAttributeExpressionLanguageValidator(
-                    org.apache.nifi.expression.AttributeExpression.ResultType.STRING, true))
+                    AttributeExpression.ResultType.STRING, true))
             .build();
 
     public static final PropertyDescriptor PLACEMENT_CHECK = new PropertyDescriptor.Builder()
             .name("Placement Check")
-            .description("Whether to key rows again and report rows outside the partition of their geometry's H3 cell"
-                    + " (MISPLACED_ROW) or without a keyable geometry (UNKEYABLE_ROW): 'none', 'all' (every row of the verified"
-                    + " partitions; it decodes every geometry), or a number N (a sample of about N rows spread evenly).")
+            .description(
+                    "Whether to key rows again and report rows outside the partition of their geometry's H3 cell"
+                            + " (MISPLACED_ROW) or without a keyable geometry (UNKEYABLE_ROW): 'none', 'all' (every row of the verified"
+                            + " partitions; it decodes every geometry), or a number N (a sample of about N rows spread evenly).")
             .required(true)
             .defaultValue("none")
             .addValidator((subject, value, context) -> {
@@ -155,13 +190,17 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
                 } catch (IllegalArgumentException e) {
                     valid = false;
                 }
-                return new org.apache.nifi.components.ValidationResult.Builder().subject(subject).input(value).valid(valid)
-                        .explanation("must be 'none', 'all' or a positive number of rows").build();
+                return new ValidationResult.Builder()
+                        .subject(subject)
+                        .input(value)
+                        .valid(valid)
+                        .explanation("must be 'none', 'all' or a positive number of rows")
+                        .build();
             })
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(ARCHIVE_SERVICE, PARTITIONS, EXPECTED_ROW_COUNT,
-            PLACEMENT_CHECK);
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS =
+            List.of(ARCHIVE_SERVICE, PARTITIONS, EXPECTED_ROW_COUNT, PLACEMENT_CHECK);
 
     /** The placement check a property value asks for. */
     static VerifyOptions.Placement placementOf(String value) {
@@ -187,8 +226,9 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
 
     public static final Relationship REL_FAILURE = new Relationship.Builder()
             .name("failure")
-            .description("Verification could not run: the FlowFile named a cell that is not a partition of the archive, the"
-                    + " expected count is not a number, or the archive could not be listed. The content is unchanged")
+            .description(
+                    "Verification could not run: the FlowFile named a cell that is not a partition of the archive, the"
+                            + " expected count is not a number, or the archive could not be listed. The content is unchanged")
             .build();
 
     private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_VALID, REL_INVALID, REL_FAILURE);
@@ -204,15 +244,21 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
     }
 
     @Override
-    public List<ConfigVerificationResult> verify(ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
+    public List<ConfigVerificationResult> verify(
+            ProcessContext context, ComponentLog verificationLogger, Map<String, String> attributes) {
         List<ConfigVerificationResult> results = new ArrayList<>();
         try {
             GeoParquetArchive archive = ProcessorSupport.archive(context, ARCHIVE_SERVICE);
             List<String> cells = archive.partitionCells();
-            results.add(ProcessorSupport.result("Archive", Outcome.SUCCESSFUL, archive + " holds " + cells.size() + " partitions in "
-                    + archive.sourceCrs()));
+            results.add(ProcessorSupport.result(
+                    "Archive",
+                    Outcome.SUCCESSFUL,
+                    archive + " holds " + cells.size() + " partitions in " + archive.sourceCrs()));
         } catch (IOException | RuntimeException e) {
-            results.add(ProcessorSupport.result("Archive", Outcome.FAILED, "Cannot list the archive's partitions: " + ProcessorSupport.describe(e)));
+            results.add(ProcessorSupport.result(
+                    "Archive",
+                    Outcome.FAILED,
+                    "Cannot list the archive's partitions: " + ProcessorSupport.describe(e)));
         }
         return results;
     }
@@ -233,7 +279,8 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         try {
             options = optionsFor(context, archive, flowFile);
             VerifyOptions chosen = options;
-            StorageMeter.Measured<VerificationReport> measured = StorageMeter.measure(() -> new ArchiveVerifier(archive).verify(chosen));
+            StorageMeter.Measured<VerificationReport> measured =
+                    StorageMeter.measure(() -> new ArchiveVerifier(archive).verify(chosen));
             report = measured.result();
             cost = measured.cost();
         } catch (IOException | RuntimeException e) {
@@ -243,7 +290,8 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
                 context.yield();
             } else {
                 getLogger().error("{}: {}; routing to failure", flowFile, message, e);
-                session.transfer(session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), REL_FAILURE);
+                session.transfer(
+                        session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), REL_FAILURE);
             }
             return;
         }
@@ -251,9 +299,11 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         byte[] json = reportJson(report).toPrettyString().getBytes(StandardCharsets.UTF_8);
         output = session.write(output, out -> out.write(json));
         output = session.putAllAttributes(output, attributesOf(report));
-        output = session.putAllAttributes(output, StorageCostAttributes.of(GeoParquetAttributes.VERIFICATION_STORAGE, cost));
+        output = session.putAllAttributes(
+                output, StorageCostAttributes.of(GeoParquetAttributes.VERIFICATION_STORAGE, cost));
         if (flowFile == null) {
-            session.getProvenanceReporter().create(output, "Verified " + report.partitions() + " partitions of " + archive);
+            session.getProvenanceReporter()
+                    .create(output, "Verified " + report.partitions() + " partitions of " + archive);
         } else {
             session.getProvenanceReporter().modifyContent(output, "Verified partitions " + options.cells());
         }
@@ -267,10 +317,13 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
     private static VerifyOptions optionsFor(ProcessContext context, GeoParquetArchive archive, FlowFile flowFile) {
         VerifyOptions options = VerifyOptions.wholeArchive();
         if (flowFile != null) {
-            String named = context.getProperty(PARTITIONS).evaluateAttributeExpressions(flowFile).getValue();
+            String named = context.getProperty(PARTITIONS)
+                    .evaluateAttributeExpressions(flowFile)
+                    .getValue();
             options = VerifyOptions.partitions(ProcessorSupport.partitions(archive, named));
         }
-        options = options.checkingPlacement(placementOf(context.getProperty(PLACEMENT_CHECK).getValue()));
+        options = options.checkingPlacement(
+                placementOf(context.getProperty(PLACEMENT_CHECK).getValue()));
         OptionalLong expected = expectedRows(context, flowFile);
         if (expected.isPresent()) {
             return options.expectingRows(expected.getAsLong());
@@ -281,8 +334,12 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
 
     private static OptionalLong expectedRows(ProcessContext context, FlowFile flowFile) {
         String configured = flowFile == null
-                ? context.getProperty(EXPECTED_ROW_COUNT).evaluateAttributeExpressions().getValue()
-                : context.getProperty(EXPECTED_ROW_COUNT).evaluateAttributeExpressions(flowFile).getValue();
+                ? context.getProperty(EXPECTED_ROW_COUNT)
+                        .evaluateAttributeExpressions()
+                        .getValue()
+                : context.getProperty(EXPECTED_ROW_COUNT)
+                        .evaluateAttributeExpressions(flowFile)
+                        .getValue();
         if (configured != null && !configured.isBlank()) {
             return OptionalLong.of(parseCount(EXPECTED_ROW_COUNT.getDisplayName(), configured));
         }
@@ -299,10 +356,13 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         }
         try {
             // A batch of deltas committed together is recorded under all their ids; any one of them finds its record.
-            return new CommittedOperation(operation.split(",")[0].strip(), CommittedOperation.parseCommits(commits),
+            return new CommittedOperation(
+                    operation.split(",")[0].strip(),
+                    CommittedOperation.parseCommits(commits),
                     Long.parseLong(net.strip()));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(GeoParquetAttributes.ROWS_NET + " is not a whole number: '" + net + "'", e);
+            throw new IllegalArgumentException(
+                    GeoParquetAttributes.ROWS_NET + " is not a whole number: '" + net + "'", e);
         }
     }
 
@@ -322,7 +382,9 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
     static ObjectNode reportJson(VerificationReport report) {
         ObjectNode json = report.toJson();
         Map<String, List<Problem>> byFile = new LinkedHashMap<>();
-        report.problems().forEach(problem -> byFile.computeIfAbsent(problem.file(), file -> new ArrayList<>()).add(problem));
+        report.problems()
+                .forEach(problem -> byFile.computeIfAbsent(problem.file(), file -> new ArrayList<>())
+                        .add(problem));
         ObjectNode files = json.putObject("problemsByFile");
         byFile.forEach((file, problems) -> {
             ArrayNode list = files.putArray(file);
@@ -338,8 +400,12 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         attributes.put(GeoParquetAttributes.ARCHIVE_ROW_COUNT, String.valueOf(report.rows()));
         attributes.put(GeoParquetAttributes.PARTITIONS_CHECKED, String.valueOf(report.partitions()));
         attributes.put(GeoParquetAttributes.FILES_CHECKED, String.valueOf(report.files()));
-        attributes.put(GeoParquetAttributes.GEO_PROBLEMS, String.valueOf(report.problems().size()));
-        report.expectedRows().ifPresent(expected -> attributes.put(GeoParquetAttributes.ARCHIVE_ROW_COUNT_EXPECTED, String.valueOf(expected)));
+        attributes.put(
+                GeoParquetAttributes.GEO_PROBLEMS,
+                String.valueOf(report.problems().size()));
+        report.expectedRows()
+                .ifPresent(expected ->
+                        attributes.put(GeoParquetAttributes.ARCHIVE_ROW_COUNT_EXPECTED, String.valueOf(expected)));
         attributes.put(CoreAttributes.MIME_TYPE.key(), "application/json");
         return attributes;
     }

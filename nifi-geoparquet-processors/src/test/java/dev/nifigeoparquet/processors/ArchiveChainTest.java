@@ -1,50 +1,5 @@
 package dev.nifigeoparquet.processors;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.nifigeoparquet.archive.format.ArchiveLayout;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
-import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
-import dev.nifigeoparquet.processors.geometry.GeometryFormat;
-import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
-import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordSetWriter;
-import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
-import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
-import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
-import dev.nifigeoparquet.processors.ChainFixtures.Delta;
-import dev.nifigeoparquet.processors.testing.ParcelArchives;
-import org.apache.nifi.controller.ControllerService;
-import org.apache.nifi.processor.Processor;
-import org.apache.nifi.provenance.ProvenanceEventRecord;
-import org.apache.nifi.provenance.ProvenanceEventType;
-import org.apache.nifi.serialization.RecordReaderFactory;
-import org.apache.nifi.serialization.RecordSetWriterFactory;
-import org.apache.nifi.util.MockFlowFile;
-import org.apache.nifi.util.TestRunner;
-import org.apache.nifi.util.TestRunners;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Types;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.locationtech.jts.io.WKBReader;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Supplier;
-
 import static dev.nifigeoparquet.processors.ChainFixtures.JSON;
 import static dev.nifigeoparquet.processors.ChainFixtures.compact;
 import static dev.nifigeoparquet.processors.ChainFixtures.delta;
@@ -57,9 +12,33 @@ import static dev.nifigeoparquet.processors.ChainFixtures.upsert;
 import static dev.nifigeoparquet.processors.ChainFixtures.verify;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.processors.ChainFixtures.Delta;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
+import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
+import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.apache.nifi.provenance.ProvenanceEventRecord;
+import org.apache.nifi.provenance.ProvenanceEventType;
+import org.apache.nifi.serialization.RecordReaderFactory;
+import org.apache.nifi.util.MockFlowFile;
+import org.apache.nifi.util.TestRunner;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole flow on a generated archive: RouteByH3Cell, then UpsertGeoParquetPartition, CompactGeoParquetPartition and
@@ -94,19 +73,24 @@ class ArchiveChainTest {
         runChain(route(root, false), JsonRecordReaderService::new, jsonDelta(delta), delta);
     }
 
-    private void runChain(TestRunner route, Supplier<RecordReaderFactory> reader, byte[] content, Delta delta) throws Exception {
+    private void runChain(TestRunner route, Supplier<RecordReaderFactory> reader, byte[] content, Delta delta)
+            throws Exception {
         long baseline = parcels.duckDbCount();
         Map<String, String> before = ParcelArchives.hashes(root);
 
         route.enqueue(content);
         route.run();
         List<MockFlowFile> routed = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
-        assertEquals(delta.cells(), new TreeSet<>(routed.stream().map(f -> f.getAttribute("h3.cell")).toList()));
+        assertEquals(
+                delta.cells(),
+                new TreeSet<>(
+                        routed.stream().map(f -> f.getAttribute("h3.cell")).toList()));
 
         TestRunner upsert = upsert(root, reader);
         pass(routed, upsert);
         upsert.run();
-        upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, delta.cells().size());
+        upsert.assertAllFlowFilesTransferred(
+                UpsertGeoParquetPartition.REL_SUCCESS, delta.cells().size());
         List<MockFlowFile> upserted = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS);
         long net = 0;
         Set<String> touched = new TreeSet<>();
@@ -117,7 +101,8 @@ class ArchiveChainTest {
             flowFile.assertAttributeEquals("geoparquet.rows.deleted", "1");
             flowFile.assertAttributeEquals("geoparquet.operation.id", "upsert:" + flowFile.getAttribute("delta.id"));
             net += Long.parseLong(flowFile.getAttribute("geoparquet.rows.net"));
-            touched.addAll(List.of(flowFile.getAttribute("geoparquet.partitions.touched").split(",")));
+            touched.addAll(List.of(
+                    flowFile.getAttribute("geoparquet.partitions.touched").split(",")));
         }
         assertEquals(delta.cells(), touched);
         assertEquals(delta.cells().size(), net, "each cell: two inserted, one deleted");
@@ -129,8 +114,10 @@ class ArchiveChainTest {
         compact.assertAllFlowFilesTransferred(CompactGeoParquetPartition.REL_SUCCESS, upserted.size());
         for (MockFlowFile flowFile : compact.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS)) {
             flowFile.assertAttributeEquals("compaction.compacted", "true");
-            assertTrue(Integer.parseInt(flowFile.getAttribute("compaction.files.after"))
-                    < Integer.parseInt(flowFile.getAttribute("compaction.files.before")), flowFile.getAttributes().toString());
+            assertTrue(
+                    Integer.parseInt(flowFile.getAttribute("compaction.files.after"))
+                            < Integer.parseInt(flowFile.getAttribute("compaction.files.before")),
+                    flowFile.getAttributes().toString());
         }
 
         TestRunner verify = verify(root);
@@ -141,8 +128,11 @@ class ArchiveChainTest {
             report.assertAttributeEquals("geo.consistent", "true");
             report.assertAttributeEquals("geo.crs", "OGC:CRS84");
             report.assertAttributeEquals("partitions.checked", "1");
-            assertEquals(Long.parseLong(report.getAttribute("geoparquet.rows.before")) + Long.parseLong(report.getAttribute("geoparquet.rows.net")),
-                    Long.parseLong(report.getAttribute("archive.row.count")), "the partition holds the upsert's baseline plus its net delta");
+            assertEquals(
+                    Long.parseLong(report.getAttribute("geoparquet.rows.before"))
+                            + Long.parseLong(report.getAttribute("geoparquet.rows.net")),
+                    Long.parseLong(report.getAttribute("archive.row.count")),
+                    "the partition holds the upsert's baseline plus its net delta");
             JsonNode json = JSON.readTree(report.getContent());
             assertTrue(json.get("consistent").asBoolean());
             assertEquals(0, json.get("problems").size());
@@ -154,7 +144,8 @@ class ArchiveChainTest {
         audit.setProperty(VerifyGeoMetadata.EXPECTED_ROW_COUNT, String.valueOf(baseline + net));
         audit.run();
         audit.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);
-        MockFlowFile report = audit.getFlowFilesForRelationship(VerifyGeoMetadata.REL_VALID).get(0);
+        MockFlowFile report =
+                audit.getFlowFilesForRelationship(VerifyGeoMetadata.REL_VALID).get(0);
         report.assertAttributeEquals("archive.row.count", String.valueOf(baseline + net));
         report.assertAttributeEquals("partitions.checked", String.valueOf(parcels.initial.size()));
 
@@ -183,10 +174,16 @@ class ArchiveChainTest {
             audit.setProperty(VerifyGeoMetadata.PLACEMENT_CHECK, setting);
             audit.run();
             audit.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);
-            JsonNode report = JSON.readTree(audit.getFlowFilesForRelationship(VerifyGeoMetadata.REL_VALID).get(0).getContent());
+            JsonNode report = JSON.readTree(audit.getFlowFilesForRelationship(VerifyGeoMetadata.REL_VALID)
+                    .get(0)
+                    .getContent());
             switch (setting) {
                 case "all" -> assertEquals(rows, report.get("rowsPlaced").asLong(), report.toString());
-                case "10" -> assertTrue(report.get("rowsPlaced").asLong() >= 5 && report.get("rowsPlaced").asLong() <= 10, report.toString());
+                case "10" ->
+                    assertTrue(
+                            report.get("rowsPlaced").asLong() >= 5
+                                    && report.get("rowsPlaced").asLong() <= 10,
+                            report.toString());
                 default -> assertFalse(report.has("rowsPlaced"), report.toString());
             }
         }
@@ -195,7 +192,9 @@ class ArchiveChainTest {
     @Test
     void aSweepWithoutInputCompactsEveryQualifyingPartitionAndKeepsTheRows() throws Exception {
         long rows = parcels.duckDbCount();
-        long qualifying = parcels.initial.values().stream().filter(cellRows -> cellRows.size() > 1).count();
+        long qualifying = parcels.initial.values().stream()
+                .filter(cellRows -> cellRows.size() > 1)
+                .count();
         TestRunner sweep = compact(root);
         sweep.setIncomingConnection(false);
         sweep.run();
@@ -204,7 +203,9 @@ class ArchiveChainTest {
             flowFile.assertAttributeEquals("compaction.files.before", "2");
             flowFile.assertAttributeEquals("compaction.files.after", "1");
             assertTrue(parcels.initial.containsKey(flowFile.getAttribute("h3.cell")));
-            assertEquals(flowFile.getAttribute("h3.cell"), JSON.readTree(flowFile.getContent()).get("cell").asText());
+            assertEquals(
+                    flowFile.getAttribute("h3.cell"),
+                    JSON.readTree(flowFile.getContent()).get("cell").asText());
         }
         assertEquals(rows, parcels.duckDbCount());
 
@@ -215,19 +216,22 @@ class ArchiveChainTest {
     }
 
     /** Every file of a partition the delta did not touch has the same content; nothing appeared or vanished there. */
-    static void assertOnlyTouchedPartitionsChanged(Map<String, String> before, Map<String, String> after, Set<String> touched) {
+    static void assertOnlyTouchedPartitionsChanged(
+            Map<String, String> before, Map<String, String> after, Set<String> touched) {
         Set<String> paths = new TreeSet<>(before.keySet());
         paths.addAll(after.keySet());
         List<String> unexpected = new ArrayList<>();
         int changed = 0;
         for (String path : paths) {
-            if (java.util.Objects.equals(before.get(path), after.get(path))) {
+            if (Objects.equals(before.get(path), after.get(path))) {
                 continue;
             }
             changed++;
             String cell = cellOf(path);
-            // The key index (its shards' files and logs) and transaction records are archive-wide metadata, not partitions.
-            boolean archiveWide = path.startsWith(ArchiveLayout.INDEX_DIRECTORY) || path.startsWith(ArchiveLayout.TRANSACTION_DIRECTORY)
+            // The key index (its shards' files and logs) and transaction records are archive-wide metadata, not
+            // partitions.
+            boolean archiveWide = path.startsWith(ArchiveLayout.INDEX_DIRECTORY)
+                    || path.startsWith(ArchiveLayout.TRANSACTION_DIRECTORY)
                     || ArchiveLayout.isIndexShard(cell);
             if (!archiveWide && (cell == null || !touched.contains(cell))) {
                 unexpected.add(path);
@@ -257,7 +261,8 @@ class ArchiveChainTest {
             if (event.getEventType() == ProvenanceEventType.SEND) {
                 String uri = event.getTransitUri();
                 assertTrue(uri.startsWith("file:") && uri.endsWith(".parquet"), uri);
-                String cell = uri.substring(uri.indexOf(ArchiveLayout.PARTITION_PREFIX) + ArchiveLayout.PARTITION_PREFIX.length());
+                String cell = uri.substring(
+                        uri.indexOf(ArchiveLayout.PARTITION_PREFIX) + ArchiveLayout.PARTITION_PREFIX.length());
                 perCell.merge(cell.substring(0, cell.indexOf('/')), 1, Integer::sum);
             }
         }

@@ -1,5 +1,10 @@
 package dev.nifigeoparquet.processors;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.uber.h3core.H3Core;
@@ -8,10 +13,24 @@ import dev.nifigeoparquet.archive.parquet.ArchiveCodecFactory;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
+import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.ParquetSurgery;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
 import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.MockProcessSession;
 import org.apache.nifi.util.TestRunner;
@@ -24,23 +43,8 @@ import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.io.WKBReader;
+import org.locationtech.jts.io.WKBWriter;
 import org.locationtech.jts.io.WKTReader;
-
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Bad input at the processor that touches the archive: each delta goes to failure with an error.message naming the
@@ -65,12 +69,14 @@ class BadInputTest {
         parcels = ParcelArchives.create(root, 200);
         cell = parcels.cellsBySize().get(0);
         template = parcels.initial.get(cell).get(0);
-        templateGeometry = new WKBReader().read(template.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes());
+        templateGeometry = new WKBReader()
+                .read(template.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes());
     }
 
     /** A good record in the cell: a new key with the template's geometry. */
     private ObjectNode record(String id) {
-        return ChainFixtures.JSON.createObjectNode()
+        return ChainFixtures.JSON
+                .createObjectNode()
                 .put(SyntheticParcels.KEY, id)
                 .put("land_use", "forest")
                 .put("area_m2", 12.5)
@@ -94,21 +100,52 @@ class BadInputTest {
 
     @Test
     void everyBadRecordFailsItsDeltaNamingTheRecordAndLeavesTheArchiveUnchanged() throws Exception {
-        byte[] valid = new org.locationtech.jts.io.WKBWriter().write(templateGeometry);
+        byte[] valid = new WKBWriter().write(templateGeometry);
         Coordinate inside = templateGeometry.getInteriorPoint().getCoordinate();
         Map<String, ObjectNode> cases = new LinkedHashMap<>();
         cases.put("invalid WKB", record("x").put("geometry", "0103000000ffffffff00"));
         cases.put("truncated WKB", record("x").put("geometry", hex(Arrays.copyOf(valid, valid.length / 2))));
         cases.put("bad WKT", record("x").put("geometry", "POLYGON ((1 1, 2 2"));
-        cases.put("GeoJSON that is not a geometry", record("x").put("geometry", "{\"type\":\"Feature\",\"properties\":{}}"));
+        cases.put(
+                "GeoJSON that is not a geometry",
+                record("x").put("geometry", "{\"type\":\"Feature\",\"properties\":{}}"));
         cases.put("null geometry", record("x").putNull("geometry"));
         cases.put("empty geometry", record("x").put("geometry", "POLYGON EMPTY"));
-        cases.put("NaN coordinate", record("x").put("geometry", hex(wkbPolygon(inside.x, inside.y, Double.NaN, inside.y, inside.x, inside.y + 0.001, inside.x, inside.y))));
-        cases.put("infinite coordinate", record("x").put("geometry", hex(wkbPolygon(inside.x, inside.y, Double.POSITIVE_INFINITY, inside.y,
-                inside.x, inside.y + 0.001, inside.x, inside.y))));
+        cases.put(
+                "NaN coordinate",
+                record("x")
+                        .put(
+                                "geometry",
+                                hex(wkbPolygon(
+                                        inside.x,
+                                        inside.y,
+                                        Double.NaN,
+                                        inside.y,
+                                        inside.x,
+                                        inside.y + 0.001,
+                                        inside.x,
+                                        inside.y))));
+        cases.put(
+                "infinite coordinate",
+                record("x")
+                        .put(
+                                "geometry",
+                                hex(wkbPolygon(
+                                        inside.x,
+                                        inside.y,
+                                        Double.POSITIVE_INFINITY,
+                                        inside.y,
+                                        inside.x,
+                                        inside.y + 0.001,
+                                        inside.x,
+                                        inside.y))));
         cases.put("latitude beyond 90", record("x").put("geometry", "POLYGON ((10 95, 11 95, 11 96, 10 95))"));
-        cases.put("geometry type outside the canonical list", record("x").put("geometry", "POINT (" + inside.x + " " + inside.y + ")"));
-        cases.put("record outside the cell", record("x").put("geometry", "POLYGON ((-70 -40, -69.99 -40, -69.99 -39.99, -70 -40))"));
+        cases.put(
+                "geometry type outside the canonical list",
+                record("x").put("geometry", "POINT (" + inside.x + " " + inside.y + ")"));
+        cases.put(
+                "record outside the cell",
+                record("x").put("geometry", "POLYGON ((-70 -40, -69.99 -40, -69.99 -39.99, -70 -40))"));
         ObjectNode missingKey = record("x");
         missingKey.remove(SyntheticParcels.KEY);
         cases.put("missing key", missingKey);
@@ -161,21 +198,33 @@ class BadInputTest {
         }
         cases.put("corrupt-pages.parquet", corrupt);
         byte[] hugeFooter = content.clone();
-        ByteBuffer.wrap(hugeFooter, hugeFooter.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(Integer.MAX_VALUE - 8);
+        ByteBuffer.wrap(hugeFooter, hugeFooter.length - 8, 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(Integer.MAX_VALUE - 8);
         cases.put("declares-a-2GB-footer.parquet", hugeFooter);
         cases.put("web-mercator.parquet", Files.readAllBytes(webMercatorDelta(dir.resolve("web-mercator.parquet"))));
         // Sizes a blind allocation would not survive (-Xmx1g, or -Xmx256m in the heavy profile); see DeclaredSizesTest.
-        cases.put("page-declares-2GB.parquet", ParquetSurgery.withLastChunkPageHeader(content,
-                page -> page.setCompressed_page_size(Integer.MAX_VALUE - 64)));
-        cases.put("page-declares-256MB-uncompressed.parquet", ParquetSurgery.withLastChunkPageHeader(content,
-                page -> page.setUncompressed_page_size(ArchiveCodecFactory.DEFAULT_MAX_PAGE_BYTES - 1)));
-        cases.put("column-chunk-beyond-the-file.parquet", ParquetSurgery.withFooter(content,
-                footer -> footer.getRow_groups().get(0).getColumns().forEach(chunk -> {
-                    chunk.getMeta_data().unsetDictionary_page_offset();
-                    chunk.getMeta_data().setData_page_offset(1L << 40);
-                })));
-        cases.put("row-group-declares-2^40-rows.parquet", ParquetSurgery.withFooter(content,
-                footer -> footer.getRow_groups().get(0).setNum_rows(1L << 40)));
+        cases.put(
+                "page-declares-2GB.parquet",
+                ParquetSurgery.withLastChunkPageHeader(
+                        content, page -> page.setCompressed_page_size(Integer.MAX_VALUE - 64)));
+        cases.put(
+                "page-declares-256MB-uncompressed.parquet",
+                ParquetSurgery.withLastChunkPageHeader(
+                        content,
+                        page -> page.setUncompressed_page_size(ArchiveCodecFactory.DEFAULT_MAX_PAGE_BYTES - 1)));
+        cases.put(
+                "column-chunk-beyond-the-file.parquet",
+                ParquetSurgery.withFooter(
+                        content,
+                        footer -> footer.getRow_groups().get(0).getColumns().forEach(chunk -> {
+                            chunk.getMeta_data().unsetDictionary_page_offset();
+                            chunk.getMeta_data().setData_page_offset(1L << 40);
+                        })));
+        cases.put(
+                "row-group-declares-2^40-rows.parquet",
+                ParquetSurgery.withFooter(
+                        content, footer -> footer.getRow_groups().get(0).setNum_rows(1L << 40)));
 
         Map<String, String> before = ParcelArchives.hashes(root);
         TestRunner upsert = ChainFixtures.upsert(root, GeoParquetReader::new);
@@ -195,7 +244,10 @@ class BadInputTest {
             System.out.println("bad Parquet delta " + name + " -> " + message);
         }
         String crsMessage = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE).stream()
-                .filter(f -> f.getAttribute("filename").equals("web-mercator.parquet")).findFirst().orElseThrow().getAttribute("error.message");
+                .filter(f -> f.getAttribute("filename").equals("web-mercator.parquet"))
+                .findFirst()
+                .orElseThrow()
+                .getAttribute("error.message");
         assertTrue(crsMessage.contains("EPSG:3857") && crsMessage.contains("OGC:CRS84"), crsMessage);
         assertEquals(before, ParcelArchives.hashes(root), "not one file of the archive changed");
 
@@ -205,7 +257,8 @@ class BadInputTest {
         route.enqueue(mercator, Map.of("filename", "web-mercator.parquet"));
         route.run();
         route.assertAllFlowFilesTransferred(RouteByH3Cell.REL_FAILURE, 1);
-        MockFlowFile refused = route.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
+        MockFlowFile refused =
+                route.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
         assertTrue(refused.getAttribute("error.message").contains("EPSG:3857"), refused.getAttribute("error.message"));
         assertArrayEquals(mercator, refused.toByteArray());
     }
@@ -215,26 +268,36 @@ class BadInputTest {
         GeometryFactory factory = new GeometryFactory();
         // Crosses the antimeridian: keyed by the centroid of its unwrapped longitudes, (180, 10.05), not by the planar
         // centroid of its stored coordinates near longitude 0.
-        Polygon antimeridian = factory.createPolygon(new Coordinate[] {new Coordinate(179.9, 10), new Coordinate(-179.9, 10),
-                new Coordinate(-179.9, 10.1), new Coordinate(179.9, 10.1), new Coordinate(179.9, 10)});
+        Polygon antimeridian = factory.createPolygon(new Coordinate[] {
+            new Coordinate(179.9, 10),
+            new Coordinate(-179.9, 10),
+            new Coordinate(-179.9, 10.1),
+            new Coordinate(179.9, 10.1),
+            new Coordinate(179.9, 10)
+        });
         // A U shape whose centroid lies in the notch, outside the polygon.
-        Polygon horseshoe = (Polygon) new WKTReader().read("POLYGON ((13 52, 13.3 52, 13.3 52.3, 13.2 52.3, 13.2 52.05, 13.1 52.05,"
-                + " 13.1 52.3, 13 52.3, 13 52))");
+        Polygon horseshoe = (Polygon) new WKTReader()
+                .read("POLYGON ((13 52, 13.3 52, 13.3 52.3, 13.2 52.3, 13.2 52.05, 13.1 52.05,"
+                        + " 13.1 52.3, 13 52.3, 13 52))");
         assertTrue(!horseshoe.contains(horseshoe.getCentroid()), "the centroid lies outside the polygon");
         H3Core h3 = H3Core.newInstance();
         Map<String, String> expected = new LinkedHashMap<>();
         ArrayNode delta = ChainFixtures.JSON.createArrayNode();
-        for (Map.Entry<String, Polygon> feature : Map.of("antimeridian", antimeridian, "horseshoe", horseshoe).entrySet()) {
-            Coordinate centroid = feature.getKey().equals("antimeridian") ? new Coordinate(180, 10.05)
+        for (Map.Entry<String, Polygon> feature :
+                Map.of("antimeridian", antimeridian, "horseshoe", horseshoe).entrySet()) {
+            Coordinate centroid = feature.getKey().equals("antimeridian")
+                    ? new Coordinate(180, 10.05)
                     : feature.getValue().getCentroid().getCoordinate();
             expected.put(feature.getKey(), h3.latLngToCellAddress(centroid.y, centroid.x, ParcelArchives.RESOLUTION));
-            delta.add(record(feature.getKey()).put("geometry", feature.getValue().toText()).put("wkt", feature.getValue().toText()));
+            delta.add(record(feature.getKey())
+                    .put("geometry", feature.getValue().toText())
+                    .put("wkt", feature.getValue().toText()));
         }
         // The same key twice in one delta: the later record wins.
         delta.add(record("twice").put("area_m2", 1.0).put("wkt", templateGeometry.toText()));
         delta.add(record("twice").put("area_m2", 2.0).put("wkt", templateGeometry.toText()));
         expected.put("twice", cell);
-        for (com.fasterxml.jackson.databind.JsonNode node : delta) {
+        for (JsonNode node : delta) {
             ((ObjectNode) node).remove("geometry");
         }
 
@@ -247,7 +310,9 @@ class BadInputTest {
             cells = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
             cells.forEach(f -> deltaIds.add(f.getAttribute("h3.cell") + "/" + f.getAttribute("delta.id")));
         }
-        assertEquals(deltaIds.subList(0, deltaIds.size() / 2), deltaIds.subList(deltaIds.size() / 2, deltaIds.size()),
+        assertEquals(
+                deltaIds.subList(0, deltaIds.size() / 2),
+                deltaIds.subList(deltaIds.size() / 2, deltaIds.size()),
                 "routing the same input twice gives the same cells and delta ids");
         TestRunner upsert = ChainFixtures.upsert(root, JsonRecordReaderService::new);
         for (MockFlowFile routed : cells) {
@@ -256,7 +321,7 @@ class BadInputTest {
         upsert.run();
         upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, cells.size());
         Map<String, String> landed = new LinkedHashMap<>();
-        for (List<Object> row : dev.nifigeoparquet.archive.testing.DuckDb.query(
+        for (List<Object> row : DuckDb.query(
                 "SELECT parcel_id, h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true) WHERE parcel_id IN ('antimeridian', 'horseshoe', 'twice')",
                 root + "/*/*.parquet")) {
             landed.put((String) row.get(0), (String) row.get(1));
@@ -264,7 +329,9 @@ class BadInputTest {
                 assertEquals(2.0, ((Number) row.get(2)).doubleValue(), "the later of two records with one key wins");
             }
         }
-        assertEquals(new java.util.TreeMap<>(expected), new java.util.TreeMap<>(landed),
+        assertEquals(
+                new TreeMap<>(expected),
+                new TreeMap<>(landed),
                 "each feature lies in the cell of its keying centroid, computed independently with H3");
     }
 
@@ -278,7 +345,8 @@ class BadInputTest {
 
         // The engine commits, then the node dies before NiFi commits the session: the session rolls back and the
         // FlowFile goes back to the queue, unchanged, as NiFi's repository restores it after a restart.
-        MockProcessSession session = (MockProcessSession) upsert.getProcessSessionFactory().createSession();
+        MockProcessSession session =
+                (MockProcessSession) upsert.getProcessSessionFactory().createSession();
         ((UpsertGeoParquetPartition) upsert.getProcessor()).onTrigger(upsert.getProcessContext(), session);
         session.rollback();
         Map<String, String> committed = ParcelArchives.hashes(root);
@@ -287,7 +355,7 @@ class BadInputTest {
 
         // Redelivery of the same FlowFile, then a provenance replay: a new FlowFile (new UUID), same content.
         Map<String, String> replayed = new HashMap<>(cellDelta.getAttributes());
-        replayed.put("uuid", java.util.UUID.randomUUID().toString());
+        replayed.put("uuid", UUID.randomUUID().toString());
         upsert.enqueue(cellDelta.toByteArray(), replayed);
         upsert.run(1, true, false);
         upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, 2);
@@ -308,8 +376,13 @@ class BadInputTest {
     private Path webMercatorDelta(Path file) throws Exception {
         var crs = ChainFixtures.JSON.readTree("{\"type\":\"ProjectedCRS\",\"name\":\"WGS 84 / Pseudo-Mercator\","
                 + "\"id\":{\"authority\":\"EPSG\",\"code\":3857}}");
-        GeoMetadata geo = GeoMetadata.builder().wkbColumn(SyntheticParcels.GEOMETRY, List.of("Polygon"), crs, null).build();
-        ArchiveFixtures.writeFile(file, SyntheticParcels.schema(), FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString())),
+        GeoMetadata geo = GeoMetadata.builder()
+                .wkbColumn(SyntheticParcels.GEOMETRY, List.of("Polygon"), crs, null)
+                .build();
+        ArchiveFixtures.writeFile(
+                file,
+                SyntheticParcels.schema(),
+                FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString())),
                 List.of(template));
         return file;
     }

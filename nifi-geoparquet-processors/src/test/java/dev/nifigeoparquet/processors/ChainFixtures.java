@@ -1,9 +1,11 @@
 package dev.nifigeoparquet.processors;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
@@ -13,12 +15,18 @@ import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.apache.nifi.controller.ControllerService;
 import org.apache.nifi.processor.Processor;
-import org.apache.nifi.provenance.ProvenanceEventRecord;
-import org.apache.nifi.provenance.ProvenanceEventType;
 import org.apache.nifi.serialization.RecordReaderFactory;
-import org.apache.nifi.serialization.RecordSetWriterFactory;
 import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.TestRunner;
 import org.apache.nifi.util.TestRunners;
@@ -28,21 +36,6 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 import org.locationtech.jts.io.WKBReader;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Supplier;
-
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * What the processor chain tests share: deltas against a generated parcel archive ({@link ParcelArchives}), as GeoParquet
@@ -54,12 +47,10 @@ final class ChainFixtures {
     static final String DELETE_MARKER = "is_deleted";
     static final Instant EDIT_TIME = Instant.parse("2026-02-01T00:00:00Z");
 
-    private ChainFixtures() {
-    }
+    private ChainFixtures() {}
 
     /** What a delta does to two cells: edits, new keys, a deletion. */
-    record Delta(List<Group> upserts, List<Group> deletions, Set<String> cells, long net) {
-    }
+    record Delta(List<Group> upserts, List<Group> deletions, Set<String> cells, long net) {}
 
     /** Edits two rows, adds two keys and deletes one row in each of the two largest cells. */
     static Delta delta(ParcelArchives parcels) {
@@ -141,8 +132,15 @@ final class ChainFixtures {
                 .put(SyntheticParcels.KEY, key(row))
                 .put("land_use", row.getString("land_use", 0))
                 .put("area_m2", row.getDouble("area_m2", 0))
-                .put(SyntheticParcels.VERSION, Instant.EPOCH.plus(row.getLong(SyntheticParcels.VERSION, 0), ChronoUnit.MICROS).toString())
-                .put("wkt", wkb.read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes()).toText())
+                .put(
+                        SyntheticParcels.VERSION,
+                        Instant.EPOCH
+                                .plus(row.getLong(SyntheticParcels.VERSION, 0), ChronoUnit.MICROS)
+                                .toString())
+                .put(
+                        "wkt",
+                        wkb.read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes())
+                                .toText())
                 .put(DELETE_MARKER, deleted);
     }
 
@@ -152,7 +150,8 @@ final class ChainFixtures {
         return runner(type, root, new StandardGeoParquetArchiveService());
     }
 
-    static TestRunner runner(Class<? extends Processor> type, Path root, StandardGeoParquetArchiveService archive) throws Exception {
+    static TestRunner runner(Class<? extends Processor> type, Path root, StandardGeoParquetArchiveService archive)
+            throws Exception {
         TestRunner runner = TestRunners.newTestRunner(type);
         runner.addControllerService("archive", archive);
         runner.setProperty(archive, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
@@ -183,7 +182,8 @@ final class ChainFixtures {
         return upsert(root, reader, new StandardGeoParquetArchiveService());
     }
 
-    static TestRunner upsert(Path root, Supplier<RecordReaderFactory> reader, StandardGeoParquetArchiveService archive) throws Exception {
+    static TestRunner upsert(Path root, Supplier<RecordReaderFactory> reader, StandardGeoParquetArchiveService archive)
+            throws Exception {
         TestRunner runner = runner(UpsertGeoParquetPartition.class, root, archive);
         addService(runner, "reader", reader.get());
         runner.setProperty(UpsertGeoParquetPartition.RECORD_READER, "reader");
@@ -217,7 +217,9 @@ final class ChainFixtures {
         route.run();
         List<MockFlowFile> routed = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
         assertNotNull(routed);
-        assertNull(route.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).stream().findFirst().orElse(null));
+        assertNull(route.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).stream()
+                .findFirst()
+                .orElse(null));
         return routed;
     }
 }

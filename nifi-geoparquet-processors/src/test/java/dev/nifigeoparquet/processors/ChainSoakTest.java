@@ -1,9 +1,22 @@
 package dev.nifigeoparquet.processors;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
 import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.MockProcessSession;
 import org.apache.nifi.util.TestRunner;
@@ -12,18 +25,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.locationtech.jts.io.WKBReader;
-
-import java.nio.file.Path;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.TreeMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Soak: hundreds of small deltas through RouteByH3Cell, UpsertGeoParquetPartition, CompactGeoParquetPartition and
@@ -64,12 +65,17 @@ class ChainSoakTest {
                 String id = insert ? "soak-" + d + "-" + r : source.getString(SyntheticParcels.KEY, 0);
                 double area = Math.round(random.nextDouble() * 100_000) / 10.0;
                 boolean delete = !insert && random.nextInt(10) == 0 && expected.containsKey(id);
-                delta.add(ChainFixtures.JSON.createObjectNode()
+                delta.add(ChainFixtures.JSON
+                        .createObjectNode()
                         .put(SyntheticParcels.KEY, id)
                         .put("land_use", source.getString("land_use", 0))
                         .put("area_m2", area)
                         .put(SyntheticParcels.VERSION, version.toString())
-                        .put("wkt", wkb.read(source.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes()).toText())
+                        .put(
+                                "wkt",
+                                wkb.read(source.getBinary(SyntheticParcels.GEOMETRY, 0)
+                                                .getBytes())
+                                        .toText())
                         .put(ChainFixtures.DELETE_MARKER, delete));
                 if (delete) {
                     expected.remove(id);
@@ -81,14 +87,17 @@ class ChainSoakTest {
             route.enqueue(ChainFixtures.JSON.writeValueAsBytes(delta));
             route.run();
             List<MockFlowFile> cells = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
-            assertEquals(0, route.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).size());
+            assertEquals(
+                    0,
+                    route.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).size());
             for (MockFlowFile cell : cells) {
                 upsert.clearTransferState();
                 int fault = random.nextInt(10);
                 upsert.enqueue(cell.toByteArray(), cell.getAttributes());
                 if (fault == 0) {
                     // Engine commit, then the node dies before the session commit: rolled back, redelivered below.
-                    MockProcessSession session = (MockProcessSession) upsert.getProcessSessionFactory().createSession();
+                    MockProcessSession session = (MockProcessSession)
+                            upsert.getProcessSessionFactory().createSession();
                     ((UpsertGeoParquetPartition) upsert.getProcessor()).onTrigger(upsert.getProcessContext(), session);
                     session.rollback();
                     crashes++;
@@ -96,16 +105,20 @@ class ChainSoakTest {
                     upsert.enqueue(cell.toByteArray(), cell.getAttributes());
                     duplicates++;
                 } else if (fault == 2) {
-                    Map<String, String> replay = new java.util.HashMap<>(cell.getAttributes());
-                    replay.put("uuid", java.util.UUID.randomUUID().toString());
+                    Map<String, String> replay = new HashMap<>(cell.getAttributes());
+                    replay.put("uuid", UUID.randomUUID().toString());
                     upsert.enqueue(cell.toByteArray(), replay);
                     replays++;
                 } else if (fault == 3) {
-                    upsert.enqueue("[{\"parcel_id\": 1".getBytes(java.nio.charset.StandardCharsets.UTF_8), cell.getAttributes());
+                    upsert.enqueue("[{\"parcel_id\": 1".getBytes(StandardCharsets.UTF_8), cell.getAttributes());
                     corrupt++;
                 }
                 upsert.run(1, false, false);
-                assertEquals(0, upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_RETRY).size(), "no retries on one node");
+                assertEquals(
+                        0,
+                        upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_RETRY)
+                                .size(),
+                        "no retries on one node");
                 for (MockFlowFile done : upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS)) {
                     if ("true".equals(done.getAttribute("geoparquet.replay"))) {
                         noOps++;
@@ -113,7 +126,10 @@ class ChainSoakTest {
                         committed++;
                     }
                 }
-                assertEquals(fault == 3 ? 1 : 0, upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE).size());
+                assertEquals(
+                        fault == 3 ? 1 : 0,
+                        upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE)
+                                .size());
             }
             if (random.nextInt(25) == 0) {
                 compact.run();
@@ -126,9 +142,11 @@ class ChainSoakTest {
         verify.run();
         verify.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 1);
         assertTrue(noOps >= crashes + duplicates + replays, "every redelivery, duplicate and replay was a no-op");
-        System.out.println("soak: " + DELTAS + " deltas routed into cell deltas, " + committed + " commits, " + noOps + " no-op redeliveries ("
+        System.out.println("soak: " + DELTAS + " deltas routed into cell deltas, " + committed + " commits, " + noOps
+                + " no-op redeliveries ("
                 + crashes + " crashes between the engine and session commits, " + duplicates + " duplicates, " + replays
-                + " provenance replays), " + corrupt + " corrupt deltas to failure, " + compactions + " compaction sweeps; "
+                + " provenance replays), " + corrupt + " corrupt deltas to failure, " + compactions
+                + " compaction sweeps; "
                 + expected.size() + " rows match the expected table and Verify finds the archive valid");
     }
 }

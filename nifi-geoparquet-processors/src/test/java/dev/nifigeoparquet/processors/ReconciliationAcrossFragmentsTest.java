@@ -1,24 +1,23 @@
 package dev.nifigeoparquet.processors;
 
-import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
-import dev.nifigeoparquet.processors.testing.ParcelArchives;
-import org.apache.nifi.util.MockFlowFile;
-import org.apache.nifi.util.TestRunner;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-
 import static dev.nifigeoparquet.processors.ChainFixtures.EDIT_TIME;
 import static dev.nifigeoparquet.processors.ChainFixtures.copy;
 import static dev.nifigeoparquet.processors.ChainFixtures.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
+import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.nifi.util.MockFlowFile;
+import org.apache.nifi.util.TestRunner;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fragments of one delta move keys between two cells in both directions and delete a key stored in another cell
@@ -28,8 +27,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ReconciliationAcrossFragmentsTest {
 
-    private static final List<String> COUNTS = List.of("geoparquet.rows.before", "geoparquet.rows.after", "geoparquet.rows.inserted",
-            "geoparquet.rows.updated", "geoparquet.rows.moved", "geoparquet.rows.deleted", "geoparquet.rows.skipped");
+    private static final List<String> COUNTS = List.of(
+            "geoparquet.rows.before",
+            "geoparquet.rows.after",
+            "geoparquet.rows.inserted",
+            "geoparquet.rows.updated",
+            "geoparquet.rows.moved",
+            "geoparquet.rows.deleted",
+            "geoparquet.rows.skipped");
 
     @TempDir
     Path dir;
@@ -46,10 +51,10 @@ class ReconciliationAcrossFragmentsTest {
         upserts.add(copy(b.get(0), key(a.get(0)), 101.0, EDIT_TIME)); // a0 moves to B
         upserts.add(copy(a.get(1), key(b.get(1)), 102.0, EDIT_TIME)); // b1 moves to A
         upserts.add(copy(a.get(2), key(a.get(2)), 103.0, EDIT_TIME)); // a2 edited in place
-        upserts.add(copy(a.get(3), "brand-new", 104.0, EDIT_TIME));  // a new key in A
-        deletions.add(copy(a.get(4), key(b.get(2)), 0, EDIT_TIME));  // deletes b2, routed to A by its geometry
-        Path delta = ChainFixtures.geoParquetDelta(dir.resolve("delta.parquet"),
-                new ChainFixtures.Delta(upserts, deletions, new TreeSet<>(cells), 0));
+        upserts.add(copy(a.get(3), "brand-new", 104.0, EDIT_TIME)); // a new key in A
+        deletions.add(copy(a.get(4), key(b.get(2)), 0, EDIT_TIME)); // deletes b2, routed to A by its geometry
+        Path delta = ChainFixtures.geoParquetDelta(
+                dir.resolve("delta.parquet"), new ChainFixtures.Delta(upserts, deletions, new TreeSet<>(cells), 0));
         long before = parcels.duckDbCount();
 
         List<MockFlowFile> routed = ChainFixtures.routeGeoParquet(root, delta);
@@ -68,21 +73,33 @@ class ReconciliationAcrossFragmentsTest {
         Set<String> touched = new TreeSet<>();
         for (MockFlowFile flowFile : applied) {
             for (String count : COUNTS) {
-                assertTrue(Long.parseLong(flowFile.getAttribute(count)) >= 0, count + " is never negative: " + flowFile.getAttributes());
+                assertTrue(
+                        Long.parseLong(flowFile.getAttribute(count)) >= 0,
+                        count + " is never negative: " + flowFile.getAttributes());
             }
             long fragmentNet = Long.parseLong(flowFile.getAttribute("geoparquet.rows.net"));
-            assertEquals(Long.parseLong(flowFile.getAttribute("geoparquet.rows.inserted")) - Long.parseLong(flowFile.getAttribute("geoparquet.rows.deleted")),
-                    fragmentNet, "net is inserted minus deleted");
-            assertEquals(Long.parseLong(flowFile.getAttribute("geoparquet.rows.after")) - Long.parseLong(flowFile.getAttribute("geoparquet.rows.before")),
-                    fragmentNet, "net is after minus before");
+            assertEquals(
+                    Long.parseLong(flowFile.getAttribute("geoparquet.rows.inserted"))
+                            - Long.parseLong(flowFile.getAttribute("geoparquet.rows.deleted")),
+                    fragmentNet,
+                    "net is inserted minus deleted");
+            assertEquals(
+                    Long.parseLong(flowFile.getAttribute("geoparquet.rows.after"))
+                            - Long.parseLong(flowFile.getAttribute("geoparquet.rows.before")),
+                    fragmentNet,
+                    "net is after minus before");
             net += fragmentNet;
             inserted += Long.parseLong(flowFile.getAttribute("geoparquet.rows.inserted"));
             deleted += Long.parseLong(flowFile.getAttribute("geoparquet.rows.deleted"));
             moved += Long.parseLong(flowFile.getAttribute("geoparquet.rows.moved"));
-            touched.addAll(List.of(flowFile.getAttribute("geoparquet.partitions.touched").split(",")));
+            touched.addAll(List.of(
+                    flowFile.getAttribute("geoparquet.partitions.touched").split(",")));
             assertTrue(!flowFile.getAttribute("geoparquet.commits").isBlank(), "the commits are named");
         }
-        assertEquals(List.of(1L, 1L, 2L), List.of(inserted, deleted, moved), "one new key, one delete reaching another cell, two moves");
+        assertEquals(
+                List.of(1L, 1L, 2L),
+                List.of(inserted, deleted, moved),
+                "one new key, one delete reaching another cell, two moves");
         assertEquals(parcels.duckDbCount() - before, net, "the fragments' net changes add up to what DuckDB counts");
         assertEquals(new TreeSet<>(cells), touched);
 
@@ -90,8 +107,12 @@ class ReconciliationAcrossFragmentsTest {
         TestRunner verify = ChainFixtures.verify(root);
         ChainFixtures.pass(applied, verify);
         verify.run(2);
-        assertEquals(List.of(), verify.getFlowFilesForRelationship(VerifyGeoMetadata.REL_INVALID).stream()
-                .map(flowFile -> flowFile.getContent()).toList(), "no false alarm");
+        assertEquals(
+                List.of(),
+                verify.getFlowFilesForRelationship(VerifyGeoMetadata.REL_INVALID).stream()
+                        .map(flowFile -> flowFile.getContent())
+                        .toList(),
+                "no false alarm");
         verify.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, 2);
     }
 }

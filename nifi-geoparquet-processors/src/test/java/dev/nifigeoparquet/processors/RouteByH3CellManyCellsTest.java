@@ -1,21 +1,20 @@
 package dev.nifigeoparquet.processors;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
 import dev.nifigeoparquet.processors.testing.TestArchives;
-import org.apache.nifi.util.MockFlowFile;
-import org.apache.nifi.util.TestRunner;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.nifi.util.MockFlowFile;
+import org.apache.nifi.util.TestRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An input spanning thousands of cells. The build runs this class in its own JVM with a small heap (see the
@@ -36,8 +35,8 @@ class RouteByH3CellManyCellsTest {
         TestRunner runner = RouteByH3CellTest.newRunner(dir, root);
         runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, "LON_LAT");
         runner.setProperty(RouteByH3Cell.MAX_OPEN_WRITERS, String.valueOf(MAX_OPEN_WRITERS));
-        JsonRecordWriterService writer = (JsonRecordWriterService) runner.getProcessContext().getControllerServiceLookup()
-                .getControllerService("writer");
+        JsonRecordWriterService writer = (JsonRecordWriterService)
+                runner.getProcessContext().getControllerServiceLookup().getControllerService("writer");
 
         // A grid of points far enough apart (about 1.5 degrees) that every point lands in its own resolution-7 cell.
         ByteArrayOutputStream json = new ByteArrayOutputStream();
@@ -45,7 +44,8 @@ class RouteByH3CellManyCellsTest {
         for (int i = 0; i < FEATURES; i++) {
             double lon = -179.0 + (i % 200) * 1.7;
             double lat = -60.0 + (i / 200) * 4.0;
-            String record = (i == 0 ? "" : ",") + "{\"id\":\"f" + i + "\",\"longitude\":" + lon + ",\"latitude\":" + lat + "}";
+            String record =
+                    (i == 0 ? "" : ",") + "{\"id\":\"f" + i + "\",\"longitude\":" + lon + ",\"latitude\":" + lat + "}";
             json.writeBytes(record.getBytes(StandardCharsets.UTF_8));
         }
         json.writeBytes("]".getBytes(StandardCharsets.UTF_8));
@@ -65,7 +65,9 @@ class RouteByH3CellManyCellsTest {
         }
         assertEquals(FEATURES, distinct.size());
         assertEquals(FEATURES, records);
-        assertTrue(writer.maxOpenWriters() <= MAX_OPEN_WRITERS, "at most " + MAX_OPEN_WRITERS + " writers open, saw " + writer.maxOpenWriters());
+        assertTrue(
+                writer.maxOpenWriters() <= MAX_OPEN_WRITERS,
+                "at most " + MAX_OPEN_WRITERS + " writers open, saw " + writer.maxOpenWriters());
         assertEquals(0, writer.openWriters(), "every writer closed");
         assertEquals((long) FEATURES, runner.getCounterValue(RouteByH3Cell.COUNTER_CELLS_TOUCHED));
     }

@@ -1,5 +1,10 @@
 package dev.nifigeoparquet.processors;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -12,6 +17,15 @@ import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
 import dev.nifigeoparquet.processors.testing.TestArchives;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.provenance.ProvenanceEventType;
@@ -24,21 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKTReader;
-
-import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RouteByH3CellTest {
 
@@ -58,8 +57,10 @@ class RouteByH3CellTest {
         Path root = dir.resolve("archive");
         TestArchives.create(root, RESOLUTION);
         runner = newRunner(dir, root);
-        archive = (StandardGeoParquetArchiveService) runner.getProcessContext().getControllerServiceLookup().getControllerService("archive");
-        writer = (JsonRecordWriterService) runner.getProcessContext().getControllerServiceLookup().getControllerService("writer");
+        archive = (StandardGeoParquetArchiveService)
+                runner.getProcessContext().getControllerServiceLookup().getControllerService("archive");
+        writer = (JsonRecordWriterService)
+                runner.getProcessContext().getControllerServiceLookup().getControllerService("writer");
     }
 
     /** A runner with JSON reader and writer and an enabled archive service for the archive at {@code root}. */
@@ -88,30 +89,57 @@ class RouteByH3CellTest {
         String expectedWkb = HexFormat.of().formatHex(Wkb.write(berlin));
 
         Map<String, MockFlowFile> byEncoding = new HashMap<>();
-        byEncoding.put("WKT", routeOne(GeometryFormat.WKT, "wkt", JSON.createObjectNode().put("id", "b").put("wkt", BERLIN_WKT)));
-        byEncoding.put("GeoJSON string", routeOne(GeometryFormat.GEOJSON, "shape",
-                JSON.createObjectNode().put("id", "b").put("shape", geoJson(berlin).toString())));
+        byEncoding.put(
+                "WKT",
+                routeOne(
+                        GeometryFormat.WKT,
+                        "wkt",
+                        JSON.createObjectNode().put("id", "b").put("wkt", BERLIN_WKT)));
+        byEncoding.put(
+                "GeoJSON string",
+                routeOne(
+                        GeometryFormat.GEOJSON,
+                        "shape",
+                        JSON.createObjectNode()
+                                .put("id", "b")
+                                .put("shape", geoJson(berlin).toString())));
         ObjectNode nested = JSON.createObjectNode().put("id", "b");
         nested.set("shape", geoJson(berlin));
         byEncoding.put("GeoJSON record", routeOne(GeometryFormat.GEOJSON, "shape", nested));
-        byEncoding.put("WKB", routeOne(GeometryFormat.WKB, "geometry", JSON.createObjectNode().put("id", "b").put("geometry", expectedWkb)));
+        byEncoding.put(
+                "WKB",
+                routeOne(
+                        GeometryFormat.WKB,
+                        "geometry",
+                        JSON.createObjectNode().put("id", "b").put("geometry", expectedWkb)));
 
         for (Map.Entry<String, MockFlowFile> entry : byEncoding.entrySet()) {
             MockFlowFile cell = entry.getValue();
             assertEquals(expectedCell, cell.getAttribute("h3.cell"), entry.getKey());
             assertEquals(String.valueOf(RESOLUTION), cell.getAttribute("h3.resolution"));
             JsonNode record = JSON.readTree(cell.getContent()).get(0);
-            assertEquals(expectedWkb, record.get("geometry").asText(), entry.getKey() + ": WKB in the archive's geometry column");
+            assertEquals(
+                    expectedWkb,
+                    record.get("geometry").asText(),
+                    entry.getKey() + ": WKB in the archive's geometry column");
             assertEquals("b", record.get("id").asText());
             assertFalse(record.has("wkt") || record.has("shape"), entry.getKey() + ": the source field is replaced");
         }
         // Identical output content means identical delta ids, whatever encoding the feature arrived in.
-        assertEquals(1, byEncoding.values().stream().map(f -> f.getAttribute("delta.id")).distinct().count());
+        assertEquals(
+                1,
+                byEncoding.values().stream()
+                        .map(f -> f.getAttribute("delta.id"))
+                        .distinct()
+                        .count());
     }
 
     @Test
     void theGeometryFieldIsARecordPath() throws Exception {
-        MockFlowFile topLevel = routeOne(GeometryFormat.WKT, "wkt", JSON.createObjectNode().put("id", "n").put("wkt", BERLIN_WKT));
+        MockFlowFile topLevel = routeOne(
+                GeometryFormat.WKT,
+                "wkt",
+                JSON.createObjectNode().put("id", "n").put("wkt", BERLIN_WKT));
         ObjectNode nested = JSON.createObjectNode().put("id", "n");
         nested.putObject("location").put("wkt", BERLIN_WKT);
         MockFlowFile child = routeOne(GeometryFormat.WKT, "/location/wkt", nested);
@@ -119,7 +147,10 @@ class RouteByH3CellTest {
         listed.putArray("shapes").add(BERLIN_WKT).add("POINT (0 0)");
         MockFlowFile indexed = routeOne(GeometryFormat.WKT, "/shapes[0]", listed);
         assertEquals(topLevel.getAttribute("h3.cell"), child.getAttribute("h3.cell"));
-        assertEquals(topLevel.getAttribute("h3.cell"), indexed.getAttribute("h3.cell"), "an array element selected by index");
+        assertEquals(
+                topLevel.getAttribute("h3.cell"),
+                indexed.getAttribute("h3.cell"),
+                "an array element selected by index");
 
         runner.setProperty(RouteByH3Cell.GEOMETRY_FIELD, "/shapes[");
         runner.assertNotValid();
@@ -127,10 +158,16 @@ class RouteByH3CellTest {
 
     @Test
     void longitudeAndLatitudeFieldsKeyLikeTheSamePointInWkt() throws Exception {
-        MockFlowFile fromWkt = routeOne(GeometryFormat.WKT, "wkt", JSON.createObjectNode().put("id", "p").put("wkt", "POINT (2.35 48.86)"));
+        MockFlowFile fromWkt = routeOne(
+                GeometryFormat.WKT,
+                "wkt",
+                JSON.createObjectNode().put("id", "p").put("wkt", "POINT (2.35 48.86)"));
         runner.setProperty(RouteByH3Cell.LONGITUDE_FIELD, "lon");
         runner.setProperty(RouteByH3Cell.LATITUDE_FIELD, "lat");
-        MockFlowFile fromLonLat = routeOne(GeometryFormat.LON_LAT, null, JSON.createObjectNode().put("id", "p").put("lon", 2.35).put("lat", 48.86));
+        MockFlowFile fromLonLat = routeOne(
+                GeometryFormat.LON_LAT,
+                null,
+                JSON.createObjectNode().put("id", "p").put("lon", 2.35).put("lat", 48.86));
         assertEquals(fromWkt.getAttribute("h3.cell"), fromLonLat.getAttribute("h3.cell"));
         JsonNode record = JSON.readTree(fromLonLat.getContent()).get(0);
         assertEquals(JSON.readTree(fromWkt.getContent()).get(0).get("geometry"), record.get("geometry"));
@@ -142,14 +179,24 @@ class RouteByH3CellTest {
         SourceCrs mercator = SourceCrs.declared("EPSG:3857");
         CrsReprojector reprojector = new CrsReprojector();
         WKTReader wkt = new WKTReader();
-        List<String> features = List.of(BERLIN_WKT, "POINT (-122.42 37.77)", "POINT (151.21 -33.87)", "LINESTRING (-0.13 51.5, 2.35 48.86)",
+        List<String> features = List.of(
+                BERLIN_WKT,
+                "POINT (-122.42 37.77)",
+                "POINT (151.21 -33.87)",
+                "LINESTRING (-0.13 51.5, 2.35 48.86)",
                 "POINT (0.0001 0.0001)");
         ArrayNode lonLat = JSON.createArrayNode();
         ArrayNode projected = JSON.createArrayNode();
         for (int i = 0; i < features.size(); i++) {
             Geometry geometry = wkt.read(features.get(i));
             lonLat.add(JSON.createObjectNode().put("id", "f" + i).put("wkt", geometry.toText()));
-            projected.add(JSON.createObjectNode().put("id", "f" + i).put("wkt", reprojector.reproject(geometry, SourceCrs.CRS84, mercator).toText()));
+            projected.add(JSON.createObjectNode()
+                    .put("id", "f" + i)
+                    .put(
+                            "wkt",
+                            reprojector
+                                    .reproject(geometry, SourceCrs.CRS84, mercator)
+                                    .toText()));
         }
         runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.WKT);
         runner.setProperty(RouteByH3Cell.GEOMETRY_FIELD, "wkt");
@@ -161,8 +208,10 @@ class RouteByH3CellTest {
         WKBReader wkb = new WKBReader();
         for (MockFlowFile flowFile : fromMercator) {
             for (JsonNode record : JSON.readTree(flowFile.getContent())) {
-                Geometry out = wkb.read(HexFormat.of().parseHex(record.get("geometry").asText()));
-                Geometry expected = wkt.read(features.get(Integer.parseInt(record.get("id").asText().substring(1))));
+                Geometry out =
+                        wkb.read(HexFormat.of().parseHex(record.get("geometry").asText()));
+                Geometry expected = wkt.read(
+                        features.get(Integer.parseInt(record.get("id").asText().substring(1))));
                 assertTrue(out.equalsExact(expected, 1e-7), "left in OGC:CRS84: " + out + " vs " + expected);
             }
         }
@@ -187,18 +236,25 @@ class RouteByH3CellTest {
         List<MockFlowFile> success = runner.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
         runner.assertTransferCount(RouteByH3Cell.REL_FAILURE, 1);
         runner.assertTransferCount(RouteByH3Cell.REL_ORIGINAL, 1);
-        MockFlowFile failure = runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
+        MockFlowFile failure =
+                runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
 
-        long routed = success.stream().mapToLong(f -> Long.parseLong(f.getAttribute("record.count"))).sum();
+        long routed = success.stream()
+                .mapToLong(f -> Long.parseLong(f.getAttribute("record.count")))
+                .sum();
         long failed = Long.parseLong(failure.getAttribute("record.count"));
         assertEquals(3, routed);
         assertEquals(5, failed);
         assertEquals(input.size(), routed + failed, "success and failure records add up to the input");
-        assertTrue(failure.getAttribute("error.message").startsWith("5 of 8 records could not be keyed"), failure.getAttribute("error.message"));
+        assertTrue(
+                failure.getAttribute("error.message").startsWith("5 of 8 records could not be keyed"),
+                failure.getAttribute("error.message"));
 
         Map<String, String> reasons = new HashMap<>();
         for (JsonNode record : JSON.readTree(failure.getContent())) {
-            reasons.put(record.get("id").asText(), record.get(RouteByH3Cell.KEYING_ERROR_FIELD).asText());
+            reasons.put(
+                    record.get("id").asText(),
+                    record.get(RouteByH3Cell.KEYING_ERROR_FIELD).asText());
             assertTrue(record.has("wkt"), "failed records keep their original fields");
         }
         assertTrue(reasons.get("missing").startsWith("MISSING_GEOMETRY"), reasons.toString());
@@ -209,7 +265,8 @@ class RouteByH3CellTest {
 
         Set<String> ids = new HashSet<>(reasons.keySet());
         for (MockFlowFile flowFile : success) {
-            JSON.readTree(flowFile.getContent()).forEach(record -> assertTrue(ids.add(record.get("id").asText()), "each record once"));
+            JSON.readTree(flowFile.getContent())
+                    .forEach(record -> assertTrue(ids.add(record.get("id").asText()), "each record once"));
         }
         assertEquals(input.size(), ids.size(), "nothing dropped");
         assertEquals(3L, runner.getCounterValue(RouteByH3Cell.COUNTER_RECORDS_ROUTED));
@@ -221,15 +278,25 @@ class RouteByH3CellTest {
     void nonFiniteCoordinatesAreRefusedWithTheirReason() throws Exception {
         runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.LON_LAT);
         ArrayNode input = JSON.createArrayNode();
-        input.add(JSON.createObjectNode().put("id", "nan").put("longitude", "NaN").put("latitude", 10.0));
-        input.add(JSON.createObjectNode().put("id", "text").put("longitude", "east").put("latitude", 10.0));
+        input.add(
+                JSON.createObjectNode().put("id", "nan").put("longitude", "NaN").put("latitude", 10.0));
+        input.add(JSON.createObjectNode()
+                .put("id", "text")
+                .put("longitude", "east")
+                .put("latitude", 10.0));
         input.add(JSON.createObjectNode().put("id", "ok").put("longitude", 10.0).put("latitude", 10.0));
         runner.enqueue(input.toString());
         runner.run();
         runner.assertTransferCount(RouteByH3Cell.REL_SUCCESS, 1);
-        JsonNode failed = JSON.readTree(runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0).getContent());
-        assertTrue(failed.get(0).get(RouteByH3Cell.KEYING_ERROR_FIELD).asText().startsWith("NON_FINITE_COORDINATE"), failed.toString());
-        assertTrue(failed.get(1).get(RouteByH3Cell.KEYING_ERROR_FIELD).asText().startsWith("INVALID_GEOMETRY"), failed.toString());
+        JsonNode failed = JSON.readTree(runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE)
+                .get(0)
+                .getContent());
+        assertTrue(
+                failed.get(0).get(RouteByH3Cell.KEYING_ERROR_FIELD).asText().startsWith("NON_FINITE_COORDINATE"),
+                failed.toString());
+        assertTrue(
+                failed.get(1).get(RouteByH3Cell.KEYING_ERROR_FIELD).asText().startsWith("INVALID_GEOMETRY"),
+                failed.toString());
     }
 
     @Test
@@ -249,12 +316,16 @@ class RouteByH3CellTest {
             flowFile.assertAttributeEquals("mime.type", "application/json");
             fragmentIds.add(flowFile.getAttribute("fragment.identifier"));
             indexes.add(flowFile.getAttribute("fragment.index"));
-            String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(flowFile.toByteArray()));
+            String sha = HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(flowFile.toByteArray()));
             assertEquals(sha, flowFile.getAttribute("delta.id"), "delta.id is the SHA-256 of the content");
         }
         assertEquals(1, fragmentIds.size());
         assertEquals(Set.of("0", "1"), indexes);
-        assertNotNull(first.stream().filter(f -> f.getAttribute("record.count").equals("2")).findFirst().orElse(null));
+        assertNotNull(first.stream()
+                .filter(f -> f.getAttribute("record.count").equals("2"))
+                .findFirst()
+                .orElse(null));
         assertTrue(runner.getProvenanceEvents().stream().anyMatch(e -> e.getEventType() == ProvenanceEventType.FORK));
 
         List<MockFlowFile> again = route(input);
@@ -266,7 +337,8 @@ class RouteByH3CellTest {
         runner.enqueue("this is not JSON");
         runner.run();
         runner.assertAllFlowFilesTransferred(RouteByH3Cell.REL_FAILURE, 1);
-        MockFlowFile failed = runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
+        MockFlowFile failed =
+                runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
         failed.assertContentEquals("this is not JSON");
         assertNotNull(failed.getAttribute("error.message"));
     }
@@ -291,7 +363,9 @@ class RouteByH3CellTest {
         List<ConfigVerificationResult> results = ((RouteByH3Cell) runner.getProcessor())
                 .verify(runner.getProcessContext(), runner.getLogger(), Map.of());
         assertTrue(results.stream().allMatch(r -> r.getOutcome() == Outcome.SUCCESSFUL), results.toString());
-        assertTrue(results.toString().contains("EPSG:3857") && results.toString().contains("OGC:CRS84"), results.toString());
+        assertTrue(
+                results.toString().contains("EPSG:3857") && results.toString().contains("OGC:CRS84"),
+                results.toString());
     }
 
     private MockFlowFile routeOne(GeometryFormat format, String field, ObjectNode record) {

@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.processors;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -8,6 +11,13 @@ import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordSetWriter;
 import dev.nifigeoparquet.processors.testing.RefusingRecordWriterService;
+import dev.nifigeoparquet.processors.testing.TestArchives;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
 import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.TestRunner;
 import org.apache.parquet.example.data.Group;
@@ -15,16 +25,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.locationtech.jts.io.WKTReader;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.Iterator;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * RouteByH3Cell with Record Writers that cannot write what it hands them. Records that cannot be keyed must reach
@@ -43,7 +43,7 @@ class RouteByH3CellWriterFailuresTest {
     @BeforeEach
     void setUp() throws Exception {
         Path root = dir.resolve("archive");
-        dev.nifigeoparquet.processors.testing.TestArchives.create(root, RouteByH3CellTest.RESOLUTION);
+        TestArchives.create(root, RouteByH3CellTest.RESOLUTION);
         runner = RouteByH3CellTest.newRunner(dir, root);
     }
 
@@ -61,20 +61,28 @@ class RouteByH3CellWriterFailuresTest {
         runner.assertTransferCount(RouteByH3Cell.REL_SUCCESS, 1);
         runner.assertTransferCount(RouteByH3Cell.REL_FAILURE, 1);
         runner.assertTransferCount(RouteByH3Cell.REL_ORIGINAL, 1);
-        assertEquals(List.of("good"), idsInGeoParquet(runner.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS).get(0)));
+        assertEquals(
+                List.of("good"),
+                idsInGeoParquet(runner.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS)
+                        .get(0)));
 
-        MockFlowFile failure = runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
+        MockFlowFile failure =
+                runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
         failure.assertAttributeEquals("mime.type", "application/json");
         failure.assertAttributeEquals("record.count", "1");
         String message = failure.getAttribute("error.message");
         assertTrue(message.startsWith("1 of 2 records could not be keyed"), message);
         assertTrue(message.contains("INVALID_GEOMETRY"), message);
-        assertTrue(message.contains("written as JSON"), "says why the failure FlowFile is not in the writer's format: " + message);
+        assertTrue(
+                message.contains("written as JSON"),
+                "says why the failure FlowFile is not in the writer's format: " + message);
         JsonNode failed = JSON.readTree(failure.getContent());
         assertEquals(1, failed.size());
         assertEquals("bad", failed.get(0).get("id").asText());
         assertEquals("POINT (13.4", failed.get(0).get("wkt").asText(), "the record keeps its original fields");
-        assertTrue(failed.get(0).get(RouteByH3Cell.KEYING_ERROR_FIELD).asText().startsWith("INVALID_GEOMETRY"), failed.toString());
+        assertTrue(
+                failed.get(0).get(RouteByH3Cell.KEYING_ERROR_FIELD).asText().startsWith("INVALID_GEOMETRY"),
+                failed.toString());
     }
 
     @Test
@@ -83,7 +91,8 @@ class RouteByH3CellWriterFailuresTest {
         runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.WKB);
         runner.setProperty(RouteByH3Cell.GEOMETRY_FIELD, "geometry");
         String goodWkb = HexFormat.of().formatHex(Wkb.write(new WKTReader().read("POINT (13.4 52.5)")));
-        String truncatedWkb = goodWkb.substring(0, 20); // parses as neither WKB for keying nor for the GeoParquet column
+        String truncatedWkb =
+                goodWkb.substring(0, 20); // parses as neither WKB for keying nor for the GeoParquet column
         ArrayNode input = JSON.createArrayNode();
         input.add(JSON.createObjectNode().put("id", "good").put("geometry", goodWkb));
         input.add(JSON.createObjectNode().put("id", "truncated").put("geometry", truncatedWkb));
@@ -92,12 +101,18 @@ class RouteByH3CellWriterFailuresTest {
 
         runner.assertTransferCount(RouteByH3Cell.REL_SUCCESS, 1);
         runner.assertTransferCount(RouteByH3Cell.REL_FAILURE, 1);
-        assertEquals(List.of("good"), idsInGeoParquet(runner.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS).get(0)));
-        MockFlowFile failure = runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
+        assertEquals(
+                List.of("good"),
+                idsInGeoParquet(runner.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS)
+                        .get(0)));
+        MockFlowFile failure =
+                runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
         JsonNode failed = JSON.readTree(failure.getContent());
         assertEquals("truncated", failed.get(0).get("id").asText());
         assertEquals(truncatedWkb, failed.get(0).get("geometry").asText());
-        assertTrue(failed.get(0).get(RouteByH3Cell.KEYING_ERROR_FIELD).asText().startsWith("INVALID_GEOMETRY"), failed.toString());
+        assertTrue(
+                failed.get(0).get(RouteByH3Cell.KEYING_ERROR_FIELD).asText().startsWith("INVALID_GEOMETRY"),
+                failed.toString());
     }
 
     @Test
@@ -116,9 +131,12 @@ class RouteByH3CellWriterFailuresTest {
         runner.run();
 
         runner.assertAllFlowFilesTransferred(RouteByH3Cell.REL_FAILURE, 1);
-        MockFlowFile failed = runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
+        MockFlowFile failed =
+                runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
         failed.assertContentEquals(input);
-        assertTrue(failed.getAttribute("error.message").contains(RefusingRecordWriterService.REFUSAL), failed.getAttribute("error.message"));
+        assertTrue(
+                failed.getAttribute("error.message").contains(RefusingRecordWriterService.REFUSAL),
+                failed.getAttribute("error.message"));
         assertEquals(0, runner.getQueueSize().getObjectCount(), "nothing is left in the queue to be retried");
     }
 

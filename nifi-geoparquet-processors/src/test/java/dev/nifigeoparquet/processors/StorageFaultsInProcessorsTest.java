@@ -1,12 +1,17 @@
 package dev.nifigeoparquet.processors;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
@@ -14,13 +19,6 @@ import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
 import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
 import dev.nifigeoparquet.processors.testing.FaultyArchiveService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
-import org.apache.nifi.processor.Relationship;
-import org.apache.nifi.util.MockFlowFile;
-import org.apache.nifi.util.TestRunner;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,11 +32,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.nifi.processor.Relationship;
+import org.apache.nifi.util.MockFlowFile;
+import org.apache.nifi.util.TestRunner;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The storage fault matrix through the processors: UpsertGeoParquetPartition and CompactGeoParquetPartition run in a
@@ -60,8 +59,7 @@ class StorageFaultsInProcessorsTest {
     Path dir;
 
     /** A processor, the FlowFile it gets and the archive it starts from. */
-    private record Case(String name, Path baseline, byte[] content, Map<String, String> attributes, Runner runner) {
-    }
+    private record Case(String name, Path baseline, byte[] content, Map<String, String> attributes, Runner runner) {}
 
     @FunctionalInterface
     private interface Runner {
@@ -100,8 +98,15 @@ class StorageFaultsInProcessorsTest {
         ParcelArchives parcels = ParcelArchives.create(root, 200);
         Path delta = ChainFixtures.geoParquetDelta(dir.resolve("delta.parquet"), ChainFixtures.delta(parcels));
         MockFlowFile routed = ChainFixtures.routeGeoParquet(root, delta).stream()
-                .filter(f -> f.getAttribute("h3.cell").equals(parcels.cellsBySize().get(0))).findFirst().orElseThrow();
-        return new Case("upsert", root, routed.toByteArray(), routed.getAttributes(),
+                .filter(f ->
+                        f.getAttribute("h3.cell").equals(parcels.cellsBySize().get(0)))
+                .findFirst()
+                .orElseThrow();
+        return new Case(
+                "upsert",
+                root,
+                routed.toByteArray(),
+                routed.getAttributes(),
                 (archive, service) -> ChainFixtures.upsert(archive, GeoParquetReader::new, service));
     }
 
@@ -109,11 +114,16 @@ class StorageFaultsInProcessorsTest {
     private Case compactionCase() throws Exception {
         Path root = dir.resolve("compaction-baseline");
         ParcelArchives parcels = ParcelArchives.create(root, 200);
-        return new Case("compaction", root, new byte[0], Map.of("h3.cell", parcels.cellsBySize().get(0)), (archive, service) -> {
-            TestRunner runner = ChainFixtures.compact(archive, service);
-            runner.setProperty(CompactGeoParquetPartition.MIN_FILES, "1");
-            return runner;
-        });
+        return new Case(
+                "compaction",
+                root,
+                new byte[0],
+                Map.of("h3.cell", parcels.cellsBySize().get(0)),
+                (archive, service) -> {
+                    TestRunner runner = ChainFixtures.compact(archive, service);
+                    runner.setProperty(CompactGeoParquetPartition.MIN_FILES, "1");
+                    return runner;
+                });
     }
 
     private void exercise(Case operation, boolean everyKind) throws Exception {
@@ -138,21 +148,29 @@ class StorageFaultsInProcessorsTest {
                 if (!everyKind && Fault.values()[failAt % Fault.values().length] != fault) {
                     continue;
                 }
-                Path root = TestFiles.copyTree(operation.baseline(), dir.resolve(operation.name() + "-" + fault + "-" + failAt));
+                Path root = TestFiles.copyTree(
+                        operation.baseline(), dir.resolve(operation.name() + "-" + fault + "-" + failAt));
                 FaultyArchiveService service = new FaultyArchiveService(enabling + failAt, fault);
                 TestRunner runner = operation.runner().create(root, service);
-                assertEquals(enabling, service.storage().callCount(), "enabling the service makes the same calls every time");
+                assertEquals(
+                        enabling,
+                        service.storage().callCount(),
+                        "enabling the service makes the same calls every time");
                 runner.enqueue(operation.content(), operation.attributes());
                 runner.run();
                 String call = service.storage().calls().size() >= enabling + failAt
-                        ? service.storage().calls().get(enabling + failAt - 1) : "not reached";
-                String where = operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " (" + call + ")";
+                        ? service.storage().calls().get(enabling + failAt - 1)
+                        : "not reached";
+                String where =
+                        operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " (" + call + ")";
 
                 Relationship landed = landed(runner, where);
                 routedTo.merge(landed.getName(), 1, Integer::sum);
                 if (!landed.equals(SUCCESS)) {
-                    MockFlowFile kept = runner.getFlowFilesForRelationship(landed).get(0);
-                    assertArrayEquals(operation.content(), kept.toByteArray(), where + ": the FlowFile's content is kept");
+                    MockFlowFile kept =
+                            runner.getFlowFilesForRelationship(landed).get(0);
+                    assertArrayEquals(
+                            operation.content(), kept.toByteArray(), where + ": the FlowFile's content is kept");
                     if (landed.equals(FAILURE)) {
                         failures.add(where + ": " + kept.getAttribute("error.message"));
                     }
@@ -160,15 +178,18 @@ class StorageFaultsInProcessorsTest {
 
                 recoverEverything(root);
                 Snapshot state = Snapshot.of(root);
-                assertTrue(state.equals(old) || state.equals(updated), where + " -> " + landed.getName()
-                        + ": neither the old nor the new state: " + state + "\nold: " + old + "\nnew: " + updated);
+                assertTrue(
+                        state.equals(old) || state.equals(updated),
+                        where + " -> " + landed.getName() + ": neither the old nor the new state: " + state + "\nold: "
+                                + old + "\nnew: " + updated);
                 if (landed.equals(SUCCESS)) {
                     assertEquals(updated, state, where + ": success only with the new state");
                 }
                 if (state.equals(old)) {
                     oldStates++;
                 }
-                VerificationReport report = new ArchiveVerifier(GeoParquetArchive.open(new LocalArchiveStorage(root))).verify();
+                VerificationReport report =
+                        new ArchiveVerifier(GeoParquetArchive.open(new LocalArchiveStorage(root))).verify();
                 assertTrue(report.consistent(), where + ": " + report);
 
                 TestRunner restarted = operation.runner().create(root, new StandardGeoParquetArchiveService());
@@ -181,10 +202,12 @@ class StorageFaultsInProcessorsTest {
             }
         }
         assertTrue(oldStates > 0, operation.name() + ": some faults come before the commit point");
-        System.out.println("processor fault matrix, " + operation.name() + (everyKind ? " (every kind)" : "") + ": " + points
-                + " fault points (" + calls + " storage calls after " + enabling + " to enable the service"
-                + (everyKind ? " x " + Fault.values().length + " fault kinds" : ", kinds rotating") + "); FlowFiles routed to "
-                + routedTo + "; " + oldStates + " left the old state, " + (points - oldStates) + " the new");
+        System.out.println(
+                "processor fault matrix, " + operation.name() + (everyKind ? " (every kind)" : "") + ": " + points
+                        + " fault points (" + calls + " storage calls after " + enabling + " to enable the service"
+                        + (everyKind ? " x " + Fault.values().length + " fault kinds" : ", kinds rotating")
+                        + "); FlowFiles routed to "
+                        + routedTo + "; " + oldStates + " left the old state, " + (points - oldStates) + " the new");
         failures.forEach(failure -> System.out.println("  to failure: " + failure));
     }
 
@@ -224,16 +247,20 @@ class StorageFaultsInProcessorsTest {
 
         static Snapshot of(Path root) throws IOException {
             Map<String, List<String>> rows = new TreeMap<>();
-            for (List<Object> row : DuckDb.query("SELECT h3_cell, CAST(t AS VARCHAR) FROM read_parquet(?, hive_partitioning = true) t",
+            for (List<Object> row : DuckDb.query(
+                    "SELECT h3_cell, CAST(t AS VARCHAR) FROM read_parquet(?, hive_partitioning = true) t",
                     root + "/*/*.parquet")) {
-                rows.computeIfAbsent((String) row.get(0), c -> new ArrayList<>()).add((String) row.get(1));
+                rows.computeIfAbsent((String) row.get(0), c -> new ArrayList<>())
+                        .add((String) row.get(1));
             }
             rows.values().forEach(list -> list.sort(null));
             Map<String, Integer> files = new TreeMap<>();
             try (Stream<Path> partitions = Files.list(root)) {
-                for (Path partition : (Iterable<Path>) partitions.filter(p -> p.getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX))::iterator) {
-                    files.put(partition.getFileName().toString(),
-                            (int) TestFiles.names(partition).stream().filter(n -> n.endsWith(ArchiveLayout.DATA_FILE_SUFFIX)).count());
+                for (Path partition : (Iterable<Path>) partitions.filter(
+                        p -> p.getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX))::iterator) {
+                    files.put(partition.getFileName().toString(), (int) TestFiles.names(partition).stream()
+                            .filter(n -> n.endsWith(ArchiveLayout.DATA_FILE_SUFFIX))
+                            .count());
                 }
             }
             files.values().removeIf(count -> count == 0);
@@ -242,7 +269,10 @@ class StorageFaultsInProcessorsTest {
 
         @Override
         public String toString() {
-            return "rows per partition " + rows.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().size()).toList() + ", files " + files;
+            return "rows per partition "
+                    + rows.entrySet().stream()
+                            .map(e -> e.getKey() + "=" + e.getValue().size())
+                            .toList() + ", files " + files;
         }
     }
 

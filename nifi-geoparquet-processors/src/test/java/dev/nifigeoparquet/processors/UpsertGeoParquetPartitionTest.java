@@ -1,24 +1,27 @@
 package dev.nifigeoparquet.processors;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import com.uber.h3core.H3Core;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
+import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.TestRunner;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class UpsertGeoParquetPartitionTest {
 
@@ -48,7 +51,9 @@ class UpsertGeoParquetPartitionTest {
         upsert.enqueue(cellDelta.getContentStream(), cellDelta.getAttributes());
         upsert.run();
         upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, 1);
-        upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS).get(0).assertAttributeEquals("geoparquet.replay", "false");
+        upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS)
+                .get(0)
+                .assertAttributeEquals("geoparquet.replay", "false");
         Map<String, String> afterFirst = ParcelArchives.hashes(root);
         long rows = parcels.duckDbCount();
 
@@ -57,7 +62,7 @@ class UpsertGeoParquetPartitionTest {
         upsert.enqueue(cellDelta.getContentStream(), cellDelta.getAttributes());
         upsert.enqueue(cellDelta.getContentStream(), cellDelta.getAttributes());
         Map<String, String> replayed = new HashMap<>(cellDelta.getAttributes());
-        replayed.put("uuid", java.util.UUID.randomUUID().toString());
+        replayed.put("uuid", UUID.randomUUID().toString());
         upsert.enqueue(cellDelta.getContentStream(), replayed);
         upsert.run();
         upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, 3);
@@ -83,7 +88,9 @@ class UpsertGeoParquetPartitionTest {
         assertEquals(2, done.size());
         done.get(0).assertAttributeEquals("geoparquet.replay", "false");
         done.get(1).assertAttributeEquals("geoparquet.replay", "true");
-        assertEquals(done.get(0).getAttribute("geoparquet.operation.id"), done.get(1).getAttribute("geoparquet.operation.id"));
+        assertEquals(
+                done.get(0).getAttribute("geoparquet.operation.id"),
+                done.get(1).getAttribute("geoparquet.operation.id"));
         assertNotEquals(done.get(0).getAttribute("uuid"), done.get(1).getAttribute("uuid"));
     }
 
@@ -91,9 +98,13 @@ class UpsertGeoParquetPartitionTest {
     void aForgedCellFailsAndNothingOutsideTheArchiveRootIsCreated() throws Exception {
         MockFlowFile cellDelta = routed.get(0);
         String cell = cellDelta.getAttribute("h3.cell");
-        String otherCell = parcels.initial.keySet().stream().filter(c -> !c.equals(cell)).findFirst().orElseThrow();
-        String parentCell = com.uber.h3core.H3Core.newInstance().cellToParentAddress(cell, ParcelArchives.RESOLUTION - 1);
-        List<String> forged = List.of("../x", "../../etc/passwd", cell.toUpperCase(), parentCell, otherCell, "garbage", "", "8" + cell);
+        String otherCell = parcels.initial.keySet().stream()
+                .filter(c -> !c.equals(cell))
+                .findFirst()
+                .orElseThrow();
+        String parentCell = H3Core.newInstance().cellToParentAddress(cell, ParcelArchives.RESOLUTION - 1);
+        List<String> forged = List.of(
+                "../x", "../../etc/passwd", cell.toUpperCase(), parentCell, otherCell, "garbage", "", "8" + cell);
         List<String> before = ParcelArchives.paths(dir);
         Map<String, String> hashes = ParcelArchives.hashes(root);
 
@@ -128,14 +139,16 @@ class UpsertGeoParquetPartitionTest {
         DataFileEntry victim = parcels.archive.partitionState(cell).files().get(0);
         Path file = root.resolve("h3_cell=" + cell).resolve(victim.name());
         byte[] bytes = Files.readAllBytes(file);
-        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.write(file, Arrays.copyOf(bytes, bytes.length / 2));
         Map<String, String> hashes = ParcelArchives.hashes(root);
 
         TestRunner upsert = upsert();
         upsert.enqueue(cellDelta.getContentStream(), cellDelta.getAttributes());
         upsert.run();
         upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_FAILURE, 1);
-        String message = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE).get(0).getAttribute("error.message");
+        String message = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE)
+                .get(0)
+                .getAttribute("error.message");
         assertTrue(message.contains(victim.name()), message);
         assertEquals(hashes, ParcelArchives.hashes(root), "nothing written, nothing deleted");
 
@@ -143,7 +156,8 @@ class UpsertGeoParquetPartitionTest {
         verify.enqueue(new byte[0], Map.of("h3.cell", cell));
         verify.run();
         verify.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_INVALID, 1);
-        MockFlowFile report = verify.getFlowFilesForRelationship(VerifyGeoMetadata.REL_INVALID).get(0);
+        MockFlowFile report = verify.getFlowFilesForRelationship(VerifyGeoMetadata.REL_INVALID)
+                .get(0);
         report.assertAttributeEquals("geo.consistent", "false");
         JsonNode json = ChainFixtures.JSON.readTree(report.getContent());
         JsonNode problems = json.get("problemsByFile").get("h3_cell=" + cell + "/" + victim.name());
@@ -159,7 +173,7 @@ class UpsertGeoParquetPartitionTest {
         DataFileEntry victim = parcels.archive.partitionState(bad).files().get(0);
         Path file = root.resolve("h3_cell=" + bad).resolve(victim.name());
         byte[] bytes = Files.readAllBytes(file);
-        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.write(file, Arrays.copyOf(bytes, bytes.length / 2));
         Map<String, String> badPartition = ParcelArchives.hashes(root.resolve("h3_cell=" + bad));
 
         TestRunner upsert = upsert();
@@ -168,25 +182,33 @@ class UpsertGeoParquetPartitionTest {
 
         upsert.assertTransferCount(UpsertGeoParquetPartition.REL_SUCCESS, 1);
         upsert.assertTransferCount(UpsertGeoParquetPartition.REL_FAILURE, 1);
-        MockFlowFile committed = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS).get(0);
+        MockFlowFile committed = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS)
+                .get(0);
         committed.assertAttributeEquals("h3.cell", good);
         committed.assertAttributeEquals("geoparquet.rows.net", "1");
         assertEquals(goodRowsBefore + 1, parcels.archive.partitionState(good).rowCount());
-        MockFlowFile failed = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE).get(0);
+        MockFlowFile failed = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE)
+                .get(0);
         failed.assertAttributeEquals("h3.cell", bad);
         assertTrue(failed.getAttribute("error.message").contains(victim.name()), failed.getAttribute("error.message"));
-        assertEquals(badPartition, ParcelArchives.hashes(root.resolve("h3_cell=" + bad)), "the failed partition is as it was");
+        assertEquals(
+                badPartition,
+                ParcelArchives.hashes(root.resolve("h3_cell=" + bad)),
+                "the failed partition is as it was");
     }
 
     @Test
     void aValueTheArchiveCannotHoldFailsNamingTheField() throws Exception {
         MockFlowFile cellDelta = routed.get(0);
-        TestRunner upsert = ChainFixtures.upsert(root, dev.nifigeoparquet.processors.testing.JsonRecordReaderService::new);
-        String json = "[{\"parcel_id\":\"x\",\"land_use\":\"forest\",\"area_m2\":1.5,\"updated_at\":\"yesterday\",\"geometry\":\"00\"}]";
+        TestRunner upsert = ChainFixtures.upsert(root, JsonRecordReaderService::new);
+        String json =
+                "[{\"parcel_id\":\"x\",\"land_use\":\"forest\",\"area_m2\":1.5,\"updated_at\":\"yesterday\",\"geometry\":\"00\"}]";
         upsert.enqueue(json, Map.of("h3.cell", cellDelta.getAttribute("h3.cell")));
         upsert.run();
         upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_FAILURE, 1);
-        String message = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE).get(0).getAttribute("error.message");
+        String message = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_FAILURE)
+                .get(0)
+                .getAttribute("error.message");
         assertTrue(message.contains("record 0") && message.contains("updated_at"), message);
     }
 }

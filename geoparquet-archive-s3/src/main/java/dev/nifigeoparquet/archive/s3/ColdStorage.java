@@ -1,9 +1,8 @@
 package dev.nifigeoparquet.archive.s3;
 
+import java.time.Duration;
 import software.amazon.awssdk.services.s3.model.ArchiveStatus;
 import software.amazon.awssdk.services.s3.model.StorageClass;
-
-import java.time.Duration;
 
 /**
  * What S3's storage classes mean for the archive: the minimum storage duration a class bills (deleting an object
@@ -11,8 +10,7 @@ import java.time.Duration;
  */
 public final class ColdStorage {
 
-    private ColdStorage() {
-    }
+    private ColdStorage() {}
 
     /**
      * The minimum storage duration S3 bills for a class: Standard-IA and One Zone-IA 30 days, Glacier Instant

@@ -23,11 +23,14 @@ final class RequestCounter implements ExecutionInterceptor {
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
         SdkRequest request = context.request();
-        if (request instanceof GetObjectRequest || request instanceof HeadObjectRequest || request instanceof HeadBucketRequest) {
+        if (request instanceof GetObjectRequest
+                || request instanceof HeadObjectRequest
+                || request instanceof HeadBucketRequest) {
             StorageMeter.recordGet();
         } else if (request instanceof ListObjectsV2Request) {
             StorageMeter.recordList();
-        } else if (request instanceof DeleteObjectRequest || request instanceof DeleteObjectsRequest
+        } else if (request instanceof DeleteObjectRequest
+                || request instanceof DeleteObjectsRequest
                 || request instanceof AbortMultipartUploadRequest) {
             StorageMeter.recordDelete();
         } else {

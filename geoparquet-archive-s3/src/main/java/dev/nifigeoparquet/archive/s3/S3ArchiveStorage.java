@@ -4,12 +4,28 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.archive.storage.StoredObject;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -27,21 +43,6 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.StorageClass;
-
-import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.io.OutputStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@link ArchiveStorage} on Amazon S3 or an S3-compatible object store, through the AWS SDK for Java v2.
@@ -106,7 +107,9 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
 
     /** The client configuration that counts requests into {@link StorageMeter}. */
     public static ClientOverrideConfiguration countingInterceptorConfiguration() {
-        return ClientOverrideConfiguration.builder().addExecutionInterceptor(new RequestCounter()).build();
+        return ClientOverrideConfiguration.builder()
+                .addExecutionInterceptor(new RequestCounter())
+                .build();
     }
 
     /** A client for these settings: the JDK's HTTP client (one dependency), request counting, path style for endpoint overrides. */
@@ -117,14 +120,18 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
                         .socketTimeout(Duration.ofSeconds(60))
                         .build())
                 .overrideConfiguration(countingInterceptorConfiguration())
-                .credentialsProvider(settings.credentials() != null ? settings.credentials() : DefaultCredentialsProvider.builder().build());
+                .credentialsProvider(
+                        settings.credentials() != null
+                                ? settings.credentials()
+                                : DefaultCredentialsProvider.builder().build());
         if (settings.region() != null && !settings.region().isBlank()) {
             builder.region(Region.of(settings.region().strip()));
         }
         if (settings.endpoint() != null) {
             // S3-compatible stores expect path-style requests, and many reject the trailing checksums the SDK sends to
             // AWS by default; checksums are then sent only where the API requires them.
-            builder.endpointOverride(settings.endpoint()).forcePathStyle(true)
+            builder.endpointOverride(settings.endpoint())
+                    .forcePathStyle(true)
                     .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                     .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
             if (settings.region() == null || settings.region().isBlank()) {
@@ -150,14 +157,19 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
 
     @Override
     public List<StoredObject> list(String directory) throws IOException {
-        String prefix = directory.isEmpty() || directory.equals(".") ? location.key("") : location.key(stripSlashes(directory)) + "/";
+        String prefix = directory.isEmpty() || directory.equals(".")
+                ? location.key("")
+                : location.key(stripSlashes(directory)) + "/";
         if (location.prefix().isEmpty() && (directory.isEmpty() || directory.equals("."))) {
             prefix = "";
         }
         List<StoredObject> objects = new ArrayList<>();
         String token = null;
         do {
-            ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(location.bucket()).prefix(prefix).delimiter("/");
+            ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
+                    .bucket(location.bucket())
+                    .prefix(prefix)
+                    .delimiter("/");
             if (token != null) {
                 request.continuationToken(token);
             }
@@ -189,7 +201,8 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
     /** The HEAD of an object, empty when it does not exist. */
     Optional<HeadObjectResponse> head(String path) throws IOException {
         try {
-            HeadObjectResponse response = call("stat " + path,
+            HeadObjectResponse response = call(
+                    "stat " + path,
                     () -> client.headObject(b -> b.bucket(location.bucket()).key(location.key(path))));
             remember(path, response.lastModified());
             return Optional.of(response);
@@ -204,18 +217,22 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
      * object's HEAD; reads detect those.
      */
     public List<StoredObject> objectsNeedingRestore(String directory) throws IOException {
-        String prefix = directory.isEmpty() ? (location.prefix().isEmpty() ? "" : location.key("")) : location.key(stripSlashes(directory)) + "/";
+        String prefix = directory.isEmpty()
+                ? (location.prefix().isEmpty() ? "" : location.key(""))
+                : location.key(stripSlashes(directory)) + "/";
         List<StoredObject> cold = new ArrayList<>();
         String token = null;
         do {
-            ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(location.bucket()).prefix(prefix);
+            ListObjectsV2Request.Builder request =
+                    ListObjectsV2Request.builder().bucket(location.bucket()).prefix(prefix);
             if (token != null) {
                 request.continuationToken(token);
             }
             ListObjectsV2Response response = call("list " + directory, () -> client.listObjectsV2(request.build()));
             for (S3Object object : response.contents()) {
                 if (ColdStorage.needsRestore(object.storageClassAsString())) {
-                    cold.add(new StoredObject(location.relative(object.key()), object.size(), object.lastModified(), false));
+                    cold.add(new StoredObject(
+                            location.relative(object.key()), object.size(), object.lastModified(), false));
                 }
             }
             token = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
@@ -233,40 +250,58 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
     }
 
     private void refuseIfArchived(String path, HeadObjectResponse head) throws ArchivedObjectException {
-        if (ColdStorage.needsRestore(head.storageClassAsString()) && !ColdStorage.restoredCopyAvailable(head.restore())) {
-            throw new ArchivedObjectException(describe(), path, head.storageClassAsString(),
-                    head.restore() == null ? "has not been restored" : "its restore is still in progress (" + head.restore() + ")");
+        if (ColdStorage.needsRestore(head.storageClassAsString())
+                && !ColdStorage.restoredCopyAvailable(head.restore())) {
+            throw new ArchivedObjectException(
+                    describe(),
+                    path,
+                    head.storageClassAsString(),
+                    head.restore() == null
+                            ? "has not been restored"
+                            : "its restore is still in progress (" + head.restore() + ")");
         }
         if (ColdStorage.needsRestore(head.archiveStatus()) && !ColdStorage.restoredCopyAvailable(head.restore())) {
-            throw new ArchivedObjectException(describe(), path, "INTELLIGENT_TIERING (" + head.archiveStatusAsString() + ")",
+            throw new ArchivedObjectException(
+                    describe(),
+                    path,
+                    "INTELLIGENT_TIERING (" + head.archiveStatusAsString() + ")",
                     "has not been restored");
         }
     }
 
     @Override
     public byte[] readAllBytes(String path) throws IOException {
-        ResponseBytes<GetObjectResponse> bytes = call("read " + path,
+        ResponseBytes<GetObjectResponse> bytes = call(
+                "read " + path,
                 () -> client.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(path))));
         StorageMeter.recordDownloaded(bytes.asByteArrayUnsafe().length);
         return bytes.asByteArray();
     }
 
     /** One ranged GET of {@code length} bytes at {@code offset}, into {@code target}; the ETag pins the version read. */
-    void readRange(String path, String eTag, long offset, byte[] target, int targetOffset, int length) throws IOException {
-        GetObjectRequest request = GetObjectRequest.builder().bucket(location.bucket()).key(location.key(path))
-                .range("bytes=" + offset + "-" + (offset + length - 1)).ifMatch(eTag).build();
+    void readRange(String path, String eTag, long offset, byte[] target, int targetOffset, int length)
+            throws IOException {
+        GetObjectRequest request = GetObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key(path))
+                .range("bytes=" + offset + "-" + (offset + length - 1))
+                .ifMatch(eTag)
+                .build();
         ResponseBytes<GetObjectResponse> bytes;
         try {
             bytes = call("read " + path, () -> client.getObjectAsBytes(request));
         } catch (FileAlreadyExistsException changed) {
-            // 412 on a read: the ETag no longer matches. Data files are never replaced, so this is outside interference.
-            throw new IOException(describe() + "/" + path + " changed while it was being read (its ETag is no longer " + eTag + ")", changed);
+            // 412 on a read: the ETag no longer matches. Data files are never replaced, so this is outside
+            // interference.
+            throw new IOException(
+                    describe() + "/" + path + " changed while it was being read (its ETag is no longer " + eTag + ")",
+                    changed);
         }
         byte[] data = bytes.asByteArrayUnsafe();
         StorageMeter.recordDownloaded(data.length);
         if (data.length != length) {
-            throw new IOException("Ranged read of " + describe() + "/" + path + " at " + offset + " returned " + data.length
-                    + " bytes instead of " + length);
+            throw new IOException("Ranged read of " + describe() + "/" + path + " at " + offset + " returned "
+                    + data.length + " bytes instead of " + length);
         }
         System.arraycopy(data, 0, target, targetOffset, length);
     }
@@ -281,7 +316,10 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
 
     /** One PUT with If-None-Match: *; a 412 (or 409) means the key exists or is being created by another writer. */
     void putIfAbsent(String path, byte[] content, StorageClass storageClass) throws IOException {
-        PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(location.bucket()).key(location.key(path)).ifNoneMatch("*");
+        PutObjectRequest.Builder request = PutObjectRequest.builder()
+                .bucket(location.bucket())
+                .key(location.key(path))
+                .ifNoneMatch("*");
         if (storageClass != null) {
             request.storageClass(storageClass);
         }
@@ -307,7 +345,9 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
         Optional<String> uploadedAt = finalPathOfStaged(stagedPath);
         if (uploadedAt.isPresent() && uploadedAt.get().equals(finalPath)) {
             if (head(finalPath).isEmpty()) {
-                throw new NoSuchFileException(describe() + "/" + finalPath, describe() + "/" + stagedPath,
+                throw new NoSuchFileException(
+                        describe() + "/" + finalPath,
+                        describe() + "/" + stagedPath,
                         "the data file was never uploaded at its final key");
             }
             deleteKey(stagedPath);
@@ -318,14 +358,19 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             if (head(finalPath).isPresent()) {
                 return; // already published by an earlier, interrupted attempt
             }
-            throw new NoSuchFileException(describe() + "/" + stagedPath, describe() + "/" + finalPath, "staged file missing and not published");
+            throw new NoSuchFileException(
+                    describe() + "/" + stagedPath,
+                    describe() + "/" + finalPath,
+                    "staged file missing and not published");
         }
         if (head(finalPath).isPresent()) {
             throw new FileAlreadyExistsException(describe() + "/" + finalPath);
         }
         CopyObjectRequest.Builder copy = CopyObjectRequest.builder()
-                .sourceBucket(location.bucket()).sourceKey(location.key(stagedPath))
-                .destinationBucket(location.bucket()).destinationKey(location.key(finalPath));
+                .sourceBucket(location.bucket())
+                .sourceKey(location.key(stagedPath))
+                .destinationBucket(location.bucket())
+                .destinationKey(location.key(finalPath));
         if (settings.storageClass() != null) {
             copy.storageClass(settings.storageClass());
         }
@@ -344,14 +389,17 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             return; // published by an earlier, interrupted attempt
         }
         CopyObjectRequest.Builder copy = CopyObjectRequest.builder()
-                .sourceBucket(location.bucket()).sourceKey(location.key(stagedPath))
-                .destinationBucket(location.bucket()).destinationKey(location.key(finalPath));
+                .sourceBucket(location.bucket())
+                .sourceKey(location.key(stagedPath))
+                .destinationBucket(location.bucket())
+                .destinationKey(location.key(finalPath));
         if (settings.storageClass() != null) {
             copy.storageClass(settings.storageClass());
         }
         Instant replacedWritten = knownTimes.get(finalPath);
         call("publishReplacing " + finalPath, () -> client.copyObject(copy.build()));
-        StorageMeter.recordDeletedObject(finalPath, replacedWritten == null ? null : Duration.between(replacedWritten, Instant.now()));
+        StorageMeter.recordDeletedObject(
+                finalPath, replacedWritten == null ? null : Duration.between(replacedWritten, Instant.now()));
         remember(finalPath, Instant.now());
         deleteKey(stagedPath);
     }
@@ -368,7 +416,9 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
 
     private void deleteKey(String path) throws IOException {
         Instant written = knownTimes.remove(path);
-        call("delete " + path, () -> client.deleteObject(b -> b.bucket(location.bucket()).key(location.key(path))));
+        call(
+                "delete " + path,
+                () -> client.deleteObject(b -> b.bucket(location.bucket()).key(location.key(path))));
         StorageMeter.recordDeletedObject(path, written == null ? null : Duration.between(written, Instant.now()));
     }
 
@@ -461,24 +511,28 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
                 throw noSuchFile(what, e);
             }
             if (status == 412 || status == 409) {
-                FileAlreadyExistsException exists = new FileAlreadyExistsException(describe() + ": " + what, null,
-                        status == 412 ? "the object already exists (412 Precondition Failed)"
+                FileAlreadyExistsException exists = new FileAlreadyExistsException(
+                        describe() + ": " + what,
+                        null,
+                        status == 412
+                                ? "the object already exists (412 Precondition Failed)"
                                 : "a concurrent conditional write of the object is in progress (409 ConditionalRequestConflict)");
                 exists.initCause(e);
                 throw exists;
             }
             if (status == 403 && "InvalidObjectState".equals(errorCode(e))) {
                 String path = what.substring(what.indexOf(' ') + 1);
-                ArchivedObjectException archived = new ArchivedObjectException(describe(), path, "an archive class", "has not been restored");
+                ArchivedObjectException archived =
+                        new ArchivedObjectException(describe(), path, "an archive class", "has not been restored");
                 archived.initCause(e);
                 throw archived;
             }
             throw new IOException("S3 request failed (" + what + " in " + describe() + "): " + e.getMessage(), e);
-        } catch (software.amazon.awssdk.core.exception.AbortedException e) {
+        } catch (AbortedException e) {
             InterruptedIOException interrupted = new InterruptedIOException("S3 request interrupted (" + what + ")");
             interrupted.initCause(e);
             throw interrupted;
-        } catch (software.amazon.awssdk.core.exception.SdkClientException e) {
+        } catch (SdkClientException e) {
             throw new IOException("S3 request failed (" + what + " in " + describe() + "): " + e.getMessage(), e);
         }
     }

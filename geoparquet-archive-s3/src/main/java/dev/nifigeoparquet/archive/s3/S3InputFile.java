@@ -1,11 +1,10 @@
 package dev.nifigeoparquet.archive.s3;
 
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.SeekableInputStream;
-
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
 
 /**
  * A Parquet {@link InputFile} over one S3 object: every read is a ranged GET of exactly the bytes asked for, except
@@ -58,7 +57,8 @@ final class S3InputFile implements InputFile {
         @Override
         public void seek(long newPosition) throws IOException {
             if (newPosition < 0 || newPosition > length) {
-                throw new EOFException("Seek to " + newPosition + " outside " + S3InputFile.this + " of " + length + " bytes");
+                throw new EOFException(
+                        "Seek to " + newPosition + " outside " + S3InputFile.this + " of " + length + " bytes");
             }
             position = newPosition;
         }
@@ -120,7 +120,8 @@ final class S3InputFile implements InputFile {
             while (done < len) {
                 int n = read(bytes, start + done, len - done);
                 if (n < 0) {
-                    throw new EOFException("Reached the end of " + S3InputFile.this + " with " + (len - done) + " bytes still to read");
+                    throw new EOFException("Reached the end of " + S3InputFile.this + " with " + (len - done)
+                            + " bytes still to read");
                 }
                 done += n;
             }

@@ -1,12 +1,11 @@
 package dev.nifigeoparquet.archive.s3;
 
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.services.s3.model.StorageClass;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * How to reach an archive on S3 or an S3-compatible store.
@@ -24,8 +23,14 @@ import java.util.Objects;
  * @param minimumObjectAge  how old a data file must be before compaction may delete it; null for the minimum storage
  *                          duration of {@code storageClass} (no early-deletion charges), zero to allow them
  */
-public record S3StorageSettings(S3Location location, URI endpoint, String region, StorageClass storageClass,
-                                AwsCredentialsProvider credentials, int partSizeBytes, Duration minimumObjectAge) {
+public record S3StorageSettings(
+        S3Location location,
+        URI endpoint,
+        String region,
+        StorageClass storageClass,
+        AwsCredentialsProvider credentials,
+        int partSizeBytes,
+        Duration minimumObjectAge) {
 
     /** S3's smallest part size for every part of a multipart upload but the last. */
     public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -35,7 +40,8 @@ public record S3StorageSettings(S3Location location, URI endpoint, String region
     public S3StorageSettings {
         Objects.requireNonNull(location, "location");
         if (partSizeBytes < MIN_PART_SIZE) {
-            throw new IllegalArgumentException("Part size " + partSizeBytes + " bytes is below S3's minimum part size " + MIN_PART_SIZE);
+            throw new IllegalArgumentException(
+                    "Part size " + partSizeBytes + " bytes is below S3's minimum part size " + MIN_PART_SIZE);
         }
         if (minimumObjectAge != null && minimumObjectAge.isNegative()) {
             throw new IllegalArgumentException("Minimum object age must not be negative, was " + minimumObjectAge);
@@ -48,11 +54,13 @@ public record S3StorageSettings(S3Location location, URI endpoint, String region
     }
 
     public S3StorageSettings withEndpoint(URI value) {
-        return new S3StorageSettings(location, value, region, storageClass, credentials, partSizeBytes, minimumObjectAge);
+        return new S3StorageSettings(
+                location, value, region, storageClass, credentials, partSizeBytes, minimumObjectAge);
     }
 
     public S3StorageSettings withRegion(String value) {
-        return new S3StorageSettings(location, endpoint, value, storageClass, credentials, partSizeBytes, minimumObjectAge);
+        return new S3StorageSettings(
+                location, endpoint, value, storageClass, credentials, partSizeBytes, minimumObjectAge);
     }
 
     public S3StorageSettings withStorageClass(StorageClass value) {
@@ -72,7 +80,8 @@ public record S3StorageSettings(S3Location location, URI endpoint, String region
     }
 
     public S3StorageSettings withLocation(S3Location value) {
-        return new S3StorageSettings(value, endpoint, region, storageClass, credentials, partSizeBytes, minimumObjectAge);
+        return new S3StorageSettings(
+                value, endpoint, region, storageClass, credentials, partSizeBytes, minimumObjectAge);
     }
 
     /** The effective minimum age: the configured one, or the storage class's minimum storage duration. */

@@ -1,17 +1,18 @@
 package dev.nifigeoparquet.archive.s3;
 
+import dev.nifigeoparquet.archive.storage.StorageMeter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.StorageClass;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
-
-import java.io.IOException;
-import java.io.OutputStream;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Streams one object to S3. Up to one part it is a single PUT (with If-None-Match: *, since a data file never
@@ -63,19 +64,31 @@ final class S3UploadStream extends OutputStream {
         try {
             if (uploadId == null) {
                 CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
-                        .bucket(storage.location().bucket()).key(storage.location().key(path));
+                        .bucket(storage.location().bucket())
+                        .key(storage.location().key(path));
                 if (storageClass != null) {
                     create.storageClass(storageClass);
                 }
-                uploadId = storage.call("createStaged " + path, () -> storage.client().createMultipartUpload(create.build())).uploadId();
+                uploadId = storage.call(
+                                "createStaged " + path, () -> storage.client().createMultipartUpload(create.build()))
+                        .uploadId();
             }
             int number = parts.size() + 1;
-            byte[] body = java.util.Arrays.copyOf(part, filled);
-            UploadPartResponse response = storage.call("upload part " + number + " of " + path, () -> storage.client().uploadPart(
-                    b -> b.bucket(storage.location().bucket()).key(storage.location().key(path)).uploadId(uploadId).partNumber(number),
-                    RequestBody.fromBytes(body)));
-            dev.nifigeoparquet.archive.storage.StorageMeter.recordUploaded(body.length);
-            parts.add(CompletedPart.builder().partNumber(number).eTag(response.eTag()).build());
+            byte[] body = Arrays.copyOf(part, filled);
+            UploadPartResponse response = storage.call(
+                    "upload part " + number + " of " + path,
+                    () -> storage.client()
+                            .uploadPart(
+                                    b -> b.bucket(storage.location().bucket())
+                                            .key(storage.location().key(path))
+                                            .uploadId(uploadId)
+                                            .partNumber(number),
+                                    RequestBody.fromBytes(body)));
+            StorageMeter.recordUploaded(body.length);
+            parts.add(CompletedPart.builder()
+                    .partNumber(number)
+                    .eTag(response.eTag())
+                    .build());
             filled = 0;
         } catch (IOException | RuntimeException e) {
             abort(e);
@@ -94,14 +107,21 @@ final class S3UploadStream extends OutputStream {
         }
         try {
             if (uploadId == null) {
-                storage.putIfAbsent(path, java.util.Arrays.copyOf(part, filled), storageClass);
+                storage.putIfAbsent(path, Arrays.copyOf(part, filled), storageClass);
             } else {
                 if (filled > 0 || parts.isEmpty()) {
                     sendPart();
                 }
-                storage.call("complete upload of " + path, () -> storage.client().completeMultipartUpload(b -> b
-                        .bucket(storage.location().bucket()).key(storage.location().key(path)).uploadId(uploadId)
-                        .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build())));
+                storage.call(
+                        "complete upload of " + path,
+                        () -> storage.client()
+                                .completeMultipartUpload(
+                                        b -> b.bucket(storage.location().bucket())
+                                                .key(storage.location().key(path))
+                                                .uploadId(uploadId)
+                                                .multipartUpload(CompletedMultipartUpload.builder()
+                                                        .parts(parts)
+                                                        .build())));
             }
             storage.remember(path, Instant.now());
         } catch (IOException | RuntimeException e) {
@@ -119,8 +139,13 @@ final class S3UploadStream extends OutputStream {
         String id = uploadId;
         uploadId = null;
         try {
-            storage.call("abort upload of " + path, () -> storage.client().abortMultipartUpload(
-                    b -> b.bucket(storage.location().bucket()).key(storage.location().key(path)).uploadId(id)));
+            storage.call(
+                    "abort upload of " + path,
+                    () -> storage.client()
+                            .abortMultipartUpload(
+                                    b -> b.bucket(storage.location().bucket())
+                                            .key(storage.location().key(path))
+                                            .uploadId(id)));
         } catch (IOException | RuntimeException abortFailure) {
             cause.addSuppressed(abortFailure);
         }

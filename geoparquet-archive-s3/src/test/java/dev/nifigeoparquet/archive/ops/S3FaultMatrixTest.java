@@ -2,12 +2,11 @@ package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.s3.S3Backend;
 import dev.nifigeoparquet.archive.testing.StorageBackend;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
-
-import java.util.stream.Stream;
 
 /**
  * The operation-level fault matrix on S3 (S3Mock): every operation of {@link FaultMatrixTest}, each storage call

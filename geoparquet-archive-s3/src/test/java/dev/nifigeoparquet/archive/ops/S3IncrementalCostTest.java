@@ -1,23 +1,22 @@
 package dev.nifigeoparquet.archive.ops;
 
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.s3.S3Backend;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Scenario 1 on S3, in requests and bytes: a nightly delta edits a few parcels of one partition. The incremental
@@ -34,7 +33,8 @@ class S3IncrementalCostTest {
     @Test
     void anIncrementalUpsertCostsAFractionOfAFullRewrite() throws IOException {
         S3Backend s3 = S3Backend.get();
-        ParcelArchive archive = ParcelArchive.create(s3, temp.resolve("incremental"), PARCELS, WriterSettings.defaults());
+        ParcelArchive archive =
+                ParcelArchive.create(s3, temp.resolve("incremental"), PARCELS, WriterSettings.defaults());
         String cell = archive.largestCell();
         List<Group> rows = archive.initial.get(cell);
         List<DeltaRow> delta = new ArrayList<>();
@@ -42,8 +42,8 @@ class S3IncrementalCostTest {
             delta.add(DeltaRow.upsert(edited(rows.get(i), 1000.0 + i, BASE_TIME.plusSeconds(60))));
         }
 
-        StorageMeter.Measured<OperationResult> incremental = StorageMeter.measure(
-                () -> ParcelArchive.apply(archive.archive, cell, WriteMode.UPSERT, delta));
+        StorageMeter.Measured<OperationResult> incremental =
+                StorageMeter.measure(() -> ParcelArchive.apply(archive.archive, cell, WriteMode.UPSERT, delta));
         assertEquals(3, incremental.result().updated());
 
         // The full rewrite: every partition written again into a fresh archive, as a pipeline without partition
@@ -53,18 +53,32 @@ class S3IncrementalCostTest {
 
         StorageCost inc = incremental.cost();
         StorageCost all = full.cost();
-        System.out.println("scenario 1 on S3 (" + PARCELS + " parcels, " + archive.initial.size() + " partitions, 3 rows edited in one):");
+        System.out.println("scenario 1 on S3 (" + PARCELS + " parcels, " + archive.initial.size()
+                + " partitions, 3 rows edited in one):");
         System.out.println("  incremental upsert: " + inc);
         System.out.println("  full rewrite:       " + all);
-        for (Map.Entry<String, Long> ratio : Map.of("requests", ratioPercent(inc.requests(), all.requests()),
-                "bytes uploaded", ratioPercent(inc.bytesUploaded(), all.bytesUploaded())).entrySet()) {
+        for (Map.Entry<String, Long> ratio : Map.of(
+                        "requests",
+                        ratioPercent(inc.requests(), all.requests()),
+                        "bytes uploaded",
+                        ratioPercent(inc.bytesUploaded(), all.bytesUploaded()))
+                .entrySet()) {
             System.out.println("  incremental/full " + ratio.getKey() + ": " + ratio.getValue() + "%");
         }
         assertTrue(inc.puts() * 5 < all.puts(), "incremental PUTs " + inc.puts() + " vs full " + all.puts());
-        assertTrue(inc.bytesUploaded() * 5 < all.bytesUploaded(), "incremental bytes " + inc.bytesUploaded() + " vs full " + all.bytesUploaded());
-        assertEquals(1, inc.deleted().stream().filter(d -> d.path().endsWith(".parquet")).count(),
+        assertTrue(
+                inc.bytesUploaded() * 5 < all.bytesUploaded(),
+                "incremental bytes " + inc.bytesUploaded() + " vs full " + all.bytesUploaded());
+        assertEquals(
+                1,
+                inc.deleted().stream()
+                        .filter(d -> d.path().endsWith(".parquet"))
+                        .count(),
                 "the superseded data file is the one data object deleted: " + inc.deleted());
-        assertTrue(inc.deleted().stream().filter(d -> d.path().endsWith(".parquet")).allMatch(d -> d.age() != null),
+        assertTrue(
+                inc.deleted().stream()
+                        .filter(d -> d.path().endsWith(".parquet"))
+                        .allMatch(d -> d.age() != null),
                 "its age is known from the recovery listing");
     }
 

@@ -1,17 +1,16 @@
 package dev.nifigeoparquet.archive.s3;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.SeekableInputStream;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
-import software.amazon.awssdk.services.s3.model.StorageClass;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -20,17 +19,19 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /** The storage contract on a real S3-compatible server (S3Mock on loopback). */
 class S3ArchiveStorageTest {
@@ -51,8 +52,8 @@ class S3ArchiveStorageTest {
         String entry = ArchiveLayout.logEntry(CELL, 1);
         storage.createExclusive(entry, bytes("first"));
 
-        FileAlreadyExistsException lost = assertThrows(FileAlreadyExistsException.class,
-                () -> storage.createExclusive(entry, bytes("second")));
+        FileAlreadyExistsException lost =
+                assertThrows(FileAlreadyExistsException.class, () -> storage.createExclusive(entry, bytes("second")));
         assertTrue(lost.getReason().contains("412"), lost.getReason());
         assertEquals("first", text(storage.readAllBytes(entry)));
     }
@@ -102,7 +103,8 @@ class S3ArchiveStorageTest {
         try (OutputStream out = storage.createStaged(staged)) {
             out.write(bytes("parquet bytes"));
         }
-        assertEquals(List.of("part-a.parquet.staged"), names(ArchiveLayout.stagingDirectory(CELL)), "the staging record");
+        assertEquals(
+                List.of("part-a.parquet.staged"), names(ArchiveLayout.stagingDirectory(CELL)), "the staging record");
         assertEquals(0, storage.stat(staged).size(), "the record is empty");
         assertEquals("parquet bytes", text(storage.readAllBytes(dataFile)), "the data is already at its final key");
 
@@ -121,14 +123,17 @@ class S3ArchiveStorageTest {
         storage.delete(staged);
         assertEquals(List.of(), names(ArchiveLayout.stagingDirectory(CELL)));
         assertEquals(List.of(), names(ArchiveLayout.partitionDirectory(CELL)));
-        assertThrows(NoSuchFileException.class, () -> storage.publish(staged, ArchiveLayout.dataFile(CELL, "part-lost.parquet")));
+        assertThrows(
+                NoSuchFileException.class,
+                () -> storage.publish(staged, ArchiveLayout.dataFile(CELL, "part-lost.parquet")));
     }
 
     @Test
     void largeFilesAreMultipartUploadsAndReadBackByRange() throws IOException {
         byte[] content = new byte[S3StorageSettings.MIN_PART_SIZE * 2 + 12345];
         new Random(7).nextBytes(content);
-        S3ArchiveStorage small = server.storage(storage.settings().withPartSizeBytes(S3StorageSettings.MIN_PART_SIZE)
+        S3ArchiveStorage small = server.storage(storage.settings()
+                .withPartSizeBytes(S3StorageSettings.MIN_PART_SIZE)
                 .withStorageClass(StorageClass.STANDARD_IA));
         String staged = ArchiveLayout.stagedFile(CELL, "part-big.parquet");
         StorageMeter.Measured<Void> upload = StorageMeter.measure(() -> {
@@ -158,14 +163,17 @@ class S3ArchiveStorageTest {
                 in.seek(content.length - 8);
                 byte[] tail = new byte[8];
                 in.readFully(tail);
-                assertArrayEquals(java.util.Arrays.copyOfRange(content, content.length - 8, content.length), tail);
+                assertArrayEquals(Arrays.copyOfRange(content, content.length - 8, content.length), tail);
             }
             return middle;
         });
-        assertArrayEquals(java.util.Arrays.copyOfRange(content, S3StorageSettings.MIN_PART_SIZE - 50_000,
-                S3StorageSettings.MIN_PART_SIZE + 50_000), read.result());
+        assertArrayEquals(
+                Arrays.copyOfRange(
+                        content, S3StorageSettings.MIN_PART_SIZE - 50_000, S3StorageSettings.MIN_PART_SIZE + 50_000),
+                read.result());
         assertEquals(2, read.cost().gets(), "one ranged GET per read: " + read.cost());
-        assertEquals(100_000 + S3InputFile.READ_AHEAD, read.cost().bytesDownloaded(), "only the ranges read are downloaded");
+        assertEquals(
+                100_000 + S3InputFile.READ_AHEAD, read.cost().bytesDownloaded(), "only the ranges read are downloaded");
     }
 
     @Test
@@ -175,11 +183,15 @@ class S3ArchiveStorageTest {
         small.createExclusive(path, bytes("already there"));
         OutputStream out = small.createStaged("elsewhere/part-taken.parquet");
         out.write(new byte[S3StorageSettings.MIN_PART_SIZE + 1]);
-        // Make completion fail: the bucket vanishes under the upload... simpler: abort through close with a forged state.
-        server.client().abortMultipartUpload(b -> b.bucket(small.location().bucket()).key(small.location().key("elsewhere/part-taken.parquet"))
-                .uploadId(openUploadId(small)));
+        // Make completion fail: the bucket vanishes under the upload... simpler: abort through close with a forged
+        // state.
+        server.client()
+                .abortMultipartUpload(b -> b.bucket(small.location().bucket())
+                        .key(small.location().key("elsewhere/part-taken.parquet"))
+                        .uploadId(openUploadId(small)));
         assertThrows(IOException.class, out::close, "completing an upload that no longer exists fails");
-        ListMultipartUploadsResponse open = server.client().listMultipartUploads(b -> b.bucket(small.location().bucket()));
+        ListMultipartUploadsResponse open = server.client()
+                .listMultipartUploads(b -> b.bucket(small.location().bucket()));
         assertTrue(open.uploads().isEmpty(), "no upload is left open: " + open.uploads());
         assertFalse(small.exists("elsewhere/part-taken.parquet"));
     }
@@ -187,10 +199,15 @@ class S3ArchiveStorageTest {
     @Test
     void objectsInArchiveClassesAreReportedAndNeverRead() throws IOException {
         String dataFile = ArchiveLayout.dataFile(CELL, "part-cold.parquet");
-        server.client().putObject(b -> b.bucket(storage.location().bucket()).key(storage.location().key(dataFile))
-                .storageClass(StorageClass.DEEP_ARCHIVE), software.amazon.awssdk.core.sync.RequestBody.fromBytes(bytes("frozen")));
+        server.client()
+                .putObject(
+                        b -> b.bucket(storage.location().bucket())
+                                .key(storage.location().key(dataFile))
+                                .storageClass(StorageClass.DEEP_ARCHIVE),
+                        RequestBody.fromBytes(bytes("frozen")));
 
-        ArchivedObjectException refused = assertThrows(ArchivedObjectException.class, () -> storage.openInputFile(dataFile));
+        ArchivedObjectException refused =
+                assertThrows(ArchivedObjectException.class, () -> storage.openInputFile(dataFile));
         assertEquals("DEEP_ARCHIVE", refused.storageClass());
         assertTrue(refused.getMessage().contains("restore"), refused.getMessage());
         List<StoredObject> cold = storage.objectsNeedingRestore("");
@@ -200,10 +217,20 @@ class S3ArchiveStorageTest {
     @Test
     void coldStorageClassesSetTheMinimumObjectAgeUnlessOverridden() {
         assertEquals(Duration.ZERO, storage.minimumObjectAge());
-        assertEquals(Duration.ofDays(90), server.storage(storage.settings().withStorageClass(StorageClass.GLACIER_IR)).minimumObjectAge());
-        assertEquals(Duration.ofDays(30), server.storage(storage.settings().withStorageClass(StorageClass.STANDARD_IA)).minimumObjectAge());
-        assertEquals(Duration.ZERO, server.storage(storage.settings().withStorageClass(StorageClass.DEEP_ARCHIVE)
-                .withMinimumObjectAge(Duration.ZERO)).minimumObjectAge());
+        assertEquals(
+                Duration.ofDays(90),
+                server.storage(storage.settings().withStorageClass(StorageClass.GLACIER_IR))
+                        .minimumObjectAge());
+        assertEquals(
+                Duration.ofDays(30),
+                server.storage(storage.settings().withStorageClass(StorageClass.STANDARD_IA))
+                        .minimumObjectAge());
+        assertEquals(
+                Duration.ZERO,
+                server.storage(storage.settings()
+                                .withStorageClass(StorageClass.DEEP_ARCHIVE)
+                                .withMinimumObjectAge(Duration.ZERO))
+                        .minimumObjectAge());
     }
 
     @Test
@@ -227,7 +254,9 @@ class S3ArchiveStorageTest {
         storage.createExclusive(ArchiveLayout.DESCRIPTOR, bytes("{}"));
         storage.createExclusive(ArchiveLayout.dataFile(CELL, "part-1.parquet"), bytes("1"));
         List<StoredObject> top = storage.list("");
-        assertEquals(List.of("_geoparquet_archive", "h3_cell=" + CELL), top.stream().map(StoredObject::path).toList());
+        assertEquals(
+                List.of("_geoparquet_archive", "h3_cell=" + CELL),
+                top.stream().map(StoredObject::path).toList());
         assertTrue(top.stream().allMatch(StoredObject::directory));
         assertEquals(List.of(), names("h3_cell=8428309fffffff0"), "a missing directory lists as empty");
         assertThrows(NoSuchFileException.class, () -> storage.stat("nothing.json"));
@@ -235,7 +264,12 @@ class S3ArchiveStorageTest {
     }
 
     private static String openUploadId(S3ArchiveStorage small) {
-        return S3MockServer.get0().client().listMultipartUploads(b -> b.bucket(small.location().bucket())).uploads().get(0).uploadId();
+        return S3MockServer.get0()
+                .client()
+                .listMultipartUploads(b -> b.bucket(small.location().bucket()))
+                .uploads()
+                .get(0)
+                .uploadId();
     }
 
     private List<String> names(String directory) throws IOException {

@@ -4,12 +4,7 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.testing.StorageBackend;
 import dev.nifigeoparquet.archive.testing.TestFiles;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Object;
-
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +17,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Runs the storage-parameterised suites on S3Mock: the archive named by a local path lives under the prefix of
@@ -39,7 +39,8 @@ public final class S3Backend implements StorageBackend {
 
     private final S3MockServer server;
     private final Map<String, String> buckets = new ConcurrentHashMap<>();
-    private final ExecutorService requests = Executors.newFixedThreadPool(PARALLEL_REQUESTS, Thread.ofPlatform().daemon().factory());
+    private final ExecutorService requests = Executors.newFixedThreadPool(
+            PARALLEL_REQUESTS, Thread.ofPlatform().daemon().factory());
 
     private S3Backend(S3MockServer server) {
         this.server = server;
@@ -72,10 +73,14 @@ public final class S3Backend implements StorageBackend {
         S3Location from = location(source);
         S3Location to = location(target);
         List<Runnable> copies = new ArrayList<>();
-        for (S3Object object : client.listObjectsV2Paginator(b -> b.bucket(from.bucket()).prefix(from.prefix() + "/")).contents()) {
+        for (S3Object object : client.listObjectsV2Paginator(
+                        b -> b.bucket(from.bucket()).prefix(from.prefix() + "/"))
+                .contents()) {
             String relative = from.relative(object.key());
-            copies.add(() -> client.copyObject(b -> b.sourceBucket(from.bucket()).sourceKey(object.key())
-                    .destinationBucket(to.bucket()).destinationKey(to.key(relative))));
+            copies.add(() -> client.copyObject(b -> b.sourceBucket(from.bucket())
+                    .sourceKey(object.key())
+                    .destinationBucket(to.bucket())
+                    .destinationKey(to.key(relative))));
         }
         inParallel(copies);
         return target;
@@ -87,7 +92,7 @@ public final class S3Backend implements StorageBackend {
         S3Location to = location(target);
         try (Stream<Path> files = Files.walk(directory)) {
             for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                String relative = directory.relativize(file).toString().replace(java.io.File.separatorChar, '/');
+                String relative = directory.relativize(file).toString().replace(File.separatorChar, '/');
                 client.putObject(b -> b.bucket(to.bucket()).key(to.key(relative)), RequestBody.fromFile(file));
             }
         }
@@ -99,7 +104,9 @@ public final class S3Backend implements StorageBackend {
         S3Client client = server.client();
         S3Location location = location(root);
         List<ObjectIdentifier> keys = new ArrayList<>();
-        for (S3Object object : client.listObjectsV2Paginator(b -> b.bucket(location.bucket()).prefix(location.prefix() + "/")).contents()) {
+        for (S3Object object : client.listObjectsV2Paginator(
+                        b -> b.bucket(location.bucket()).prefix(location.prefix() + "/"))
+                .contents()) {
             keys.add(ObjectIdentifier.builder().key(object.key()).build());
         }
         for (int from = 0; from < keys.size(); from += 1000) {
@@ -123,13 +130,18 @@ public final class S3Backend implements StorageBackend {
         S3Location location = location(root);
         S3Client client = server.client();
         List<Runnable> downloads = new ArrayList<>();
-        for (S3Object object : client.listObjectsV2Paginator(b -> b.bucket(location.bucket()).prefix(location.prefix() + "/")).contents()) {
+        for (S3Object object : client.listObjectsV2Paginator(
+                        b -> b.bucket(location.bucket()).prefix(location.prefix() + "/"))
+                .contents()) {
             String relative = location.relative(object.key());
             String[] parts = relative.split("/");
-            if (parts.length == 2 && parts[0].startsWith(ArchiveLayout.PARTITION_PREFIX) && parts[1].endsWith(".parquet")) {
+            if (parts.length == 2
+                    && parts[0].startsWith(ArchiveLayout.PARTITION_PREFIX)
+                    && parts[1].endsWith(".parquet")) {
                 Path file = root.resolve(parts[0]).resolve(parts[1]);
                 Files.createDirectories(file.getParent());
-                downloads.add(() -> client.getObject(b -> b.bucket(location.bucket()).key(object.key()), ResponseTransformer.toFile(file)));
+                downloads.add(() -> client.getObject(
+                        b -> b.bucket(location.bucket()).key(object.key()), ResponseTransformer.toFile(file)));
             }
         }
         inParallel(downloads);

@@ -1,16 +1,17 @@
 package dev.nifigeoparquet.archive.s3;
 
 import com.adobe.testing.s3mock.S3MockApplication;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.services.s3.S3Client;
-
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Adobe S3Mock, a real S3-compatible HTTP server, started once inside the test JVM on a random loopback port and
@@ -28,13 +29,19 @@ public final class S3MockServer {
     private S3MockServer() throws IOException {
         Path root = Files.createTempDirectory("s3mock");
         // S3MockApplication removes entries from the map it is given, so it must be mutable.
-        application = S3MockApplication.start(new java.util.HashMap<>(Map.of(
-                S3MockApplication.PROP_HTTP_PORT, S3MockApplication.RANDOM_PORT,
-                S3MockApplication.PROP_HTTPS_PORT, S3MockApplication.RANDOM_PORT,
-                S3MockApplication.PROP_ROOT_DIRECTORY, root.toString(),
-                S3MockApplication.PROP_SILENT, true,
-                "server.address", "127.0.0.1",
-                "spring.main.banner-mode", "off")));
+        application = S3MockApplication.start(new HashMap<>(Map.of(
+                S3MockApplication.PROP_HTTP_PORT,
+                S3MockApplication.RANDOM_PORT,
+                S3MockApplication.PROP_HTTPS_PORT,
+                S3MockApplication.RANDOM_PORT,
+                S3MockApplication.PROP_ROOT_DIRECTORY,
+                root.toString(),
+                S3MockApplication.PROP_SILENT,
+                true,
+                "server.address",
+                "127.0.0.1",
+                "spring.main.banner-mode",
+                "off")));
         endpoint = URI.create("http://127.0.0.1:" + application.getHttpPort());
         client = S3ArchiveStorage.newClient(settings(new S3Location("placeholder", "")));
         Runtime.getRuntime().addShutdownHook(new Thread(application::stop));
@@ -52,7 +59,7 @@ public final class S3MockServer {
         try {
             return get();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -67,8 +74,11 @@ public final class S3MockServer {
 
     /** Settings for a location on this server, with static test credentials. */
     public S3StorageSettings settings(S3Location location) {
-        return S3StorageSettings.of(location).withEndpoint(endpoint).withRegion("us-east-1")
-                .withCredentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("test-access-key", "test-secret-key")));
+        return S3StorageSettings.of(location)
+                .withEndpoint(endpoint)
+                .withRegion("us-east-1")
+                .withCredentials(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create("test-access-key", "test-secret-key")));
     }
 
     /** A new, empty bucket. */

@@ -1,5 +1,16 @@
 package dev.nifigeoparquet.archive.synthetic;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.schema.MessageType;
@@ -9,16 +20,6 @@ import org.apache.parquet.schema.Types;
 import org.locationtech.jts.geom.Point;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKBReader;
-
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.function.Function;
 
 /**
  * A synthetic nightly delta against a {@link SyntheticParcels} archive, concentrated in a few cells as real
@@ -80,17 +81,24 @@ public final class NightlyDelta {
      * @param cellOf    the archive's keying of a row
      * @param updatedAt the version timestamp of the delta's rows
      */
-    public Delta generate(Map<String, List<Group>> baseline, int size, Function<Group, String> cellOf, Instant updatedAt) {
+    public Delta generate(
+            Map<String, List<Group>> baseline, int size, Function<Group, String> cellOf, Instant updatedAt) {
         if (size < 1) {
             throw new IllegalArgumentException("A delta needs at least one row, was asked for " + size);
         }
         // A few cells chosen at random among those populated enough to hold their share of the delta's edits.
         int hotCount = Math.max(1, Math.min(baseline.size(), 2 + size / 500));
         int perCell = (int) Math.ceil(size * 0.75 / hotCount * 1.5);
-        List<String> candidates = new ArrayList<>(baseline.keySet().stream().filter(cell -> baseline.get(cell).size() >= perCell).sorted().toList());
+        List<String> candidates = new ArrayList<>(baseline.keySet().stream()
+                .filter(cell -> baseline.get(cell).size() >= perCell)
+                .sorted()
+                .toList());
         if (candidates.size() < hotCount) {
             candidates = new ArrayList<>(baseline.keySet());
-            candidates.sort(Comparator.comparingInt((String cell) -> baseline.get(cell).size()).reversed().thenComparing(cell -> cell));
+            candidates.sort(
+                    Comparator.comparingInt((String cell) -> baseline.get(cell).size())
+                            .reversed()
+                            .thenComparing(cell -> cell));
             candidates = new ArrayList<>(candidates.subList(0, hotCount));
         }
         Collections.shuffle(candidates, random);
@@ -107,15 +115,21 @@ public final class NightlyDelta {
         int updates = size - moves - deletes - inserts;
         int needExisting = updates + moves + deletes;
         if (needExisting > existing.size()) {
-            throw new IllegalArgumentException("A delta of " + size + " rows needs " + needExisting
-                    + " existing parcels in its cells " + hot + ", which hold " + existing.size() + "; generate a larger archive or a smaller delta");
+            throw new IllegalArgumentException(
+                    "A delta of " + size + " rows needs " + needExisting + " existing parcels in its cells " + hot
+                            + ", which hold " + existing.size() + "; generate a larger archive or a smaller delta");
         }
         List<Group> rows = new ArrayList<>(size);
         int next = 0;
         for (int i = 0; i < updates; i++) {
             Group row = existing.get(next++);
-            rows.add(copy(row, row, LAND_USE_CHOICES[random.nextInt(LAND_USE_CHOICES.length)],
-                    row.getDouble(AREA, 0) * (0.9 + 0.2 * random.nextDouble()), updatedAt, false));
+            rows.add(copy(
+                    row,
+                    row,
+                    LAND_USE_CHOICES[random.nextInt(LAND_USE_CHOICES.length)],
+                    row.getDouble(AREA, 0) * (0.9 + 0.2 * random.nextDouble()),
+                    updatedAt,
+                    false));
         }
         for (int i = 0; i < deletes; i++) {
             Group row = existing.get(next++);
@@ -123,7 +137,7 @@ public final class NightlyDelta {
         }
         // A re-survey shifts parcels of one cell across its boundary into the next: one pair of cells, so the moves
         // rewrite one partition more, not every hot partition once per other.
-        java.util.Set<String> used = new java.util.HashSet<>();
+        Set<String> used = new HashSet<>();
         existing.subList(0, next).forEach(row -> used.add(row.getString(SyntheticParcels.KEY, 0)));
         List<Group> movable = new ArrayList<>(baseline.getOrDefault(hot.get(0), List.of()));
         Collections.shuffle(movable, random);
@@ -149,7 +163,8 @@ public final class NightlyDelta {
             String cell = hot.get(random.nextInt(hot.size()));
             Group parcel = near("n-" + updatedAt.getEpochSecond() + "-" + inserted, baseline.get(cell), updatedAt);
             if (cell.equals(cellOf.apply(parcel))) {
-                rows.add(copy(parcel, parcel, parcel.getString(LAND_USE, 0), parcel.getDouble(AREA, 0), updatedAt, false));
+                rows.add(copy(
+                        parcel, parcel, parcel.getString(LAND_USE, 0), parcel.getDouble(AREA, 0), updatedAt, false));
                 inserted++;
             }
         }
@@ -157,7 +172,9 @@ public final class NightlyDelta {
         return new Delta(rows, hot, updates, inserted, made, deletes);
     }
 
-    private static final String[] LAND_USE_CHOICES = {"residential", "agricultural", "commercial", "industrial", "forest"};
+    private static final String[] LAND_USE_CHOICES = {
+        "residential", "agricultural", "commercial", "industrial", "forest"
+    };
 
     /** A new parcel of the given id a few metres from a random parcel of the given rows. */
     private Group near(String id, List<Group> rows, Instant updatedAt) {
@@ -169,14 +186,17 @@ public final class NightlyDelta {
 
     private static Point centroid(Group row) {
         try {
-            return new WKBReader().read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes()).getCentroid();
+            return new WKBReader()
+                    .read(row.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes())
+                    .getCentroid();
         } catch (ParseException e) {
             throw new IllegalStateException("A synthetic parcel's geometry is always valid WKB", e);
         }
     }
 
     /** A delta row: the key of {@code keyFrom}, the geometry of {@code geometryFrom}, the given values. */
-    private static Group copy(Group keyFrom, Group geometryFrom, String landUse, double area, Instant updatedAt, boolean deleted) {
+    private static Group copy(
+            Group keyFrom, Group geometryFrom, String landUse, double area, Instant updatedAt, boolean deleted) {
         Group row = new SimpleGroup(schema());
         row.add(SyntheticParcels.KEY, keyFrom.getString(SyntheticParcels.KEY, 0));
         row.add(LAND_USE, landUse);

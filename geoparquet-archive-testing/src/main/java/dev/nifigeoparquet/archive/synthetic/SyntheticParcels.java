@@ -3,6 +3,11 @@ package dev.nifigeoparquet.archive.synthetic;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.api.Binary;
@@ -13,12 +18,6 @@ import org.apache.parquet.schema.Types;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.Polygon;
-
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
 
 /**
  * Synthetic land parcels for demos, tests and benchmarks: small rectangles clustered around towns whose sizes
@@ -62,17 +61,27 @@ public final class SyntheticParcels {
     /** The parcel schema: key, land use, area, version timestamp and WKB geometry. */
     public static MessageType schema() {
         return Types.buildMessage()
-                .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named(KEY)
-                .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("land_use")
-                .required(PrimitiveTypeName.DOUBLE).named("area_m2")
-                .required(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).named(VERSION)
-                .required(PrimitiveTypeName.BINARY).named(GEOMETRY)
+                .required(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named(KEY)
+                .optional(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("land_use")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("area_m2")
+                .required(PrimitiveTypeName.INT64)
+                .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS))
+                .named(VERSION)
+                .required(PrimitiveTypeName.BINARY)
+                .named(GEOMETRY)
                 .named("parcels");
     }
 
     /** The canonical footer of a parcel archive: a GeoParquet 1.1 block, polygons in OGC:CRS84. */
     public static FooterEntries footer() {
-        GeoMetadata geo = GeoMetadata.builder().wkbColumn(GEOMETRY, List.of("Polygon"), null, null).build();
+        GeoMetadata geo = GeoMetadata.builder()
+                .wkbColumn(GEOMETRY, List.of("Polygon"), null, null)
+                .build();
         return FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString()));
     }
 
@@ -90,8 +99,12 @@ public final class SyntheticParcels {
         double width = (15 + random.nextDouble() * 45) / (METRES_PER_DEGREE * Math.cos(Math.toRadians(lat)));
         double height = (15 + random.nextDouble() * 45) / METRES_PER_DEGREE;
         Polygon polygon = factory.createPolygon(new Coordinate[] {
-                new Coordinate(lon, lat), new Coordinate(lon + width, lat), new Coordinate(lon + width, lat + height),
-                new Coordinate(lon, lat + height), new Coordinate(lon, lat)});
+            new Coordinate(lon, lat),
+            new Coordinate(lon + width, lat),
+            new Coordinate(lon + width, lat + height),
+            new Coordinate(lon, lat + height),
+            new Coordinate(lon, lat)
+        });
         Group row = new SimpleGroup(schema());
         row.add(KEY, id);
         row.add("land_use", LAND_USE[random.nextInt(LAND_USE.length)]);

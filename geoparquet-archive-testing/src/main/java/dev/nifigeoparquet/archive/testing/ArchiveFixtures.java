@@ -11,11 +11,6 @@ import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.io.LocalOutputFile;
-import org.locationtech.jts.geom.Envelope;
-import org.locationtech.jts.geom.Geometry;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,6 +23,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.locationtech.jts.geom.Envelope;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * Archives as other tools write them, built from the peer files for adoption and protocol tests.
@@ -39,21 +39,24 @@ public final class ArchiveFixtures {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ArchiveFixtures() {
-    }
+    private ArchiveFixtures() {}
 
     /** Rows of a peer file grouped by the H3 cell the engine's keying gives them, in file order within each cell. */
     public static Map<String, List<Group>> rowsByCell(Path file, int resolution) throws IOException {
         ParquetRows.Contents contents = ParquetRows.read(file);
         GeoMetadata geo = GeoMetadata.parse(contents.footer().keyValues().get(FooterEntries.GEO));
         GeometryCodec codec = GeometryCodec.forColumn(contents.footer().schema(), geo.primaryColumn(), geo.primary());
-        SourceCrs crs = GeoParquetCrs.resolve(JSON.readTree(geo.rawBytes()).path("columns").path(geo.primaryColumn()).get("crs"));
+        SourceCrs crs = GeoParquetCrs.resolve(JSON.readTree(geo.rawBytes())
+                .path("columns")
+                .path(geo.primaryColumn())
+                .get("crs"));
         H3Keyer keyer = new H3Keyer(resolution);
         Map<String, List<Group>> byCell = new TreeMap<>();
         long index = 0;
         for (Group row : contents.rows()) {
             Geometry geometry = codec.decode(row, index++);
-            byCell.computeIfAbsent(keyer.cellOf(geometry, crs), cell -> new ArrayList<>()).add(row);
+            byCell.computeIfAbsent(keyer.cellOf(geometry, crs), cell -> new ArrayList<>())
+                    .add(row);
         }
         return byCell;
     }
@@ -80,21 +83,28 @@ public final class ArchiveFixtures {
             ObjectNode block = (ObjectNode) JSON.readTree(footer.geo());
             ObjectNode column = (ObjectNode) block.path("columns").path(geo.primaryColumn());
             ArrayNode bbox = column.putArray("bbox");
-            bbox.add(extent.getMinX()).add(extent.getMinY()).add(extent.getMaxX()).add(extent.getMaxY());
+            bbox.add(extent.getMinX())
+                    .add(extent.getMinY())
+                    .add(extent.getMaxX())
+                    .add(extent.getMaxY());
             ArrayNode typeArray = column.putArray("geometry_types");
             types.forEach(typeArray::add);
             Map<String, String> entries = new LinkedHashMap<>(footer.asMap());
             entries.put(FooterEntries.GEO, JSON.writeValueAsString(block));
-            writeFile(root.resolve("h3_cell=" + cell.getKey()).resolve(UUID.randomUUID() + "-0.parquet"),
-                    contents.footer().schema(), FooterEntries.canonicalOf(entries), cell.getValue());
+            writeFile(
+                    root.resolve("h3_cell=" + cell.getKey()).resolve(UUID.randomUUID() + "-0.parquet"),
+                    contents.footer().schema(),
+                    FooterEntries.canonicalOf(entries),
+                    cell.getValue());
         }
         return byCell;
     }
 
-    public static void writeFile(Path file, org.apache.parquet.schema.MessageType schema, FooterEntries footer, List<Group> rows) throws IOException {
+    public static void writeFile(Path file, MessageType schema, FooterEntries footer, List<Group> rows)
+            throws IOException {
         Files.createDirectories(file.getParent());
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), schema,
-                footer, WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file), file.toString(), schema, footer, WriterSettings.defaults())) {
             for (Group row : rows) {
                 writer.write(row);
             }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * DuckDB (in-memory, through JDBC) as an independent Parquet reader for tests: it shares no code with
@@ -18,20 +19,21 @@ import java.util.Map;
  */
 public final class DuckDb {
 
-    private DuckDb() {
-    }
+    private DuckDb() {}
 
     /** Rows in one Parquet file (read alone, without Hive partition columns). */
     public static long countRows(Path file) {
-        List<List<Object>> rows = query("SELECT count(*) FROM read_parquet(?, hive_partitioning = false)",
-                file.toString());
+        List<List<Object>> rows =
+                query("SELECT count(*) FROM read_parquet(?, hive_partitioning = false)", file.toString());
         return ((Number) rows.get(0).get(0)).longValue();
     }
 
     /** Rows of a Hive-partitioned dataset (an archive's live files) at {@code root}, read through its layout. */
     public static long datasetRows(Path root) {
         return ((Number) query("SELECT count(*) FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")
-                .get(0).get(0)).longValue();
+                        .get(0)
+                        .get(0))
+                .longValue();
     }
 
     /**
@@ -39,8 +41,9 @@ public final class DuckDb {
      * key read twice, which an archive never holds.
      */
     public static Map<String, Double> datasetValues(Path root, String keyColumn, String valueColumn) {
-        Map<String, Double> values = new java.util.TreeMap<>();
-        for (List<Object> row : query("SELECT " + keyColumn + ", " + valueColumn + " FROM read_parquet(?, hive_partitioning = true)",
+        Map<String, Double> values = new TreeMap<>();
+        for (List<Object> row : query(
+                "SELECT " + keyColumn + ", " + valueColumn + " FROM read_parquet(?, hive_partitioning = true)",
                 root + "/*/*.parquet")) {
             if (values.put((String) row.get(0), ((Number) row.get(1)).doubleValue()) != null) {
                 throw new AssertionError("duplicate key " + row.get(0));

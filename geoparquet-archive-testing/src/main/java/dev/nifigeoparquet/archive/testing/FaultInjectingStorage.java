@@ -2,8 +2,6 @@ package dev.nifigeoparquet.archive.testing;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-import org.apache.parquet.io.InputFile;
-
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +10,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.apache.parquet.io.InputFile;
 
 /**
  * Wraps an {@link ArchiveStorage} and fails at the Nth storage call, to prove that every step of every
@@ -26,7 +25,11 @@ import java.util.Objects;
 public final class FaultInjectingStorage implements ArchiveStorage {
 
     /** How the Nth call fails. */
-    public enum Fault { EXCEPTION, CRASH_BEFORE, CRASH_AFTER }
+    public enum Fault {
+        EXCEPTION,
+        CRASH_BEFORE,
+        CRASH_AFTER
+    }
 
     /** Thrown for an injected fault; an {@link IOException} so it travels the same paths a real one does. */
     public static final class SimulatedCrashException extends IOException {

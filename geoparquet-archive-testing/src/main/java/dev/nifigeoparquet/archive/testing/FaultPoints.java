@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.testing;
 
 import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
-
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -29,8 +28,7 @@ public final class FaultPoints {
         }
     }
 
-    private FaultPoints() {
-    }
+    private FaultPoints() {}
 
     /** Whether this run exercises every call with every fault kind. */
     public static boolean everyPoint() {
@@ -87,8 +85,8 @@ public final class FaultPoints {
 
     /** A one-line account of what a run exercised, for the test output. */
     public static String describe(List<Point> points, int calls) {
-        return points.size() + " fault points over " + calls + " calls (" + (everyPoint() ? "every call x every kind" : "sampled, kinds rotating")
-                + ")";
+        return points.size() + " fault points over " + calls + " calls ("
+                + (everyPoint() ? "every call x every kind" : "sampled, kinds rotating") + ")";
     }
 
     private static boolean isCommitPoint(String call) {

@@ -20,26 +20,33 @@ public final class GeoSchema {
 
     private static final Map<String, JsonSchema> SCHEMAS = new ConcurrentHashMap<>();
 
-    private GeoSchema() {
-    }
+    private GeoSchema() {}
 
     /** Validation errors; empty when the block is valid. {@code version} is e.g. "1.1.0". */
     public static List<String> errors(String version, JsonNode geo) {
-        Set<ValidationMessage> messages = SCHEMAS.computeIfAbsent(version, GeoSchema::load).validate(geo);
+        Set<ValidationMessage> messages =
+                SCHEMAS.computeIfAbsent(version, GeoSchema::load).validate(geo);
         return messages.stream().map(ValidationMessage::getMessage).sorted().toList();
     }
 
     private static JsonSchema load(String version) {
         Path schemas = PeerData.root().resolve("schema");
         Path projjson = schemas.resolve("projjson");
-        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7, builder -> builder
-                .schemaMappers(mappers -> mappers
-                        .mapPrefix("https://proj.org/schemas/v0.5/projjson.schema.json",
-                                projjson.resolve("projjson-v0.5.schema.json").toUri().toString())
-                        .mapPrefix("https://proj.org/schemas/v0.7/projjson.schema.json",
-                                projjson.resolve("projjson-v0.7.schema.json").toUri().toString())));
+        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(
+                SpecVersion.VersionFlag.V7,
+                builder -> builder.schemaMappers(mappers -> mappers.mapPrefix(
+                                "https://proj.org/schemas/v0.5/projjson.schema.json",
+                                projjson.resolve("projjson-v0.5.schema.json")
+                                        .toUri()
+                                        .toString())
+                        .mapPrefix(
+                                "https://proj.org/schemas/v0.7/projjson.schema.json",
+                                projjson.resolve("projjson-v0.7.schema.json")
+                                        .toUri()
+                                        .toString())));
         Path schemaFile = PeerData.file("schema/geoparquet-" + version + ".schema.json");
-        JsonSchema schema = factory.getSchema(SchemaLocation.of(schemaFile.toUri().toString()));
+        JsonSchema schema =
+                factory.getSchema(SchemaLocation.of(schemaFile.toUri().toString()));
         schema.initializeValidators();
         return schema;
     }

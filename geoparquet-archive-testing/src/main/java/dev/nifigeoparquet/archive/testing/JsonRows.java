@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HexFormat;
+import java.util.Iterator;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.api.Binary;
@@ -8,9 +10,6 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
-
-import java.util.HexFormat;
-import java.util.Iterator;
 
 /**
  * Rows of the test vectors (docs/test-vectors/README.md): a JSON object per row in the raw Parquet structure of its
@@ -20,8 +19,7 @@ import java.util.Iterator;
  */
 public final class JsonRows {
 
-    private JsonRows() {
-    }
+    private JsonRows() {}
 
     public static Group toGroup(GroupType type, JsonNode values) {
         SimpleGroup group = new SimpleGroup(type);
@@ -44,7 +42,8 @@ public final class JsonRows {
             }
             if (fieldType.isRepetition(Type.Repetition.REPEATED)) {
                 if (!value.isArray()) {
-                    throw new IllegalArgumentException("Repeated field '" + fieldType.getName() + "' needs an array, found " + value);
+                    throw new IllegalArgumentException(
+                            "Repeated field '" + fieldType.getName() + "' needs an array, found " + value);
                 }
                 for (JsonNode element : value) {
                     add(group, field, fieldType, element);
@@ -67,9 +66,12 @@ public final class JsonRows {
             case INT64 -> group.add(field, value.longValue());
             case FLOAT -> group.add(field, value.floatValue());
             case DOUBLE -> group.add(field, value.doubleValue());
-            case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> group.add(field, isText(primitive)
-                    ? Binary.fromString(value.textValue())
-                    : Binary.fromConstantByteArray(HexFormat.of().parseHex(value.textValue())));
+            case INT96, BINARY, FIXED_LEN_BYTE_ARRAY ->
+                group.add(
+                        field,
+                        isText(primitive)
+                                ? Binary.fromString(value.textValue())
+                                : Binary.fromConstantByteArray(HexFormat.of().parseHex(value.textValue())));
         }
     }
 

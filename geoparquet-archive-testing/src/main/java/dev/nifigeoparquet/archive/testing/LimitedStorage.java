@@ -2,14 +2,13 @@ package dev.nifigeoparquet.archive.testing;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-import org.apache.parquet.io.InputFile;
-
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.AccessDeniedException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.parquet.io.InputFile;
 
 /**
  * Storage that runs out of something: a {@link #diskFull disk that fills up} after a number of bytes, or a

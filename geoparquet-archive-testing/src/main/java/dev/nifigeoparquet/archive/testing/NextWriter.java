@@ -6,7 +6,6 @@ import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +16,7 @@ import java.util.TreeSet;
 /** What the next writer of an archive does after a crash: recovers every partition and index partition. */
 public final class NextWriter {
 
-    private NextWriter() {
-    }
+    private NextWriter() {}
 
     /** Recovers every partition as a writer would a day later, long after the writer lease and any transaction timeout. */
     public static void recoverEverything(ArchiveStorage storage) throws IOException {

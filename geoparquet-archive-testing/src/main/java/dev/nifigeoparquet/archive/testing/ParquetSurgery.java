@@ -23,8 +23,7 @@ import org.apache.parquet.format.Util;
  */
 public final class ParquetSurgery {
 
-    private ParquetSurgery() {
-    }
+    private ParquetSurgery() {}
 
     /** The file with its footer changed; the data bytes are untouched. */
     public static byte[] withFooter(byte[] file, Consumer<FileMetaData> change) {
@@ -39,8 +38,11 @@ public final class ParquetSurgery {
      */
     public static byte[] withLastChunkPageHeader(byte[] file, Consumer<PageHeader> change) {
         FileMetaData footer = footer(file);
-        ColumnMetaData last = footer.getRow_groups().stream().flatMap(group -> group.getColumns().stream())
-                .map(ColumnChunk::getMeta_data).max(Comparator.comparingLong(ParquetSurgery::start)).orElseThrow();
+        ColumnMetaData last = footer.getRow_groups().stream()
+                .flatMap(group -> group.getColumns().stream())
+                .map(ColumnChunk::getMeta_data)
+                .max(Comparator.comparingLong(ParquetSurgery::start))
+                .orElseThrow();
         long start = start(last);
         ByteArrayInputStream in = new ByteArrayInputStream(file, (int) start, file.length - (int) start);
         PageHeader header;
@@ -61,7 +63,8 @@ public final class ParquetSurgery {
         last.setTotal_compressed_size(last.getTotal_compressed_size() + shift);
         last.setTotal_uncompressed_size(last.getTotal_uncompressed_size() + shift);
         for (RowGroup group : footer.getRow_groups()) {
-            if (group.isSetTotal_compressed_size() && group.getColumns().stream().anyMatch(c -> c.getMeta_data() == last)) {
+            if (group.isSetTotal_compressed_size()
+                    && group.getColumns().stream().anyMatch(c -> c.getMeta_data() == last)) {
                 group.setTotal_compressed_size(group.getTotal_compressed_size() + shift);
             }
             for (ColumnChunk chunk : group.getColumns()) {
@@ -73,7 +76,8 @@ public final class ParquetSurgery {
 
     private static long start(ColumnMetaData column) {
         return column.isSetDictionary_page_offset() && column.getDictionary_page_offset() > 0
-                ? Math.min(column.getDictionary_page_offset(), column.getData_page_offset()) : column.getData_page_offset();
+                ? Math.min(column.getDictionary_page_offset(), column.getData_page_offset())
+                : column.getData_page_offset();
     }
 
     private static void shiftOffsets(ColumnChunk chunk, long after, long shift) {
@@ -118,7 +122,8 @@ public final class ParquetSurgery {
     }
 
     /** The data with bytes [at, at + removed) replaced by {@code inserted}, then the footer, its length and the magic. */
-    private static byte[] assemble(byte[] file, int at, int removed, byte[] inserted, int footerStart, FileMetaData footer) {
+    private static byte[] assemble(
+            byte[] file, int at, int removed, byte[] inserted, int footerStart, FileMetaData footer) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(file, 0, at);
         out.writeBytes(inserted);
@@ -130,7 +135,10 @@ public final class ParquetSurgery {
             throw new UncheckedIOException(e);
         }
         out.writeBytes(encoded.toByteArray());
-        out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(encoded.size()).array());
+        out.writeBytes(ByteBuffer.allocate(4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(encoded.size())
+                .array());
         out.writeBytes("PAR1".getBytes(StandardCharsets.US_ASCII));
         return out.toByteArray();
     }

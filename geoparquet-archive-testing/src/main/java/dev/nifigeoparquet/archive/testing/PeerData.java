@@ -17,8 +17,7 @@ public final class PeerData {
 
     public static final String PROPERTY = "peer.testdata.dir";
 
-    private PeerData() {
-    }
+    private PeerData() {}
 
     /** The peer folder; fails with a message saying how to fix a missing or wrong property. */
     public static Path root() {
@@ -29,7 +28,8 @@ public final class PeerData {
         }
         Path root = Path.of(value).toAbsolutePath().normalize();
         if (!Files.isDirectory(root)) {
-            throw new IllegalStateException("Peer test data folder " + root + " (from -D" + PROPERTY + ") does not exist");
+            throw new IllegalStateException(
+                    "Peer test data folder " + root + " (from -D" + PROPERTY + ") does not exist");
         }
         return root;
     }

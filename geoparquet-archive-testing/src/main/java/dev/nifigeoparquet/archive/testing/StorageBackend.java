@@ -3,7 +3,6 @@ package dev.nifigeoparquet.archive.testing;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Set;

@@ -1,9 +1,13 @@
 package dev.nifigeoparquet.archive.testing;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -12,8 +16,7 @@ import java.util.stream.Stream;
 /** Directory helpers for tests that copy an archive before breaking it and inspect what is left in a directory. */
 public final class TestFiles {
 
-    private TestFiles() {
-    }
+    private TestFiles() {}
 
     /** Copies a directory tree; returns {@code target}. */
     public static Path copyTree(Path source, Path target) throws IOException {
@@ -47,21 +50,22 @@ public final class TestFiles {
      * equal before and after exactly when nothing was created, removed or changed.
      */
     public static String treeDigest(Path root) throws IOException {
-        java.security.MessageDigest digest;
+        MessageDigest digest;
         try {
-            digest = java.security.MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : (Iterable<Path>) paths.sorted()::iterator) {
-                digest.update((root.relativize(path) + (Files.isDirectory(path) ? "/" : "") + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                digest.update((root.relativize(path) + (Files.isDirectory(path) ? "/" : "") + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
                 if (Files.isRegularFile(path)) {
                     digest.update(Files.readAllBytes(path));
                 }
             }
         }
-        return java.util.HexFormat.of().formatHex(digest.digest());
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     /** The names in a directory, sorted; empty when it does not exist. */

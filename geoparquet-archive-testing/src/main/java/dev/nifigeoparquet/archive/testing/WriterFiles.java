@@ -2,11 +2,15 @@ package dev.nifigeoparquet.archive.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -16,22 +20,21 @@ import java.util.stream.Stream;
  */
 public final class WriterFiles {
 
-    private WriterFiles() {
-    }
+    private WriterFiles() {}
 
     private static Path extracted;
 
     /** The folder on the test class path; when it is inside a jar (another module's tests), a copy of it. */
     public static synchronized Path root() {
         try {
-            java.net.URI uri = WriterFiles.class.getResource("/writers").toURI();
+            URI uri = WriterFiles.class.getResource("/writers").toURI();
             if ("file".equals(uri.getScheme())) {
                 return Path.of(uri);
             }
             if (extracted == null) {
                 Path target = Files.createTempDirectory("writers");
-                try (java.nio.file.FileSystem jar = java.nio.file.FileSystems.newFileSystem(uri, java.util.Map.of());
-                     Stream<Path> paths = Files.walk(jar.getPath("/writers"))) {
+                try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of());
+                        Stream<Path> paths = Files.walk(jar.getPath("/writers"))) {
                     Path inJar = jar.getPath("/writers");
                     for (Path path : (Iterable<Path>) paths::iterator) {
                         Path to = target.resolve(inJar.relativize(path).toString());
@@ -61,8 +64,10 @@ public final class WriterFiles {
     /** Every Parquet file, relative to the folder, sorted. */
     public static List<String> parquetFiles() {
         try (Stream<Path> files = Files.walk(root())) {
-            return files.filter(path -> path.toString().endsWith(".parquet")).map(path -> root().relativize(path).toString())
-                    .sorted().toList();
+            return files.filter(path -> path.toString().endsWith(".parquet"))
+                    .map(path -> root().relativize(path).toString())
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

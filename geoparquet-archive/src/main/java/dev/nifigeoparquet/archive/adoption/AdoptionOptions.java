@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.adoption;
 
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-
 import java.util.List;
 
 /**
@@ -18,16 +17,25 @@ import java.util.List;
  *                           (docs/archive-format.md, section 8): false (the default) refuses the directory, naming
  *                           examples; true moves them to their cells while adopting, before the archive exists
  */
-public record AdoptionOptions(List<String> keyColumns, String versionColumn, Integer expectedResolution,
-                              String referenceFile, WriterSettings writer, boolean rehomeMisplacedRows) {
+public record AdoptionOptions(
+        List<String> keyColumns,
+        String versionColumn,
+        Integer expectedResolution,
+        String referenceFile,
+        WriterSettings writer,
+        boolean rehomeMisplacedRows) {
 
     public AdoptionOptions {
         keyColumns = List.copyOf(keyColumns);
     }
 
     /** Refusing misplaced rows. */
-    public AdoptionOptions(List<String> keyColumns, String versionColumn, Integer expectedResolution, String referenceFile,
-                           WriterSettings writer) {
+    public AdoptionOptions(
+            List<String> keyColumns,
+            String versionColumn,
+            Integer expectedResolution,
+            String referenceFile,
+            WriterSettings writer) {
         this(keyColumns, versionColumn, expectedResolution, referenceFile, writer, false);
     }
 

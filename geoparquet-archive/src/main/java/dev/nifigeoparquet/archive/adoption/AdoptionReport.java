@@ -12,5 +12,4 @@ import dev.nifigeoparquet.archive.format.AdoptionRecord;
  * @param rows       rows in them
  * @param record     what adoption found and derived (also kept in the descriptor)
  */
-public record AdoptionReport(GeoParquetArchive archive, int partitions, int files, long rows, AdoptionRecord record) {
-}
+public record AdoptionReport(GeoParquetArchive archive, int partitions, int files, long rows, AdoptionRecord record) {}

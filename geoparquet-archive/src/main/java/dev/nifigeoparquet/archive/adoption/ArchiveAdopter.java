@@ -1,47 +1,42 @@
 package dev.nifigeoparquet.archive.adoption;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
-import dev.nifigeoparquet.archive.ArchiveSpec;
-import dev.nifigeoparquet.archive.CanonicalFooters;
-import dev.nifigeoparquet.archive.GeoParquetArchive;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.ArchiveSpec;
+import dev.nifigeoparquet.archive.CanonicalFooters;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionCommitter;
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.PartitionLog;
+import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.ProtocolSettings;
+import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.geo.GeoBlockDiff;
-import dev.nifigeoparquet.archive.index.KeyIndex;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
-import dev.nifigeoparquet.archive.keying.KeyingException;
-import dev.nifigeoparquet.archive.format.RollingFileWriter;
-import dev.nifigeoparquet.archive.verify.FooterCheck;
-import dev.nifigeoparquet.archive.verify.Problem;
-import org.apache.parquet.example.data.Group;
-import org.locationtech.jts.geom.Geometry;
 import dev.nifigeoparquet.archive.keying.InvalidCellException;
+import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-
+import dev.nifigeoparquet.archive.verify.FooterCheck;
+import dev.nifigeoparquet.archive.verify.Problem;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Clock;
@@ -56,6 +51,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * Adopts an archive written by pyarrow, GeoPandas or DuckDB in the {@code h3_cell=<cell>/*.parquet} layout:
@@ -68,10 +67,10 @@ public final class ArchiveAdopter {
     private static final String ADOPT_OPERATION_ID = "adopt";
     /** The id of the transaction that moves misplaced rows into their cells while adopting. */
     private static final String REHOME_OPERATION_ID = "adopt-rehome";
+
     private static final int FILES_NAMED_IN_ERRORS = 5;
 
-    private ArchiveAdopter() {
-    }
+    private ArchiveAdopter() {}
 
     /** One data file found, with its footer. */
     private record FoundFile(String cell, StoredObject object, ParquetFooter footer) {
@@ -84,9 +83,11 @@ public final class ArchiveAdopter {
         }
     }
 
-    public static AdoptionReport adopt(ArchiveStorage storage, AdoptionOptions options, Clock clock) throws IOException {
+    public static AdoptionReport adopt(ArchiveStorage storage, AdoptionOptions options, Clock clock)
+            throws IOException {
         if (GeoParquetArchive.exists(storage)) {
-            throw new FileAlreadyExistsException(storage.describe(), null, "already an archive (it has a descriptor); open it instead");
+            throw new FileAlreadyExistsException(
+                    storage.describe(), null, "already an archive (it has a descriptor); open it instead");
         }
         completeEarlierAttempt(storage, clock);
         Map<String, List<StoredObject>> partitions = findPartitions(storage, options.expectedResolution());
@@ -95,7 +96,8 @@ public final class ArchiveAdopter {
         List<FoundFile> files = new ArrayList<>();
         for (Map.Entry<String, List<StoredObject>> partition : partitions.entrySet()) {
             for (StoredObject object : partition.getValue()) {
-                try (GeoParquetFileReader reader = GeoParquetFileReader.open(storage.openInputFile(object.path()), object.path())) {
+                try (GeoParquetFileReader reader =
+                        GeoParquetFileReader.open(storage.openInputFile(object.path()), object.path())) {
                     files.add(new FoundFile(partition.getKey(), object, reader.footer()));
                 }
             }
@@ -112,8 +114,14 @@ public final class ArchiveAdopter {
         JsonNode differences = geoDifferences(reference, distinctBlocks);
 
         WriterSettings writer = options.writer() != null ? options.writer() : inferWriterSettings(reference.footer());
-        ArchiveSpec spec = ArchiveSpec.of(reference.footer().schema(), canonical, options.keyColumns(), options.versionColumn(),
-                resolution, writer, reference.path());
+        ArchiveSpec spec = ArchiveSpec.of(
+                reference.footer().schema(),
+                canonical,
+                options.keyColumns(),
+                options.versionColumn(),
+                resolution,
+                writer,
+                reference.path());
         Instant now = clock.instant();
         ArchiveDescriptor provisional = descriptor(spec, canonical, writer, resolution, now, null);
         GeoParquetArchive archive = GeoParquetArchive.beforeDescriptor(storage, provisional, clock);
@@ -122,8 +130,15 @@ public final class ArchiveAdopter {
         requireFootersThatVerify(archive, files);
         RowScan rows = scanRows(archive, files, options.rehomeMisplacedRows());
 
-        AdoptionRecord record = new AdoptionRecord(now, reference.path(), distinctBlocks.size(), !derivation.isEmpty(),
-                derivation, differences, spec.warnings(), rows.misplacedRows);
+        AdoptionRecord record = new AdoptionRecord(
+                now,
+                reference.path(),
+                distinctBlocks.size(),
+                !derivation.isEmpty(),
+                derivation,
+                differences,
+                spec.warnings(),
+                rows.misplacedRows);
         ArchiveDescriptor descriptor = descriptor(spec, canonical, writer, resolution, now, record);
         archive = GeoParquetArchive.beforeDescriptor(storage, descriptor, clock);
         for (Map.Entry<String, List<StoredObject>> partition : partitions.entrySet()) {
@@ -136,17 +151,34 @@ public final class ArchiveAdopter {
             new KeyIndex(archive).build(rows.cells);
         }
         GeoParquetArchive adopted = GeoParquetArchive.writeDescriptor(storage, descriptor, clock);
-        long rowCount = files.stream().mapToLong(file -> file.footer().rowCount()).sum();
+        long rowCount =
+                files.stream().mapToLong(file -> file.footer().rowCount()).sum();
         return new AdoptionReport(adopted, partitions.size(), files.size(), rowCount, record);
     }
 
-    private static ArchiveDescriptor descriptor(ArchiveSpec spec, FooterEntries canonical, WriterSettings writer, int resolution,
-                                                Instant now, AdoptionRecord record) {
-        return new ArchiveDescriptor(ArchiveDescriptor.FORMAT_VERSION, now, resolution,
-                spec.keyingRule(), spec.geometryColumn(), spec.keyColumns(), spec.versionColumn(),
-                ArchiveDescriptor.schemaText(spec.schema()), ArchiveDescriptor.schemaJson(spec.schema()),
-                ArchiveDescriptor.footerEntries(canonical), writer,
-                ProtocolSettings.DEFAULT, spec.compaction(), record, spec.keyColumns().isEmpty() ? 0 : ArchiveDescriptor.DEFAULT_KEY_INDEX_SHARDS);
+    private static ArchiveDescriptor descriptor(
+            ArchiveSpec spec,
+            FooterEntries canonical,
+            WriterSettings writer,
+            int resolution,
+            Instant now,
+            AdoptionRecord record) {
+        return new ArchiveDescriptor(
+                ArchiveDescriptor.FORMAT_VERSION,
+                now,
+                resolution,
+                spec.keyingRule(),
+                spec.geometryColumn(),
+                spec.keyColumns(),
+                spec.versionColumn(),
+                ArchiveDescriptor.schemaText(spec.schema()),
+                ArchiveDescriptor.schemaJson(spec.schema()),
+                ArchiveDescriptor.footerEntries(canonical),
+                writer,
+                ProtocolSettings.DEFAULT,
+                spec.compaction(),
+                record,
+                spec.keyColumns().isEmpty() ? 0 : ArchiveDescriptor.DEFAULT_KEY_INDEX_SHARDS);
     }
 
     /**
@@ -192,8 +224,9 @@ public final class ArchiveAdopter {
             }
         }
         if (failing > 0) {
-            throw new RejectedInputException(failing + " file(s) have footers that differ from the canonical one beyond what "
-                    + "writers put per file, e.g. " + examples + "; adopt a directory whose files agree");
+            throw new RejectedInputException(
+                    failing + " file(s) have footers that differ from the canonical one beyond what "
+                            + "writers put per file, e.g. " + examples + "; adopt a directory whose files agree");
         }
     }
 
@@ -201,8 +234,9 @@ public final class ArchiveAdopter {
     private record Misplaced(FoundFile file, long row, FeatureKey key, String cell, boolean crossesAntimeridian) {
         @Override
         public String toString() {
-            return file.path() + " row " + row + (key == null ? "" : " (key " + key + ")") + ": in partition " + file.cell()
-                    + ", its geometry's cell is " + cell + (crossesAntimeridian ? " (it crosses the antimeridian)" : "");
+            return file.path() + " row " + row + (key == null ? "" : " (key " + key + ")") + ": in partition "
+                    + file.cell() + ", its geometry's cell is " + cell
+                    + (crossesAntimeridian ? " (it crosses the antimeridian)" : "");
         }
     }
 
@@ -211,8 +245,8 @@ public final class ArchiveAdopter {
      * (only kept when they are to be moved), and counts.
      */
     private static final class RowScan {
-        final Map<FeatureKey, String> cells = new HashMap<>();
-        final Map<FoundFile, Map<Long, String>> misplaced = new LinkedHashMap<>();
+        Map<FeatureKey, String> cells = new HashMap<>();
+        Map<FoundFile, Map<Long, String>> misplaced = new LinkedHashMap<>();
         long misplacedRows;
     }
 
@@ -222,7 +256,8 @@ public final class ArchiveAdopter {
      * rows outside the partition of their cell, naming examples of each. Memory: the key-to-cell map the key index is
      * built from, and the position of each row to re-home; geometries are decoded one at a time.
      */
-    private static RowScan scanRows(GeoParquetArchive archive, List<FoundFile> files, boolean rehome) throws IOException {
+    private static RowScan scanRows(GeoParquetArchive archive, List<FoundFile> files, boolean rehome)
+            throws IOException {
         List<String> keyColumns = archive.descriptor().keyColumns();
         String geometryColumn = archive.descriptor().geometryColumn();
         List<String> columns = new ArrayList<>(keyColumns);
@@ -237,9 +272,11 @@ public final class ArchiveAdopter {
         long duplicateCount = 0;
         long unkeyableCount = 0;
         for (FoundFile file : files) {
-            try (GeoParquetFileReader reader = GeoParquetFileReader.open(archive.storage().openInputFile(file.path()), file.path())) {
+            try (GeoParquetFileReader reader =
+                    GeoParquetFileReader.open(archive.storage().openInputFile(file.path()), file.path())) {
                 reader.project(columns);
-                FeatureKey.Extractor extractor = keyColumns.isEmpty() ? null : FeatureKey.extractor(reader.readSchema(), keyColumns);
+                FeatureKey.Extractor extractor =
+                        keyColumns.isEmpty() ? null : FeatureKey.extractor(reader.readSchema(), keyColumns);
                 GeometryCodec codec = archive.geometryCodec(reader.readSchema());
                 long index = 0;
                 for (var rows = reader.rows(); rows.hasNext(); index++) {
@@ -255,18 +292,25 @@ public final class ArchiveAdopter {
                         cell = archive.keyer().cellOf(geometry, archive.sourceCrs());
                     } catch (KeyingException | IllegalArgumentException e) {
                         if (unkeyableCount++ < FILES_NAMED_IN_ERRORS) {
-                            unkeyable.add(file.path() + " row " + index + (key == null ? "" : " (key " + key + ")") + ": " + e.getMessage());
+                            unkeyable.add(file.path() + " row " + index + (key == null ? "" : " (key " + key + ")")
+                                    + ": " + e.getMessage());
                         }
                         continue;
                     }
                     if (!cell.equals(file.cell())) {
                         scan.misplacedRows++;
                         if (misplacedExamples.size() < FILES_NAMED_IN_ERRORS) {
-                            misplacedExamples.add(new Misplaced(file, index, key, cell,
+                            misplacedExamples.add(new Misplaced(
+                                    file,
+                                    index,
+                                    key,
+                                    cell,
                                     archive.sourceCrs().isWgs84LonLat() && H3Keyer.crossesAntimeridian(geometry)));
                         }
                         if (rehome) {
-                            scan.misplaced.computeIfAbsent(file, f -> new TreeMap<>()).put(index, cell);
+                            scan.misplaced
+                                    .computeIfAbsent(file, f -> new TreeMap<>())
+                                    .put(index, cell);
                         }
                     }
                     if (key != null) {
@@ -290,8 +334,10 @@ public final class ArchiveAdopter {
                     + "; remove or fix them first");
         }
         if (scan.misplacedRows > 0 && !rehome) {
-            refusals.add(scan.misplacedRows + " row(s) lie outside the partition of their geometry's cell, e.g. " + misplacedExamples
-                    + "; adopt with re-homing (adopt --rehome) to move them into their cells as the archive is adopted");
+            refusals.add(
+                    scan.misplacedRows + " row(s) lie outside the partition of their geometry's cell, e.g. "
+                            + misplacedExamples
+                            + "; adopt with re-homing (adopt --rehome) to move them into their cells as the archive is adopted");
         }
         if (!refusals.isEmpty()) {
             throw new RejectedInputException("Nothing was adopted: " + String.join("; ", refusals));
@@ -314,7 +360,10 @@ public final class ArchiveAdopter {
         for (String cell : cells) {
             participants.put(cell, new PartitionCommitter.Participant(OperationType.ADOPT, (current, stager) -> {
                 List<String> removed = new ArrayList<>();
-                try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(),
+                try (RollingFileWriter writer = new RollingFileWriter(
+                        stager,
+                        archive.schema(),
+                        archive.canonicalFooter(),
                         archive.descriptor().writer())) {
                     for (Map.Entry<FoundFile, Map<Long, String>> file : scan.misplaced.entrySet()) {
                         boolean own = file.getKey().cell().equals(cell);
@@ -336,9 +385,15 @@ public final class ArchiveAdopter {
      * Copies rows of a file in order: with {@code arriving} null the rows that stay (not misplaced), otherwise the
      * misplaced rows whose cell is {@code arriving}.
      */
-    private static void copyRows(GeoParquetArchive archive, FoundFile file, Map<Long, String> misplaced, String arriving,
-                                 RollingFileWriter writer) throws IOException {
-        try (GeoParquetFileReader reader = GeoParquetFileReader.open(archive.storage().openInputFile(file.path()), file.path())) {
+    private static void copyRows(
+            GeoParquetArchive archive,
+            FoundFile file,
+            Map<Long, String> misplaced,
+            String arriving,
+            RollingFileWriter writer)
+            throws IOException {
+        try (GeoParquetFileReader reader =
+                GeoParquetFileReader.open(archive.storage().openInputFile(file.path()), file.path())) {
             long index = 0;
             for (var rows = reader.rows(); rows.hasNext(); index++) {
                 Group row = rows.next();
@@ -351,7 +406,8 @@ public final class ArchiveAdopter {
     }
 
     /** Partition directories by cell, validated as H3 cells of one resolution, with their data files. */
-    private static Map<String, List<StoredObject>> findPartitions(ArchiveStorage storage, Integer expectedResolution) throws IOException {
+    private static Map<String, List<StoredObject>> findPartitions(ArchiveStorage storage, Integer expectedResolution)
+            throws IOException {
         Map<String, List<StoredObject>> partitions = new TreeMap<>();
         List<String> invalid = new ArrayList<>();
         List<String> unnamable = new ArrayList<>();
@@ -371,7 +427,9 @@ public final class ArchiveAdopter {
             }
             List<StoredObject> dataFiles = new ArrayList<>();
             for (StoredObject file : storage.list(entry.path())) {
-                if (!file.directory() && file.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX) && !file.name().startsWith(".")) {
+                if (!file.directory()
+                        && file.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)
+                        && !file.name().startsWith(".")) {
                     if (!ArchiveLayout.isDataFileName(file.name())) {
                         // Every later read or write of the file builds its path from the name, and refuses it then.
                         unnamable.add(file.path());
@@ -385,10 +443,13 @@ public final class ArchiveAdopter {
             throw new RejectedInputException("Partition directories that are not canonical H3 cells: " + invalid);
         }
         if (!unnamable.isEmpty()) {
-            throw new IllegalArgumentException("Data file names may hold only the characters A-Z a-z 0-9 . _ = -; rename "
-                    + unnamable.subList(0, Math.min(FILES_NAMED_IN_ERRORS, unnamable.size()))
-                    + (unnamable.size() > FILES_NAMED_IN_ERRORS ? " and " + (unnamable.size() - FILES_NAMED_IN_ERRORS) + " more" : "")
-                    + " before adopting");
+            throw new IllegalArgumentException(
+                    "Data file names may hold only the characters A-Z a-z 0-9 . _ = -; rename "
+                            + unnamable.subList(0, Math.min(FILES_NAMED_IN_ERRORS, unnamable.size()))
+                            + (unnamable.size() > FILES_NAMED_IN_ERRORS
+                                    ? " and " + (unnamable.size() - FILES_NAMED_IN_ERRORS) + " more"
+                                    : "")
+                            + " before adopting");
         }
         if (partitions.isEmpty()) {
             throw new RejectedInputException("No " + ArchiveLayout.PARTITION_PREFIX + "<cell> directories under "
@@ -408,7 +469,9 @@ public final class ArchiveAdopter {
 
     private static FoundFile chooseReference(List<FoundFile> files, String requested, ArchiveStorage storage) {
         if (requested != null) {
-            return files.stream().filter(file -> file.path().equals(requested)).findFirst()
+            return files.stream()
+                    .filter(file -> file.path().equals(requested))
+                    .findFirst()
                     .orElseThrow(() -> new RejectedInputException("Reference file '" + requested
                             + "' is not a data file of the archive at " + storage.describe()));
         }
@@ -421,12 +484,16 @@ public final class ArchiveAdopter {
 
     private static void requireOneSchema(List<FoundFile> files, FoundFile reference) {
         List<String> different = files.stream()
-                .filter(file -> !file.footer().schema().equals(reference.footer().schema()))
-                .map(FoundFile::path).toList();
+                .filter(file ->
+                        !file.footer().schema().equals(reference.footer().schema()))
+                .map(FoundFile::path)
+                .toList();
         if (!different.isEmpty()) {
-            throw new RejectedInputException(different.size() + " file(s) have a schema different from the reference file "
-                    + reference.path() + ", e.g. " + different.subList(0, Math.min(FILES_NAMED_IN_ERRORS, different.size()))
-                    + "; schema evolution is not supported");
+            throw new RejectedInputException(
+                    different.size() + " file(s) have a schema different from the reference file "
+                            + reference.path() + ", e.g. "
+                            + different.subList(0, Math.min(FILES_NAMED_IN_ERRORS, different.size()))
+                            + "; schema evolution is not supported");
         }
     }
 
@@ -444,8 +511,9 @@ public final class ArchiveAdopter {
      * block without a file-level bbox: per-column bbox removed, geometry_types the union found. Any other
      * difference between the files' blocks is refused.
      */
-    private static FooterEntries canonicalFooter(FoundFile reference, List<FoundFile> files, Map<String, Integer> distinct,
-                                                 List<String> derivation) throws IOException {
+    private static FooterEntries canonicalFooter(
+            FoundFile reference, List<FoundFile> files, Map<String, Integer> distinct, List<String> derivation)
+            throws IOException {
         FooterEntries entries = reference.footer().canonicalEntries();
         if (reference.geo() == null) {
             if (distinct.size() > 1) {
@@ -459,13 +527,16 @@ public final class ArchiveAdopter {
         Map<String, Set<String>> typeUnion = new LinkedHashMap<>();
         for (String geo : distinct.keySet()) {
             if ("null".equals(geo)) {
-                throw new RejectedInputException("Some files carry 'geo' metadata and some do not; adopt an archive whose files agree");
+                throw new RejectedInputException(
+                        "Some files carry 'geo' metadata and some do not; adopt an archive whose files agree");
             }
             ObjectNode block = (ObjectNode) ArchiveJson.mapper().readTree(geo);
-            List<GeoBlockDiff.Difference> differences = GeoBlockDiff.differences(stripPerFile(referenceBlock.deepCopy()), stripPerFile(block.deepCopy()));
+            List<GeoBlockDiff.Difference> differences =
+                    GeoBlockDiff.differences(stripPerFile(referenceBlock.deepCopy()), stripPerFile(block.deepCopy()));
             if (!differences.isEmpty()) {
-                throw new RejectedInputException("Files disagree on their geo metadata beyond per-file bbox and geometry_types: "
-                        + GeoBlockDiff.toJson(differences) + "; the archive has no single canonical block");
+                throw new RejectedInputException(
+                        "Files disagree on their geo metadata beyond per-file bbox and geometry_types: "
+                                + GeoBlockDiff.toJson(differences) + "; the archive has no single canonical block");
             }
             block.path("columns").properties().forEach(column -> {
                 Set<String> types = typeUnion.computeIfAbsent(column.getKey(), key -> new LinkedHashSet<>());
@@ -490,7 +561,8 @@ public final class ArchiveAdopter {
             return entries; // one block, no per-file bbox: it is canonical as it is, byte for byte
         }
         if (bboxFound) {
-            derivation.add("removed the per-file 'bbox' of each geometry column (it describes one file, not the archive)");
+            derivation.add(
+                    "removed the per-file 'bbox' of each geometry column (it describes one file, not the archive)");
         }
         if (typesWidened) {
             derivation.add("set 'geometry_types' to the union found in " + files.size() + " files: " + typeUnion);
@@ -518,7 +590,10 @@ public final class ArchiveAdopter {
             }
             ObjectNode entry = JsonNodeFactory.instance.objectNode();
             entry.put("files", block.getValue());
-            entry.set("differences", GeoBlockDiff.toJson(GeoBlockDiff.differences(referenceBlock, ArchiveJson.mapper().readTree(block.getKey()))));
+            entry.set(
+                    "differences",
+                    GeoBlockDiff.toJson(GeoBlockDiff.differences(
+                            referenceBlock, ArchiveJson.mapper().readTree(block.getKey()))));
             all.add(entry);
         }
         return all;
@@ -541,7 +616,8 @@ public final class ArchiveAdopter {
     }
 
     /** Commits a partition's existing files as version 1; a version 1 left by an interrupted adoption is kept. */
-    private static void commitExistingFiles(ArchiveStorage storage, String cell, List<FoundFile> files, Instant now) throws IOException {
+    private static void commitExistingFiles(ArchiveStorage storage, String cell, List<FoundFile> files, Instant now)
+            throws IOException {
         PartitionLog log = new PartitionLog(storage, cell);
         if (log.latestVersion() > 0) {
             PartitionCommit existing = log.read(1);
@@ -552,11 +628,20 @@ public final class ArchiveAdopter {
         }
         List<DataFileEntry> entries = files.stream()
                 .filter(file -> file.cell().equals(cell))
-                .map(file -> new DataFileEntry(file.object().name(), file.footer().rowCount(), file.object().size(),
+                .map(file -> new DataFileEntry(
+                        file.object().name(),
+                        file.footer().rowCount(),
+                        file.object().size(),
                         file.object().lastModified()))
                 .toList();
         PartitionCommit empty = PartitionCommit.empty(cell);
-        log.commit(empty.next(ADOPT_OPERATION_ID, OperationType.ADOPT, now, entries,
-                entries.stream().map(DataFileEntry::name).toList(), List.of(), ProtocolSettings.DEFAULT.operationIdRetention()));
+        log.commit(empty.next(
+                ADOPT_OPERATION_ID,
+                OperationType.ADOPT,
+                now,
+                entries,
+                entries.stream().map(DataFileEntry::name).toList(),
+                List.of(),
+                ProtocolSettings.DEFAULT.operationIdRetention()));
     }
 }

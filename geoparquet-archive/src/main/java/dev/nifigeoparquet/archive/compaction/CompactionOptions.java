@@ -3,7 +3,6 @@ package dev.nifigeoparquet.archive.compaction;
 import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.CompactionSettings;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -42,7 +41,8 @@ public final class CompactionOptions {
     public static final String MIN_FILE_AGE_SECONDS = "min-file-age-seconds";
 
     /** The option names {@link #fromMap} accepts. */
-    public static final Set<String> NAMES = Set.of(MIN_FILES, SMALL_FILE_FRACTION, TARGET_FILE_BYTES, MIN_FILE_AGE_SECONDS);
+    public static final Set<String> NAMES =
+            Set.of(MIN_FILES, SMALL_FILE_FRACTION, TARGET_FILE_BYTES, MIN_FILE_AGE_SECONDS);
 
     private static final CompactionOptions ARCHIVE_DEFAULTS = new CompactionOptions(null, null, null, null);
 
@@ -67,18 +67,21 @@ public final class CompactionOptions {
     public static CompactionOptions fromMap(Map<String, String> values) {
         CompactionOptions options = ARCHIVE_DEFAULTS;
         for (Map.Entry<String, String> entry : values.entrySet()) {
-            String value = Objects.requireNonNull(entry.getValue(), () -> "option " + entry.getKey() + " has no value").strip();
+            String value = Objects.requireNonNull(entry.getValue(), () -> "option " + entry.getKey() + " has no value")
+                    .strip();
             try {
                 options = switch (entry.getKey()) {
                     case MIN_FILES -> options.withMinFiles(Integer.parseInt(value));
                     case SMALL_FILE_FRACTION -> options.withSmallFileFraction(Double.parseDouble(value));
                     case TARGET_FILE_BYTES -> options.withTargetFileBytes(Long.parseLong(value));
                     case MIN_FILE_AGE_SECONDS -> options.withMinFileAge(Duration.ofSeconds(Long.parseLong(value)));
-                    default -> throw new RejectedInputException("Unknown compaction option '" + entry.getKey()
-                            + "'; known options: " + NAMES);
+                    default ->
+                        throw new RejectedInputException(
+                                "Unknown compaction option '" + entry.getKey() + "'; known options: " + NAMES);
                 };
             } catch (NumberFormatException e) {
-                throw new RejectedInputException("Compaction option " + entry.getKey() + " is not a number: '" + value + "'", e);
+                throw new RejectedInputException(
+                        "Compaction option " + entry.getKey() + " is not a number: '" + value + "'", e);
             }
         }
         return options;

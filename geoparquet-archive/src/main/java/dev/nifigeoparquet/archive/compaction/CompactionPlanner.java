@@ -2,7 +2,6 @@ package dev.nifigeoparquet.archive.compaction;
 
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,16 +42,28 @@ public final class CompactionPlanner {
             }
         }
         if (!policy.enoughInputFiles(eligible) && !policy.enoughSmallFiles(small)) {
-            String young = eligible < files.size() ? " (" + (files.size() - eligible) + " more are younger than "
-                    + policy.minFileAge() + ")" : "";
-            return PartitionPlan.skip(cell, state.version(), files.size(), eligible, eligible + " eligible files"
-                    + young + " do not exceed " + policy.minFiles() + " and fewer than " + CompactionPolicy.MIN_SMALL_FILES
-                    + " are smaller than " + policy.smallFileBytes() + " bytes");
+            String young = eligible < files.size()
+                    ? " (" + (files.size() - eligible) + " more are younger than " + policy.minFileAge() + ")"
+                    : "";
+            return PartitionPlan.skip(
+                    cell,
+                    state.version(),
+                    files.size(),
+                    eligible,
+                    eligible + " eligible files"
+                            + young + " do not exceed " + policy.minFiles() + " and fewer than "
+                            + CompactionPolicy.MIN_SMALL_FILES
+                            + " are smaller than " + policy.smallFileBytes() + " bytes");
         }
         List<FileGroup> groups = pack(cell, files, now);
         if (groups.isEmpty()) {
-            return PartitionPlan.skip(cell, state.version(), files.size(), eligible,
-                    "qualifies, but no two consecutive eligible files fit together in " + policy.targetFileBytes() + " bytes");
+            return PartitionPlan.skip(
+                    cell,
+                    state.version(),
+                    files.size(),
+                    eligible,
+                    "qualifies, but no two consecutive eligible files fit together in " + policy.targetFileBytes()
+                            + " bytes");
         }
         return new PartitionPlan(cell, state.version(), files.size(), eligible, groups, null);
     }

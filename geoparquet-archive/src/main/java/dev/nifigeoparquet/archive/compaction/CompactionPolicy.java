@@ -2,7 +2,6 @@ package dev.nifigeoparquet.archive.compaction;
 
 import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
-
 import java.time.Duration;
 import java.time.Instant;
 

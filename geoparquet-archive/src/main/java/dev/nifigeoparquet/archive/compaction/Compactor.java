@@ -4,13 +4,13 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.DataFileStager;
+import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.format.RowChanges;
-import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.RollingFileWriter;
+import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
@@ -18,8 +18,6 @@ import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -27,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import org.apache.parquet.example.data.Group;
 
 /**
  * Executes compaction plans: rewrites each group of consecutive small files into files of the target size
@@ -46,9 +45,11 @@ public final class Compactor {
 
     public Compactor(GeoParquetArchive archive, CompactionOptions options) {
         this.archive = Objects.requireNonNull(archive, "archive");
-        this.planner = new CompactionPlanner(atLeastStorageMinimumAge(options.resolve(archive.descriptor()),
-                archive.storage().minimumObjectAge()));
-        this.writerSettings = archive.descriptor().writer().withTargetFileBytes(planner.policy().targetFileBytes());
+        this.planner = new CompactionPlanner(atLeastStorageMinimumAge(
+                options.resolve(archive.descriptor()), archive.storage().minimumObjectAge()));
+        this.writerSettings = archive.descriptor()
+                .writer()
+                .withTargetFileBytes(planner.policy().targetFileBytes());
     }
 
     /**
@@ -59,7 +60,8 @@ public final class Compactor {
         if (storageMinimum.compareTo(policy.minFileAge()) <= 0) {
             return policy;
         }
-        return new CompactionPolicy(policy.minFiles(), policy.smallFileFraction(), policy.targetFileBytes(), storageMinimum);
+        return new CompactionPolicy(
+                policy.minFiles(), policy.smallFileFraction(), policy.targetFileBytes(), storageMinimum);
     }
 
     public CompactionPolicy policy() {
@@ -82,7 +84,8 @@ public final class Compactor {
 
     /** Plans and compacts one partition; the result carries what planning and compacting cost on storage. */
     public PartitionCompaction compact(String cell) throws IOException {
-        StorageMeter.Measured<PartitionCompaction> measured = StorageMeter.measure(() -> execute(plan(archive.requireCell(cell))));
+        StorageMeter.Measured<PartitionCompaction> measured =
+                StorageMeter.measure(() -> execute(plan(archive.requireCell(cell))));
         return measured.result().withCost(measured.cost());
     }
 
@@ -118,8 +121,19 @@ public final class Compactor {
     private PartitionCompaction rewritePlan(PartitionPlan plan) throws IOException {
         if (!plan.qualifies()) {
             PartitionCommit state = archive.partitionState(plan.cell());
-            return new PartitionCompaction(plan.cell(), plan.liveFiles(), plan.liveFiles(), state.rowCount(), 0, 0, 0, 0, 0,
-                    plan.skipReason(), null, StorageCost.NONE);
+            return new PartitionCompaction(
+                    plan.cell(),
+                    plan.liveFiles(),
+                    plan.liveFiles(),
+                    state.rowCount(),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    plan.skipReason(),
+                    null,
+                    StorageCost.NONE);
         }
         long rowsRewritten = 0;
         long bytesRead = 0;
@@ -132,8 +146,13 @@ public final class Compactor {
             CommitOutcome outcome;
             try {
                 // Compaction moves rows between files and changes no row: its entry records that explicitly.
-                outcome = archive.committer().commit(plan.cell(), group.operationId(), OperationType.COMPACT, RowChanges.NONE,
-                        (current, stager) -> rewrite(group, current, stager));
+                outcome = archive.committer()
+                        .commit(
+                                plan.cell(),
+                                group.operationId(),
+                                OperationType.COMPACT,
+                                RowChanges.NONE,
+                                (current, stager) -> rewrite(group, current, stager));
             } catch (PlanOutdatedException e) {
                 stale.add(e.getMessage());
                 continue;
@@ -146,30 +165,47 @@ public final class Compactor {
             commits++;
             rowsRewritten += group.rows();
             bytesRead += group.bytes();
-            bytesWritten += outcome.change().added().stream().mapToLong(NewDataFile::bytes).sum();
+            bytesWritten += outcome.change().added().stream()
+                    .mapToLong(NewDataFile::bytes)
+                    .sum();
         }
         if (after == null) {
             after = archive.partitionState(plan.cell());
         }
-        String skipReason = commits > 0 ? null
-                : replays > 0 ? "already compacted (replay of the same compaction)"
-                : "plan outdated by concurrent commits: " + String.join("; ", stale);
-        return new PartitionCompaction(plan.cell(), plan.liveFiles(), after.files().size(), after.rowCount(), rowsRewritten,
-                bytesRead, bytesWritten, commits, replays, skipReason, null, StorageCost.NONE);
+        String skipReason = commits > 0
+                ? null
+                : replays > 0
+                        ? "already compacted (replay of the same compaction)"
+                        : "plan outdated by concurrent commits: " + String.join("; ", stale);
+        return new PartitionCompaction(
+                plan.cell(),
+                plan.liveFiles(),
+                after.files().size(),
+                after.rowCount(),
+                rowsRewritten,
+                bytesRead,
+                bytesWritten,
+                commits,
+                replays,
+                skipReason,
+                null,
+                StorageCost.NONE);
     }
 
     /**
      * The update of one group, applied to the partition's current state (again on a newer state after a commit
      * race): the group's files must still be live and consecutive, or the plan is outdated.
      */
-    private PartitionChange rewrite(FileGroup group, PartitionCommit current, DataFileStager stager) throws IOException {
+    private PartitionChange rewrite(FileGroup group, PartitionCommit current, DataFileStager stager)
+            throws IOException {
         if (!group.consecutiveIn(current.fileNames())) {
             throw new PlanOutdatedException("files " + group.fileNames() + " of partition " + group.cell()
                     + " are no longer live and consecutive in version " + current.version());
         }
         List<NewDataFile> written;
         // The merged file takes the first input's name, so a plain reader never finds that name missing; the others go.
-        try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), writerSettings)
+        try (RollingFileWriter writer = new RollingFileWriter(
+                        stager, archive.schema(), archive.canonicalFooter(), writerSettings)
                 .replacing(List.of(group.files().get(0).name()))) {
             for (DataFileEntry file : group.files()) {
                 copyRows(current, file, writer);
@@ -178,8 +214,8 @@ public final class Compactor {
         }
         long rows = written.stream().mapToLong(NewDataFile::rows).sum();
         if (rows != group.rows()) {
-            throw new IOException("Compaction of partition " + group.cell() + " wrote " + rows + " rows but its input files "
-                    + group.fileNames() + " are committed with " + group.rows());
+            throw new IOException("Compaction of partition " + group.cell() + " wrote " + rows
+                    + " rows but its input files " + group.fileNames() + " are committed with " + group.rows());
         }
         return new PartitionChange(written, group.fileNames());
     }
@@ -191,12 +227,16 @@ public final class Compactor {
     private void copyRows(PartitionCommit state, DataFileEntry file, RollingFileWriter writer) throws IOException {
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state, file)) {
             if (!reader.footer().schema().equals(archive.schema())) {
-                throw new ParquetFileException(reader.footer().file(), "schema differs from the archive's, refusing to "
-                        + "rewrite it under the archive's schema: " + reader.footer().schema());
+                throw new ParquetFileException(
+                        reader.footer().file(),
+                        "schema differs from the archive's, refusing to " + "rewrite it under the archive's schema: "
+                                + reader.footer().schema());
             }
             long copied = 0;
             if (GeoParquetFileWriter.wrote(reader.footer())) {
-                for (ColumnarRowGroup group = reader.nextColumnarRowGroup(); group != null; group = reader.nextColumnarRowGroup()) {
+                for (ColumnarRowGroup group = reader.nextColumnarRowGroup();
+                        group != null;
+                        group = reader.nextColumnarRowGroup()) {
                     while (group.hasNext()) {
                         writer.copyRow(group);
                         copied++;
@@ -210,7 +250,8 @@ public final class Compactor {
                 }
             }
             if (copied != file.rows()) {
-                throw new ParquetFileException(reader.footer().file(), "holds " + copied + " rows but is committed with " + file.rows());
+                throw new ParquetFileException(
+                        reader.footer().file(), "holds " + copied + " rows but is committed with " + file.rows());
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();

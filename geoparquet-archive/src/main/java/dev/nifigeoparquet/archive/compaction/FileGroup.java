@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.compaction;
 
 import dev.nifigeoparquet.archive.format.DataFileEntry;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -23,9 +23,19 @@ import dev.nifigeoparquet.archive.storage.StorageCost;
  * @param cost         the storage requests and bytes it took, failed attempts included ({@link StorageCost#NONE} on
  *                     storage that bills nothing)
  */
-public record PartitionCompaction(String cell, int filesBefore, int filesAfter, long rows, long rowsRewritten,
-                                  long bytesRead, long bytesWritten, int commits, int replays, String skipReason,
-                                  Exception failure, StorageCost cost) {
+public record PartitionCompaction(
+        String cell,
+        int filesBefore,
+        int filesAfter,
+        long rows,
+        long rowsRewritten,
+        long bytesRead,
+        long bytesWritten,
+        int commits,
+        int replays,
+        String skipReason,
+        Exception failure,
+        StorageCost cost) {
 
     /** A partition whose compaction failed before anything could be told about its state. */
     public static PartitionCompaction failed(String cell, int liveFiles, Exception failure) {
@@ -34,8 +44,19 @@ public record PartitionCompaction(String cell, int filesBefore, int filesAfter, 
 
     /** The same result with what it cost. */
     public PartitionCompaction withCost(StorageCost measured) {
-        return new PartitionCompaction(cell, filesBefore, filesAfter, rows, rowsRewritten, bytesRead, bytesWritten, commits, replays,
-                skipReason, failure, measured);
+        return new PartitionCompaction(
+                cell,
+                filesBefore,
+                filesAfter,
+                rows,
+                rowsRewritten,
+                bytesRead,
+                bytesWritten,
+                commits,
+                replays,
+                skipReason,
+                failure,
+                measured);
     }
 
     public boolean compacted() {
@@ -51,7 +72,9 @@ public record PartitionCompaction(String cell, int filesBefore, int filesAfter, 
         if (failure == null) {
             return null;
         }
-        return failure.getMessage() == null || failure.getMessage().isBlank() ? failure.getClass().getSimpleName() : failure.getMessage();
+        return failure.getMessage() == null || failure.getMessage().isBlank()
+                ? failure.getClass().getSimpleName()
+                : failure.getMessage();
     }
 
     public ObjectNode toJson() {

@@ -13,8 +13,8 @@ import java.util.Optional;
  * @param groups       the groups to rewrite, in partition order; empty when the partition is skipped
  * @param skipReason   why nothing is rewritten; null when {@code groups} is not empty
  */
-public record PartitionPlan(String cell, long version, int liveFiles, int eligibleFiles, List<FileGroup> groups,
-                            String skipReason) {
+public record PartitionPlan(
+        String cell, long version, int liveFiles, int eligibleFiles, List<FileGroup> groups, String skipReason) {
 
     public PartitionPlan {
         groups = List.copyOf(groups);

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.concurrent;
 
 import dev.nifigeoparquet.archive.format.CommitConflictException;
-
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.NoSuchFileException;
@@ -47,7 +46,12 @@ public final class Retry<E extends IOException> {
     private final boolean pause;
     private final GiveUp<E> giveUp;
 
-    private Retry(Class<E> retried, List<Class<? extends E>> propagatedTypes, int maxAttempts, boolean pause, GiveUp<E> giveUp) {
+    private Retry(
+            Class<E> retried,
+            List<Class<? extends E>> propagatedTypes,
+            int maxAttempts,
+            boolean pause,
+            GiveUp<E> giveUp) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("At least one attempt, not " + maxAttempts);
         }
@@ -63,8 +67,10 @@ public final class Retry<E extends IOException> {
      * the last conflict {@linkplain CommitConflictException#afterAttempts as the end of the operation}, naming what was
      * {@code contended} ("the partition", "the archive").
      */
-    public static <C extends CommitConflictException> Retry<C> onConflict(Class<C> type, int maxAttempts, String contended) {
-        return new Retry<>(type, List.of(), maxAttempts, true, (last, attempts) -> last.afterAttempts(attempts, contended));
+    public static <C extends CommitConflictException> Retry<C> onConflict(
+            Class<C> type, int maxAttempts, String contended) {
+        return new Retry<>(
+                type, List.of(), maxAttempts, true, (last, attempts) -> last.afterAttempts(attempts, contended));
     }
 
     /** Reads again at once while a file vanishes under a concurrent writer, up to {@code maxAttempts} attempts in all. */
@@ -115,8 +121,8 @@ public final class Retry<E extends IOException> {
     }
 
     private static InterruptedIOException interrupted(int next, IOException failure) {
-        InterruptedIOException interrupted = new InterruptedIOException("Interrupted; attempt " + next + " was not made after: "
-                + failure.getMessage());
+        InterruptedIOException interrupted = new InterruptedIOException(
+                "Interrupted; attempt " + next + " was not made after: " + failure.getMessage());
         interrupted.initCause(failure);
         return interrupted;
     }

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.concurrent;
 
 import dev.nifigeoparquet.archive.storage.StorageMeter;
-
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -40,7 +39,8 @@ public final class Workers {
             thread.setDaemon(true);
             return thread;
         };
-        this.pool = new ThreadPoolExecutor(parallelism, parallelism, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+        this.pool = new ThreadPoolExecutor(
+                parallelism, parallelism, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
         this.pool.allowCoreThreadTimeOut(true);
     }
 

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -19,8 +18,15 @@ import java.util.List;
  * @param rehomedRows         rows that lay outside the partition of their cell and were moved into it (0 when none
  *                            did; adoption refuses such rows unless asked to move them)
  */
-public record AdoptionRecord(Instant adoptedAt, String referenceFile, int distinctGeoBlocks, boolean canonicalDerived,
-                             List<String> derivation, JsonNode geoDifferences, List<String> warnings, long rehomedRows) {
+public record AdoptionRecord(
+        Instant adoptedAt,
+        String referenceFile,
+        int distinctGeoBlocks,
+        boolean canonicalDerived,
+        List<String> derivation,
+        JsonNode geoDifferences,
+        List<String> warnings,
+        long rehomedRows) {
 
     public AdoptionRecord {
         derivation = List.copyOf(derivation);

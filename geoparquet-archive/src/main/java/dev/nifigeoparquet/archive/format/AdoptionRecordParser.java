@@ -2,7 +2,6 @@ package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.io.IOException;
 
 /**
@@ -18,12 +17,12 @@ final class AdoptionRecordParser {
     private static final String DERIVATION = "derivation";
     /** Free-form JSON, kept as adoption wrote it: a report for operators, not interpreted by readers. */
     private static final String GEO_DIFFERENCES = "geoDifferences";
+
     private static final String WARNINGS = "warnings";
     /** Written only when adoption re-homed rows; absent means 0. */
     private static final String REHOMED_ROWS = "rehomedRows";
 
-    private AdoptionRecordParser() {
-    }
+    private AdoptionRecordParser() {}
 
     static void toJson(AdoptionRecord adoption, JsonGenerator generator) throws IOException {
         generator.writeStartObject();
@@ -47,16 +46,22 @@ final class AdoptionRecordParser {
 
     static AdoptionRecord fromJson(JsonFields fields) throws ArchiveFormatException {
         JsonNode differences = fields.raw(GEO_DIFFERENCES);
-        return new AdoptionRecord(fields.requiredInstant(ADOPTED_AT), fields.requiredString(REFERENCE_FILE),
-                fields.requiredInt(DISTINCT_GEO_BLOCKS), fields.requiredBoolean(CANONICAL_DERIVED),
-                fields.requiredStrings(DERIVATION), differences == null ? null : differences.deepCopy(),
-                fields.requiredStrings(WARNINGS), rehomedRows(fields));
+        return new AdoptionRecord(
+                fields.requiredInstant(ADOPTED_AT),
+                fields.requiredString(REFERENCE_FILE),
+                fields.requiredInt(DISTINCT_GEO_BLOCKS),
+                fields.requiredBoolean(CANONICAL_DERIVED),
+                fields.requiredStrings(DERIVATION),
+                differences == null ? null : differences.deepCopy(),
+                fields.requiredStrings(WARNINGS),
+                rehomedRows(fields));
     }
 
     private static long rehomedRows(JsonFields fields) throws ArchiveFormatException {
         Long rows = fields.optionalLong(REHOMED_ROWS);
         if (rows != null && rows < 0) {
-            throw new ArchiveFormatException(fields.file(), "adoption field '" + REHOMED_ROWS + "' is negative: " + rows);
+            throw new ArchiveFormatException(
+                    fields.file(), "adoption field '" + REHOMED_ROWS + "' is negative: " + rows);
         }
         return rows == null ? 0 : rows;
     }

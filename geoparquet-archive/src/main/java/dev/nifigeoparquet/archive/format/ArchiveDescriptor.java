@@ -7,16 +7,15 @@ import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.MessageTypeParser;
-import org.apache.parquet.schema.Type;
-
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.parquet.schema.Type;
 
 /**
  * The archive descriptor ({@code _geoparquet_archive/descriptor.json}): everything pinned when the archive was
@@ -42,11 +41,22 @@ import java.util.Optional;
  * @param adoption       what adoption found; null for archives created here
  * @param keyIndexShards how many shards the key-to-cell index has; 0 for an archive without a key
  */
-public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Resolution, String keyingRule,
-                                String geometryColumn, List<String> keyColumns, String versionColumn,
-                                String schema,
-                                JsonNode parquetSchema, List<FooterEntry> footer, WriterSettings writer, ProtocolSettings protocol,
-                                CompactionSettings compaction, AdoptionRecord adoption, int keyIndexShards) {
+public record ArchiveDescriptor(
+        int formatVersion,
+        Instant createdAt,
+        int h3Resolution,
+        String keyingRule,
+        String geometryColumn,
+        List<String> keyColumns,
+        String versionColumn,
+        String schema,
+        JsonNode parquetSchema,
+        List<FooterEntry> footer,
+        WriterSettings writer,
+        ProtocolSettings protocol,
+        CompactionSettings compaction,
+        AdoptionRecord adoption,
+        int keyIndexShards) {
 
     public static final int FORMAT_VERSION = 1;
     /** The keying rule of docs/archive-format.md, section 6.1, which new archives name. */
@@ -75,16 +85,20 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
         Objects.requireNonNull(writer, "writer");
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(compaction, "compaction");
-        if (!KEYING_RULE.equals(keyingRule) && !EARLIER_KEYING_RULE.equals(keyingRule) && !SPHERICAL_KEYING_RULE.equals(keyingRule)) {
+        if (!KEYING_RULE.equals(keyingRule)
+                && !EARLIER_KEYING_RULE.equals(keyingRule)
+                && !SPHERICAL_KEYING_RULE.equals(keyingRule)) {
             throw new IllegalArgumentException("Unknown keying rule '" + keyingRule + "'; this implementation keys by "
                     + List.of(KEYING_RULE, SPHERICAL_KEYING_RULE, EARLIER_KEYING_RULE));
         }
         if (keyColumns.isEmpty() ? keyIndexShards != 0 : keyIndexShards < 1 || keyIndexShards > 256) {
-            throw new IllegalArgumentException("keyIndexShards must be 1..256 for a keyed archive and 0 without a key, was "
-                    + keyIndexShards + " with key columns " + keyColumns);
+            throw new IllegalArgumentException(
+                    "keyIndexShards must be 1..256 for a keyed archive and 0 without a key, was " + keyIndexShards
+                            + " with key columns " + keyColumns);
         }
         if (schema == null && parquetSchema == null) {
-            throw new IllegalArgumentException("The descriptor pins no schema: it has neither 'parquetSchema' nor 'schema'");
+            throw new IllegalArgumentException(
+                    "The descriptor pins no schema: it has neither 'parquetSchema' nor 'schema'");
         }
         MessageType parsed = exactSchema(schema, parquetSchema);
         if (!parsed.containsField(geometryColumn)) {
@@ -92,7 +106,8 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
         }
         for (String key : keyColumns) {
             if (!parsed.containsField(key)) {
-                throw new IllegalArgumentException("Key column '" + key + "' is not in the schema " + parsed.getFields().stream().map(Type::getName).toList());
+                throw new IllegalArgumentException("Key column '" + key + "' is not in the schema "
+                        + parsed.getFields().stream().map(Type::getName).toList());
             }
         }
         if (versionColumn != null && !parsed.containsField(versionColumn)) {
@@ -110,7 +125,8 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
             try {
                 return ParquetSchemaJson.fromJson(footerForm);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("The descriptor's parquetSchema cannot be read: " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "The descriptor's parquetSchema cannot be read: " + e.getMessage(), e);
             }
         }
         return MessageTypeParser.parseMessageType(text);
@@ -163,6 +179,8 @@ public record ArchiveDescriptor(int formatVersion, Instant createdAt, int h3Reso
 
     /** Footer entries as the descriptor lists them. */
     public static List<FooterEntry> footerEntries(FooterEntries entries) {
-        return entries.asMap().entrySet().stream().map(e -> new FooterEntry(e.getKey(), e.getValue())).toList();
+        return entries.asMap().entrySet().stream()
+                .map(e -> new FooterEntry(e.getKey(), e.getValue()))
+                .toList();
     }
 }

@@ -18,8 +18,7 @@ public final class ArchiveJson {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private ArchiveJson() {
-    }
+    private ArchiveJson() {}
 
     public static ObjectMapper mapper() {
         return MAPPER;

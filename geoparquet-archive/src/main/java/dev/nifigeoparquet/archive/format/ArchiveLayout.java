@@ -33,6 +33,7 @@ public final class ArchiveLayout {
     public static final String STAGED_SUFFIX = ".staged";
     /** Staged content that will replace a live file of the same partition under that file's name. */
     public static final String REPLACEMENT_SUFFIX = ".replacement";
+
     public static final String INDEX_DIRECTORY = METADATA_DIRECTORY + "/index";
     public static final String INDEX_FILE_SUFFIX = ".keys";
     public static final String TRANSACTION_DIRECTORY = METADATA_DIRECTORY + "/txn";
@@ -42,14 +43,15 @@ public final class ArchiveLayout {
     private static final Pattern LOG_ENTRY_NAME = Pattern.compile("\\d{20}\\.json");
     /** Path safety only: a cell reaches a path only after the keying rules validated it as an H3 cell. */
     private static final Pattern PATH_SAFE_CELL = Pattern.compile("[0-9a-f]{15}");
+
     private static final Pattern INDEX_SHARD = Pattern.compile("index-([0-9a-f]{2}|journal)");
     /** The key index's journal: every operation's index records land here first, in one small commit. */
     public static final String INDEX_JOURNAL = "index-journal";
+
     private static final Pattern DATA_FILE_NAME = Pattern.compile("[A-Za-z0-9._=-]+\\.(parquet|keys)");
     private static final Pattern TRANSACTION_ID = Pattern.compile("[0-9a-f-]{36}");
 
-    private ArchiveLayout() {
-    }
+    private ArchiveLayout() {}
 
     /** Where a partition's live files are: {@code h3_cell=<cell>}, or the index directory for a key-index shard. */
     public static String partitionDirectory(String cell) {
@@ -134,8 +136,11 @@ public final class ArchiveLayout {
     }
 
     private static String pathSafe(String cell) {
-        if (cell == null || !(PATH_SAFE_CELL.matcher(cell).matches() || INDEX_SHARD.matcher(cell).matches())) {
-            throw new IllegalArgumentException("Not a canonical H3 cell name, refused as a path component: '" + cell + "'");
+        if (cell == null
+                || !(PATH_SAFE_CELL.matcher(cell).matches()
+                        || INDEX_SHARD.matcher(cell).matches())) {
+            throw new IllegalArgumentException(
+                    "Not a canonical H3 cell name, refused as a path component: '" + cell + "'");
         }
         return cell;
     }

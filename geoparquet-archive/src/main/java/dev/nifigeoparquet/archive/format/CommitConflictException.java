@@ -12,8 +12,11 @@ public class CommitConflictException extends ArchiveException {
     private final long version;
 
     public CommitConflictException(String cell, long version, String detail) {
-        this("Partition " + cell + ": version " + version + " was committed by another writer" + (detail == null ? "" : " (" + detail + ")"),
-                cell, version);
+        this(
+                "Partition " + cell + ": version " + version + " was committed by another writer"
+                        + (detail == null ? "" : " (" + detail + ")"),
+                cell,
+                version);
     }
 
     protected CommitConflictException(String message, String cell, long version) {
@@ -24,8 +27,11 @@ public class CommitConflictException extends ArchiveException {
 
     /** This conflict as the end of an operation that lost {@code attempts} times to other writers of {@code contended}. */
     public CommitConflictException afterAttempts(int attempts, String contended) {
-        CommitConflictException last = new CommitConflictException(getMessage() + "; gave up after " + attempts + " attempts, "
-                + contended + " is being written concurrently", cell, version);
+        CommitConflictException last = new CommitConflictException(
+                getMessage() + "; gave up after " + attempts + " attempts, " + contended
+                        + " is being written concurrently",
+                cell,
+                version);
         last.initCause(this);
         return last;
     }

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,8 +49,7 @@ public final class CommitEntryParser {
     private static final String MOVED_IN = "movedIn";
     private static final String MOVED_OUT = "movedOut";
 
-    private CommitEntryParser() {
-    }
+    private CommitEntryParser() {}
 
     /**
      * The entry's file content: fields in the order of section 5.2, pretty-printed, without a final newline. Optional
@@ -60,7 +58,8 @@ public final class CommitEntryParser {
      */
     public static byte[] toJson(PartitionCommit entry) {
         if (entry.isEmptyPartition()) {
-            throw new IllegalArgumentException("The state of partition " + entry.cell() + " before its first commit is never written");
+            throw new IllegalArgumentException(
+                    "The state of partition " + entry.cell() + " before its first commit is never written");
         }
         return JsonFields.write(generator -> toJson(entry, generator));
     }
@@ -133,26 +132,46 @@ public final class CommitEntryParser {
         try {
             List<DataFileEntry> files = new ArrayList<>();
             for (JsonFields fileFields : fields.requiredObjects(FILES)) {
-                files.add(new DataFileEntry(fileFields.requiredString(FILE_NAME), fileFields.requiredLong(FILE_ROWS),
-                        fileFields.requiredLong(FILE_BYTES), fileFields.requiredInstant(FILE_COMMITTED_AT),
+                files.add(new DataFileEntry(
+                        fileFields.requiredString(FILE_NAME),
+                        fileFields.requiredLong(FILE_ROWS),
+                        fileFields.requiredLong(FILE_BYTES),
+                        fileFields.requiredInstant(FILE_COMMITTED_AT),
                         fileFields.optionalString(FILE_STAGED_AS)));
             }
             List<OperationRecord> operations = new ArrayList<>();
             for (JsonFields operation : fields.optionalObjects(OPERATIONS)) {
                 JsonFields rows = operation.optionalObject(OPERATION_ROWS);
-                operations.add(new OperationRecord(operation.requiredStrings(OPERATION_IDS), rows == null ? null
-                        : new RowChanges(rows.requiredLong(INSERTED), rows.requiredLong(UPDATED), rows.requiredLong(DELETED),
-                        rows.requiredLong(MOVED_IN), rows.requiredLong(MOVED_OUT))));
+                operations.add(new OperationRecord(
+                        operation.requiredStrings(OPERATION_IDS),
+                        rows == null
+                                ? null
+                                : new RowChanges(
+                                        rows.requiredLong(INSERTED),
+                                        rows.requiredLong(UPDATED),
+                                        rows.requiredLong(DELETED),
+                                        rows.requiredLong(MOVED_IN),
+                                        rows.requiredLong(MOVED_OUT))));
             }
             long version = fields.requiredLong(VERSION);
             if (version < 1) {
                 throw new ArchiveFormatException(file, "field '" + VERSION + "' must be at least 1, found " + version);
             }
-            return new PartitionCommit(formatVersion, fields.requiredString(CELL), version, fields.requiredString(OPERATION_ID),
-                    fields.requiredEnum(OPERATION_TYPE, OperationType.class), fields.requiredInstant(COMMITTED_AT), files,
-                    fields.requiredStrings(ADDED), fields.requiredStrings(REMOVED), fields.requiredLong(ROW_COUNT),
-                    fields.requiredStrings(RECENT_OPERATION_IDS), fields.optionalString(TRANSACTION),
-                    fields.optionalLong(ROWS_BEFORE), operations);
+            return new PartitionCommit(
+                    formatVersion,
+                    fields.requiredString(CELL),
+                    version,
+                    fields.requiredString(OPERATION_ID),
+                    fields.requiredEnum(OPERATION_TYPE, OperationType.class),
+                    fields.requiredInstant(COMMITTED_AT),
+                    files,
+                    fields.requiredStrings(ADDED),
+                    fields.requiredStrings(REMOVED),
+                    fields.requiredLong(ROW_COUNT),
+                    fields.requiredStrings(RECENT_OPERATION_IDS),
+                    fields.optionalString(TRANSACTION),
+                    fields.optionalLong(ROWS_BEFORE),
+                    operations);
         } catch (IllegalArgumentException invalid) {
             throw fields.invalid("The " + WHAT, invalid);
         }

@@ -9,5 +9,5 @@ package dev.nifigeoparquet.archive.format;
  * @param replay   the operation id had already been committed, so nothing was done
  * @param attempts how many attempts it took (more than 1 after losing commit races)
  */
-public record CommitOutcome(PartitionCommit before, PartitionCommit after, PartitionChange change, boolean replay, int attempts) {
-}
+public record CommitOutcome(
+        PartitionCommit before, PartitionCommit after, PartitionChange change, boolean replay, int attempts) {}

@@ -15,14 +15,14 @@ import java.util.Objects;
  *                    one by one, so a plain reader sees each one old or new), the unique name it was staged under
  *                    ({@code staging/<cell>/<stagedAs>.replacement}); null for a file published under its own name
  */
-public record DataFileEntry(String name, long rows, long bytes, Instant committedAt,
-                            String stagedAs) {
+public record DataFileEntry(String name, long rows, long bytes, Instant committedAt, String stagedAs) {
 
     public DataFileEntry {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(committedAt, "committedAt");
         if (rows < 0 || bytes < 0) {
-            throw new IllegalArgumentException("Data file " + name + " has negative rows (" + rows + ") or bytes (" + bytes + ")");
+            throw new IllegalArgumentException(
+                    "Data file " + name + " has negative rows (" + rows + ") or bytes (" + bytes + ")");
         }
     }
 

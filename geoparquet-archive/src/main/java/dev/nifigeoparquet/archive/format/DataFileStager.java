@@ -2,9 +2,9 @@ package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageOutputFile;
-
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -27,7 +27,7 @@ public final class DataFileStager {
      * Makes every file these stagers handed out durable, together: one {@link ArchiveStorage#sync} for the whole
      * operation instead of a forced file and directory per file.
      */
-    static void syncTogether(ArchiveStorage storage, java.util.Collection<DataFileStager> stagers) throws IOException {
+    static void syncTogether(ArchiveStorage storage, Collection<DataFileStager> stagers) throws IOException {
         List<String> paths = new ArrayList<>();
         for (DataFileStager stager : stagers) {
             if (stager != null) {
@@ -41,7 +41,8 @@ public final class DataFileStager {
 
     /** A staged file under a fresh name; {@link StagedFile#name()} is the name it will have once published. */
     public StagedFile stage() throws IOException {
-        String name = ArchiveLayout.isIndexShard(cell) ? ArchiveLayout.newIndexFileName() : ArchiveLayout.newDataFileName();
+        String name =
+                ArchiveLayout.isIndexShard(cell) ? ArchiveLayout.newIndexFileName() : ArchiveLayout.newDataFileName();
         String path = ArchiveLayout.stagedFile(cell, name);
         stagedPaths.add(path);
         return new StagedFile(name, null, new StorageOutputFile(storage, path, true));
@@ -77,6 +78,5 @@ public final class DataFileStager {
      * A staged data file: its unique name, the live file it replaces (null when it is published under its own name),
      * and where to write it.
      */
-    public record StagedFile(String name, String replaces, StorageOutputFile output) {
-    }
+    public record StagedFile(String name, String replaces, StorageOutputFile output) {}
 }

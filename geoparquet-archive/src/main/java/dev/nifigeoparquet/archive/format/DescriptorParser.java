@@ -3,11 +3,10 @@ package dev.nifigeoparquet.archive.format;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * The archive descriptor's JSON ({@code _geoparquet_archive/descriptor.json}, docs/archive-format.md, section 3). The
@@ -30,6 +29,7 @@ public final class DescriptorParser {
     private static final String SCHEMA = "schema";
     /** The schema as the footer holds it (ParquetSchemaJson); absent in archives created before it. */
     private static final String PARQUET_SCHEMA = "parquetSchema";
+
     private static final String FOOTER = "footer";
     private static final String FOOTER_KEY = "key";
     private static final String FOOTER_VALUE = "value";
@@ -45,16 +45,17 @@ public final class DescriptorParser {
     private static final String MAX_COMMIT_ATTEMPTS = "maxCommitAttempts";
     /** Optional: absent (or 0) in descriptors written before it existed, meaning the default of 60 seconds. */
     private static final String TRANSACTION_TIMEOUT_SECONDS = "transactionTimeoutSeconds";
+
     private static final String COMPACTION = "compaction";
     private static final String MIN_FILES = "minFiles";
     private static final String SMALL_FILE_FRACTION = "smallFileFraction";
     private static final String MIN_FILE_AGE_SECONDS = "minFileAgeSeconds";
     /** Optional: null or absent for an archive created rather than adopted. */
     private static final String ADOPTION = "adoption";
+
     private static final String KEY_INDEX_SHARDS = "keyIndexShards";
 
-    private DescriptorParser() {
-    }
+    private DescriptorParser() {}
 
     /** The descriptor's file content: fields in the order of section 3, pretty-printed, without a final newline. */
     public static byte[] toJson(ArchiveDescriptor descriptor) {
@@ -141,20 +142,40 @@ public final class DescriptorParser {
         JsonFields adoptionFields = fields.optionalObject(ADOPTION);
         JsonNode parquetSchema = fields.raw(PARQUET_SCHEMA);
         try {
-            WriterSettings writer = new WriterSettings(writerFields.requiredEnum(CODEC, CompressionCodecName.class),
-                    writerFields.requiredInt(ZSTD_LEVEL), writerFields.requiredInt(ROW_GROUP_ROW_COUNT),
+            WriterSettings writer = new WriterSettings(
+                    writerFields.requiredEnum(CODEC, CompressionCodecName.class),
+                    writerFields.requiredInt(ZSTD_LEVEL),
+                    writerFields.requiredInt(ROW_GROUP_ROW_COUNT),
                     writerFields.requiredLong(TARGET_FILE_BYTES));
-            ProtocolSettings protocol = new ProtocolSettings(protocolFields.requiredInt(OPERATION_ID_RETENTION),
-                    protocolFields.requiredInt(LOG_ENTRY_RETENTION), protocolFields.requiredLong(WRITER_LEASE_SECONDS),
+            ProtocolSettings protocol = new ProtocolSettings(
+                    protocolFields.requiredInt(OPERATION_ID_RETENTION),
+                    protocolFields.requiredInt(LOG_ENTRY_RETENTION),
+                    protocolFields.requiredLong(WRITER_LEASE_SECONDS),
                     protocolFields.requiredInt(MAX_COMMIT_ATTEMPTS),
-                    protocolFields.has(TRANSACTION_TIMEOUT_SECONDS) ? protocolFields.requiredLong(TRANSACTION_TIMEOUT_SECONDS) : 0);
-            CompactionSettings compaction = new CompactionSettings(compactionFields.requiredInt(MIN_FILES),
-                    compactionFields.requiredDouble(SMALL_FILE_FRACTION), compactionFields.requiredLong(MIN_FILE_AGE_SECONDS));
+                    protocolFields.has(TRANSACTION_TIMEOUT_SECONDS)
+                            ? protocolFields.requiredLong(TRANSACTION_TIMEOUT_SECONDS)
+                            : 0);
+            CompactionSettings compaction = new CompactionSettings(
+                    compactionFields.requiredInt(MIN_FILES),
+                    compactionFields.requiredDouble(SMALL_FILE_FRACTION),
+                    compactionFields.requiredLong(MIN_FILE_AGE_SECONDS));
             AdoptionRecord adoption = adoptionFields == null ? null : AdoptionRecordParser.fromJson(adoptionFields);
-            return new ArchiveDescriptor(formatVersion, fields.requiredInstant(CREATED_AT), fields.requiredInt(H3_RESOLUTION),
-                    fields.requiredString(KEYING_RULE), fields.requiredString(GEOMETRY_COLUMN), fields.requiredStrings(KEY_COLUMNS),
-                    fields.optionalString(VERSION_COLUMN), fields.optionalString(SCHEMA), parquetSchema == null ? null : parquetSchema.deepCopy(), footer, writer, protocol, compaction,
-                    adoption, fields.requiredInt(KEY_INDEX_SHARDS));
+            return new ArchiveDescriptor(
+                    formatVersion,
+                    fields.requiredInstant(CREATED_AT),
+                    fields.requiredInt(H3_RESOLUTION),
+                    fields.requiredString(KEYING_RULE),
+                    fields.requiredString(GEOMETRY_COLUMN),
+                    fields.requiredStrings(KEY_COLUMNS),
+                    fields.optionalString(VERSION_COLUMN),
+                    fields.optionalString(SCHEMA),
+                    parquetSchema == null ? null : parquetSchema.deepCopy(),
+                    footer,
+                    writer,
+                    protocol,
+                    compaction,
+                    adoption,
+                    fields.requiredInt(KEY_INDEX_SHARDS));
         } catch (IllegalArgumentException invalid) {
             throw fields.invalid("The " + WHAT, invalid);
         }

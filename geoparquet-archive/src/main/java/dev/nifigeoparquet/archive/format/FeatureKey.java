@@ -1,11 +1,13 @@
 package dev.nifigeoparquet.archive.format;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.nifigeoparquet.archive.parquet.RowValues;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.schema.GroupType;
-
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.schema.GroupType;
 
 /**
  * A feature's stable key: the values of the archive's key columns in one row, compared by value.
@@ -36,9 +38,11 @@ public record FeatureKey(List<String> values) {
             return values.get(0);
         }
         try {
-            return dev.nifigeoparquet.archive.format.ArchiveJson.mapper().writer()
-                    .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(values);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return ArchiveJson.mapper()
+                    .writer()
+                    .without(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(values);
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -49,8 +53,8 @@ public record FeatureKey(List<String> values) {
             return new FeatureKey(List.of(text));
         }
         try {
-            return new FeatureKey(List.of(dev.nifigeoparquet.archive.format.ArchiveJson.mapper().readValue(text, String[].class)));
-        } catch (java.io.IOException e) {
+            return new FeatureKey(List.of(ArchiveJson.mapper().readValue(text, String[].class)));
+        } catch (IOException e) {
             throw new IllegalArgumentException("Not a key of " + columns + " columns: " + text, e);
         }
     }

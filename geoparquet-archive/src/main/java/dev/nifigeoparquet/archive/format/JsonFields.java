@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +11,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The fields of one JSON object of a metadata file, read by name. Every failure names the file and the field's path
@@ -35,7 +36,8 @@ final class JsonFields {
         try {
             root = ArchiveJson.mapper().readTree(json);
         } catch (IOException e) {
-            String reason = e instanceof com.fasterxml.jackson.core.JsonProcessingException malformed ? malformed.getOriginalMessage() : e.getMessage();
+            String reason =
+                    e instanceof JsonProcessingException malformed ? malformed.getOriginalMessage() : e.getMessage();
             throw new ArchiveFormatException(file, what + " is not JSON: " + reason, e);
         }
         if (root == null || !root.isObject()) {
@@ -118,8 +120,10 @@ final class JsonFields {
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw new ArchiveFormatException(file, "field '" + path + field + "' must be an RFC 3339 instant such as"
-                    + " 2026-12-01T09:00:00Z, found \"" + text + "\"");
+            throw new ArchiveFormatException(
+                    file,
+                    "field '" + path + field + "' must be an RFC 3339 instant such as"
+                            + " 2026-12-01T09:00:00Z, found \"" + text + "\"");
         }
     }
 
@@ -130,8 +134,10 @@ final class JsonFields {
                 return constant;
             }
         }
-        throw new ArchiveFormatException(file, "field '" + path + field + "' must be one of "
-                + Arrays.toString(type.getEnumConstants()) + ", found \"" + text + "\"");
+        throw new ArchiveFormatException(
+                file,
+                "field '" + path + field + "' must be one of " + Arrays.toString(type.getEnumConstants()) + ", found \""
+                        + text + "\"");
     }
 
     List<String> requiredStrings(String field) throws ArchiveFormatException {
@@ -222,7 +228,8 @@ final class JsonFields {
     }
 
     private ArchiveFormatException wrongType(String field, String expected, JsonNode found) {
-        return new ArchiveFormatException(file, "field '" + path + field + "' must be " + expected + ", found " + describe(found));
+        return new ArchiveFormatException(
+                file, "field '" + path + field + "' must be " + expected + ", found " + describe(found));
     }
 
     private static String describe(JsonNode value) {
@@ -230,13 +237,15 @@ final class JsonFields {
             return "nothing";
         }
         String text = value.toString();
-        return value.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + (text.length() > 60 ? text.substring(0, 57) + "..." : text);
+        return value.getNodeType().name().toLowerCase(Locale.ROOT) + " "
+                + (text.length() > 60 ? text.substring(0, 57) + "..." : text);
     }
 
     /** Writes one metadata file: what {@code body} generates, pretty-printed as every metadata file is. */
     static byte[] write(Body body) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
-        try (JsonGenerator generator = ArchiveJson.mapper().writerWithDefaultPrettyPrinter().createGenerator(bytes)) {
+        try (JsonGenerator generator =
+                ArchiveJson.mapper().writerWithDefaultPrettyPrinter().createGenerator(bytes)) {
             body.write(generator);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write JSON to memory", e);

@@ -1,18 +1,13 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.format.ArchiveLayout;
-import dev.nifigeoparquet.archive.format.DataFileEntry;
-import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.format.PartitionLog;
-import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import org.apache.parquet.io.InputFile;
-
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import org.apache.parquet.io.InputFile;
 
 /**
  * Opens a partition's live data files as its commit entry names them. A committed file not yet published is
@@ -21,8 +16,7 @@ import java.nio.file.NoSuchFileException;
  */
 public final class LiveFiles {
 
-    private LiveFiles() {
-    }
+    private LiveFiles() {}
 
     /**
      * Opens a live data file as the partition state {@code state} records it. Content that replaces a file of the same
@@ -30,7 +24,8 @@ public final class LiveFiles {
      * newer commit since the state was read (reported as superseded, as a deleted one is: the caller re-reads the state),
      * or, when the partition has no newer commit, damaged outside the archive.
      */
-    public static GeoParquetFileReader open(ArchiveStorage storage, PartitionCommit state, DataFileEntry file) throws IOException {
+    public static GeoParquetFileReader open(ArchiveStorage storage, PartitionCommit state, DataFileEntry file)
+            throws IOException {
         return open(storage, state, file, true);
     }
 
@@ -38,12 +33,13 @@ public final class LiveFiles {
      * Opens what the live file's place holds now, whatever its size: for verification, which reports a size that
      * differs from the entry on its own and still inspects the file.
      */
-    public static GeoParquetFileReader openAsIs(ArchiveStorage storage, PartitionCommit state, DataFileEntry file) throws IOException {
+    public static GeoParquetFileReader openAsIs(ArchiveStorage storage, PartitionCommit state, DataFileEntry file)
+            throws IOException {
         return open(storage, state, file, false);
     }
 
-    private static GeoParquetFileReader open(ArchiveStorage storage, PartitionCommit state, DataFileEntry file, boolean checkSize)
-            throws IOException {
+    private static GeoParquetFileReader open(
+            ArchiveStorage storage, PartitionCommit state, DataFileEntry file, boolean checkSize) throws IOException {
         String cell = state.cell();
         String name = name(storage, cell, file.name());
         if (file.stagedAs() != null) {
@@ -70,15 +66,21 @@ public final class LiveFiles {
         }
         reader.close();
         if (new PartitionLog(storage, cell).latestVersion() > state.version()) {
-            throw new NoSuchFileException(name, null, "holds " + length + " bytes, not the " + file.bytes()
-                    + " its commit entry records; replaced by a newer commit");
+            throw new NoSuchFileException(
+                    name,
+                    null,
+                    "holds " + length + " bytes, not the " + file.bytes()
+                            + " its commit entry records; replaced by a newer commit");
         }
-        throw new ParquetFileException(name, "holds " + length + " bytes but its commit entry (version "
-                + state.version() + ") records " + file.bytes() + "; truncated or changed outside the archive");
+        throw new ParquetFileException(
+                name,
+                "holds " + length + " bytes but its commit entry (version " + state.version() + ") records "
+                        + file.bytes() + "; truncated or changed outside the archive");
     }
 
     private static NoSuchFileException superseded(String name, IOException vanished) {
-        NoSuchFileException gone = new NoSuchFileException(name, null, "vanished while it was opened; superseded by a newer commit");
+        NoSuchFileException gone =
+                new NoSuchFileException(name, null, "vanished while it was opened; superseded by a newer commit");
         gone.addSuppressed(vanished);
         return gone;
     }
@@ -100,7 +102,8 @@ public final class LiveFiles {
     }
 
     /** The file at its published place, or in staging while its commit is being published. */
-    private static InputFile openPublishedOrStaged(ArchiveStorage storage, String cell, String fileName, String name) throws IOException {
+    private static InputFile openPublishedOrStaged(ArchiveStorage storage, String cell, String fileName, String name)
+            throws IOException {
         String published = ArchiveLayout.dataFile(cell, fileName);
         try {
             return storage.openInputFile(published);
@@ -113,7 +116,9 @@ public final class LiveFiles {
                     // Publishing moves a file from staging to its place: it may have moved between the two looks.
                     return storage.openInputFile(published);
                 } catch (NoSuchFileException neither) {
-                    NoSuchFileException gone = new NoSuchFileException(name, null,
+                    NoSuchFileException gone = new NoSuchFileException(
+                            name,
+                            null,
                             "live data file is neither published nor staged; superseded by a newer commit, or removed outside the archive");
                     gone.addSuppressed(notPublished);
                     throw gone;

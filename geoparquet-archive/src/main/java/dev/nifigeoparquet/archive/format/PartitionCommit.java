@@ -27,11 +27,21 @@ import java.util.Objects;
  * @param operations         the operations this commit applied and their row changes; {@code rowsBefore} plus the sum
  *                           of their net changes is {@code rowCount}. Empty in entries written before it was recorded
  */
-public record PartitionCommit(int formatVersion, String cell, long version, String operationId,
-                              OperationType operationType, Instant committedAt, List<DataFileEntry> files,
-                              List<String> added, List<String> removed, long rowCount,
-                              List<String> recentOperationIds, String transaction, Long rowsBefore,
-                              List<OperationRecord> operations) {
+public record PartitionCommit(
+        int formatVersion,
+        String cell,
+        long version,
+        String operationId,
+        OperationType operationType,
+        Instant committedAt,
+        List<DataFileEntry> files,
+        List<String> added,
+        List<String> removed,
+        long rowCount,
+        List<String> recentOperationIds,
+        String transaction,
+        Long rowsBefore,
+        List<OperationRecord> operations) {
 
     public static final int FORMAT_VERSION = 1;
 
@@ -51,8 +61,21 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
 
     /** The state of a partition that has never been committed. */
     public static PartitionCommit empty(String cell) {
-        return new PartitionCommit(FORMAT_VERSION, cell, 0, null, null, null, List.of(), List.of(), List.of(), 0, List.of(), null,
-                null, List.of());
+        return new PartitionCommit(
+                FORMAT_VERSION,
+                cell,
+                0,
+                null,
+                null,
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                0,
+                List.of(),
+                null,
+                null,
+                List.of());
     }
 
     public boolean isEmptyPartition() {
@@ -76,15 +99,27 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
      * for entries that do not record them (older entries, and the key index's).
      */
     public boolean rowChangesReconcile() {
-        if (rowsBefore == null || operations.isEmpty() || operations.stream().anyMatch(operation -> operation.rows() == null)) {
+        if (rowsBefore == null
+                || operations.isEmpty()
+                || operations.stream().anyMatch(operation -> operation.rows() == null)) {
             return true;
         }
-        return rowsBefore + operations.stream().mapToLong(operation -> operation.rows().net()).sum() == rowCount;
+        return rowsBefore
+                        + operations.stream()
+                                .mapToLong(operation -> operation.rows().net())
+                                .sum()
+                == rowCount;
     }
 
     /** The commit that follows this one, remembering at most {@code idRetention} operation ids. */
-    public PartitionCommit next(String id, OperationType type, Instant now, List<DataFileEntry> newFiles,
-                                List<String> addedNames, List<String> removedNames, int idRetention) {
+    public PartitionCommit next(
+            String id,
+            OperationType type,
+            Instant now,
+            List<DataFileEntry> newFiles,
+            List<String> addedNames,
+            List<String> removedNames,
+            int idRetention) {
         return next(version + 1, List.of(id), type, now, newFiles, addedNames, removedNames, idRetention, null, null);
     }
 
@@ -96,9 +131,17 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
      *
      * @param records the operations' row changes; null to record all ids in one record without row changes
      */
-    public PartitionCommit next(long newVersion, List<String> operationIds, OperationType type, Instant now,
-                                List<DataFileEntry> newFiles, List<String> addedNames, List<String> removedNames,
-                                int idRetention, String transactionId, List<OperationRecord> records) {
+    public PartitionCommit next(
+            long newVersion,
+            List<String> operationIds,
+            OperationType type,
+            Instant now,
+            List<DataFileEntry> newFiles,
+            List<String> addedNames,
+            List<String> removedNames,
+            int idRetention,
+            String transactionId,
+            List<OperationRecord> records) {
         if (operationIds.isEmpty()) {
             throw new IllegalArgumentException("A commit needs at least one operation id");
         }
@@ -110,10 +153,24 @@ public record PartitionCommit(int formatVersion, String cell, long version, Stri
         }
         long rows = newFiles.stream().mapToLong(DataFileEntry::rows).sum();
         if (newVersion <= version) {
-            throw new IllegalArgumentException("Next version " + newVersion + " of " + cell + " must follow " + version);
+            throw new IllegalArgumentException(
+                    "Next version " + newVersion + " of " + cell + " must follow " + version);
         }
         List<OperationRecord> operations = records != null ? records : List.of(new OperationRecord(operationIds, null));
-        return new PartitionCommit(FORMAT_VERSION, cell, newVersion, id, type, now, newFiles, addedNames, removedNames, rows, ids,
-                transactionId, rowCount, operations);
+        return new PartitionCommit(
+                FORMAT_VERSION,
+                cell,
+                newVersion,
+                id,
+                type,
+                now,
+                newFiles,
+                addedNames,
+                removedNames,
+                rows,
+                ids,
+                transactionId,
+                rowCount,
+                operations);
     }
 }

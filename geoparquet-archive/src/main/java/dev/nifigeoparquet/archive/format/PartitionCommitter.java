@@ -4,7 +4,6 @@ import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.PartitionRecovery.PartitionBusyException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -12,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,8 +22,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
 
 /**
  * Runs operations under the commit protocol (docs/archive-format.md, section 5).
@@ -78,21 +78,26 @@ public final class PartitionCommitter {
         }
     }
 
-    public CommitOutcome commit(String cell, String operationId, OperationType type, PartitionUpdate update) throws IOException {
-        return commitAll(operationId, Map.of(cell, new Participant(type, update))).get(cell);
+    public CommitOutcome commit(String cell, String operationId, OperationType type, PartitionUpdate update)
+            throws IOException {
+        return commitAll(operationId, Map.of(cell, new Participant(type, update)))
+                .get(cell);
     }
 
     /** Commits a change of one partition that records these row changes for the operation. */
-    public CommitOutcome commit(String cell, String operationId, OperationType type, RowChanges rows, PartitionUpdate update)
+    public CommitOutcome commit(
+            String cell, String operationId, OperationType type, RowChanges rows, PartitionUpdate update)
             throws IOException {
-        return commitAll(operationId, Map.of(cell, new Participant(type, update, rows))).get(cell);
+        return commitAll(operationId, Map.of(cell, new Participant(type, update, rows)))
+                .get(cell);
     }
 
     /**
      * Commits an operation on one or more partitions atomically: every participant's new state takes effect, or
      * none does. Outcomes are keyed by partition; for a replay every outcome says so.
      */
-    public Map<String, CommitOutcome> commitAll(String operationId, Map<String, Participant> participants) throws IOException {
+    public Map<String, CommitOutcome> commitAll(String operationId, Map<String, Participant> participants)
+            throws IOException {
         return commitAll(List.of(Objects.requireNonNull(operationId, "operationId")), participants);
     }
 
@@ -101,7 +106,8 @@ public final class PartitionCommitter {
      * each is recognised later on its own. When all were committed already this is a replay; when only some were,
      * {@link PartiallyCommittedException} names them, and the caller leaves them out and tries again.
      */
-    public Map<String, CommitOutcome> commitAll(List<String> operationIds, Map<String, Participant> participants) throws IOException {
+    public Map<String, CommitOutcome> commitAll(List<String> operationIds, Map<String, Participant> participants)
+            throws IOException {
         if (operationIds.isEmpty()) {
             throw new IllegalArgumentException("An operation needs an id");
         }
@@ -115,7 +121,8 @@ public final class PartitionCommitter {
     }
 
     /** Commits on the state it finds, redoing the work while another writer gets in the way. */
-    private Map<String, CommitOutcome> commitLocked(List<String> operationIds, TreeMap<String, Participant> participants) throws IOException {
+    private Map<String, CommitOutcome> commitLocked(
+            List<String> operationIds, TreeMap<String, Participant> participants) throws IOException {
         return Retry.onConflict(CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
                 .run(attempt -> commitOnce(operationIds, participants, attempt));
     }
@@ -124,8 +131,8 @@ public final class PartitionCommitter {
      * One attempt: recovers and reads every participant, lets each stage its change, creates the entries. A partition
      * busy with another writer's transaction, a file superseded while it was read and a lost race are conflicts.
      */
-    private Map<String, CommitOutcome> commitOnce(List<String> operationIds, TreeMap<String, Participant> participants, int attempt)
-            throws IOException {
+    private Map<String, CommitOutcome> commitOnce(
+            List<String> operationIds, TreeMap<String, Participant> participants, int attempt) throws IOException {
         String operationId = String.join(",", operationIds);
         Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
         for (String cell : participants.keySet()) {
@@ -142,8 +149,8 @@ public final class PartitionCommitter {
         }
         if (!committed.isEmpty()) {
             Map<String, CommitOutcome> replays = new LinkedHashMap<>();
-            states.forEach((cell, report) -> replays.put(cell,
-                    new CommitOutcome(report.state(), report.state(), PartitionChange.none(), true, 1)));
+            states.forEach((cell, report) -> replays.put(
+                    cell, new CommitOutcome(report.state(), report.state(), PartitionChange.none(), true, 1)));
             return replays;
         }
         Map<String, DataFileStager> stagers = new LinkedHashMap<>();
@@ -153,7 +160,9 @@ public final class PartitionCommitter {
                 String cell = participant.getKey();
                 DataFileStager stager = new DataFileStager(storage, cell);
                 stagers.put(cell, stager);
-                changes.put(cell, participant.getValue().update().apply(states.get(cell).state(), stager));
+                changes.put(
+                        cell,
+                        participant.getValue().update().apply(states.get(cell).state(), stager));
             }
         } catch (NoSuchFileException superseded) {
             discardAll(stagers);
@@ -163,7 +172,8 @@ public final class PartitionCommitter {
             }
             // Another writer (another process: this one holds the partitions' locks) committed a newer state and
             // deleted a file this attempt was reading: a lost race, redone on the new state like a lost commit.
-            CommitConflictException lost = new CommitConflictException(moved, -1, "another writer superseded a file while it was read");
+            CommitConflictException lost =
+                    new CommitConflictException(moved, -1, "another writer superseded a file while it was read");
             lost.initCause(superseded);
             throw lost;
         } catch (IOException | RuntimeException failure) {
@@ -181,14 +191,22 @@ public final class PartitionCommitter {
         Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
         participants.forEach((cell, participant) -> {
             PartitionRecovery.Report state = states.get(cell);
-            List<OperationRecord> rows = participant.rows() == null ? null
-                    : List.of(new OperationRecord(operationIds, participant.rows()));
-            PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, operationIds, participant.type(),
-                    changes.get(cell), now, transaction, rows);
+            List<OperationRecord> rows =
+                    participant.rows() == null ? null : List.of(new OperationRecord(operationIds, participant.rows()));
+            PartitionCommit next = nextCommit(
+                    state.state(),
+                    state.topVersion() + 1,
+                    operationIds,
+                    participant.type(),
+                    changes.get(cell),
+                    now,
+                    transaction,
+                    rows);
             outcomes.put(cell, new CommitOutcome(state.state(), next, changes.get(cell), false, attempt));
         });
         if (!createEntries(operationId, outcomes, stagers, null)) {
-            throw new CommitConflictException(participants.firstKey(), -1, "another writer committed first or gave this transaction up");
+            throw new CommitConflictException(
+                    participants.firstKey(), -1, "another writer committed first or gave this transaction up");
         }
         publish(outcomes.keySet());
         return outcomes;
@@ -204,15 +222,21 @@ public final class PartitionCommitter {
      *                       replay detection
      * @param update         stages the planned change; called once, with the planned state
      */
-    public record Planned(String cell, long plannedVersion, OperationType type, List<OperationRecord> operations,
-                          PartitionUpdate update) {
+    public record Planned(
+            String cell,
+            long plannedVersion,
+            OperationType type,
+            List<OperationRecord> operations,
+            PartitionUpdate update) {
 
         public Planned {
             operations = List.copyOf(operations);
         }
 
         public List<String> operationIds() {
-            return operations.stream().flatMap(operation -> operation.ids().stream()).toList();
+            return operations.stream()
+                    .flatMap(operation -> operation.ids().stream())
+                    .toList();
         }
     }
 
@@ -264,8 +288,10 @@ public final class PartitionCommitter {
             for (Planned participant : sorted.values()) {
                 PartitionRecovery.Report report = recoverWhenFree(participant.cell());
                 if (report.state().version() != participant.plannedVersion()) {
-                    throw new StalePlanException(participant.cell(), "planned on version " + participant.plannedVersion()
-                            + ", now at " + report.state().version());
+                    throw new StalePlanException(
+                            participant.cell(),
+                            "planned on version " + participant.plannedVersion() + ", now at "
+                                    + report.state().version());
                 }
                 states.put(participant.cell(), report);
             }
@@ -275,10 +301,18 @@ public final class PartitionCommitter {
             Map<String, CommitOutcome> committed;
             try {
                 // In the caller's order (the largest first, so the threads finish together), the results by partition.
-                List<Planned> inOrder = new ArrayList<>(new LinkedHashMap<>(participants.stream().collect(Collectors.toMap(
-                        Planned::cell, participant -> participant, (first, second) -> second, LinkedHashMap::new))).values());
-                List<Workers.Outcome<PartitionChange>> staged = workers.map(inOrder,
-                        participant -> participant.update().apply(states.get(participant.cell()).state(), stagers.get(participant.cell())));
+                List<Planned> inOrder = new ArrayList<>(new LinkedHashMap<>(participants.stream()
+                                .collect(Collectors.toMap(
+                                        Planned::cell,
+                                        participant -> participant,
+                                        (first, second) -> second,
+                                        LinkedHashMap::new)))
+                        .values());
+                List<Workers.Outcome<PartitionChange>> staged = workers.map(
+                        inOrder,
+                        participant -> participant
+                                .update()
+                                .apply(states.get(participant.cell()).state(), stagers.get(participant.cell())));
                 Map<String, Workers.Outcome<PartitionChange>> stagedByCell = new HashMap<>();
                 for (int i = 0; i < inOrder.size(); i++) {
                     stagedByCell.put(inOrder.get(i).cell(), staged.get(i));
@@ -297,23 +331,35 @@ public final class PartitionCommitter {
                 toSync.add(lateStager);
                 DataFileStager.syncTogether(storage, toSync);
                 Instant now = clock.instant();
-                String transaction = sorted.size() + (late == null ? 0 : 1) > 1 ? ArchiveLayout.newTransactionId() : null;
+                String transaction =
+                        sorted.size() + (late == null ? 0 : 1) > 1 ? ArchiveLayout.newTransactionId() : null;
                 Map<String, CommitOutcome> outcomes = new LinkedHashMap<>();
                 Set<String> allIds = new LinkedHashSet<>();
                 for (Planned participant : sorted.values()) {
                     PartitionRecovery.Report state = states.get(participant.cell());
-                    PartitionCommit next = nextCommit(state.state(), state.topVersion() + 1, participant.operationIds(),
-                            participant.type(), changes.get(participant.cell()), now, transaction, participant.operations());
-                    outcomes.put(participant.cell(), new CommitOutcome(state.state(), next, changes.get(participant.cell()), false, 1));
+                    PartitionCommit next = nextCommit(
+                            state.state(),
+                            state.topVersion() + 1,
+                            participant.operationIds(),
+                            participant.type(),
+                            changes.get(participant.cell()),
+                            now,
+                            transaction,
+                            participant.operations());
+                    outcomes.put(
+                            participant.cell(),
+                            new CommitOutcome(state.state(), next, changes.get(participant.cell()), false, 1));
                     allIds.addAll(participant.operationIds());
                 }
                 Map<String, DataFileStager> allStagers = new LinkedHashMap<>(stagers);
                 if (late != null) {
                     allStagers.put(late.cell(), lateStager);
                 }
-                LateCommit lateCommit = late == null ? null : new LateCommit(late, lateFiles, List.copyOf(allIds), transaction);
+                LateCommit lateCommit =
+                        late == null ? null : new LateCommit(late, lateFiles, List.copyOf(allIds), transaction);
                 if (!createEntries(String.join(",", allIds), outcomes, allStagers, lateCommit)) {
-                    throw new StalePlanException(sorted.isEmpty() ? late.cell() : sorted.firstKey(),
+                    throw new StalePlanException(
+                            sorted.isEmpty() ? late.cell() : sorted.firstKey(),
                             "another writer committed first or gave this transaction up");
                 }
                 committed = outcomes;
@@ -326,15 +372,16 @@ public final class PartitionCommitter {
                 }
                 throw failure;
             }
-            // Committed: from here on a failure leaves publishing to the next writer, and no staged file may be discarded.
+            // Committed: from here on a failure leaves publishing to the next writer, and no staged file may be
+            // discarded.
             publish(committed.keySet());
             return committed;
         }
     }
 
     /** The late participant of a planned commit, and what it adds. */
-    private record LateCommit(LateParticipant participant, List<NewDataFile> files, List<String> operationIds, String transaction) {
-    }
+    private record LateCommit(
+            LateParticipant participant, List<NewDataFile> files, List<String> operationIds, String transaction) {}
 
     /** A participant's work failed; nothing was committed. */
     public static final class ParticipantFailedException extends IOException {
@@ -375,7 +422,8 @@ public final class PartitionCommitter {
     /** A participant whose log has an entry above the state this attempt read; null when none has. */
     private String newerThanRead(Map<String, PartitionRecovery.Report> states) throws IOException {
         for (Map.Entry<String, PartitionRecovery.Report> read : states.entrySet()) {
-            if (new PartitionLog(storage, read.getKey()).latestVersion() > read.getValue().topVersion()) {
+            if (new PartitionLog(storage, read.getKey()).latestVersion()
+                    > read.getValue().topVersion()) {
                 return read.getKey();
             }
         }
@@ -392,20 +440,29 @@ public final class PartitionCommitter {
      * up), when this attempt's staged files have been discarded. A failure to create the decision propagates as
      * {@link CommitStateUnknownException} without discarding: the commit may have happened.
      */
-    private boolean createEntries(String operationId, Map<String, CommitOutcome> outcomes, Map<String, DataFileStager> stagers,
-                                  LateCommit late) throws IOException {
-        String transaction = late != null ? late.transaction() : outcomes.values().iterator().next().after().transaction();
+    private boolean createEntries(
+            String operationId,
+            Map<String, CommitOutcome> outcomes,
+            Map<String, DataFileStager> stagers,
+            LateCommit late)
+            throws IOException {
+        String transaction = late != null
+                ? late.transaction()
+                : outcomes.values().iterator().next().after().transaction();
         List<String> written = new ArrayList<>();
         try {
             if (transaction == null) {
-                Map.Entry<String, CommitOutcome> entry = outcomes.entrySet().iterator().next();
+                Map.Entry<String, CommitOutcome> entry =
+                        outcomes.entrySet().iterator().next();
                 try {
-                    new PartitionLog(storage, entry.getKey()).commit(entry.getValue().after());
+                    new PartitionLog(storage, entry.getKey())
+                            .commit(entry.getValue().after());
                 } catch (CommitConflictException lost) {
                     throw lost;
                 } catch (IOException unknown) {
-                    throw new CommitStateUnknownException("Creating commit " + entry.getValue().after().version()
-                            + " of partition " + entry.getKey(), unknown);
+                    throw new CommitStateUnknownException(
+                            "Creating commit " + entry.getValue().after().version() + " of partition " + entry.getKey(),
+                            unknown);
                 }
                 return true;
             }
@@ -431,8 +488,8 @@ public final class PartitionCommitter {
         }
         TransactionDecision decision;
         try {
-            decision = TransactionRecords.decide(storage, transaction, operationId, TransactionDecision.Outcome.COMMITTED,
-                    clock.instant(), written);
+            decision = TransactionRecords.decide(
+                    storage, transaction, operationId, TransactionDecision.Outcome.COMMITTED, clock.instant(), written);
         } catch (IOException unknown) {
             throw new CommitStateUnknownException("Deciding transaction " + transaction, unknown);
         }
@@ -449,7 +506,8 @@ public final class PartitionCommitter {
      *
      * @throws CommitConflictException when another writer created one of the versions first
      */
-    private void createParticipantEntries(Map<String, CommitOutcome> outcomes, List<String> written) throws IOException {
+    private void createParticipantEntries(Map<String, CommitOutcome> outcomes, List<String> written)
+            throws IOException {
         List<String> cells = new ArrayList<>(outcomes.keySet());
         List<String> paths = new ArrayList<>();
         List<byte[]> contents = new ArrayList<>();
@@ -465,7 +523,8 @@ public final class PartitionCommitter {
             written.addAll(cells.subList(0, stopped.created()));
             if (stopped.getCause() instanceof FileAlreadyExistsException taken) {
                 String cell = cells.get(stopped.created());
-                throw new CommitConflictException(cell, outcomes.get(cell).after().version(), taken.getMessage());
+                throw new CommitConflictException(
+                        cell, outcomes.get(cell).after().version(), taken.getMessage());
             }
             throw stopped.getCause();
         }
@@ -486,10 +545,18 @@ public final class PartitionCommitter {
                     .except(StalePlanException.class)
                     .run(attempt -> {
                         PartitionRecovery.Report report = recovery.recover(cell, clock.instant(), ownStaged);
-                        late.participant().requireNoConflict(log, late.participant().planned(), report.state());
+                        late.participant()
+                                .requireNoConflict(log, late.participant().planned(), report.state());
                         PartitionChange change = new PartitionChange(late.files(), List.of());
-                        PartitionCommit next = nextCommit(report.state(), report.topVersion() + 1, late.operationIds(),
-                                OperationType.INDEX, change, clock.instant(), late.transaction(), null);
+                        PartitionCommit next = nextCommit(
+                                report.state(),
+                                report.topVersion() + 1,
+                                late.operationIds(),
+                                OperationType.INDEX,
+                                change,
+                                clock.instant(),
+                                late.transaction(),
+                                null);
                         log.commit(next);
                         return new CommitOutcome(report.state(), next, change, false, attempt);
                     });
@@ -498,8 +565,15 @@ public final class PartitionCommitter {
 
     /** Gives the transaction up; false when it was decided committed already. */
     private boolean abort(String transaction, String operationId, List<String> written) throws IOException {
-        return TransactionRecords.decide(storage, transaction, operationId, TransactionDecision.Outcome.ABORTED,
-                clock.instant(), written).outcome() == TransactionDecision.Outcome.ABORTED;
+        return TransactionRecords.decide(
+                                storage,
+                                transaction,
+                                operationId,
+                                TransactionDecision.Outcome.ABORTED,
+                                clock.instant(),
+                                written)
+                        .outcome()
+                == TransactionDecision.Outcome.ABORTED;
     }
 
     /** Gives the transaction up if the storage lets us; otherwise other writers do once it times out. */
@@ -542,13 +616,21 @@ public final class PartitionCommitter {
         }
     }
 
-    private PartitionCommit nextCommit(PartitionCommit current, long version, List<String> operationIds, OperationType type,
-                                       PartitionChange change, Instant now, String transaction, List<OperationRecord> rows) {
+    private PartitionCommit nextCommit(
+            PartitionCommit current,
+            long version,
+            List<String> operationIds,
+            OperationType type,
+            PartitionChange change,
+            Instant now,
+            String transaction,
+            List<OperationRecord> rows) {
         Set<String> removed = new HashSet<>(change.removed());
         if (!current.fileNames().containsAll(removed)) {
             List<String> unknown = new ArrayList<>(removed);
             unknown.removeAll(current.fileNames());
-            throw new IllegalArgumentException("Partition " + current.cell() + " has no live files " + unknown + " to remove");
+            throw new IllegalArgumentException(
+                    "Partition " + current.cell() + " has no live files " + unknown + " to remove");
         }
         // A replacement takes the name and place of the file it supersedes; other new files take the place of the first
         // superseded file (after the replacements, if any), so rows keep their order across the partition's files, and
@@ -559,10 +641,12 @@ public final class PartitionCommitter {
         for (NewDataFile added : change.added()) {
             if (added.replaces() != null) {
                 if (!removed.contains(added.replaces()) || replacements.containsKey(added.replaces())) {
-                    throw new IllegalArgumentException("Partition " + current.cell() + ": " + added.name() + " replaces "
-                            + added.replaces() + ", which the change does not supersede exactly once");
+                    throw new IllegalArgumentException("Partition " + current.cell() + ": " + added.name()
+                            + " replaces " + added.replaces() + ", which the change does not supersede exactly once");
                 }
-                replacements.put(added.replaces(), new DataFileEntry(added.replaces(), added.rows(), added.bytes(), now, added.name()));
+                replacements.put(
+                        added.replaces(),
+                        new DataFileEntry(added.replaces(), added.rows(), added.bytes(), now, added.name()));
             } else {
                 others.add(new DataFileEntry(added.name(), added.rows(), added.bytes(), now));
             }
@@ -582,17 +666,29 @@ public final class PartitionCommitter {
                 files.add(file);
             }
         }
-        files.addAll(afterReplacements >= 0 ? afterReplacements : firstRemoved >= 0 ? firstRemoved : files.size(), others);
-        List<String> gone = change.removed().stream().filter(name -> !replacements.containsKey(name)).toList();
-        return current.next(version, operationIds, type, now, files, addedNames, gone,
-                settings.operationIdRetention(), transaction, rows);
+        files.addAll(
+                afterReplacements >= 0 ? afterReplacements : firstRemoved >= 0 ? firstRemoved : files.size(), others);
+        List<String> gone = change.removed().stream()
+                .filter(name -> !replacements.containsKey(name))
+                .toList();
+        return current.next(
+                version,
+                operationIds,
+                type,
+                now,
+                files,
+                addedNames,
+                gone,
+                settings.operationIdRetention(),
+                transaction,
+                rows);
     }
 
     /** The in-process locks of some partitions, taken in name order so two writers cannot deadlock. */
     private static final class Locks implements AutoCloseable {
         private final List<ReentrantLock> held = new ArrayList<>();
 
-        static Locks take(ArchiveStorage storage, java.util.Collection<String> cells) throws InterruptedIOException {
+        static Locks take(ArchiveStorage storage, Collection<String> cells) throws InterruptedIOException {
             Locks locks = new Locks();
             try {
                 for (String cell : new TreeSet<>(cells)) {

@@ -12,8 +12,7 @@ public final class PartitionLocks {
 
     private static final ConcurrentMap<String, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
 
-    private PartitionLocks() {
-    }
+    private PartitionLocks() {}
 
     /** The lock of one partition of the archive at {@code archiveLocation}. */
     public static ReentrantLock lockFor(String archiveLocation, String cell) {

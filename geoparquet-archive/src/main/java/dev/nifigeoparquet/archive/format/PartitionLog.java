@@ -3,9 +3,10 @@ package dev.nifigeoparquet.archive.format;
 import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -37,8 +38,8 @@ public final class PartitionLog {
      * @param pending    the top entry when its transaction is not decided yet, else null
      * @param listed     the log directory's listing this view was read from: entries and debris (temporary names)
      */
-    public record View(PartitionCommit committed, long topVersion, PartitionCommit pending, List<StoredObject> listed) {
-    }
+    public record View(
+            PartitionCommit committed, long topVersion, PartitionCommit pending, List<StoredObject> listed) {}
 
     /** The latest committed state, or {@link PartitionCommit#empty} when the partition has never been committed. */
     public PartitionCommit latest() throws IOException {
@@ -52,7 +53,7 @@ public final class PartitionLog {
     public View view() throws IOException {
         // An entry gone between the listing and its read was pruned by a concurrent writer's commit: list again.
         return Retry.onVanishedFile(READ_ATTEMPTS).run(attempt -> {
-            List<Long> versions = new java.util.ArrayList<>();
+            List<Long> versions = new ArrayList<>();
             List<StoredObject> listed = storage.list(ArchiveLayout.logDirectory(cell));
             for (StoredObject entry : listed) {
                 long version = ArchiveLayout.logEntryVersion(entry.name());
@@ -60,7 +61,7 @@ public final class PartitionLog {
                     versions.add(version);
                 }
             }
-            versions.sort(java.util.Comparator.reverseOrder());
+            versions.sort(Comparator.reverseOrder());
             return resolve(versions, listed);
         });
     }
@@ -101,7 +102,8 @@ public final class PartitionLog {
         String file = storage.describe() + "/" + path;
         PartitionCommit commit = CommitEntryParser.fromJson(storage.readAllBytes(path), file);
         if (commit.version() != version || !cell.equals(commit.cell())) {
-            throw new ArchiveFormatException(file, "the entry claims partition " + commit.cell() + " version " + commit.version());
+            throw new ArchiveFormatException(
+                    file, "the entry claims partition " + commit.cell() + " version " + commit.version());
         }
         return commit;
     }

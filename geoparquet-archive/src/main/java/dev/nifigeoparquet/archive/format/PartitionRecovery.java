@@ -1,12 +1,11 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.CorruptDataException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-
-import dev.nifigeoparquet.archive.CorruptDataException;
-
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -29,8 +28,13 @@ public final class PartitionRecovery {
     }
 
     /** What recovery did, for logging and tests. */
-    public record Report(PartitionCommit state, long topVersion, int published, int supersededDeleted, int stagingDeleted,
-                         int logEntriesPruned) {
+    public record Report(
+            PartitionCommit state,
+            long topVersion,
+            int published,
+            int supersededDeleted,
+            int stagingDeleted,
+            int logEntriesPruned) {
         public boolean didAnything() {
             return published + supersededDeleted + stagingDeleted + logEntriesPruned > 0;
         }
@@ -75,16 +79,24 @@ public final class PartitionRecovery {
         if (!settings.pendingTransactionLease().expired(pending.committedAt(), now)) {
             throw new PartitionBusyException(log.cell(), pending.transaction());
         }
-        TransactionRecords.decide(storage, pending.transaction(), pending.operationId(), TransactionDecision.Outcome.ABORTED,
-                now, List.of(log.cell()));
+        TransactionRecords.decide(
+                storage,
+                pending.transaction(),
+                pending.operationId(),
+                TransactionDecision.Outcome.ABORTED,
+                now,
+                List.of(log.cell()));
         return log.view();
     }
 
     /** Another writer's transaction holds the partition; it is decided within moments, or aborted after the timeout. */
     public static final class PartitionBusyException extends CommitConflictException {
         public PartitionBusyException(String cell, String transaction) {
-            super("Partition " + cell + " is held by transaction " + transaction + " of another writer, which is still in progress",
-                    cell, -1);
+            super(
+                    "Partition " + cell + " is held by transaction " + transaction
+                            + " of another writer, which is still in progress",
+                    cell,
+                    -1);
         }
     }
 
@@ -115,11 +127,14 @@ public final class PartitionRecovery {
                 // (the name still holds the old content); publishing it is one replacing step.
                 String stagedName = file.stagedAs() + ArchiveLayout.REPLACEMENT_SUFFIX;
                 if (staged.contains(stagedName)) {
-                    storage.publishReplacing(ArchiveLayout.replacementFile(cell, file.stagedAs()), ArchiveLayout.dataFile(cell, file.name()));
+                    storage.publishReplacing(
+                            ArchiveLayout.replacementFile(cell, file.stagedAs()),
+                            ArchiveLayout.dataFile(cell, file.name()));
                     staged.remove(stagedName);
                     published++;
                 } else if (!present.contains(file.name())) {
-                    throw new CommittedFileMissingException(storage.describe() + "/" + ArchiveLayout.dataFile(cell, file.name()), latest.version());
+                    throw new CommittedFileMissingException(
+                            storage.describe() + "/" + ArchiveLayout.dataFile(cell, file.name()), latest.version());
                 }
                 continue;
             }
@@ -131,7 +146,8 @@ public final class PartitionRecovery {
                 continue;
             }
             if (!staged.contains(stagedName)) {
-                throw new CommittedFileMissingException(storage.describe() + "/" + ArchiveLayout.dataFile(cell, file.name()), latest.version());
+                throw new CommittedFileMissingException(
+                        storage.describe() + "/" + ArchiveLayout.dataFile(cell, file.name()), latest.version());
             }
             storage.publish(ArchiveLayout.stagedFile(cell, file.name()), ArchiveLayout.dataFile(cell, file.name()));
             staged.remove(stagedName);
@@ -139,7 +155,7 @@ public final class PartitionRecovery {
         }
 
         int supersededDeleted = 0;
-        List<String> deletedPaths = new java.util.ArrayList<>();
+        List<String> deletedPaths = new ArrayList<>();
         for (String removed : latest.removed()) {
             if (present.contains(removed)) {
                 storage.delete(ArchiveLayout.dataFile(cell, removed));
@@ -147,9 +163,11 @@ public final class PartitionRecovery {
                 supersededDeleted++;
             }
         }
-        // Published names are durable when publishing returns, so the successors are in place before any superseded file
+        // Published names are durable when publishing returns, so the successors are in place before any superseded
+        // file
         // goes. The removals are made durable together: not needed for the archive (the commit says the files are gone,
-        // and recovery deletes them again), but a plain reader after a power loss would otherwise see them back until the
+        // and recovery deletes them again), but a plain reader after a power loss would otherwise see them back until
+        // the
         // next writer of the partition.
         if (!deletedPaths.isEmpty()) {
             storage.sync(deletedPaths);
@@ -162,12 +180,17 @@ public final class PartitionRecovery {
             boolean referenced;
             if (name.endsWith(ArchiveLayout.REPLACEMENT_SUFFIX)) {
                 String stagedAs = name.substring(0, name.length() - ArchiveLayout.REPLACEMENT_SUFFIX.length());
-                referenced = own.contains(stagedAs) || latest.files().stream().anyMatch(file -> stagedAs.equals(file.stagedAs()));
+                referenced = own.contains(stagedAs)
+                        || latest.files().stream().anyMatch(file -> stagedAs.equals(file.stagedAs()));
             } else {
                 String finalName = name.endsWith(ArchiveLayout.STAGED_SUFFIX)
-                        ? name.substring(0, name.length() - ArchiveLayout.STAGED_SUFFIX.length()) : null;
-                referenced = finalName != null && (own.contains(finalName) || latest.files().stream()
-                        .anyMatch(file -> file.stagedAs() == null && file.name().equals(finalName)));
+                        ? name.substring(0, name.length() - ArchiveLayout.STAGED_SUFFIX.length())
+                        : null;
+                referenced = finalName != null
+                        && (own.contains(finalName)
+                                || latest.files().stream()
+                                        .anyMatch(file -> file.stagedAs() == null
+                                                && file.name().equals(finalName)));
             }
             if (!referenced && lease.expired(object.lastModified(), now)) {
                 storage.delete(object.path());

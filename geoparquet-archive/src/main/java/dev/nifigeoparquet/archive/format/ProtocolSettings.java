@@ -20,11 +20,16 @@ import java.time.Duration;
  *                                   so they are decided within moments unless it died. Defaults to 60; the writer lease
  *                                   caps it. Absent (0) in descriptors written before it existed, which means the default.
  */
-public record ProtocolSettings(int operationIdRetention, int logEntryRetention, long writerLeaseSeconds, int maxCommitAttempts,
-                               long transactionTimeoutSeconds) {
+public record ProtocolSettings(
+        int operationIdRetention,
+        int logEntryRetention,
+        long writerLeaseSeconds,
+        int maxCommitAttempts,
+        long transactionTimeoutSeconds) {
 
     public static final long DEFAULT_TRANSACTION_TIMEOUT_SECONDS = 60;
-    public static final ProtocolSettings DEFAULT = new ProtocolSettings(256, 10, 3600, 8, DEFAULT_TRANSACTION_TIMEOUT_SECONDS);
+    public static final ProtocolSettings DEFAULT =
+            new ProtocolSettings(256, 10, 3600, 8, DEFAULT_TRANSACTION_TIMEOUT_SECONDS);
 
     public ProtocolSettings {
         requirePositive("operationIdRetention", operationIdRetention);
@@ -34,7 +39,8 @@ public record ProtocolSettings(int operationIdRetention, int logEntryRetention, 
             throw new IllegalArgumentException("writerLeaseSeconds must not be negative, was " + writerLeaseSeconds);
         }
         if (transactionTimeoutSeconds < 0) {
-            throw new IllegalArgumentException("transactionTimeoutSeconds must not be negative, was " + transactionTimeoutSeconds);
+            throw new IllegalArgumentException(
+                    "transactionTimeoutSeconds must not be negative, was " + transactionTimeoutSeconds);
         }
         if (transactionTimeoutSeconds == 0) {
             transactionTimeoutSeconds = DEFAULT_TRANSACTION_TIMEOUT_SECONDS;
@@ -51,7 +57,8 @@ public record ProtocolSettings(int operationIdRetention, int logEntryRetention, 
     }
 
     public ProtocolSettings withWriterLeaseSeconds(long seconds) {
-        return new ProtocolSettings(operationIdRetention, logEntryRetention, seconds, maxCommitAttempts, transactionTimeoutSeconds);
+        return new ProtocolSettings(
+                operationIdRetention, logEntryRetention, seconds, maxCommitAttempts, transactionTimeoutSeconds);
     }
 
     private static void requirePositive(String name, int value) {

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.ArchiveException;
-
 import java.io.IOException;
 
 /**
@@ -11,7 +10,9 @@ import java.io.IOException;
 public final class PublishIncompleteException extends ArchiveException {
 
     public PublishIncompleteException(String cell, IOException cause) {
-        super("Partition " + cell + " was committed but publishing its files did not complete ("
-                + cause.getMessage() + "); the next operation on the partition completes it", cause);
+        super(
+                "Partition " + cell + " was committed but publishing its files did not complete (" + cause.getMessage()
+                        + "); the next operation on the partition completes it",
+                cause);
     }
 }

@@ -1,20 +1,19 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.format.DataFileStager;
-import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.parquet.WrittenFile;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.schema.MessageType;
-
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes rows into staged data files of the archive's exact schema and footer, starting a new file once the
@@ -29,7 +28,7 @@ public final class RollingFileWriter implements Closeable {
     private final WriterSettings settings;
     private final ColumnEncodings encodings;
     private final List<NewDataFile> written = new ArrayList<>();
-    private final java.util.Deque<String> namesToReuse = new java.util.ArrayDeque<>();
+    private final Deque<String> namesToReuse = new ArrayDeque<>();
 
     private GeoParquetFileWriter current;
     private DataFileStager.StagedFile currentFile;
@@ -40,8 +39,12 @@ public final class RollingFileWriter implements Closeable {
     }
 
     /** With these encoding choices instead of the defaults. */
-    public RollingFileWriter(DataFileStager stager, MessageType schema, FooterEntries footer, WriterSettings settings,
-                             ColumnEncodings encodings) {
+    public RollingFileWriter(
+            DataFileStager stager,
+            MessageType schema,
+            FooterEntries footer,
+            WriterSettings settings,
+            ColumnEncodings encodings) {
         this.stager = stager;
         this.schema = schema;
         this.footer = footer;
@@ -72,8 +75,8 @@ public final class RollingFileWriter implements Closeable {
     private GeoParquetFileWriter startFileIfNeeded() throws IOException {
         if (current == null) {
             currentFile = namesToReuse.isEmpty() ? stager.stage() : stager.stageReplacing(namesToReuse.poll());
-            current = GeoParquetFileWriter.create(currentFile.output(), currentFile.name(), schema, footer, settings,
-                    encodings);
+            current = GeoParquetFileWriter.create(
+                    currentFile.output(), currentFile.name(), schema, footer, settings, encodings);
         }
         return current;
     }

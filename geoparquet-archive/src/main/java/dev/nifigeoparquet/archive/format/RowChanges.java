@@ -32,7 +32,11 @@ public record RowChanges(long inserted, long updated, long deleted, long movedIn
     }
 
     public RowChanges plus(RowChanges other) {
-        return new RowChanges(inserted + other.inserted, updated + other.updated, deleted + other.deleted,
-                movedIn + other.movedIn, movedOut + other.movedOut);
+        return new RowChanges(
+                inserted + other.inserted,
+                updated + other.updated,
+                deleted + other.deleted,
+                movedIn + other.movedIn,
+                movedOut + other.movedOut);
     }
 }

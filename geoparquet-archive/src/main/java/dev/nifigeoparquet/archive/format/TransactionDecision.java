@@ -17,13 +17,16 @@ import java.util.List;
  *                     transaction: every participant for the writer's own decision, the partition it found the entry
  *                     in for a recovering writer's abort. For operators; the protocol does not read it
  */
-public record TransactionDecision(String transaction, String operationId, Outcome outcome, Instant decidedAt,
-                                  List<String> participants) {
+public record TransactionDecision(
+        String transaction, String operationId, Outcome outcome, Instant decidedAt, List<String> participants) {
 
     /** The decision record format this implementation writes and reads up to. */
     public static final int FORMAT_VERSION = 1;
 
-    public enum Outcome { COMMITTED, ABORTED }
+    public enum Outcome {
+        COMMITTED,
+        ABORTED
+    }
 
     public TransactionDecision {
         participants = List.copyOf(participants);

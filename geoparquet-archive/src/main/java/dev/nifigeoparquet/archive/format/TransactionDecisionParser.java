@@ -10,14 +10,14 @@ public final class TransactionDecisionParser {
 
     /** Optional: absent in decisions written before it was recorded, meaning version 1. */
     private static final String FORMAT_VERSION = "formatVersion";
+
     private static final String TRANSACTION = "transaction";
     private static final String OPERATION_ID = "operationId";
     private static final String OUTCOME = "outcome";
     private static final String DECIDED_AT = "decidedAt";
     private static final String PARTICIPANTS = "participants";
 
-    private TransactionDecisionParser() {
-    }
+    private TransactionDecisionParser() {}
 
     /** The decision's file content: fields in the order of section 5.9, pretty-printed, without a final newline. */
     public static byte[] toJson(TransactionDecision decision) {
@@ -45,8 +45,11 @@ public final class TransactionDecisionParser {
         JsonFields fields = JsonFields.parse(json, WHAT, file);
         fields.formatVersion(FORMAT_VERSION, "The " + WHAT, 1, TransactionDecision.FORMAT_VERSION);
         try {
-            return new TransactionDecision(fields.requiredString(TRANSACTION), fields.requiredString(OPERATION_ID),
-                    fields.requiredEnum(OUTCOME, TransactionDecision.Outcome.class), fields.requiredInstant(DECIDED_AT),
+            return new TransactionDecision(
+                    fields.requiredString(TRANSACTION),
+                    fields.requiredString(OPERATION_ID),
+                    fields.requiredEnum(OUTCOME, TransactionDecision.Outcome.class),
+                    fields.requiredInstant(DECIDED_AT),
                     fields.requiredStrings(PARTICIPANTS));
         } catch (IllegalArgumentException invalid) {
             throw fields.invalid("The " + WHAT, invalid);

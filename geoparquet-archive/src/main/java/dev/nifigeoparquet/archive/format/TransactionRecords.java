@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
@@ -11,8 +10,7 @@ import java.util.List;
 /** Reads and decides transaction records; deciding is one exclusive creation, so the first decision stands. */
 public final class TransactionRecords {
 
-    private TransactionRecords() {
-    }
+    private TransactionRecords() {}
 
     /** The decision, or null while the transaction is undecided. */
     public static TransactionDecision read(ArchiveStorage storage, String transaction) throws IOException {
@@ -34,16 +32,24 @@ public final class TransactionRecords {
     /**
      * Records a decision unless one exists; returns the decision that stands (ours, or the one made first).
      */
-    public static TransactionDecision decide(ArchiveStorage storage, String transaction, String operationId,
-                                             TransactionDecision.Outcome outcome, Instant now, List<String> participants) throws IOException {
+    public static TransactionDecision decide(
+            ArchiveStorage storage,
+            String transaction,
+            String operationId,
+            TransactionDecision.Outcome outcome,
+            Instant now,
+            List<String> participants)
+            throws IOException {
         TransactionDecision decision = new TransactionDecision(transaction, operationId, outcome, now, participants);
         try {
-            storage.createExclusive(ArchiveLayout.transactionDecision(transaction), TransactionDecisionParser.toJson(decision));
+            storage.createExclusive(
+                    ArchiveLayout.transactionDecision(transaction), TransactionDecisionParser.toJson(decision));
             return decision;
         } catch (FileAlreadyExistsException decidedFirst) {
             TransactionDecision standing = read(storage, transaction);
             if (standing == null) {
-                throw new IOException("Transaction " + transaction + " has a decision record that cannot be read", decidedFirst);
+                throw new IOException(
+                        "Transaction " + transaction + " has a decision record that cannot be read", decidedFirst);
             }
             return standing;
         }

@@ -10,9 +10,12 @@ public final class UnsupportedFormatVersionException extends ArchiveFormatExcept
     private final int supported;
 
     public UnsupportedFormatVersionException(String file, String what, int found, int supported) {
-        super(file, what + " has format version " + found + ", and this implementation reads format version "
-                + supported + " at most; a newer implementation is needed to read or write it (plain Parquet readers"
-                + " still read the data files)");
+        super(
+                file,
+                what + " has format version " + found + ", and this implementation reads format version "
+                        + supported
+                        + " at most; a newer implementation is needed to read or write it (plain Parquet readers"
+                        + " still read the data files)");
         this.found = found;
         this.supported = supported;
     }

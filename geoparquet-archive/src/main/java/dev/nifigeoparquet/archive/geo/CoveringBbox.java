@@ -18,8 +18,7 @@ import org.locationtech.jts.geom.Polygon;
  */
 public final class CoveringBbox {
 
-    private CoveringBbox() {
-    }
+    private CoveringBbox() {}
 
     /** The bbox, or {@code null} for a null or empty geometry, which has no extent. */
     public static Bbox of(Geometry geometry, boolean sphericalEdges) {

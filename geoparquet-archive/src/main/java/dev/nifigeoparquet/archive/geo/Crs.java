@@ -9,7 +9,11 @@ import java.util.Optional;
  */
 public record Crs(Kind kind, JsonNode projjson) {
 
-    public enum Kind { DEFAULT_CRS84, UNKNOWN, PROJJSON }
+    public enum Kind {
+        DEFAULT_CRS84,
+        UNKNOWN,
+        PROJJSON
+    }
 
     public static final Crs DEFAULT = new Crs(Kind.DEFAULT_CRS84, null);
     public static final Crs UNKNOWN = new Crs(Kind.UNKNOWN, null);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -26,8 +25,7 @@ public final class GeoBlockDiff {
         }
     }
 
-    private GeoBlockDiff() {
-    }
+    private GeoBlockDiff() {}
 
     /** Value differences between two blocks; empty when they are equal as JSON (key order ignored). */
     public static List<Difference> differences(JsonNode expected, JsonNode actual) {

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.geo;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -40,7 +41,7 @@ public final class GeoMetadata {
         JsonNode root;
         try {
             root = JSON.readTree(raw);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("geo metadata is not valid JSON: " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) {
@@ -53,9 +54,12 @@ public final class GeoMetadata {
             throw new IllegalArgumentException("geo metadata has no 'columns' object");
         }
         Map<String, GeoColumn> columns = new LinkedHashMap<>();
-        columnsNode.properties().forEach(entry -> columns.put(entry.getKey(), column(entry.getKey(), entry.getValue())));
+        columnsNode
+                .properties()
+                .forEach(entry -> columns.put(entry.getKey(), column(entry.getKey(), entry.getValue())));
         if (!columns.containsKey(primary)) {
-            throw new IllegalArgumentException("geo primary_column '" + primary + "' is not among its columns " + columns.keySet());
+            throw new IllegalArgumentException(
+                    "geo primary_column '" + primary + "' is not among its columns " + columns.keySet());
         }
         return new GeoMetadata(raw.clone(), version, primary, columns);
     }
@@ -65,11 +69,12 @@ public final class GeoMetadata {
         GeometryEncoding encoding = GeometryEncoding.fromJson(requiredText(node, "encoding", where));
         List<String> types = new ArrayList<>();
         node.path("geometry_types").forEach(type -> types.add(type.asText()));
-        Optional<String> orientation = Optional.ofNullable(node.get("orientation")).map(JsonNode::asText);
+        Optional<String> orientation =
+                Optional.ofNullable(node.get("orientation")).map(JsonNode::asText);
         String edges = node.path("edges").asText(GeoColumn.PLANAR);
         Optional<List<Double>> bbox = Optional.ofNullable(node.get("bbox")).map(GeoMetadata::doubles);
-        Optional<Map<String, List<String>>> covering = Optional.ofNullable(node.path("covering").get("bbox"))
-                .map(GeoMetadata::coveringPaths);
+        Optional<Map<String, List<String>>> covering =
+                Optional.ofNullable(node.path("covering").get("bbox")).map(GeoMetadata::coveringPaths);
         return new GeoColumn(encoding, types, Crs.fromField(node), orientation, edges, bbox, covering);
     }
 
@@ -123,7 +128,8 @@ public final class GeoMetadata {
     public GeoColumn column(String name) {
         GeoColumn column = columns.get(name);
         if (column == null) {
-            throw new IllegalArgumentException("'" + name + "' is not a geometry column; geo lists " + columns.keySet());
+            throw new IllegalArgumentException(
+                    "'" + name + "' is not a geometry column; geo lists " + columns.keySet());
         }
         return column;
     }
@@ -143,8 +149,7 @@ public final class GeoMetadata {
         private final Map<String, Map<String, Object>> columns = new LinkedHashMap<>();
         private String primaryColumn;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Adds a WKB column.

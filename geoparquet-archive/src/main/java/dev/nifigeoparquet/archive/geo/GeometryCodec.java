@@ -51,8 +51,8 @@ public final class GeometryCodec {
             throw new IllegalArgumentException("WKB column '" + column + "' must be binary, is " + type);
         }
         if (encoding.isNative() && type.isPrimitive()) {
-            throw new IllegalArgumentException("Native " + encoding.jsonName() + " column '" + column
-                    + "' must be a group, is " + type);
+            throw new IllegalArgumentException(
+                    "Native " + encoding.jsonName() + " column '" + column + "' must be a group, is " + type);
         }
     }
 
@@ -69,8 +69,8 @@ public final class GeometryCodec {
         if (schema.containsField(column) && isParquetGeospatial(schema.getType(column))) {
             return forColumn(schema, column, GeometryEncoding.WKB);
         }
-        throw new IllegalArgumentException("'" + column + "' is neither described by geo metadata nor a Parquet "
-                + "GEOMETRY/GEOGRAPHY column");
+        throw new IllegalArgumentException(
+                "'" + column + "' is neither described by geo metadata nor a Parquet " + "GEOMETRY/GEOGRAPHY column");
     }
 
     /** For a column the {@code geo} metadata describes. */
@@ -112,8 +112,10 @@ public final class GeometryCodec {
             }
             return decodeNative(row.getGroup(fieldIndex, 0));
         } catch (ParseException | RuntimeException e) {
-            throw new GeometryCodecException("Row " + rowIndex + ", column '" + column + "': cannot decode "
-                    + encoding.jsonName() + " geometry: " + e.getMessage(), e);
+            throw new GeometryCodecException(
+                    "Row " + rowIndex + ", column '" + column + "': cannot decode " + encoding.jsonName()
+                            + " geometry: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -145,11 +147,13 @@ public final class GeometryCodec {
             case LINESTRING -> factory.createLineString(coordinates(value));
             case POLYGON -> polygon(value);
             case MULTIPOINT -> factory.createMultiPointFromCoords(coordinates(value));
-            case MULTILINESTRING -> factory.createMultiLineString(
-                    NativeLists.elements(value).stream().map(line -> factory.createLineString(coordinates(line)))
-                            .toArray(LineString[]::new));
-            case MULTIPOLYGON -> factory.createMultiPolygon(
-                    NativeLists.elements(value).stream().map(this::polygon).toArray(Polygon[]::new));
+            case MULTILINESTRING ->
+                factory.createMultiLineString(NativeLists.elements(value).stream()
+                        .map(line -> factory.createLineString(coordinates(line)))
+                        .toArray(LineString[]::new));
+            case MULTIPOLYGON ->
+                factory.createMultiPolygon(
+                        NativeLists.elements(value).stream().map(this::polygon).toArray(Polygon[]::new));
             case WKB -> throw new IllegalStateException("not native");
         };
     }
@@ -175,7 +179,9 @@ public final class GeometryCodec {
     }
 
     private Coordinate[] coordinates(Group list) {
-        return NativeLists.elements(list).stream().map(GeometryCodec::coordinate).toArray(Coordinate[]::new);
+        return NativeLists.elements(list).stream()
+                .map(GeometryCodec::coordinate)
+                .toArray(Coordinate[]::new);
     }
 
     private static Coordinate coordinate(Group struct) {

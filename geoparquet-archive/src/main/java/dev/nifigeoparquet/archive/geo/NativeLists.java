@@ -13,8 +13,7 @@ import org.apache.parquet.schema.Type;
  */
 final class NativeLists {
 
-    private NativeLists() {
-    }
+    private NativeLists() {}
 
     /** The list's elements; a null element (never valid in GeoArrow coordinates) is an error. */
     static List<Group> elements(Group list) {
@@ -26,7 +25,8 @@ final class NativeLists {
             if (!threeLevel) {
                 elements.add(repeated);
             } else if (repeated.getFieldRepetitionCount(0) == 0) {
-                throw new IllegalArgumentException("null element " + i + " in list '" + list.getType().getName() + "'");
+                throw new IllegalArgumentException(
+                        "null element " + i + " in list '" + list.getType().getName() + "'");
             } else {
                 elements.add(repeated.getGroup(0, 0));
             }

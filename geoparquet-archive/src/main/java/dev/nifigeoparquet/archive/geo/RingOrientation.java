@@ -14,8 +14,7 @@ import org.locationtech.jts.geom.Polygon;
  */
 public final class RingOrientation {
 
-    private RingOrientation() {
-    }
+    private RingOrientation() {}
 
     public static Geometry counterclockwise(Geometry geometry) {
         if (geometry == null || geometry.isEmpty()) {

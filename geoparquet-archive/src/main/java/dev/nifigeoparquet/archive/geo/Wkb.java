@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.EnumSet;
+import java.util.function.Predicate;
 import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryCollection;
@@ -13,8 +14,8 @@ import org.locationtech.jts.geom.LineString;
 import org.locationtech.jts.geom.Point;
 import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.io.ByteOrderValues;
-import org.locationtech.jts.io.OutStream;
 import org.locationtech.jts.io.Ordinate;
+import org.locationtech.jts.io.OutStream;
 import org.locationtech.jts.io.WKBWriter;
 
 /**
@@ -30,8 +31,7 @@ public final class Wkb {
     private static final int EWKB_M = 0x40000000;
     private static final int EWKB_SRID = 0x20000000;
 
-    private Wkb() {
-    }
+    private Wkb() {}
 
     public static byte[] write(Geometry geometry) {
         boolean hasZ = hasZ(geometry);
@@ -72,7 +72,7 @@ public final class Wkb {
         return anySequence(geometry, CoordinateSequence::hasM);
     }
 
-    private static boolean anySequence(Geometry geometry, java.util.function.Predicate<CoordinateSequence> test) {
+    private static boolean anySequence(Geometry geometry, Predicate<CoordinateSequence> test) {
         if (geometry instanceof Point point) {
             return test.test(point.getCoordinateSequence());
         }
@@ -113,7 +113,10 @@ public final class Wkb {
                 int iso = (ewkb & ~(EWKB_Z | EWKB_M | EWKB_SRID))
                         + ((ewkb & EWKB_Z) != 0 ? 1000 : 0)
                         + ((ewkb & EWKB_M) != 0 ? 2000 : 0);
-                byte[] translated = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(iso).array();
+                byte[] translated = ByteBuffer.allocate(4)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .putInt(iso)
+                        .array();
                 bytes.write(translated, 0, 4);
             } else {
                 bytes.write(buffer, 0, length);

@@ -1,28 +1,19 @@
 package dev.nifigeoparquet.archive.geojson;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nifigeoparquet.archive.DeltaRejectedException;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.CrsReprojector;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
-import dev.nifigeoparquet.archive.DeltaRejectedException;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType;
-import org.apache.parquet.schema.Type;
-import org.locationtech.jts.geom.Geometry;
-import org.locationtech.jts.geom.GeometryFactory;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
@@ -36,6 +27,17 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
 
 /**
  * Reads a GeoJSON FeatureCollection (RFC 7946) as delta rows in an archive's exact schema: each feature's
@@ -92,7 +94,8 @@ public final class GeoJsonFeatureReader {
         boolean sawFeatures = false;
         try (JsonParser parser = JSON.createParser(in)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new DeltaRejectedException("GeoJSON delta rejected, nothing was written",
+                throw new DeltaRejectedException(
+                        "GeoJSON delta rejected, nothing was written",
                         source + " is not a GeoJSON FeatureCollection: it does not start with a JSON object");
             }
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -118,14 +121,17 @@ public final class GeoJsonFeatureReader {
                     parser.skipChildren();
                 }
             }
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new DeltaRejectedException("GeoJSON delta rejected, nothing was written",
+        } catch (JsonProcessingException e) {
+            throw new DeltaRejectedException(
+                    "GeoJSON delta rejected, nothing was written",
                     source + " is not valid JSON" + where(e) + ": " + whatIsWrong(e));
         }
         if (!"FeatureCollection".equals(type) || !sawFeatures) {
-            throw new DeltaRejectedException("GeoJSON delta rejected, nothing was written",
-                    source + " is not a GeoJSON FeatureCollection (type " + (type == null ? "missing" : "'" + type + "'")
-                    + (sawFeatures ? "" : ", no 'features' array") + ")");
+            throw new DeltaRejectedException(
+                    "GeoJSON delta rejected, nothing was written",
+                    source + " is not a GeoJSON FeatureCollection (type "
+                            + (type == null ? "missing" : "'" + type + "'")
+                            + (sawFeatures ? "" : ", no 'features' array") + ")");
         }
         if (!problems.isEmpty()) {
             throw new DeltaRejectedException("GeoJSON delta " + source + " rejected, nothing was written", problems);
@@ -138,30 +144,34 @@ public final class GeoJsonFeatureReader {
         return featuresWithDeleteMarker;
     }
 
-    private static String where(com.fasterxml.jackson.core.JsonProcessingException e) {
+    private static String where(JsonProcessingException e) {
         var location = e.getLocation();
-        return location == null || location.getLineNr() < 1 ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        return location == null || location.getLineNr() < 1
+                ? ""
+                : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
     }
 
     /**
      * The parser's complaint in terms of the file. NaN and Infinity are the usual case: Python's json module writes
      * them for floating-point values it cannot represent, and JSON (RFC 8259) has no such numbers.
      */
-    private static String whatIsWrong(com.fasterxml.jackson.core.JsonProcessingException e) {
+    private static String whatIsWrong(JsonProcessingException e) {
         String original = e.getOriginalMessage();
-        java.util.regex.Matcher token = NON_NUMERIC.matcher(original == null ? "" : original);
+        Matcher token = NON_NUMERIC.matcher(original == null ? "" : original);
         if (token.find()) {
-            return token.group(1) + " is not a JSON number (JSON has no NaN or Infinity); write null for a missing value, "
+            return token.group(1)
+                    + " is not a JSON number (JSON has no NaN or Infinity); write null for a missing value, "
                     + "or a finite number";
         }
         return original;
     }
 
-    private static final java.util.regex.Pattern NON_NUMERIC = java.util.regex.Pattern.compile("Non-standard token '(-?(?:NaN|Infinity|INF))'");
+    private static final Pattern NON_NUMERIC = Pattern.compile("Non-standard token '(-?(?:NaN|Infinity|INF))'");
 
     private DeltaRow toRow(JsonNode feature, long index) {
         if (!"Feature".equals(feature.path("type").asText())) {
-            throw new RejectedInputException("not a GeoJSON Feature (type '" + feature.path("type").asText() + "')");
+            throw new RejectedInputException(
+                    "not a GeoJSON Feature (type '" + feature.path("type").asText() + "')");
         }
         JsonNode properties = feature.path("properties");
         if (!properties.isObject() && !properties.isMissingNode() && !properties.isNull()) {
@@ -174,10 +184,12 @@ public final class GeoJsonFeatureReader {
         for (Iterator<Map.Entry<String, JsonNode>> fields = properties.fields(); fields.hasNext(); ) {
             String name = fields.next().getKey();
             if (!schema.containsField(name) && !name.equals(deleteMarker) && !delete) {
-                throw new RejectedInputException("property '" + name + "' is not a column of the archive (schema evolution is not supported)");
+                throw new RejectedInputException(
+                        "property '" + name + "' is not a column of the archive (schema evolution is not supported)");
             }
             if (name.equals(geometryColumn)) {
-                throw new RejectedInputException("property '" + name + "' shadows the geometry column; the geometry comes from the feature's 'geometry'");
+                throw new RejectedInputException("property '" + name
+                        + "' shadows the geometry column; the geometry comes from the feature's 'geometry'");
             }
         }
         Group row = new SimpleGroup(schema);
@@ -199,7 +211,9 @@ public final class GeoJsonFeatureReader {
                 }
             } else {
                 JsonNode value = properties.get(name);
-                if ((value == null || value.isNull()) && keyColumns.size() == 1 && keyColumns.get(0).equals(name)) {
+                if ((value == null || value.isNull())
+                        && keyColumns.size() == 1
+                        && keyColumns.get(0).equals(name)) {
                     value = feature.get("id");
                 }
                 if (value != null && !value.isNull()) {
@@ -207,7 +221,8 @@ public final class GeoJsonFeatureReader {
                 }
             }
             if (row.getFieldRepetitionCount(field) == 0 && type.isRepetition(Type.Repetition.REQUIRED)) {
-                throw new RejectedInputException("column '" + name + "' is required (non-nullable) and the feature has no value for it");
+                throw new RejectedInputException(
+                        "column '" + name + "' is required (non-nullable) and the feature has no value for it");
             }
         }
         return new DeltaRow(row, delete);
@@ -220,13 +235,15 @@ public final class GeoJsonFeatureReader {
         if (marker.isBoolean()) {
             return marker.booleanValue();
         }
-        throw new RejectedInputException("delete-marker property '" + deleteMarker + "' is " + marker + ", not true or false");
+        throw new RejectedInputException(
+                "delete-marker property '" + deleteMarker + "' is " + marker + ", not true or false");
     }
 
     private static void addValue(Group row, int field, Type type, JsonNode value) {
         String name = type.getName();
         if (!type.isPrimitive() || type.isRepetition(Type.Repetition.REPEATED)) {
-            throw new RejectedInputException("column '" + name + "' is nested or repeated, which GeoJSON deltas cannot fill");
+            throw new RejectedInputException(
+                    "column '" + name + "' is nested or repeated, which GeoJSON deltas cannot fill");
         }
         PrimitiveType primitive = type.asPrimitiveType();
         LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
@@ -239,21 +256,33 @@ public final class GeoJsonFeatureReader {
                 case INT32 -> {
                     if (logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
                         require(value.isTextual(), name, value, "an ISO date such as 2026-01-31");
-                        row.add(field, Math.toIntExact(LocalDate.parse(value.textValue()).toEpochDay()));
+                        row.add(
+                                field,
+                                Math.toIntExact(
+                                        LocalDate.parse(value.textValue()).toEpochDay()));
                     } else {
                         requireExactType(logical, name);
-                        require(value.canConvertToExactIntegral() && value.canConvertToInt(), name, value, "an integer that fits 32 bits");
+                        require(
+                                value.canConvertToExactIntegral() && value.canConvertToInt(),
+                                name,
+                                value,
+                                "an integer that fits 32 bits");
                         row.add(field, value.intValue());
                     }
                 }
                 case INT64 -> {
-                    if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation timestamp && value.isTextual()) {
+                    if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation timestamp
+                            && value.isTextual()) {
                         row.add(field, timestamp(value.textValue(), timestamp));
                     } else {
                         if (!(logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation)) {
                             requireExactType(logical, name);
                         }
-                        require(value.canConvertToExactIntegral() && value.canConvertToLong(), name, value, "an integer that fits 64 bits");
+                        require(
+                                value.canConvertToExactIntegral() && value.canConvertToLong(),
+                                name,
+                                value,
+                                "an integer that fits 64 bits");
                         row.add(field, value.longValue());
                     }
                 }
@@ -268,19 +297,23 @@ public final class GeoJsonFeatureReader {
                 case BINARY -> {
                     if (logical instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation) {
                         row.add(field, Binary.fromString(value.isTextual() ? value.textValue() : value.toString()));
-                    } else if (logical == null || logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+                    } else if (logical == null
+                            || logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
                             || logical instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation) {
                         require(value.isTextual(), name, value, "a string");
                         row.add(field, Binary.fromString(value.textValue()));
                     } else {
-                        throw new RejectedInputException("column '" + name + "' (" + logical + ") cannot be filled from GeoJSON");
+                        throw new RejectedInputException(
+                                "column '" + name + "' (" + logical + ") cannot be filled from GeoJSON");
                     }
                 }
-                default -> throw new RejectedInputException("column '" + name + "' (" + primitive.getPrimitiveTypeName()
-                        + ") cannot be filled from GeoJSON");
+                default ->
+                    throw new RejectedInputException("column '" + name + "' (" + primitive.getPrimitiveTypeName()
+                            + ") cannot be filled from GeoJSON");
             }
         } catch (DateTimeParseException | ArithmeticException e) {
-            throw new RejectedInputException("column '" + name + "': " + value + " is not a valid value: " + e.getMessage(), e);
+            throw new RejectedInputException(
+                    "column '" + name + "': " + value + " is not a valid value: " + e.getMessage(), e);
         }
     }
 
@@ -300,7 +333,8 @@ public final class GeoJsonFeatureReader {
 
     /** Integer annotations other than plain signed ones (decimals, unsigned, time of day) are not guessed at. */
     private static void requireExactType(LogicalTypeAnnotation logical, String name) {
-        if (logical != null && !(logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer && integer.isSigned())) {
+        if (logical != null
+                && !(logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer && integer.isSigned())) {
             throw new RejectedInputException("column '" + name + "' (" + logical + ") cannot be filled from GeoJSON");
         }
     }

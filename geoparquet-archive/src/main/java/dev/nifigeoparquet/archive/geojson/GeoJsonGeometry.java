@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.archive.geojson;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.RejectedInputException;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateXYZM;
 import org.locationtech.jts.geom.Geometry;
@@ -66,7 +66,8 @@ public final class GeoJsonGeometry {
         }
         JsonNode coordinates = node.get("coordinates");
         if (coordinates == null || !coordinates.isArray()) {
-            throw new RejectedInputException("GeoJSON " + (type.isEmpty() ? "object" : type) + " has no 'coordinates' array");
+            throw new RejectedInputException(
+                    "GeoJSON " + (type.isEmpty() ? "object" : type) + " has no 'coordinates' array");
         }
         return switch (type) {
             case "Point" -> point(coordinates);
@@ -135,7 +136,8 @@ public final class GeoJsonGeometry {
     private Coordinate position(JsonNode position) {
         if (fromRecords) {
             if (!position.isArray() || position.size() < 2) {
-                throw new RejectedInputException("a position must be an array of two or three numbers, found " + position);
+                throw new RejectedInputException(
+                        "a position must be an array of two or three numbers, found " + position);
             }
             double x = number(position.get(0));
             double y = number(position.get(1));
@@ -154,7 +156,9 @@ public final class GeoJsonGeometry {
         return switch (position.size()) {
             case 2 -> new Coordinate(x, y);
             case 3 -> new Coordinate(x, y, position.get(2).doubleValue());
-            default -> new CoordinateXYZM(x, y, position.get(2).doubleValue(), position.get(3).doubleValue());
+            default ->
+                new CoordinateXYZM(
+                        x, y, position.get(2).doubleValue(), position.get(3).doubleValue());
         };
     }
 

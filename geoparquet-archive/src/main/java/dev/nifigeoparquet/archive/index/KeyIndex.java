@@ -6,36 +6,26 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.DataFileStager;
+import dev.nifigeoparquet.archive.format.FeatureKey;
+import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.NewDataFile;
-import dev.nifigeoparquet.archive.format.PartitionUpdate;
-import dev.nifigeoparquet.archive.format.StalePlanException;
-import dev.nifigeoparquet.archive.format.TransactionDecision;
-import dev.nifigeoparquet.archive.format.TransactionRecords;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionCommitter;
+import dev.nifigeoparquet.archive.format.PartitionLocks;
 import dev.nifigeoparquet.archive.format.PartitionLog;
-import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.format.LiveFiles;
+import dev.nifigeoparquet.archive.format.PartitionUpdate;
 import dev.nifigeoparquet.archive.format.RollingFileWriter;
+import dev.nifigeoparquet.archive.format.StalePlanException;
+import dev.nifigeoparquet.archive.format.TransactionDecision;
+import dev.nifigeoparquet.archive.format.TransactionRecords;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Types;
-
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -48,6 +38,18 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
 
 /**
  * The archive's key-to-cell index: for every feature key, the cells that hold it.
@@ -68,9 +70,14 @@ import java.util.UUID;
 public final class KeyIndex {
 
     static final MessageType SCHEMA = Types.buildMessage()
-            .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("key")
-            .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("cell")
-            .required(PrimitiveTypeName.BOOLEAN).named("present")
+            .required(PrimitiveTypeName.BINARY)
+            .as(LogicalTypeAnnotation.stringType())
+            .named("key")
+            .required(PrimitiveTypeName.BINARY)
+            .as(LogicalTypeAnnotation.stringType())
+            .named("cell")
+            .required(PrimitiveTypeName.BOOLEAN)
+            .named("present")
             .named("key_index");
     static final int FOLD_JOURNAL_AT = 16;
     static final int MERGE_SHARD_AT = 8;
@@ -85,8 +92,13 @@ public final class KeyIndex {
      * key columns are. Statistics only for the key, which lookups use: every lookup parses the shards' footers,
      * one entry per row group and column.
      */
-    private static final ColumnEncodings INDEX_ENCODINGS = ColumnEncodings.defaults().withDictionary(false).withBloomFilterOn("key")
-            .withoutStatisticsOn("cell").withoutStatisticsOn("present").withSizeStatistics(false);
+    private static final ColumnEncodings INDEX_ENCODINGS = ColumnEncodings.defaults()
+            .withDictionary(false)
+            .withBloomFilterOn("key")
+            .withoutStatisticsOn("cell")
+            .withoutStatisticsOn("present")
+            .withSizeStatistics(false);
+
     private static final Comparator<Group> BY_KEY = Comparator.comparing((Group row) -> row.getString("key", 0));
     /**
      * The order of Parquet's statistics of a STRING column: unsigned bytes of the UTF-8 encoding, which is the order of
@@ -103,7 +115,8 @@ public final class KeyIndex {
         this.archive = archive;
         this.shards = archive.descriptor().keyIndexShards();
         if (shards < 1) {
-            throw new IllegalStateException("The archive at " + archive.storage().describe() + " has no feature key, so no key index");
+            throw new IllegalStateException(
+                    "The archive at " + archive.storage().describe() + " has no feature key, so no key index");
         }
     }
 
@@ -145,8 +158,7 @@ public final class KeyIndex {
      * A lookup's answer and the journal state it read: a writer that plans on the answer commits its own records
      * through {@link #journalRecords}, which refuses the commit if another writer recorded one of its keys since.
      */
-    public record Lookup(Map<FeatureKey, Set<String>> candidates, PartitionCommit journal) {
-    }
+    public record Lookup(Map<FeatureKey, Set<String>> candidates, PartitionCommit journal) {}
 
     /** Like {@link #candidates}, with the journal state the answer was read from. */
     public Lookup lookUp(Collection<FeatureKey> keys) throws IOException {
@@ -165,7 +177,9 @@ public final class KeyIndex {
         Map<String, FeatureKey> byText = new HashMap<>();
         keys.forEach(key -> byText.put(key.indexText(), key));
         Map<String, List<String>> byShard = new TreeMap<>();
-        byText.keySet().forEach(text -> byShard.computeIfAbsent(shardOf(text), s -> new ArrayList<>()).add(text));
+        byText.keySet()
+                .forEach(text -> byShard.computeIfAbsent(shardOf(text), s -> new ArrayList<>())
+                        .add(text));
         Map<String, Set<String>> cells = new HashMap<>();
         for (Map.Entry<String, List<String>> shard : byShard.entrySet()) {
             PartitionCommit state = new PartitionLog(archive.storage(), shard.getKey()).latest();
@@ -186,8 +200,8 @@ public final class KeyIndex {
      * @param present keys arriving in cells
      * @param gone    keys leaving cells
      */
-    public PartitionCommitter.LateParticipant journalRecords(Lookup lookup, Map<FeatureKey, String> present,
-                                                             Map<FeatureKey, String> gone) {
+    public PartitionCommitter.LateParticipant journalRecords(
+            Lookup lookup, Map<FeatureKey, String> present, Map<FeatureKey, String> gone) {
         List<Group> records = new ArrayList<>();
         present.forEach((key, cell) -> records.add(row(key.indexText(), cell, true)));
         gone.forEach((key, cell) -> records.add(row(key.indexText(), cell, false)));
@@ -211,7 +225,8 @@ public final class KeyIndex {
             }
 
             @Override
-            public void requireNoConflict(PartitionLog log, PartitionCommit planned, PartitionCommit current) throws IOException {
+            public void requireNoConflict(PartitionLog log, PartitionCommit planned, PartitionCommit current)
+                    throws IOException {
                 for (long version = planned.version() + 1; version <= current.version(); version++) {
                     requireNoRecordOf(keys, log, version);
                 }
@@ -224,9 +239,11 @@ public final class KeyIndex {
         PartitionCommit entry;
         try {
             entry = log.read(version);
-        } catch (java.nio.file.NoSuchFileException pruned) {
-            throw new StalePlanException(ArchiveLayout.INDEX_JOURNAL, "journal entry " + version + " is gone, so it cannot be told"
-                    + " whether it moved a key of this operation");
+        } catch (NoSuchFileException pruned) {
+            throw new StalePlanException(
+                    ArchiveLayout.INDEX_JOURNAL,
+                    "journal entry " + version + " is gone, so it cannot be told"
+                            + " whether it moved a key of this operation");
         }
         if (entry.transaction() != null) {
             TransactionDecision decision = TransactionRecords.read(archive.storage(), entry.transaction());
@@ -238,20 +255,28 @@ public final class KeyIndex {
             List<Group> records;
             try {
                 records = readFile(ArchiveLayout.INDEX_JOURNAL, added, keys);
-            } catch (java.nio.file.NoSuchFileException folded) {
-                throw new StalePlanException(ArchiveLayout.INDEX_JOURNAL, "journal file " + added + " was folded before it could"
-                        + " be checked for this operation's keys");
+            } catch (NoSuchFileException folded) {
+                throw new StalePlanException(
+                        ArchiveLayout.INDEX_JOURNAL,
+                        "journal file " + added + " was folded before it could"
+                                + " be checked for this operation's keys");
             }
             if (!records.isEmpty()) {
-                throw new StalePlanException(ArchiveLayout.INDEX_JOURNAL, "another writer recorded key "
-                        + records.get(0).getString("key", 0) + " in cell " + records.get(0).getString("cell", 0));
+                throw new StalePlanException(
+                        ArchiveLayout.INDEX_JOURNAL,
+                        "another writer recorded key " + records.get(0).getString("key", 0) + " in cell "
+                                + records.get(0).getString("cell", 0));
             }
         }
     }
 
     /** Folds the journal into the shards when it has grown long enough (after a commit added to it). */
     public void foldIfDue() throws IOException {
-        if (new PartitionLog(archive.storage(), ArchiveLayout.INDEX_JOURNAL).latest().files().size() >= FOLD_JOURNAL_AT) {
+        if (new PartitionLog(archive.storage(), ArchiveLayout.INDEX_JOURNAL)
+                        .latest()
+                        .files()
+                        .size()
+                >= FOLD_JOURNAL_AT) {
             foldOnce();
         }
     }
@@ -268,8 +293,10 @@ public final class KeyIndex {
             return;
         }
         records.sort(BY_KEY);
-        PartitionCommit journal = commit(ArchiveLayout.INDEX_JOURNAL, (current, stager) -> new PartitionChange(
-                write(stager, records), List.of())).after();
+        PartitionCommit journal = commit(
+                        ArchiveLayout.INDEX_JOURNAL,
+                        (current, stager) -> new PartitionChange(write(stager, records), List.of()))
+                .after();
         if (journal.files().size() >= FOLD_JOURNAL_AT) {
             foldOnce();
         }
@@ -282,8 +309,8 @@ public final class KeyIndex {
      * are idempotent, and only files still in the journal are pruned.
      */
     private void foldOnce() throws IOException {
-        java.util.concurrent.locks.ReentrantLock folding = dev.nifigeoparquet.archive.format.PartitionLocks
-                .lockFor(archive.storage().describe(), ArchiveLayout.INDEX_JOURNAL + "#fold");
+        ReentrantLock folding =
+                PartitionLocks.lockFor(archive.storage().describe(), ArchiveLayout.INDEX_JOURNAL + "#fold");
         if (!folding.tryLock()) {
             return;
         }
@@ -304,7 +331,8 @@ public final class KeyIndex {
     /** Writes records straight into the shards (adoption: the whole archive's keys at once). */
     public void build(Map<FeatureKey, String> present) throws IOException {
         Map<String, List<Group>> byShard = new TreeMap<>();
-        present.forEach((key, cell) -> byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(row(key.indexText(), cell, true)));
+        present.forEach((key, cell) ->
+                byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(row(key.indexText(), cell, true)));
         for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
             appendToShard(shard.getKey(), shard.getValue());
         }
@@ -316,8 +344,10 @@ public final class KeyIndex {
      * {@value #FOLD_RECORDS_IN_MEMORY} records however long the journal grew.
      */
     private void fold(PartitionCommit journal) throws IOException {
-        long journalRecords = journal.files().stream().mapToLong(DataFileEntry::rows).sum();
-        int shardsPerPass = (int) Math.max(1, Math.min(shards, (long) shards * FOLD_RECORDS_IN_MEMORY / Math.max(1, journalRecords)));
+        long journalRecords =
+                journal.files().stream().mapToLong(DataFileEntry::rows).sum();
+        int shardsPerPass = (int)
+                Math.max(1, Math.min(shards, (long) shards * FOLD_RECORDS_IN_MEMORY / Math.max(1, journalRecords)));
         for (int first = 0; first < shards; first += shardsPerPass) {
             Set<String> pass = new LinkedHashSet<>();
             for (int shard = first; shard < Math.min(shards, first + shardsPerPass); shard++) {
@@ -338,7 +368,8 @@ public final class KeyIndex {
         }
         List<String> folded = journal.fileNames();
         commit(ArchiveLayout.INDEX_JOURNAL, (current, stager) -> {
-            List<String> stillThere = current.fileNames().stream().filter(folded::contains).toList();
+            List<String> stillThere =
+                    current.fileNames().stream().filter(folded::contains).toList();
             return new PartitionChange(List.of(), stillThere);
         });
     }
@@ -356,12 +387,15 @@ public final class KeyIndex {
             DataFileEntry base = current.files().get(0);
             long smallBytes = current.totalBytes() - base.bytes();
             boolean includeBase = smallBytes >= BASE_MERGE_FRACTION * base.bytes();
-            List<DataFileEntry> merging = current.files().stream().filter(file -> includeBase || file != base).toList();
+            List<DataFileEntry> merging = current.files().stream()
+                    .filter(file -> includeBase || file != base)
+                    .toList();
             // The last record of each (key, cell) pair decides it. Merged with the base, only presence remains;
             // beside an unmerged base, removals stay too, since they still override the base's records.
             Map<String, Boolean> last = new TreeMap<>();
             for (DataFileEntry file : merging) {
-                readFile(shard, file.name(), null).forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
+                readFile(shard, file.name(), null)
+                        .forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
             }
             records.forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
             List<Group> merged = new ArrayList<>();
@@ -372,7 +406,9 @@ public final class KeyIndex {
                 }
             });
             merged.sort(BY_KEY);
-            return new PartitionChange(write(stager, merged), merging.stream().map(DataFileEntry::name).toList());
+            return new PartitionChange(
+                    write(stager, merged),
+                    merging.stream().map(DataFileEntry::name).toList());
         });
     }
 
@@ -380,14 +416,17 @@ public final class KeyIndex {
         return record.getString("key", 0) + '\u0000' + record.getString("cell", 0);
     }
 
-    private CommitOutcome commit(String id, PartitionUpdate update)
-            throws IOException {
+    private CommitOutcome commit(String id, PartitionUpdate update) throws IOException {
         PartitionCommitter committer = archive.committer();
         return committer.commit(id, "index-" + UUID.randomUUID(), OperationType.INDEX, update);
     }
 
     private static List<NewDataFile> write(DataFileStager stager, List<Group> rows) throws IOException {
-        try (RollingFileWriter writer = new RollingFileWriter(stager, SCHEMA, FooterEntries.canonicalOf(Map.of()), INDEX_FILES,
+        try (RollingFileWriter writer = new RollingFileWriter(
+                stager,
+                SCHEMA,
+                FooterEntries.canonicalOf(Map.of()),
+                INDEX_FILES,
                 INDEX_ENCODINGS.withBloomFilterValues(rows.size()))) {
             for (Group row : rows) {
                 writer.write(row);
@@ -413,7 +452,9 @@ public final class KeyIndex {
     private List<Group> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
         String cacheKey = LiveFiles.name(archive.storage(), id, name);
         GeoParquetFileReader.ParsedFooter known = archive.indexFooters().get(cacheKey);
-        if (wanted != null && known != null && cachedRuleOutAll(cacheKey, known.footer().rowGroups(), wanted)) {
+        if (wanted != null
+                && known != null
+                && cachedRuleOutAll(cacheKey, known.footer().rowGroups(), wanted)) {
             return List.of(); // the file need not even be opened
         }
         List<Group> records = new ArrayList<>();
@@ -444,7 +485,7 @@ public final class KeyIndex {
             if (inRange.isEmpty()) {
                 continue;
             }
-            java.util.function.Predicate<Binary> bloom = archive.indexFooters().bloomFilter(cacheKey, index, "key");
+            Predicate<Binary> bloom = archive.indexFooters().bloomFilter(cacheKey, index, "key");
             if (bloom == null || admitsAny(bloom, inRange)) {
                 return false;
             }
@@ -453,13 +494,14 @@ public final class KeyIndex {
     }
 
     /** Whether the row group may contain a wanted key: within its key range and not ruled out by its bloom filter. */
-    private boolean mayHoldAny(GeoParquetFileReader reader, String cacheKey, int index, BlockMetaData group,
-                               NavigableSet<String> wanted) throws IOException {
+    private boolean mayHoldAny(
+            GeoParquetFileReader reader, String cacheKey, int index, BlockMetaData group, NavigableSet<String> wanted)
+            throws IOException {
         NavigableSet<String> inRange = inKeyRange(group, wanted);
         if (inRange.isEmpty()) {
             return false;
         }
-        java.util.function.Predicate<Binary> bloom = archive.indexFooters().bloomFilter(cacheKey, index, "key");
+        Predicate<Binary> bloom = archive.indexFooters().bloomFilter(cacheKey, index, "key");
         if (bloom == null) {
             bloom = reader.bloomFilter(index, "key");
             archive.indexFooters().putBloomFilter(cacheKey, index, "key", bloom);
@@ -467,7 +509,7 @@ public final class KeyIndex {
         return admitsAny(bloom, inRange);
     }
 
-    private static boolean admitsAny(java.util.function.Predicate<Binary> bloom, Collection<String> keys) {
+    private static boolean admitsAny(Predicate<Binary> bloom, Collection<String> keys) {
         for (String key : keys) {
             if (bloom.test(Binary.fromString(key))) {
                 return true;

@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive.keying;
 
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import java.util.HashMap;
+import java.util.Map;
 import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.CoordinateSequenceFilter;
 import org.locationtech.jts.geom.Geometry;
@@ -10,9 +12,6 @@ import org.locationtech.proj4j.CoordinateTransform;
 import org.locationtech.proj4j.CoordinateTransformFactory;
 import org.locationtech.proj4j.Proj4jException;
 import org.locationtech.proj4j.ProjCoordinate;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Reprojects JTS geometries between two {@link SourceCrs}s: {@link H3Keyer} to reach longitude/latitude, and
@@ -29,8 +28,7 @@ public final class CrsReprojector {
 
     private static final String WGS84 = "EPSG:4326";
 
-    private record Pair(SourceCrs from, SourceCrs to) {
-    }
+    private record Pair(SourceCrs from, SourceCrs to) {}
 
     private final ThreadLocal<Map<Pair, CoordinateTransform>> transforms = ThreadLocal.withInitial(HashMap::new);
 
@@ -49,13 +47,16 @@ public final class CrsReprojector {
         if (geometry == null || isIdentity(from, to)) {
             return geometry;
         }
-        CoordinateTransform transform = transforms.get().computeIfAbsent(new Pair(from, to), CrsReprojector::newTransform);
+        CoordinateTransform transform =
+                transforms.get().computeIfAbsent(new Pair(from, to), CrsReprojector::newTransform);
         Geometry reprojected = geometry.copy();
         try {
             reprojected.apply(new TransformFilter(transform, from, to));
         } catch (Proj4jException e) {
-            throw new KeyingException(Reason.REPROJECTION_FAILED,
-                    "cannot reproject from " + from + " to " + to + ": " + e.getMessage(), e);
+            throw new KeyingException(
+                    Reason.REPROJECTION_FAILED,
+                    "cannot reproject from " + from + " to " + to + ": " + e.getMessage(),
+                    e);
         }
         reprojected.geometryChanged();
         return reprojected;
@@ -88,8 +89,9 @@ public final class CrsReprojector {
             in.setValue(sequence.getX(i), sequence.getY(i));
             transform.transform(in, out);
             if (!Double.isFinite(out.x) || !Double.isFinite(out.y)) {
-                throw new KeyingException(Reason.REPROJECTION_FAILED, "(" + in.x + ", " + in.y + ") in " + from
-                        + " has no position in " + to);
+                throw new KeyingException(
+                        Reason.REPROJECTION_FAILED,
+                        "(" + in.x + ", " + in.y + ") in " + from + " has no position in " + to);
             }
             sequence.setOrdinate(i, CoordinateSequence.X, out.x);
             sequence.setOrdinate(i, CoordinateSequence.Y, out.y);

@@ -2,13 +2,12 @@ package dev.nifigeoparquet.archive.keying;
 
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.GeographyLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.GeometryLogicalTypeAnnotation;
-
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * The one reading of the CRS a Parquet file declares for a geometry column, and the one check that a file's
@@ -21,8 +20,7 @@ import java.util.Optional;
  */
 public final class DeclaredCrs {
 
-    private DeclaredCrs() {
-    }
+    private DeclaredCrs() {}
 
     /**
      * The CRS the file declares for {@code column}; empty when neither a {@code geo} block nor a geospatial logical
@@ -46,8 +44,10 @@ public final class DeclaredCrs {
         }
         Optional<SourceCrs> fromType = ofLogicalType(schema, keyValues, column);
         if (fromGeo.isPresent() && fromType.isPresent() && !fromGeo.get().sameCoordinatesAs(fromType.get())) {
-            throw new KeyingException(Reason.CONFLICTING_CRS, "column '" + column + "' is in " + fromGeo.get()
-                    + " by its geo metadata but in " + fromType.get() + " by its Parquet logical type");
+            throw new KeyingException(
+                    Reason.CONFLICTING_CRS,
+                    "column '" + column + "' is in " + fromGeo.get() + " by its geo metadata but in " + fromType.get()
+                            + " by its Parquet logical type");
         }
         return fromGeo.isPresent() ? fromGeo : fromType;
     }
@@ -71,7 +71,8 @@ public final class DeclaredCrs {
      * Why a file's coordinates in {@code column} cannot be taken as being in {@code expected}: it declares another CRS,
      * or a declaration that cannot be used. Empty when they can, including when the file declares nothing.
      */
-    public static Optional<String> mismatch(GroupType schema, Map<String, String> keyValues, String column, SourceCrs expected) {
+    public static Optional<String> mismatch(
+            GroupType schema, Map<String, String> keyValues, String column, SourceCrs expected) {
         Optional<SourceCrs> declared;
         try {
             declared = of(schema, keyValues, column);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
-
 import java.io.IOException;
 import java.util.Optional;
 
@@ -23,8 +22,7 @@ public final class GeoParquetCrs {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private GeoParquetCrs() {
-    }
+    private GeoParquetCrs() {}
 
     /**
      * Resolves a column's {@code crs}; pass Java {@code null} or a missing node when the column has
@@ -36,12 +34,16 @@ public final class GeoParquetCrs {
             return SourceCrs.CRS84;
         }
         if (crs.isNull()) {
-            throw new KeyingException(Reason.UNKNOWN_CRS, "crs is null: GeoParquet's explicitly undefined CRS, so the "
-                    + "coordinates cannot be placed on the globe and no feature can be keyed; give the column its CRS");
+            throw new KeyingException(
+                    Reason.UNKNOWN_CRS,
+                    "crs is null: GeoParquet's explicitly undefined CRS, so the "
+                            + "coordinates cannot be placed on the globe and no feature can be keyed; give the column its CRS");
         }
         if (crs.isTextual()) {
-            return SourceCrs.parse(crs.textValue(), "crs is the string " + Quoted.of(crs.textValue())
-                    + " instead of a PROJJSON object as the GeoParquet specification requires");
+            return SourceCrs.parse(
+                    crs.textValue(),
+                    "crs is the string " + Quoted.of(crs.textValue())
+                            + " instead of a PROJJSON object as the GeoParquet specification requires");
         }
         if (crs.isObject()) {
             return ProjJsonCrs.resolve(crs);

@@ -1,9 +1,8 @@
 package dev.nifigeoparquet.archive.keying;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
 import com.uber.h3core.H3Core;
+import dev.nifigeoparquet.archive.RejectedInputException;
 import dev.nifigeoparquet.archive.keying.InvalidCellException.Rule;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.regex.Pattern;
@@ -20,10 +19,10 @@ public final class H3Cells {
 
     /** A 64-bit index is at most 16 hex digits; the bound also keeps parsing from overflowing. */
     private static final Pattern LOWER_HEX = Pattern.compile("[0-9a-f]{1,16}");
+
     private static final Pattern ANY_CASE_HEX = Pattern.compile("[0-9a-fA-F]{1,16}");
 
-    private H3Cells() {
-    }
+    private H3Cells() {}
 
     /** Fails unless {@code resolution} is an H3 resolution (0..15). */
     public static int requireResolution(int resolution) {
@@ -47,8 +46,10 @@ public final class H3Cells {
         requireResolution(expectedResolution);
         int actual = h3().getResolution(requireCanonicalCell(cell));
         if (actual != expectedResolution) {
-            throw new InvalidCellException(Rule.WRONG_RESOLUTION, Quoted.of(cell) + " is a cell at resolution "
-                    + actual + ", expected resolution " + expectedResolution);
+            throw new InvalidCellException(
+                    Rule.WRONG_RESOLUTION,
+                    Quoted.of(cell) + " is a cell at resolution " + actual + ", expected resolution "
+                            + expectedResolution);
         }
         return cell;
     }
@@ -74,8 +75,8 @@ public final class H3Cells {
         }
         String canonical = h3().h3ToString(index);
         if (!canonical.equals(cell)) {
-            throw new InvalidCellException(Rule.NOT_CANONICAL, Quoted.of(cell) + " is not canonical; H3 writes it as "
-                    + Quoted.of(canonical));
+            throw new InvalidCellException(
+                    Rule.NOT_CANONICAL, Quoted.of(cell) + " is not canonical; H3 writes it as " + Quoted.of(canonical));
         }
         return index;
     }

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.keying;
 
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import java.util.Objects;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.CoordinateSequenceFilter;
@@ -55,7 +56,7 @@ public final class H3Keyer {
     /** @param resolution the archive's pinned H3 resolution, 0..15 */
     public H3Keyer(int resolution, Edges edges) {
         this.resolution = H3Cells.requireResolution(resolution);
-        this.edges = java.util.Objects.requireNonNull(edges, "edges");
+        this.edges = Objects.requireNonNull(edges, "edges");
     }
 
     public int resolution() {
@@ -164,12 +165,15 @@ public final class H3Keyer {
             throw new KeyingException(Reason.NULL_GEOMETRY, "the feature has no geometry");
         }
         if (geometry.isEmpty()) {
-            throw new KeyingException(Reason.EMPTY_GEOMETRY, "the feature's " + geometry.getGeometryType() + " is empty");
+            throw new KeyingException(
+                    Reason.EMPTY_GEOMETRY, "the feature's " + geometry.getGeometryType() + " is empty");
         }
         for (Coordinate c : geometry.getCoordinates()) {
             if (!Double.isFinite(c.getX()) || !Double.isFinite(c.getY())) {
-                throw new KeyingException(Reason.NON_FINITE_COORDINATE,
-                        "the feature's " + geometry.getGeometryType() + " has the coordinate (" + c.getX() + ", " + c.getY() + ")");
+                throw new KeyingException(
+                        Reason.NON_FINITE_COORDINATE,
+                        "the feature's " + geometry.getGeometryType() + " has the coordinate (" + c.getX() + ", "
+                                + c.getY() + ")");
             }
         }
     }
@@ -177,12 +181,12 @@ public final class H3Keyer {
     private static void requireOnTheGlobe(Geometry lonLat) {
         for (Coordinate c : lonLat.getCoordinates()) {
             if (Math.abs(c.getY()) > MAX_LATITUDE) {
-                throw new KeyingException(Reason.LATITUDE_OUT_OF_RANGE,
-                        "latitude " + c.getY() + " in EPSG:4326 is outside -90..90");
+                throw new KeyingException(
+                        Reason.LATITUDE_OUT_OF_RANGE, "latitude " + c.getY() + " in EPSG:4326 is outside -90..90");
             }
             if (Math.abs(c.getX()) > MAX_LONGITUDE) {
-                throw new KeyingException(Reason.LONGITUDE_OUT_OF_RANGE,
-                        "longitude " + c.getX() + " in EPSG:4326 is outside -180..180");
+                throw new KeyingException(
+                        Reason.LONGITUDE_OUT_OF_RANGE, "longitude " + c.getX() + " in EPSG:4326 is outside -180..180");
             }
         }
     }

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.keying;
 
 import dev.nifigeoparquet.archive.RejectedInputException;
-
 import java.util.Objects;
 
 /**

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
-
 import java.util.Locale;
 import java.util.Map;
 
@@ -27,8 +26,7 @@ public final class ParquetCrs {
     private static final String SRID = "srid:";
     private static final String PROJJSON = "projjson:";
 
-    private ParquetCrs() {
-    }
+    private ParquetCrs() {}
 
     /**
      * The CRS a logical type's crs names.
@@ -51,8 +49,10 @@ public final class ParquetCrs {
                 throw new KeyingException(Reason.UNKNOWN_CRS, "crs " + Quoted.of(value) + " is not srid:<number>");
             }
             if (Long.parseLong(srid) == 0) {
-                throw new KeyingException(Reason.UNKNOWN_CRS, "crs " + Quoted.of(value) + " declares no CRS (SRID 0 is "
-                        + "undefined), so the coordinates cannot be placed on the globe and no feature can be keyed");
+                throw new KeyingException(
+                        Reason.UNKNOWN_CRS,
+                        "crs " + Quoted.of(value) + " declares no CRS (SRID 0 is "
+                                + "undefined), so the coordinates cannot be placed on the globe and no feature can be keyed");
             }
             return SourceCrs.identified("EPSG", srid, null);
         }
@@ -60,23 +60,28 @@ public final class ParquetCrs {
             String key = value.substring(PROJJSON.length());
             String document = keyValues == null ? null : keyValues.get(key);
             if (document == null) {
-                throw new KeyingException(Reason.UNKNOWN_CRS, "crs " + Quoted.of(value) + " names the file property "
-                        + Quoted.of(key) + ", which the file's key-value metadata does not hold");
+                throw new KeyingException(
+                        Reason.UNKNOWN_CRS,
+                        "crs " + Quoted.of(value) + " names the file property " + Quoted.of(key)
+                                + ", which the file's key-value metadata does not hold");
             }
             return ProjJsonCrs.resolve(parse(document, "the file property " + Quoted.of(key)));
         }
         if (SourceCrs.isAuthorityCode(value)) {
             return SourceCrs.parse(value, null);
         }
-        throw new KeyingException(Reason.UNKNOWN_CRS, "crs " + Quoted.of(value) + " is neither srid:<n>, projjson:<key>, "
-                + "a PROJJSON document nor AUTHORITY:CODE, so this implementation cannot interpret it");
+        throw new KeyingException(
+                Reason.UNKNOWN_CRS,
+                "crs " + Quoted.of(value) + " is neither srid:<n>, projjson:<key>, "
+                        + "a PROJJSON document nor AUTHORITY:CODE, so this implementation cannot interpret it");
     }
 
     private static JsonNode parse(String document, String what) {
         try {
             return JSON.readTree(document);
         } catch (JsonProcessingException e) {
-            throw new KeyingException(Reason.UNKNOWN_CRS, what + " is not a JSON document: " + e.getOriginalMessage(), e);
+            throw new KeyingException(
+                    Reason.UNKNOWN_CRS, what + " is not a JSON document: " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -2,15 +2,15 @@ package dev.nifigeoparquet.archive.keying;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
-import org.locationtech.proj4j.CRSFactory;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.locationtech.proj4j.CRSFactory;
 
 /**
  * Reads a PROJJSON CRS (https://proj.org/specifications/projjson.html) as a {@link SourceCrs}, as
@@ -47,14 +47,15 @@ final class ProjJsonCrs {
             Map.entry("6299", "ire65"), Map.entry("TM65", "ire65"),
             Map.entry("6272", "nzgd49"), Map.entry("New Zealand Geodetic Datum 1949", "nzgd49"));
 
-    private ProjJsonCrs() {
-    }
+    private ProjJsonCrs() {}
 
     /** The CRS of a PROJJSON object; fails with the reason it cannot be reprojected to EPSG:4326. */
     static SourceCrs resolve(JsonNode projJson) {
         if (projJson == null || !projJson.isObject()) {
-            throw new KeyingException(Reason.UNKNOWN_CRS, "a PROJJSON CRS must be a JSON object, not "
-                    + (projJson == null ? "nothing" : "a JSON " + projJson.getNodeType()));
+            throw new KeyingException(
+                    Reason.UNKNOWN_CRS,
+                    "a PROJJSON CRS must be a JSON object, not "
+                            + (projJson == null ? "nothing" : "a JSON " + projJson.getNodeType()));
         }
         String type = projJson.path("type").asText("");
         return switch (type) {
@@ -76,8 +77,10 @@ final class ProjJsonCrs {
             throw new KeyingException(Reason.UNKNOWN_CRS, describe(bound) + " has no source_crs");
         }
         if (!isWgs84(bound.path("target_crs"))) {
-            throw new KeyingException(Reason.UNSUPPORTED_CRS, describe(bound) + " gives a datum shift to "
-                    + describe(bound.path("target_crs")) + ", not to WGS 84, so it cannot be reprojected to EPSG:4326");
+            throw new KeyingException(
+                    Reason.UNSUPPORTED_CRS,
+                    describe(bound) + " gives a datum shift to " + describe(bound.path("target_crs"))
+                            + ", not to WGS 84, so it cannot be reprojected to EPSG:4326");
         }
         return identifiedOrDefined(source, towgs84(bound.path("transformation"), bound));
     }
@@ -87,7 +90,8 @@ final class ProjJsonCrs {
         KeyingException identification = null;
         for (JsonNode id : ids) {
             try {
-                return SourceCrs.identified(id.get("authority").asText(), id.get("code").asText(), null);
+                return SourceCrs.identified(
+                        id.get("authority").asText(), id.get("code").asText(), null);
             } catch (KeyingException e) {
                 identification = identification == null ? e : identification;
             }
@@ -98,9 +102,13 @@ final class ProjJsonCrs {
             if (identification == null) {
                 throw e;
             }
-            throw new KeyingException(Reason.UNSUPPORTED_CRS, describe(crs) + " is identified only by "
-                    + ids.stream().map(ProjJsonCrs::authorityCode).toList() + ", which the projection library does not hold, "
-                    + "and cannot be built from its definition: " + e.getMessage(), identification);
+            throw new KeyingException(
+                    Reason.UNSUPPORTED_CRS,
+                    describe(crs) + " is identified only by "
+                            + ids.stream().map(ProjJsonCrs::authorityCode).toList()
+                            + ", which the projection library does not hold, "
+                            + "and cannot be built from its definition: " + e.getMessage(),
+                    identification);
         }
     }
 
@@ -123,19 +131,33 @@ final class ProjJsonCrs {
                 }
                 JsonNode conversion = crs.path("conversion");
                 if (!conversion.isObject()) {
-                    throw new KeyingException(Reason.UNKNOWN_CRS, describe(crs) + " has no conversion to build it from");
+                    throw new KeyingException(
+                            Reason.UNKNOWN_CRS, describe(crs) + " has no conversion to build it from");
                 }
                 Method method = Method.of(conversion.path("method"))
-                        .orElseThrow(() -> new KeyingException(Reason.UNSUPPORTED_CRS, describe(crs) + " uses the conversion method "
-                                + Quoted.of(conversion.path("method").path("name").asText("(unnamed)"))
-                                + ", which this implementation does not build (it builds " + Method.supported() + ")"));
+                        .orElseThrow(() -> new KeyingException(
+                                Reason.UNSUPPORTED_CRS,
+                                describe(crs) + " uses the conversion method "
+                                        + Quoted.of(conversion
+                                                .path("method")
+                                                .path("name")
+                                                .asText("(unnamed)"))
+                                        + ", which this implementation does not build (it builds " + Method.supported()
+                                        + ")"));
                 Parameters parameters = new Parameters(conversion.path("parameters"), crs);
-                String datum = method == Method.PSEUDO_MERCATOR ? pseudoMercatorDatum(base, parameters) : datum(base, towgs84);
-                yield SourceCrs.defined(name, method.definition(parameters) + " " + datum + " " + units(crs) + " +no_defs", false);
+                String datum =
+                        method == Method.PSEUDO_MERCATOR ? pseudoMercatorDatum(base, parameters) : datum(base, towgs84);
+                yield SourceCrs.defined(
+                        name, method.definition(parameters) + " " + datum + " " + units(crs) + " +no_defs", false);
             }
-            case "" -> throw new KeyingException(Reason.UNKNOWN_CRS, describe(crs) + " has no type, so it cannot be read as a CRS");
-            default -> throw new KeyingException(Reason.UNSUPPORTED_CRS, describe(crs)
-                    + " is not a geographic or projected CRS, so it cannot be reprojected to EPSG:4326");
+            case "" ->
+                throw new KeyingException(
+                        Reason.UNKNOWN_CRS, describe(crs) + " has no type, so it cannot be read as a CRS");
+            default ->
+                throw new KeyingException(
+                        Reason.UNSUPPORTED_CRS,
+                        describe(crs)
+                                + " is not a geographic or projected CRS, so it cannot be reprojected to EPSG:4326");
         };
     }
 
@@ -143,13 +165,16 @@ final class ProjJsonCrs {
         JsonNode cs = crs.path("coordinate_system");
         String subtype = cs.path("subtype").asText("ellipsoidal");
         if (!subtype.equals("ellipsoidal")) {
-            throw new KeyingException(Reason.UNSUPPORTED_CRS, describe(crs) + " has a " + subtype
-                    + " coordinate system, not longitude and latitude");
+            throw new KeyingException(
+                    Reason.UNSUPPORTED_CRS,
+                    describe(crs) + " has a " + subtype + " coordinate system, not longitude and latitude");
         }
         for (JsonNode axis : cs.path("axis")) {
             if (Math.abs(inUnit(1, axis.path("unit"), "degree", Math.PI / 180) - 1) > 1e-12) {
-                throw new KeyingException(Reason.UNSUPPORTED_CRS, describe(crs) + " has longitude and latitude in "
-                        + Quoted.of(unitName(axis.path("unit"))) + ", not degrees");
+                throw new KeyingException(
+                        Reason.UNSUPPORTED_CRS,
+                        describe(crs) + " has longitude and latitude in " + Quoted.of(unitName(axis.path("unit")))
+                                + ", not degrees");
             }
         }
     }
@@ -161,7 +186,8 @@ final class ProjJsonCrs {
     private static String datum(JsonNode geographic, String towgs84) {
         if (towgs84 == null) {
             for (JsonNode id : identifiers(geographic)) {
-                Optional<String> known = datumOfIdentified(id.get("authority").asText() + ":" + id.get("code").asText());
+                Optional<String> known = datumOfIdentified(
+                        id.get("authority").asText() + ":" + id.get("code").asText());
                 if (known.isPresent()) {
                     return known.get();
                 }
@@ -169,16 +195,20 @@ final class ProjJsonCrs {
         }
         JsonNode datum = geographic.has("datum") ? geographic.path("datum") : geographic.path("datum_ensemble");
         if (!datum.isObject()) {
-            throw new KeyingException(Reason.UNKNOWN_CRS, describe(geographic) + " has neither datum nor datum_ensemble");
+            throw new KeyingException(
+                    Reason.UNKNOWN_CRS, describe(geographic) + " has neither datum nor datum_ensemble");
         }
-        String primeMeridian = primeMeridian(datum.has("prime_meridian") ? datum.path("prime_meridian") : geographic.path("prime_meridian"));
+        String primeMeridian = primeMeridian(
+                datum.has("prime_meridian") ? datum.path("prime_meridian") : geographic.path("prime_meridian"));
         if (towgs84 == null) {
             Optional<String> known = knownDatum(datum);
             if (known.isPresent()) {
                 return "+datum=" + known.get() + primeMeridian;
             }
         }
-        return ellipsoid(datum.path("ellipsoid"), geographic) + (towgs84 == null ? "" : " +towgs84=" + towgs84) + primeMeridian;
+        return ellipsoid(datum.path("ellipsoid"), geographic)
+                + (towgs84 == null ? "" : " +towgs84=" + towgs84)
+                + primeMeridian;
     }
 
     /** The datum parameters the database's definition of an identified geographic CRS gives. */
@@ -192,7 +222,8 @@ final class ProjJsonCrs {
         List<String> datum = new ArrayList<>();
         for (String parameter : parameters.trim().split("\\s+")) {
             String key = parameter.replaceFirst("^\\+", "").split("=", 2)[0];
-            if (List.of("datum", "ellps", "a", "b", "rf", "f", "R", "towgs84", "nadgrids", "pm").contains(key)) {
+            if (List.of("datum", "ellps", "a", "b", "rf", "f", "R", "towgs84", "nadgrids", "pm")
+                    .contains(key)) {
                 datum.add(parameter.startsWith("+") ? parameter : "+" + parameter);
             }
         }
@@ -201,7 +232,8 @@ final class ProjJsonCrs {
 
     private static Optional<String> knownDatum(JsonNode datum) {
         for (JsonNode id : identifiers(datum)) {
-            if (id.get("authority").asText().equalsIgnoreCase("EPSG") && KNOWN_DATUMS.containsKey(id.get("code").asText())) {
+            if (id.get("authority").asText().equalsIgnoreCase("EPSG")
+                    && KNOWN_DATUMS.containsKey(id.get("code").asText())) {
                 return Optional.of(KNOWN_DATUMS.get(id.get("code").asText()));
             }
         }
@@ -214,7 +246,8 @@ final class ProjJsonCrs {
 
     private static boolean isWgs84(JsonNode geographic) {
         for (JsonNode id : identifiers(geographic)) {
-            String code = id.get("authority").asText().toUpperCase(Locale.ROOT) + ":" + id.get("code").asText();
+            String code = id.get("authority").asText().toUpperCase(Locale.ROOT) + ":"
+                    + id.get("code").asText();
             if (code.equals("EPSG:4326") || code.equals("OGC:CRS84")) {
                 return true;
             }
@@ -240,8 +273,9 @@ final class ProjJsonCrs {
         if (ellipsoid.has("semi_minor_axis")) {
             return "+a=" + a + " +b=" + length(ellipsoid.path("semi_minor_axis"), crs);
         }
-        throw new KeyingException(Reason.UNKNOWN_CRS, describe(crs) + " has an ellipsoid with neither inverse_flattening, "
-                + "semi_minor_axis nor radius");
+        throw new KeyingException(
+                Reason.UNKNOWN_CRS,
+                describe(crs) + " has an ellipsoid with neither inverse_flattening, " + "semi_minor_axis nor radius");
     }
 
     private static String primeMeridian(JsonNode meridian) {
@@ -258,7 +292,9 @@ final class ProjJsonCrs {
     /** Web Mercator projects WGS 84 coordinates as if they were on a sphere of the ellipsoid's semi-major axis. */
     private static String pseudoMercatorDatum(JsonNode base, Parameters parameters) {
         JsonNode datum = base.has("datum") ? base.path("datum") : base.path("datum_ensemble");
-        double a = datum.path("ellipsoid").isObject() ? length(datum.path("ellipsoid").path("semi_major_axis"), base) : 6378137;
+        double a = datum.path("ellipsoid").isObject()
+                ? length(datum.path("ellipsoid").path("semi_major_axis"), base)
+                : 6378137;
         return "+a=" + a + " +b=" + a + " +nadgrids=@null";
     }
 
@@ -281,15 +317,21 @@ final class ProjJsonCrs {
         double dx = parameters.length("8605", "X-axis translation");
         double dy = parameters.length("8606", "Y-axis translation");
         double dz = parameters.length("8607", "Z-axis translation");
-        if (name.startsWith("geocentric translations") || List.of("9603", "1031", "1035").contains(code)) {
+        if (name.startsWith("geocentric translations")
+                || List.of("9603", "1031", "1035").contains(code)) {
             return dx + "," + dy + "," + dz;
         }
-        boolean positionVector = name.startsWith("position vector") || List.of("9606", "1033", "1037").contains(code);
-        boolean coordinateFrame = name.startsWith("coordinate frame") || List.of("9607", "1032", "1038").contains(code);
+        boolean positionVector = name.startsWith("position vector")
+                || List.of("9606", "1033", "1037").contains(code);
+        boolean coordinateFrame = name.startsWith("coordinate frame")
+                || List.of("9607", "1032", "1038").contains(code);
         if (!positionVector && !coordinateFrame) {
-            throw new KeyingException(Reason.UNSUPPORTED_CRS, describe(bound) + " shifts its datum to WGS 84 by "
-                    + Quoted.of(method.path("name").asText("(unnamed)")) + ", which this implementation does not apply "
-                    + "(it applies geocentric translations and the position vector and coordinate frame Helmert transformations)");
+            throw new KeyingException(
+                    Reason.UNSUPPORTED_CRS,
+                    describe(bound) + " shifts its datum to WGS 84 by "
+                            + Quoted.of(method.path("name").asText("(unnamed)"))
+                            + ", which this implementation does not apply "
+                            + "(it applies geocentric translations and the position vector and coordinate frame Helmert transformations)");
         }
         double sign = positionVector ? 1 : -1;
         double rx = sign * parameters.arcSeconds("8608", "X-axis rotation");
@@ -303,51 +345,105 @@ final class ProjJsonCrs {
 
     /** The conversion methods a ProjectedCRS is built from, by EPSG method code and name. */
     enum Method {
-        TRANSVERSE_MERCATOR("9807", "Transverse Mercator", p -> "+proj=tmerc" + p.degrees("lat_0", "8801", "Latitude of natural origin")
-                + p.degrees("lon_0", "8802", "Longitude of natural origin") + p.unity("k_0", "8805", "Scale factor at natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        LAMBERT_CONIC_CONFORMAL_2SP("9802", "Lambert Conic Conformal (2SP)", p -> "+proj=lcc"
-                + p.degrees("lat_0", "8821", "Latitude of false origin") + p.degrees("lon_0", "8822", "Longitude of false origin")
-                + p.degrees("lat_1", "8823", "Latitude of 1st standard parallel") + p.degrees("lat_2", "8824", "Latitude of 2nd standard parallel")
-                + p.metres("x_0", "8826", "Easting at false origin") + p.metres("y_0", "8827", "Northing at false origin")),
-        LAMBERT_CONIC_CONFORMAL_1SP("9801", "Lambert Conic Conformal (1SP)", p -> "+proj=lcc"
-                + p.degrees("lat_0", "8801", "Latitude of natural origin") + p.degrees("lat_1", "8801", "Latitude of natural origin")
-                + p.degrees("lon_0", "8802", "Longitude of natural origin") + p.unity("k_0", "8805", "Scale factor at natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        ALBERS_EQUAL_AREA("9822", "Albers Equal Area", p -> "+proj=aea"
-                + p.degrees("lat_0", "8821", "Latitude of false origin") + p.degrees("lon_0", "8822", "Longitude of false origin")
-                + p.degrees("lat_1", "8823", "Latitude of 1st standard parallel") + p.degrees("lat_2", "8824", "Latitude of 2nd standard parallel")
-                + p.metres("x_0", "8826", "Easting at false origin") + p.metres("y_0", "8827", "Northing at false origin")),
-        LAMBERT_AZIMUTHAL_EQUAL_AREA("9820", "Lambert Azimuthal Equal Area", p -> "+proj=laea"
-                + p.degrees("lat_0", "8801", "Latitude of natural origin") + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        MERCATOR_A("9804", "Mercator (variant A)", p -> "+proj=merc" + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                + p.unity("k_0", "8805", "Scale factor at natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        MERCATOR_B("9805", "Mercator (variant B)", p -> "+proj=merc" + p.degrees("lat_ts", "8823", "Latitude of 1st standard parallel")
-                + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        PSEUDO_MERCATOR("1024", "Popular Visualisation Pseudo Mercator", p -> "+proj=merc +lat_ts=0 +k=1"
-                + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        POLAR_STEREOGRAPHIC_A("9810", "Polar Stereographic (variant A)", p -> "+proj=stere"
-                + p.degrees("lat_0", "8801", "Latitude of natural origin") + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                + p.unity("k_0", "8805", "Scale factor at natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        POLAR_STEREOGRAPHIC_B("9829", "Polar Stereographic (variant B)", p -> "+proj=stere +lat_0="
-                + (p.angle("8832", "Latitude of standard parallel") < 0 ? "-90" : "90")
-                + p.degrees("lat_ts", "8832", "Latitude of standard parallel") + p.degrees("lon_0", "8833", "Longitude of origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        OBLIQUE_STEREOGRAPHIC("9809", "Oblique Stereographic", p -> "+proj=sterea"
-                + p.degrees("lat_0", "8801", "Latitude of natural origin") + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                + p.unity("k_0", "8805", "Scale factor at natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        EQUIDISTANT_CYLINDRICAL("1028", "Equidistant Cylindrical", p -> "+proj=eqc"
-                + p.degrees("lat_ts", "8823", "Latitude of 1st standard parallel") + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
-        CASSINI_SOLDNER("9806", "Cassini-Soldner", p -> "+proj=cass"
-                + p.degrees("lat_0", "8801", "Latitude of natural origin") + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing"));
+        TRANSVERSE_MERCATOR(
+                "9807",
+                "Transverse Mercator",
+                p -> "+proj=tmerc" + p.degrees("lat_0", "8801", "Latitude of natural origin")
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.unity("k_0", "8805", "Scale factor at natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        LAMBERT_CONIC_CONFORMAL_2SP(
+                "9802",
+                "Lambert Conic Conformal (2SP)",
+                p -> "+proj=lcc"
+                        + p.degrees("lat_0", "8821", "Latitude of false origin")
+                        + p.degrees("lon_0", "8822", "Longitude of false origin")
+                        + p.degrees("lat_1", "8823", "Latitude of 1st standard parallel")
+                        + p.degrees("lat_2", "8824", "Latitude of 2nd standard parallel")
+                        + p.metres("x_0", "8826", "Easting at false origin")
+                        + p.metres("y_0", "8827", "Northing at false origin")),
+        LAMBERT_CONIC_CONFORMAL_1SP(
+                "9801",
+                "Lambert Conic Conformal (1SP)",
+                p -> "+proj=lcc"
+                        + p.degrees("lat_0", "8801", "Latitude of natural origin")
+                        + p.degrees("lat_1", "8801", "Latitude of natural origin")
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.unity("k_0", "8805", "Scale factor at natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        ALBERS_EQUAL_AREA(
+                "9822",
+                "Albers Equal Area",
+                p -> "+proj=aea"
+                        + p.degrees("lat_0", "8821", "Latitude of false origin")
+                        + p.degrees("lon_0", "8822", "Longitude of false origin")
+                        + p.degrees("lat_1", "8823", "Latitude of 1st standard parallel")
+                        + p.degrees("lat_2", "8824", "Latitude of 2nd standard parallel")
+                        + p.metres("x_0", "8826", "Easting at false origin")
+                        + p.metres("y_0", "8827", "Northing at false origin")),
+        LAMBERT_AZIMUTHAL_EQUAL_AREA(
+                "9820",
+                "Lambert Azimuthal Equal Area",
+                p -> "+proj=laea"
+                        + p.degrees("lat_0", "8801", "Latitude of natural origin")
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        MERCATOR_A(
+                "9804",
+                "Mercator (variant A)",
+                p -> "+proj=merc" + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.unity("k_0", "8805", "Scale factor at natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        MERCATOR_B(
+                "9805",
+                "Mercator (variant B)",
+                p -> "+proj=merc" + p.degrees("lat_ts", "8823", "Latitude of 1st standard parallel")
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        PSEUDO_MERCATOR(
+                "1024",
+                "Popular Visualisation Pseudo Mercator",
+                p -> "+proj=merc +lat_ts=0 +k=1"
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        POLAR_STEREOGRAPHIC_A(
+                "9810",
+                "Polar Stereographic (variant A)",
+                p -> "+proj=stere"
+                        + p.degrees("lat_0", "8801", "Latitude of natural origin")
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.unity("k_0", "8805", "Scale factor at natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        POLAR_STEREOGRAPHIC_B(
+                "9829",
+                "Polar Stereographic (variant B)",
+                p -> "+proj=stere +lat_0="
+                        + (p.angle("8832", "Latitude of standard parallel") < 0 ? "-90" : "90")
+                        + p.degrees("lat_ts", "8832", "Latitude of standard parallel")
+                        + p.degrees("lon_0", "8833", "Longitude of origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        OBLIQUE_STEREOGRAPHIC(
+                "9809",
+                "Oblique Stereographic",
+                p -> "+proj=sterea"
+                        + p.degrees("lat_0", "8801", "Latitude of natural origin")
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.unity("k_0", "8805", "Scale factor at natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        EQUIDISTANT_CYLINDRICAL(
+                "1028",
+                "Equidistant Cylindrical",
+                p -> "+proj=eqc"
+                        + p.degrees("lat_ts", "8823", "Latitude of 1st standard parallel")
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+        CASSINI_SOLDNER(
+                "9806",
+                "Cassini-Soldner",
+                p -> "+proj=cass"
+                        + p.degrees("lat_0", "8801", "Latitude of natural origin")
+                        + p.degrees("lon_0", "8802", "Longitude of natural origin")
+                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing"));
 
         private final String code;
         private final String name;
@@ -365,7 +461,8 @@ final class ProjJsonCrs {
 
         static Optional<Method> of(JsonNode method) {
             String code = method.path("id").path("authority").asText("").equalsIgnoreCase("EPSG")
-                    ? method.path("id").path("code").asText("") : "";
+                    ? method.path("id").path("code").asText("")
+                    : "";
             String name = method.path("name").asText("");
             for (Method candidate : values()) {
                 if (candidate.code.equals(code) || candidate.name.equalsIgnoreCase(name)) {
@@ -376,7 +473,7 @@ final class ProjJsonCrs {
         }
 
         static List<String> supported() {
-            return java.util.Arrays.stream(values()).map(method -> method.name).toList();
+            return Arrays.stream(values()).map(method -> method.name).toList();
         }
     }
 
@@ -398,12 +495,15 @@ final class ProjJsonCrs {
 
         private Optional<JsonNode> find(String code, String name) {
             JsonNode parameter = byKey.get("code:" + code);
-            return Optional.ofNullable(parameter != null ? parameter : byKey.get("name:" + name.toLowerCase(Locale.ROOT)));
+            return Optional.ofNullable(
+                    parameter != null ? parameter : byKey.get("name:" + name.toLowerCase(Locale.ROOT)));
         }
 
         private JsonNode require(String code, String name) {
-            return find(code, name).orElseThrow(() -> new KeyingException(Reason.UNKNOWN_CRS, describe(crs)
-                    + " lacks the parameter " + Quoted.of(name) + " (EPSG " + code + ")"));
+            return find(code, name)
+                    .orElseThrow(() -> new KeyingException(
+                            Reason.UNKNOWN_CRS,
+                            describe(crs) + " lacks the parameter " + Quoted.of(name) + " (EPSG " + code + ")"));
         }
 
         /** An angle in degrees. */
@@ -415,7 +515,11 @@ final class ProjJsonCrs {
         /** An angle in arc-seconds. */
         double arcSeconds(String code, String name) {
             JsonNode parameter = require(code, name);
-            return inUnit(parameter.path("value").asDouble(), parameter.path("unit"), "arc-second", 1 / ARC_SECONDS_PER_RADIAN);
+            return inUnit(
+                    parameter.path("value").asDouble(),
+                    parameter.path("unit"),
+                    "arc-second",
+                    1 / ARC_SECONDS_PER_RADIAN);
         }
 
         double length(String code, String name) {
@@ -457,7 +561,8 @@ final class ProjJsonCrs {
     private static double factor(JsonNode unit, String implied, double impliedFactor) {
         if (unit.isObject()) {
             if (!unit.path("conversion_factor").isNumber()) {
-                throw new KeyingException(Reason.UNKNOWN_CRS, "the unit " + Quoted.of(unitName(unit)) + " has no conversion_factor");
+                throw new KeyingException(
+                        Reason.UNKNOWN_CRS, "the unit " + Quoted.of(unitName(unit)) + " has no conversion_factor");
             }
             return unit.path("conversion_factor").asDouble();
         }
@@ -471,7 +576,9 @@ final class ProjJsonCrs {
                 if (name.equals(implied)) {
                     yield impliedFactor;
                 }
-                throw new KeyingException(Reason.UNKNOWN_CRS, "the unit " + Quoted.of(name) + " is not one PROJJSON names without a conversion_factor");
+                throw new KeyingException(
+                        Reason.UNKNOWN_CRS,
+                        "the unit " + Quoted.of(name) + " is not one PROJJSON names without a conversion_factor");
             }
         };
     }
@@ -481,7 +588,9 @@ final class ProjJsonCrs {
      * unit is the target, so that parameters given in it keep their exact decimal value.
      */
     private static double inUnit(double value, JsonNode unit, String target, double targetFactor) {
-        if (unit.isMissingNode() || unit.isNull() || unit.isTextual() && unit.asText().equals(target)
+        if (unit.isMissingNode()
+                || unit.isNull()
+                || unit.isTextual() && unit.asText().equals(target)
                 || unit.isObject() && unit.path("name").asText().equals(target)) {
             return value;
         }
@@ -513,7 +622,8 @@ final class ProjJsonCrs {
     }
 
     private static boolean isUsableId(JsonNode id) {
-        return id.path("authority").isTextual() && !id.path("authority").asText().isBlank()
+        return id.path("authority").isTextual()
+                && !id.path("authority").asText().isBlank()
                 && (id.path("code").isTextual() || id.path("code").isIntegralNumber())
                 && !id.path("code").asText().isBlank();
     }
@@ -524,6 +634,7 @@ final class ProjJsonCrs {
 
     static String describe(JsonNode projJson) {
         String type = projJson.path("type").asText("CRS");
-        return "PROJJSON " + Quoted.of(type) + " named " + Quoted.of(projJson.path("name").asText("(unnamed)"));
+        return "PROJJSON " + Quoted.of(type) + " named "
+                + Quoted.of(projJson.path("name").asText("(unnamed)"));
     }
 }

@@ -7,8 +7,7 @@ final class Quoted {
 
     private static final int MAX_LENGTH = 60;
 
-    private Quoted() {
-    }
+    private Quoted() {}
 
     static String of(String value) {
         if (value == null) {

@@ -1,15 +1,14 @@
 package dev.nifigeoparquet.archive.keying;
 
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
-import org.locationtech.proj4j.CRSFactory;
-import org.locationtech.proj4j.CoordinateReferenceSystem;
-
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.locationtech.proj4j.CRSFactory;
+import org.locationtech.proj4j.CoordinateReferenceSystem;
 
 /**
  * The CRS a feature's coordinates are in, known to be reprojectable to EPSG:4326: either identified as
@@ -38,7 +37,8 @@ public final class SourceCrs {
     private final boolean wgs84LonLat;
     private final String conformanceWarning;
 
-    private SourceCrs(String authorityCode, String definition, String name, boolean wgs84LonLat, String conformanceWarning) {
+    private SourceCrs(
+            String authorityCode, String definition, String name, boolean wgs84LonLat, String conformanceWarning) {
         this.authorityCode = authorityCode;
         this.definition = definition;
         this.name = name;
@@ -64,8 +64,10 @@ public final class SourceCrs {
     static SourceCrs parse(String authorityAndCode, String warning) {
         Matcher m = AUTHORITY_CODE.matcher(authorityAndCode == null ? "" : authorityAndCode.strip());
         if (!m.matches()) {
-            throw new KeyingException(Reason.UNKNOWN_CRS, Quoted.of(authorityAndCode)
-                    + " is not a CRS identifier of the form AUTHORITY:CODE, such as EPSG:3857");
+            throw new KeyingException(
+                    Reason.UNKNOWN_CRS,
+                    Quoted.of(authorityAndCode)
+                            + " is not a CRS identifier of the form AUTHORITY:CODE, such as EPSG:3857");
         }
         return identified(m.group(1), m.group(2), warning);
     }
@@ -73,8 +75,12 @@ public final class SourceCrs {
     /** A CRS named by authority and code; fails unless it can be reprojected to EPSG:4326. */
     static SourceCrs identified(String authority, String code, String warning) {
         String authorityCode = authority.strip().toUpperCase(Locale.ROOT) + ":" + code.strip();
-        SourceCrs crs = new SourceCrs(authorityCode, null, authorityCode,
-                WGS84_LON_LAT.contains(authorityCode.toUpperCase(Locale.ROOT)), warning);
+        SourceCrs crs = new SourceCrs(
+                authorityCode,
+                null,
+                authorityCode,
+                WGS84_LON_LAT.contains(authorityCode.toUpperCase(Locale.ROOT)),
+                warning);
         if (!crs.isWgs84LonLat()) {
             crs.newProj4jCrs();
         }
@@ -131,14 +137,20 @@ public final class SourceCrs {
      */
     CoordinateReferenceSystem newProj4jCrs() {
         try {
-            return authorityCode != null ? new CRSFactory().createFromName(authorityCode)
+            return authorityCode != null
+                    ? new CRSFactory().createFromName(authorityCode)
                     : new CRSFactory().createFromParameters(null, definition);
         } catch (RuntimeException e) {
             // proj4j signals unknown codes and unknown authorities with different exception types.
-            throw new KeyingException(Reason.UNSUPPORTED_CRS, (authorityCode != null ? Quoted.of(authorityCode)
-                    + " has no definition in the projection library (proj4j and its EPSG database)"
-                    : Quoted.of(name) + ", defined as " + Quoted.of(definition) + ", cannot be built by the projection library (proj4j): "
-                    + e.getMessage()) + ", so it cannot be reprojected to EPSG:4326", e);
+            throw new KeyingException(
+                    Reason.UNSUPPORTED_CRS,
+                    (authorityCode != null
+                                    ? Quoted.of(authorityCode)
+                                            + " has no definition in the projection library (proj4j and its EPSG database)"
+                                    : Quoted.of(name) + ", defined as " + Quoted.of(definition)
+                                            + ", cannot be built by the projection library (proj4j): " + e.getMessage())
+                            + ", so it cannot be reprojected to EPSG:4326",
+                    e);
         }
     }
 
@@ -156,7 +168,8 @@ public final class SourceCrs {
      */
     @Override
     public boolean equals(Object other) {
-        return other instanceof SourceCrs that && Objects.equals(authorityCode, that.authorityCode)
+        return other instanceof SourceCrs that
+                && Objects.equals(authorityCode, that.authorityCode)
                 && Objects.equals(definition, that.definition);
     }
 

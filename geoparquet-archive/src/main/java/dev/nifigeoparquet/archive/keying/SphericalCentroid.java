@@ -1,14 +1,13 @@
 package dev.nifigeoparquet.archive.keying;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryCollection;
 import org.locationtech.jts.geom.LineString;
 import org.locationtech.jts.geom.Point;
 import org.locationtech.jts.geom.Polygon;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The centroid on the sphere of a geometry whose edges are great-circle arcs (a Parquet {@code GEOGRAPHY}, or a
@@ -31,8 +30,7 @@ public final class SphericalCentroid {
 
     private static final double DEGENERATE = 1e-15;
 
-    private SphericalCentroid() {
-    }
+    private SphericalCentroid() {}
 
     /** The spherical centroid of a non-empty geometry in longitude/latitude degrees, as (longitude, latitude). */
     public static Coordinate of(Geometry lonLat) {
@@ -80,7 +78,7 @@ public final class SphericalCentroid {
             if (length < DEGENERATE) {
                 continue; // antipodal ends: no single arc joins them
             }
-            double chord = norm(new double[]{b[0] - a[0], b[1] - a[1], b[2] - a[2]});
+            double chord = norm(new double[] {b[0] - a[0], b[1] - a[1], b[2] - a[2]});
             add(moment, sum, chord / length);
         }
     }
@@ -139,14 +137,14 @@ public final class SphericalCentroid {
     }
 
     private static double[] difference(double[] a, double[] b) {
-        return new double[]{a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+        return new double[] {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
     }
 
     private static double[] vector(Coordinate lonLat) {
         double lon = Math.toRadians(lonLat.x);
         double lat = Math.toRadians(lonLat.y);
         double cosLat = Math.cos(lat);
-        return new double[]{cosLat * Math.cos(lon), cosLat * Math.sin(lon), Math.sin(lat)};
+        return new double[] {cosLat * Math.cos(lon), cosLat * Math.sin(lon), Math.sin(lat)};
     }
 
     private static Coordinate lonLat(double[] v) {
@@ -156,7 +154,7 @@ public final class SphericalCentroid {
     }
 
     private static double[] cross(double[] a, double[] b) {
-        return new double[]{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+        return new double[] {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
     }
 
     private static double dot(double[] a, double[] b) {
@@ -168,7 +166,7 @@ public final class SphericalCentroid {
     }
 
     private static double[] scaled(double[] v, double factor) {
-        return new double[]{v[0] * factor, v[1] * factor, v[2] * factor};
+        return new double[] {v[0] * factor, v[1] * factor, v[2] * factor};
     }
 
     private static void add(double[] sum, double[] v, double factor) {

@@ -1,13 +1,13 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.CorruptDataException;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.OperationRecord;
 import dev.nifigeoparquet.archive.format.PartitionCommitter;
@@ -19,18 +19,17 @@ import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies validated deltas under the commit protocol: append, upsert, delete or replace.
@@ -126,15 +125,18 @@ public final class ArchiveWriter {
                 return null;
             });
             if (attempt.failure() != null) {
-                round.stream().filter(batch -> results[batch.index] == null && batch.failure == null)
+                round.stream()
+                        .filter(batch -> results[batch.index] == null && batch.failure == null)
                         .forEach(batch -> batch.failure = attempt.failure());
             }
             costs[round.get(0).index] = costs[round.get(0).index].plus(attempt.cost());
         }
         List<BatchOutcome> outcomes = new ArrayList<>();
         for (BatchPlan batch : plans) {
-            outcomes.add(batch.failure != null ? new BatchOutcome(null, batch.failure, costs[batch.index])
-                    : new BatchOutcome(results[batch.index], null, costs[batch.index]));
+            outcomes.add(
+                    batch.failure != null
+                            ? new BatchOutcome(null, batch.failure, costs[batch.index])
+                            : new BatchOutcome(results[batch.index], null, costs[batch.index]));
         }
         return outcomes;
     }
@@ -164,7 +166,10 @@ public final class ArchiveWriter {
 
     /** Plans and commits one transaction's batches, planning again while another writer gets in the way. */
     private void runTransaction(List<BatchPlan> batches, OperationResult[] results) throws IOException {
-        Retry.onConflict(CommitConflictException.class, archive.descriptor().protocol().maxCommitAttempts(), "the archive")
+        Retry.onConflict(
+                        CommitConflictException.class,
+                        archive.descriptor().protocol().maxCommitAttempts(),
+                        "the archive")
                 .run(attempt -> {
                     planAndCommit(batches, results);
                     return null;
@@ -178,7 +183,8 @@ public final class ArchiveWriter {
      */
     private void planAndCommit(List<BatchPlan> batches, OperationResult[] results) throws IOException {
         while (true) {
-            List<BatchPlan> live = batches.stream().filter(batch -> batch.failure == null).toList();
+            List<BatchPlan> live =
+                    batches.stream().filter(batch -> batch.failure == null).toList();
             if (live.isEmpty()) {
                 return;
             }
@@ -193,8 +199,8 @@ public final class ArchiveWriter {
             } catch (ParticipantFailedException failed) {
                 PartitionWork work = plan.work.get(failed.cell());
                 // The partition is damaged: the batches that need it fail, the others go on without them.
-                CorruptDataException failure = Failures.damage(archive, work.cell, work.pinned.version(), (Exception) failed.getCause(),
-                        "rewritten");
+                CorruptDataException failure = Failures.damage(
+                        archive, work.cell, work.pinned.version(), (Exception) failed.getCause(), "rewritten");
                 work.batches.values().forEach(batch -> batch.failure = failure);
             }
         }
@@ -205,16 +211,24 @@ public final class ArchiveWriter {
         List<Planned> participants = new ArrayList<>();
         for (PartitionWork work : plan.work.values()) {
             List<OperationRecord> operations = new ArrayList<>();
-            work.batches.values().forEach(batch -> operations.add(new OperationRecord(batch.pending.operationIds(),
-                    batch.changes.getOrDefault(work.cell, RowChanges.NONE))));
-            participants.add(new Planned(work.cell, work.pinned.version(), work.type(), operations,
+            work.batches
+                    .values()
+                    .forEach(batch -> operations.add(new OperationRecord(
+                            batch.pending.operationIds(), batch.changes.getOrDefault(work.cell, RowChanges.NONE))));
+            participants.add(new Planned(
+                    work.cell,
+                    work.pinned.version(),
+                    work.type(),
+                    operations,
                     (current, stager) -> rewriter.rewrite(current, work, stager)));
         }
         // The largest rewrites first: the pool's threads then run out of work at about the same time.
-        participants.sort(java.util.Comparator.comparingLong((Planned participant) -> plan.work.get(participant.cell()).expectedBytes())
+        participants.sort(Comparator.comparingLong((Planned participant) ->
+                        plan.work.get(participant.cell()).expectedBytes())
                 .reversed());
         KeyIndex index = archive.descriptor().hasKey() ? new KeyIndex(archive) : null;
-        PartitionCommitter.LateParticipant journal = index == null || plan.arriving.isEmpty() && plan.leaving.isEmpty() ? null
+        PartitionCommitter.LateParticipant journal = index == null || plan.arriving.isEmpty() && plan.leaving.isEmpty()
+                ? null
                 : index.journalRecords(plan.lookup, plan.arriving, plan.leaving);
         Map<String, CommitOutcome> outcomes = archive.committer().commitPlanned(participants, journal, workers);
         if (journal != null) {
@@ -232,16 +246,23 @@ public final class ArchiveWriter {
         Map<String, Long> running = new HashMap<>();
         outcomes.forEach((cell, outcome) -> running.put(cell, outcome.before().rowCount()));
         Map<String, Integer> chargedTo = new HashMap<>();
-        plan.work.values().forEach(work -> chargedTo.put(work.cell, work.batches.values().stream()
-                .filter(batch -> work.cell.equals(batch.target())).findFirst()
-                .orElse(work.batches.values().iterator().next()).index));
+        plan.work
+                .values()
+                .forEach(work -> chargedTo.put(
+                        work.cell,
+                        work.batches.values().stream()
+                                .filter(batch -> work.cell.equals(batch.target()))
+                                .findFirst()
+                                .orElse(work.batches.values().iterator().next())
+                                .index));
         for (BatchPlan batch : plan.batches) {
             if (batch.failure != null) {
                 continue;
             }
             if (batch.replayOf != null) {
                 PartitionDelta all = PartitionDelta.combine(batch.deltas);
-                results[batch.index] = OperationResult.replayOf(all.deltaId(), batch.replayOf.rowCount(), all.duplicateKeys());
+                results[batch.index] =
+                        OperationResult.replayOf(all.deltaId(), batch.replayOf.rowCount(), all.duplicateKeys());
                 continue;
             }
             long before = 0;
@@ -262,16 +283,28 @@ public final class ArchiveWriter {
                     bytesRead += plan.work.get(cell).bytesRead;
                 }
             }
-            OperationResult.RowCounts rows = new OperationResult.RowCounts(batch.inserted, batch.updated, batch.moved, batch.deleted,
-                    batch.olderSkipped, batch.pending.duplicateKeys(), batch.absentDeletes);
-            results[batch.index] = new OperationResult(batch.pending.deltaId(), false, commits, before, after, rows, files, bytesRead);
+            OperationResult.RowCounts rows = new OperationResult.RowCounts(
+                    batch.inserted,
+                    batch.updated,
+                    batch.moved,
+                    batch.deleted,
+                    batch.olderSkipped,
+                    batch.pending.duplicateKeys(),
+                    batch.absentDeletes);
+            results[batch.index] =
+                    new OperationResult(batch.pending.deltaId(), false, commits, before, after, rows, files, bytesRead);
         }
     }
 
     private static OperationResult.FileCounts filesOf(CommitOutcome outcome) {
         Set<String> removed = new HashSet<>(outcome.change().removed());
-        return new OperationResult.FileCounts(outcome.change().added().size(),
-                outcome.change().added().stream().mapToLong(NewDataFile::bytes).sum(), removed.size(),
-                outcome.before().files().stream().filter(file -> removed.contains(file.name())).mapToLong(DataFileEntry::bytes).sum());
+        return new OperationResult.FileCounts(
+                outcome.change().added().size(),
+                outcome.change().added().stream().mapToLong(NewDataFile::bytes).sum(),
+                removed.size(),
+                outcome.before().files().stream()
+                        .filter(file -> removed.contains(file.name()))
+                        .mapToLong(DataFileEntry::bytes)
+                        .sum());
     }
 }

@@ -1,11 +1,10 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.parquet.RowValues;
-import org.apache.parquet.example.data.Group;
-
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.apache.parquet.example.data.Group;
 
 /**
  * The default operation id of a partition's delta (docs/archive-format.md, section 5.8; the vectors in

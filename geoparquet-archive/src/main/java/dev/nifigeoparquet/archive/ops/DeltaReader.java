@@ -6,15 +6,14 @@ import dev.nifigeoparquet.archive.geojson.GeoJsonFeatureReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.io.InputFile;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.InputFile;
 
 /**
  * The one way delta files reach the engine: Parquet files (GeoParquet with a {@code geo} block, or the native
@@ -78,7 +77,8 @@ public final class DeltaReader {
         try {
             reader = GeoParquetFileReader.open(file, name);
         } catch (ParquetFileException e) {
-            throw new DeltaRejectedException("Delta " + name + " rejected, nothing was written",
+            throw new DeltaRejectedException(
+                    "Delta " + name + " rejected, nothing was written",
                     "it is not a readable Parquet file: " + ParquetFileException.reasons(e));
         }
         try (reader) {
@@ -87,8 +87,13 @@ public final class DeltaReader {
                 archive.requireDeltaCrs(footer.schema(), footer.keyValues(), name);
             }
             SchemaConformer conformer = mode == WriteMode.DELETE
-                    ? SchemaConformer.forDeletes(archive.schema(), footer.schema(), archive.descriptor().keyColumns(), name)
-                    : SchemaConformer.of(archive.schema(), footer.schema(), SchemaHandling.FILL_MISSING_NULLABLE, deleteField, name);
+                    ? SchemaConformer.forDeletes(
+                            archive.schema(),
+                            footer.schema(),
+                            archive.descriptor().keyColumns(),
+                            name)
+                    : SchemaConformer.of(
+                            archive.schema(), footer.schema(), SchemaHandling.FILL_MISSING_NULLABLE, deleteField, name);
             List<DeltaRow> rows = new ArrayList<>();
             long index = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
@@ -102,9 +107,14 @@ public final class DeltaReader {
     public List<DeltaRow> readGeoJson(InputStream in, String name) throws IOException {
         GeoJsonFeatureReader reader = new GeoJsonFeatureReader(archive, mode, deleteField);
         List<DeltaRow> rows = reader.read(in, name);
-        if (deleteField != null && mode != WriteMode.DELETE && !rows.isEmpty() && reader.featuresWithDeleteMarker() == 0) {
-            throw new DeltaRejectedException("GeoJSON delta rejected, nothing was written", "no feature of " + name
-                    + " has a property '" + deleteField + "' (the delete field), so none could be deleted; check the name");
+        if (deleteField != null
+                && mode != WriteMode.DELETE
+                && !rows.isEmpty()
+                && reader.featuresWithDeleteMarker() == 0) {
+            throw new DeltaRejectedException(
+                    "GeoJSON delta rejected, nothing was written",
+                    "no feature of " + name + " has a property '" + deleteField
+                            + "' (the delete field), so none could be deleted; check the name");
         }
         return rows;
     }

@@ -1,12 +1,10 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.DeltaRejectedException;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.KeyingException;
-import org.locationtech.jts.geom.Geometry;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * Groups a whole delta (rows already in the archive's schema) by the partition each row belongs to, so that each
@@ -46,8 +45,11 @@ public final class DeltaRouter {
      * @param duplicateKeys rows dropped because a later row of the delta had the same key
      * @param unkeyable     rows set aside because they cannot be keyed ({@link #routeKeyable}); empty from {@link #route}
      */
-    public record Routed(SortedMap<String, List<DeltaRow>> byCell, List<DeltaRow> deletions, int duplicateKeys,
-                         List<Unkeyable> unkeyable) {
+    public record Routed(
+            SortedMap<String, List<DeltaRow>> byCell,
+            List<DeltaRow> deletions,
+            int duplicateKeys,
+            List<Unkeyable> unkeyable) {
 
         public Routed {
             byCell = Collections.unmodifiableSortedMap(new TreeMap<>(byCell));
@@ -93,8 +95,10 @@ public final class DeltaRouter {
     public Routed route(Iterable<DeltaRow> rows) {
         Routed routed = route(rows, true);
         if (!routed.unkeyable().isEmpty()) {
-            List<String> problems = routed.unkeyable().stream().limit(PROBLEM_LIMIT)
-                    .map(Unkeyable::problem).toList();
+            List<String> problems = routed.unkeyable().stream()
+                    .limit(PROBLEM_LIMIT)
+                    .map(Unkeyable::problem)
+                    .toList();
             throw new DeltaRejectedException("Delta rejected before routing, nothing was written", problems);
         }
         return routed;
@@ -124,7 +128,8 @@ public final class DeltaRouter {
             FeatureKey key = keys == null ? null : keys.keyOf(row.row());
             if (keyed && key == null) {
                 if (!stopCollectingAtLimit || unkeyable.size() < PROBLEM_LIMIT) {
-                    unkeyable.add(new Unkeyable(rowIndex, given, null, NULL_KEY, NULL_KEY + ": key " + keys.columns() + " is null"));
+                    unkeyable.add(new Unkeyable(
+                            rowIndex, given, null, NULL_KEY, NULL_KEY + ": key " + keys.columns() + " is null"));
                 }
                 continue;
             }
@@ -135,10 +140,20 @@ public final class DeltaRouter {
                     cell = archive.keyer().cellOf(geometry, archive.sourceCrs());
                 } catch (KeyingException | IllegalArgumentException e) {
                     if (!stopCollectingAtLimit || unkeyable.size() < PROBLEM_LIMIT) {
-                        unkeyable.add(e instanceof KeyingException keying
-                                ? new Unkeyable(rowIndex, given, key == null ? null : key.toString(), keying.reason().name(), e.getMessage())
-                                : new Unkeyable(rowIndex, given, key == null ? null : key.toString(), INVALID_GEOMETRY,
-                                        INVALID_GEOMETRY + ": " + e.getMessage()));
+                        unkeyable.add(
+                                e instanceof KeyingException keying
+                                        ? new Unkeyable(
+                                                rowIndex,
+                                                given,
+                                                key == null ? null : key.toString(),
+                                                keying.reason().name(),
+                                                e.getMessage())
+                                        : new Unkeyable(
+                                                rowIndex,
+                                                given,
+                                                key == null ? null : key.toString(),
+                                                INVALID_GEOMETRY,
+                                                INVALID_GEOMETRY + ": " + e.getMessage()));
                     }
                     continue;
                 }
@@ -168,6 +183,5 @@ public final class DeltaRouter {
         return new Routed(byCell, deletions, duplicates, unkeyable);
     }
 
-    private record Placed(DeltaRow row, String cell) {
-    }
+    private record Placed(DeltaRow row, String cell) {}
 }

@@ -4,7 +4,6 @@ import dev.nifigeoparquet.archive.CorruptDataException;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.StalePlanException;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
@@ -12,8 +11,7 @@ import java.nio.file.NoSuchFileException;
 /** What a failure to read or rewrite one partition of a run means, decided by its type for the planner and the writer. */
 final class Failures {
 
-    private Failures() {
-    }
+    private Failures() {}
 
     /**
      * The damage that fails the batches needing the partition: corrupt data, or a live file gone without a newer commit
@@ -23,7 +21,8 @@ final class Failures {
      *
      * @param while_ what the run was doing with the partition's files ("read", "rewritten")
      */
-    static CorruptDataException damage(GeoParquetArchive archive, String cell, long pinnedVersion, Exception failure, String while_)
+    static CorruptDataException damage(
+            GeoParquetArchive archive, String cell, long pinnedVersion, Exception failure, String while_)
             throws IOException {
         Exception cause = failure instanceof UncheckedIOException unchecked ? unchecked.getCause() : failure;
         if (cause instanceof NoSuchFileException missing) {
@@ -32,7 +31,8 @@ final class Failures {
                 stale.initCause(missing);
                 throw stale;
             }
-            return new CorruptDataException(missing.getMessage() + " (live, and no newer commit superseded it)", missing);
+            return new CorruptDataException(
+                    missing.getMessage() + " (live, and no newer commit superseded it)", missing);
         }
         if (cause instanceof CorruptDataException corrupt) {
             return corrupt;

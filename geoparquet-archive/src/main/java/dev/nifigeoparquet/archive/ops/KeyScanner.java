@@ -1,15 +1,11 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.LiveFiles;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.FeatureKey;
+import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +14,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 /**
  * Finds which of a partition's live files hold some wanted keys, reading only the key column chunks (and the version
@@ -38,7 +37,11 @@ public final class KeyScanner {
      * @param fileOf           the live file holding each key present
      * @param bytesRead        bytes of the column chunks read
      */
-    public record Result(Set<String> filesHoldingKeys, Map<FeatureKey, Group> stored, Map<FeatureKey, String> fileOf, long bytesRead) {
+    public record Result(
+            Set<String> filesHoldingKeys,
+            Map<FeatureKey, Group> stored,
+            Map<FeatureKey, String> fileOf,
+            long bytesRead) {
 
         /** The wanted keys present. */
         public Set<FeatureKey> found() {

@@ -23,8 +23,15 @@ import java.util.Map;
  * @param files      data files written and superseded for this operation
  * @param bytesRead  bytes read from the archive (key and version column chunks scanned plus files rewritten)
  */
-public record OperationResult(String deltaId, boolean replay, List<Commit> commits, long rowsBefore, long rowsAfter,
-                              RowCounts rows, FileCounts files, long bytesRead) {
+public record OperationResult(
+        String deltaId,
+        boolean replay,
+        List<Commit> commits,
+        long rowsBefore,
+        long rowsAfter,
+        RowCounts rows,
+        FileCounts files,
+        long bytesRead) {
 
     public OperationResult {
         commits = List.copyOf(commits);
@@ -55,23 +62,42 @@ public record OperationResult(String deltaId, boolean replay, List<Commit> commi
      * @param duplicateKeysInDelta delta rows dropped because a later row of the delta had the same key
      * @param absentKeysDeleted    deletes of keys the archive did not hold (counted, not an error)
      */
-    public record RowCounts(long inserted, long updated, long moved, long deleted, long olderVersionsSkipped,
-                            long duplicateKeysInDelta, long absentKeysDeleted) {
+    public record RowCounts(
+            long inserted,
+            long updated,
+            long moved,
+            long deleted,
+            long olderVersionsSkipped,
+            long duplicateKeysInDelta,
+            long absentKeysDeleted) {
 
         public static final RowCounts NONE = new RowCounts(0, 0, 0, 0, 0, 0, 0);
 
         public RowCounts {
-            if (inserted < 0 || updated < 0 || moved < 0 || deleted < 0 || olderVersionsSkipped < 0 || duplicateKeysInDelta < 0
-                    || absentKeysDeleted < 0 || moved > updated) {
-                throw new IllegalArgumentException("Inconsistent row counts: " + inserted + " inserted, " + updated + " updated, "
-                        + moved + " moved, " + deleted + " deleted, " + olderVersionsSkipped + " skipped, " + duplicateKeysInDelta
-                        + " duplicates, " + absentKeysDeleted + " absent");
+            if (inserted < 0
+                    || updated < 0
+                    || moved < 0
+                    || deleted < 0
+                    || olderVersionsSkipped < 0
+                    || duplicateKeysInDelta < 0
+                    || absentKeysDeleted < 0
+                    || moved > updated) {
+                throw new IllegalArgumentException(
+                        "Inconsistent row counts: " + inserted + " inserted, " + updated + " updated, "
+                                + moved + " moved, " + deleted + " deleted, " + olderVersionsSkipped + " skipped, "
+                                + duplicateKeysInDelta
+                                + " duplicates, " + absentKeysDeleted + " absent");
             }
         }
 
         public RowCounts plus(RowCounts other) {
-            return new RowCounts(inserted + other.inserted, updated + other.updated, moved + other.moved, deleted + other.deleted,
-                    olderVersionsSkipped + other.olderVersionsSkipped, duplicateKeysInDelta + other.duplicateKeysInDelta,
+            return new RowCounts(
+                    inserted + other.inserted,
+                    updated + other.updated,
+                    moved + other.moved,
+                    deleted + other.deleted,
+                    olderVersionsSkipped + other.olderVersionsSkipped,
+                    duplicateKeysInDelta + other.duplicateKeysInDelta,
                     absentKeysDeleted + other.absentKeysDeleted);
         }
     }
@@ -85,7 +111,10 @@ public record OperationResult(String deltaId, boolean replay, List<Commit> commi
         public static final FileCounts NONE = new FileCounts(0, 0, 0, 0);
 
         public FileCounts plus(FileCounts other) {
-            return new FileCounts(written + other.written, bytesWritten + other.bytesWritten, removed + other.removed,
+            return new FileCounts(
+                    written + other.written,
+                    bytesWritten + other.bytesWritten,
+                    removed + other.removed,
                     bytesRemoved + other.bytesRemoved);
         }
     }
@@ -97,8 +126,15 @@ public record OperationResult(String deltaId, boolean replay, List<Commit> commi
 
     /** A replay: nothing changed; the rows the operation's partition holds now. */
     public static OperationResult replayOf(String deltaId, long rowsNow, long duplicateKeysInDelta) {
-        return new OperationResult(deltaId, true, List.of(), rowsNow, rowsNow,
-                new RowCounts(0, 0, 0, 0, 0, duplicateKeysInDelta, 0), FileCounts.NONE, 0);
+        return new OperationResult(
+                deltaId,
+                true,
+                List.of(),
+                rowsNow,
+                rowsNow,
+                new RowCounts(0, 0, 0, 0, 0, duplicateKeysInDelta, 0),
+                FileCounts.NONE,
+                0);
     }
 
     /** The cells this operation committed to. */
@@ -172,8 +208,14 @@ public record OperationResult(String deltaId, boolean replay, List<Commit> commi
         for (Commit commit : other.commits) {
             merged.merge(commit.cell(), commit, (a, b) -> a.version() >= b.version() ? a : b);
         }
-        return new OperationResult(deltaId.equals(other.deltaId) ? deltaId : deltaId + "," + other.deltaId,
-                replay && other.replay, new ArrayList<>(merged.values()), rowsBefore + other.rowsBefore,
-                rowsAfter + other.rowsAfter, rows.plus(other.rows), files.plus(other.files), bytesRead + other.bytesRead);
+        return new OperationResult(
+                deltaId.equals(other.deltaId) ? deltaId : deltaId + "," + other.deltaId,
+                replay && other.replay,
+                new ArrayList<>(merged.values()),
+                rowsBefore + other.rowsBefore,
+                rowsAfter + other.rowsAfter,
+                rows.plus(other.rows),
+                files.plus(other.files),
+                bytesRead + other.bytesRead);
     }
 }

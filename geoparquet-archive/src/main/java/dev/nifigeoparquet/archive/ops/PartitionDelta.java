@@ -1,21 +1,20 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.DeltaRejectedException;
-import dev.nifigeoparquet.archive.parquet.RowValues;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.KeyingException;
-import org.apache.parquet.example.data.Group;
-import org.locationtech.jts.geom.Geometry;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.apache.parquet.example.data.Group;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * One partition's delta, validated against the archive before anything is written: every row is re-keyed (a
@@ -35,8 +34,15 @@ public final class PartitionDelta {
     private final int inputRows;
     private final int duplicateKeys;
 
-    private PartitionDelta(String cell, WriteMode mode, String deltaId, List<String> operationIds, Map<FeatureKey, DeltaRow> byKey,
-                           List<Group> unkeyedRows, int inputRows, int duplicateKeys) {
+    private PartitionDelta(
+            String cell,
+            WriteMode mode,
+            String deltaId,
+            List<String> operationIds,
+            Map<FeatureKey, DeltaRow> byKey,
+            List<Group> unkeyedRows,
+            int inputRows,
+            int duplicateKeys) {
         this.cell = cell;
         this.mode = mode;
         this.deltaId = deltaId;
@@ -54,15 +60,20 @@ public final class PartitionDelta {
      * @param deltaId the operation id; null to derive it from the rows (SHA-256 of their canonical form)
      * @throws DeltaRejectedException naming each bad record
      */
-    public static PartitionDelta prepare(GeoParquetArchive archive, String cell, WriteMode mode, Collection<DeltaRow> rows, String deltaId) {
+    public static PartitionDelta prepare(
+            GeoParquetArchive archive, String cell, WriteMode mode, Collection<DeltaRow> rows, String deltaId) {
         if (cell != null) {
             archive.requireCell(cell);
         } else if (mode != WriteMode.DELETE) {
-            throw new DeltaRejectedException("Delta", mode + " needs the partition's cell; only Delete can find its keys' partitions through the key index");
+            throw new DeltaRejectedException(
+                    "Delta",
+                    mode
+                            + " needs the partition's cell; only Delete can find its keys' partitions through the key index");
         }
         boolean keyed = archive.descriptor().hasKey();
         if (mode.needsKey() && !keyed) {
-            throw new DeltaRejectedException("Partition " + cell, mode + " needs a feature key, and this archive has none (it is append-only)");
+            throw new DeltaRejectedException(
+                    "Partition " + cell, mode + " needs a feature key, and this archive has none (it is append-only)");
         }
         FeatureKey.Extractor keys = keyed ? archive.keyExtractor() : null;
         GeometryCodec codec = archive.geometryCodec();
@@ -107,7 +118,8 @@ public final class PartitionDelta {
             }
         }
         if (!problems.isEmpty()) {
-            throw new DeltaRejectedException("Delta for partition " + cell + " rejected, nothing was written", problems);
+            throw new DeltaRejectedException(
+                    "Delta for partition " + cell + " rejected, nothing was written", problems);
         }
         String id = deltaId != null ? deltaId : derivedId.hex();
         return new PartitionDelta(cell, mode, id, List.of(id), byKey, unkeyed, (int) index, duplicates);
@@ -131,9 +143,9 @@ public final class PartitionDelta {
         int inputRows = 0;
         int duplicates = 0;
         for (PartitionDelta delta : deltas) {
-            if (!java.util.Objects.equals(delta.cell, first.cell) || delta.mode != first.mode) {
-                throw new IllegalArgumentException("Only deltas of one partition and mode combine: " + first.cell + "/" + first.mode
-                        + " and " + delta.cell + "/" + delta.mode);
+            if (!Objects.equals(delta.cell, first.cell) || delta.mode != first.mode) {
+                throw new IllegalArgumentException("Only deltas of one partition and mode combine: " + first.cell + "/"
+                        + first.mode + " and " + delta.cell + "/" + delta.mode);
             }
             for (Map.Entry<FeatureKey, DeltaRow> row : delta.byKey.entrySet()) {
                 if (byKey.remove(row.getKey()) != null) {
@@ -146,12 +158,18 @@ public final class PartitionDelta {
             inputRows += delta.inputRows;
             duplicates += delta.duplicateKeys;
         }
-        return new PartitionDelta(first.cell, first.mode, String.join(",", ids), ids, byKey, unkeyed, inputRows, duplicates);
+        return new PartitionDelta(
+                first.cell, first.mode, String.join(",", ids), ids, byKey, unkeyed, inputRows, duplicates);
     }
 
     /** Null when the row's geometry is keyable into this partition and of an allowed type; otherwise why not. */
-    private static String checkGeometry(GeoParquetArchive archive, GeometryCodec codec, Group row, long index, String cell,
-                                        Set<String> allowedTypes) {
+    private static String checkGeometry(
+            GeoParquetArchive archive,
+            GeometryCodec codec,
+            Group row,
+            long index,
+            String cell,
+            Set<String> allowedTypes) {
         Geometry geometry;
         String computed;
         try {

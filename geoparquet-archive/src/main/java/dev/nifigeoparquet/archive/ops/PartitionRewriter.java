@@ -1,22 +1,19 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.RollingFileWriter;
-import dev.nifigeoparquet.archive.format.LiveFiles;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.DataFileStager;
+import dev.nifigeoparquet.archive.format.FeatureKey;
+import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.schema.Type;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +22,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.schema.Type;
 
 /**
  * Carries out one partition's part of a run: rewrites only the files holding a key the run replaces or removes,
@@ -49,7 +48,8 @@ final class PartitionRewriter {
                 for (Group row : work.appended) {
                     writer.write(row);
                 }
-                return new PartitionChange(current.files().isEmpty() ? writer.finish() : writer.finishKeepingAFile(), current.fileNames());
+                return new PartitionChange(
+                        current.files().isEmpty() ? writer.finish() : writer.finishKeepingAFile(), current.fileNames());
             }
         }
         // Each rewritten file is replaced by its own new version under its name, the new rows going into the last one:
@@ -63,8 +63,9 @@ final class PartitionRewriter {
         for (int i = 0; i < rewritten.size(); i++) {
             DataFileEntry file = live.get(rewritten.get(i));
             try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), current, file);
-                 RollingFileWriter writer = newWriter(stager, ColumnEncodings.defaults().likeFile(reader.footer()))
-                         .replacing(List.of(file.name()))) {
+                    RollingFileWriter writer = newWriter(
+                                    stager, ColumnEncodings.defaults().likeFile(reader.footer()))
+                            .replacing(List.of(file.name()))) {
                 work.bytesRead += file.bytes();
                 if (!copyColumnwise(reader, work, keys, consumed, writer)) {
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
@@ -81,7 +82,9 @@ final class PartitionRewriter {
                         writer.write(row);
                     }
                 }
-                boolean partitionEmptied = last && written.isEmpty() && rewritten.size() == current.files().size();
+                boolean partitionEmptied = last
+                        && written.isEmpty()
+                        && rewritten.size() == current.files().size();
                 written.addAll(partitionEmptied ? writer.finishKeepingAFile() : writer.finish());
             }
         }
@@ -96,11 +99,13 @@ final class PartitionRewriter {
         return new PartitionChange(written, rewritten);
     }
 
-    private static void requireAllConsumed(PartitionCommit current, PartitionWork work, Set<FeatureKey> consumed) throws IOException {
+    private static void requireAllConsumed(PartitionCommit current, PartitionWork work, Set<FeatureKey> consumed)
+            throws IOException {
         int expected = work.replacements.size() + work.removals.size();
         if (consumed.size() != expected) {
             throw new IOException("Partition " + current.cell() + " version " + current.version() + " does not hold "
-                    + (expected - consumed.size()) + " of the keys its key scan found; its files changed after the scan");
+                    + (expected - consumed.size())
+                    + " of the keys its key scan found; its files changed after the scan");
         }
     }
 
@@ -109,16 +114,25 @@ final class PartitionRewriter {
      * read per row. For files this engine wrote with the archive's schema and top-level key columns; false, having read
      * nothing, for any other file, which then takes the row path.
      */
-    private boolean copyColumnwise(GeoParquetFileReader reader, PartitionWork work, FeatureKey.Extractor keys,
-                                   Set<FeatureKey> consumed, RollingFileWriter writer) throws IOException {
+    private boolean copyColumnwise(
+            GeoParquetFileReader reader,
+            PartitionWork work,
+            FeatureKey.Extractor keys,
+            Set<FeatureKey> consumed,
+            RollingFileWriter writer)
+            throws IOException {
         List<String> probed = keys.columns();
-        if (!GeoParquetFileWriter.wrote(reader.footer()) || !reader.footer().schema().equals(archive.schema())
-                || !probed.stream().allMatch(column -> archive.schema().containsField(column)
-                && archive.schema().getType(column).isPrimitive()
-                && !archive.schema().getType(column).isRepetition(Type.Repetition.REPEATED))) {
+        if (!GeoParquetFileWriter.wrote(reader.footer())
+                || !reader.footer().schema().equals(archive.schema())
+                || !probed.stream()
+                        .allMatch(column -> archive.schema().containsField(column)
+                                && archive.schema().getType(column).isPrimitive()
+                                && !archive.schema().getType(column).isRepetition(Type.Repetition.REPEATED))) {
             return false;
         }
-        for (ColumnarRowGroup group = reader.nextColumnarRowGroup(); group != null; group = reader.nextColumnarRowGroup()) {
+        for (ColumnarRowGroup group = reader.nextColumnarRowGroup();
+                group != null;
+                group = reader.nextColumnarRowGroup()) {
             while (group.hasNext()) {
                 Group existing = group.peek(probed);
                 Group kept = outcome(existing, work, keys, consumed);
@@ -139,7 +153,8 @@ final class PartitionRewriter {
      * What becomes of a stored row: itself when the run leaves it alone, the delta's row when that replaces it, null
      * when it is removed. {@code existing} needs only the key columns.
      */
-    private static Group outcome(Group existing, PartitionWork work, FeatureKey.Extractor keys, Set<FeatureKey> consumed) {
+    private static Group outcome(
+            Group existing, PartitionWork work, FeatureKey.Extractor keys, Set<FeatureKey> consumed) {
         FeatureKey key = keys.keyOf(existing);
         if (key == null) {
             return existing;
@@ -161,6 +176,11 @@ final class PartitionRewriter {
     }
 
     private RollingFileWriter newWriter(DataFileStager stager, ColumnEncodings encodings) {
-        return new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(), archive.descriptor().writer(), encodings);
+        return new RollingFileWriter(
+                stager,
+                archive.schema(),
+                archive.canonicalFooter(),
+                archive.descriptor().writer(),
+                encodings);
     }
 }

@@ -1,12 +1,11 @@
 package dev.nifigeoparquet.archive.ops;
 
+import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.index.KeyIndex;
-import org.apache.parquet.example.data.Group;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.parquet.example.data.Group;
 
 /**
  * What one run (the batches of several partitions applied together) will do, decided on pinned versions of every
@@ -64,6 +64,7 @@ final class RunPlan {
         PartitionCommit replayOf;
         /** Why the batch cannot be applied; the other batches go on without it. */
         Exception failure;
+
         long inserted;
         long updated;
         long moved;
@@ -72,9 +73,9 @@ final class RunPlan {
         long absentDeletes;
         long bytesRead;
         /** The partitions this batch changes, in the order it touches them. */
-        final Set<String> cells = new LinkedHashSet<>();
+        Set<String> cells = new LinkedHashSet<>();
         /** Its row changes in each of them. */
-        final Map<String, RowChanges> changes = new LinkedHashMap<>();
+        Map<String, RowChanges> changes = new LinkedHashMap<>();
 
         BatchPlan(int index, List<PartitionDelta> deltas) {
             this.index = index;
@@ -116,16 +117,19 @@ final class RunPlan {
         final String cell;
         /** The committed state the plan read; the commit is refused if the partition has moved on. */
         final PartitionCommit pinned;
-        final Map<FeatureKey, Group> replacements = new LinkedHashMap<>();
-        final Set<FeatureKey> removals = new HashSet<>();
-        final List<Group> appended = new ArrayList<>();
+
+        Map<FeatureKey, Group> replacements = new LinkedHashMap<>();
+        Set<FeatureKey> removals = new HashSet<>();
+        List<Group> appended = new ArrayList<>();
         /** Live files holding a replaced or removed key, in live-file order once sorted by {@link #filesInOrder}. */
-        final Set<String> filesHoldingKeys = new HashSet<>();
+        Set<String> filesHoldingKeys = new HashSet<>();
+
         boolean replaceAll;
         /** Batches with a part in this partition, by run index: each becomes one operation record of the commit. */
-        final Map<Integer, BatchPlan> batches = new TreeMap<>();
+        Map<Integer, BatchPlan> batches = new TreeMap<>();
         /** The write mode of the batch that targets this partition; null when it only loses keys. */
         OperationType targetType;
+
         boolean keysMoveOut;
         /** Bytes of the files the rewrite read; set by the rewrite. */
         long bytesRead;
@@ -141,7 +145,7 @@ final class RunPlan {
          */
         long expectedBytes() {
             long bytes = 0;
-            for (dev.nifigeoparquet.archive.format.DataFileEntry file : pinned.files()) {
+            for (DataFileEntry file : pinned.files()) {
                 if (replaceAll || filesHoldingKeys.contains(file.name())) {
                     bytes += file.bytes();
                 }
@@ -151,7 +155,9 @@ final class RunPlan {
 
         /** The files to rewrite, in the partition's live-file order. */
         List<String> filesInOrder() {
-            return pinned.fileNames().stream().filter(filesHoldingKeys::contains).toList();
+            return pinned.fileNames().stream()
+                    .filter(filesHoldingKeys::contains)
+                    .toList();
         }
 
         /** What the commit entry says the commit did. */

@@ -1,11 +1,11 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.DeltaRejectedException;
-import dev.nifigeoparquet.archive.format.LiveFiles;
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.FeatureKey;
+import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.format.StalePlanException;
@@ -13,8 +13,6 @@ import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.parquet.example.data.Group;
 
 /**
  * Decides what a run does, reading each partition at one pinned version: which deltas are replays, where each key
@@ -72,7 +71,8 @@ final class RunPlanner {
             }
             PartitionCommit state = pins.get(target);
             List<PartitionDelta> pending = batch.deltas.stream()
-                    .filter(delta -> !delta.operationIds().stream().allMatch(state::hasCommitted)).toList();
+                    .filter(delta -> !delta.operationIds().stream().allMatch(state::hasCommitted))
+                    .toList();
             if (pending.isEmpty()) {
                 batch.replayOf = state;
             } else {
@@ -88,8 +88,11 @@ final class RunPlanner {
         Map<BatchPlan, TargetScan> targets = scanTargets(live(batches), pins);
         Map<FeatureKey, BatchPlan> unresolved = new LinkedHashMap<>();
         for (BatchPlan batch : live(batches)) {
-            Set<FeatureKey> inTarget = targets.containsKey(batch) ? targets.get(batch).keys().found() : Set.of();
-            batch.pending.rowsByKey().keySet().stream().filter(key -> !inTarget.contains(key)).forEach(key -> unresolved.put(key, batch));
+            Set<FeatureKey> inTarget =
+                    targets.containsKey(batch) ? targets.get(batch).keys().found() : Set.of();
+            batch.pending.rowsByKey().keySet().stream()
+                    .filter(key -> !inTarget.contains(key))
+                    .forEach(key -> unresolved.put(key, batch));
         }
         plan.lookup = new KeyIndex(archive).lookUp(unresolved.keySet());
         Map<FeatureKey, Map<String, Group>> elsewhere = scanCandidates(plan.lookup, unresolved, pins);
@@ -100,7 +103,9 @@ final class RunPlanner {
     }
 
     private static List<BatchPlan> live(List<BatchPlan> batches) {
-        return batches.stream().filter(batch -> batch.failure == null && batch.replayOf == null).toList();
+        return batches.stream()
+                .filter(batch -> batch.failure == null && batch.replayOf == null)
+                .toList();
     }
 
     /** An archive without a key: an Append adds its rows, a Replace supersedes every file. */
@@ -123,8 +128,7 @@ final class RunPlanner {
     }
 
     /** A target's key scan, and for a Replace every key the target holds. */
-    private record TargetScan(KeyScanner.Result keys, Set<FeatureKey> allKeys) {
-    }
+    private record TargetScan(KeyScanner.Result keys, Set<FeatureKey> allKeys) {}
 
     /**
      * Scans each target for its batch's keys. An Append's keys must be new, which the key index alone tells (it never
@@ -132,10 +136,12 @@ final class RunPlanner {
      * like any other's.
      */
     private Map<BatchPlan, TargetScan> scanTargets(List<BatchPlan> batches, Pins pins) throws IOException {
-        List<BatchPlan> withTarget = batches.stream().filter(RunPlanner::scansTarget).toList();
+        List<BatchPlan> withTarget =
+                batches.stream().filter(RunPlanner::scansTarget).toList();
         List<Workers.Outcome<TargetScan>> scans = workers.map(withTarget, batch -> {
             PartitionCommit state = pins.get(batch.target());
-            KeyScanner.Result keys = scanner.scan(state, batch.pending.rowsByKey().keySet());
+            KeyScanner.Result keys =
+                    scanner.scan(state, batch.pending.rowsByKey().keySet());
             return new TargetScan(keys, batch.pending.mode() == WriteMode.REPLACE ? allKeys(state) : null);
         });
         Map<BatchPlan, TargetScan> targets = new HashMap<>();
@@ -153,17 +159,21 @@ final class RunPlanner {
     }
 
     /** Where else the unresolved keys are: the index's candidates, each confirmed by a scan of that partition. */
-    private Map<FeatureKey, Map<String, Group>> scanCandidates(KeyIndex.Lookup lookup, Map<FeatureKey, BatchPlan> unresolved,
-                                                               Pins pins) throws IOException {
+    private Map<FeatureKey, Map<String, Group>> scanCandidates(
+            KeyIndex.Lookup lookup, Map<FeatureKey, BatchPlan> unresolved, Pins pins) throws IOException {
         Map<String, Set<FeatureKey>> wantedByCell = new TreeMap<>();
         unresolved.forEach((key, batch) -> {
             if (batch.failure == null) {
-                lookup.candidates().getOrDefault(key, Set.of()).stream().filter(cell -> !(scansTarget(batch) && cell.equals(batch.target())))
-                        .forEach(cell -> wantedByCell.computeIfAbsent(cell, c -> new HashSet<>()).add(key));
+                lookup.candidates().getOrDefault(key, Set.of()).stream()
+                        .filter(cell -> !(scansTarget(batch) && cell.equals(batch.target())))
+                        .forEach(cell -> wantedByCell
+                                .computeIfAbsent(cell, c -> new HashSet<>())
+                                .add(key));
             }
         });
         List<String> cells = List.copyOf(wantedByCell.keySet());
-        List<Workers.Outcome<KeyScanner.Result>> scans = workers.map(cells, cell -> scanner.scan(pins.get(cell), wantedByCell.get(cell)));
+        List<Workers.Outcome<KeyScanner.Result>> scans =
+                workers.map(cells, cell -> scanner.scan(pins.get(cell), wantedByCell.get(cell)));
         Map<FeatureKey, Map<String, Group>> elsewhere = new HashMap<>();
         for (int i = 0; i < cells.size(); i++) {
             String cell = cells.get(i);
@@ -173,9 +183,15 @@ final class RunPlanner {
                 wantedByCell.get(cell).forEach(key -> unresolved.get(key).failure = failure);
                 continue;
             }
-            scan.value().stored().forEach((key, stored) -> elsewhere.computeIfAbsent(key, k -> new TreeMap<>()).put(cell, stored));
+            scan.value()
+                    .stored()
+                    .forEach((key, stored) ->
+                            elsewhere.computeIfAbsent(key, k -> new TreeMap<>()).put(cell, stored));
             scan.value().fileOf().forEach((key, file) -> pins.fileOf.put(new Located(cell, key), file));
-            BatchPlan first = wantedByCell.get(cell).stream().map(unresolved::get).min((a, b) -> a.index - b.index).orElseThrow();
+            BatchPlan first = wantedByCell.get(cell).stream()
+                    .map(unresolved::get)
+                    .min((a, b) -> a.index - b.index)
+                    .orElseThrow();
             first.bytesRead += scan.value().bytesRead();
         }
         return elsewhere;
@@ -191,8 +207,13 @@ final class RunPlanner {
     }
 
     /** Decides the fate of every key of one batch and adds its part to the partitions' rewrites. */
-    private void decide(RunPlan plan, BatchPlan batch, TargetScan targetScan, Map<FeatureKey, Map<String, Group>> elsewhere,
-                        Pins pins) throws IOException {
+    private void decide(
+            RunPlan plan,
+            BatchPlan batch,
+            TargetScan targetScan,
+            Map<FeatureKey, Map<String, Group>> elsewhere,
+            Pins pins)
+            throws IOException {
         if (batch.failure != null || batch.replayOf != null) {
             return;
         }
@@ -209,9 +230,11 @@ final class RunPlanner {
                 elsewhere.getOrDefault(key, Map.of()).keySet().forEach(cell -> held.add(key + " (in " + cell + ")"));
             }
             if (!held.isEmpty()) {
-                batch.failure = new DeltaRejectedException("Append to partition " + target,
+                batch.failure = new DeltaRejectedException(
+                        "Append to partition " + target,
                         "the archive already holds keys " + held.subList(0, Math.min(10, held.size()))
-                                + (held.size() > 10 ? " and " + (held.size() - 10) + " more" : "") + "; use Upsert to change existing features");
+                                + (held.size() > 10 ? " and " + (held.size() - 10) + " more" : "")
+                                + "; use Upsert to change existing features");
                 return;
             }
         }
@@ -220,11 +243,16 @@ final class RunPlanner {
             decideReplace(edits, delta, targetScan, elsewhere);
         } else {
             for (Map.Entry<FeatureKey, DeltaRow> entry : delta.rowsByKey().entrySet()) {
-                decideKey(edits, entry.getKey(), entry.getValue(), storedInTarget.get(entry.getKey()),
+                decideKey(
+                        edits,
+                        entry.getKey(),
+                        entry.getValue(),
+                        storedInTarget.get(entry.getKey()),
                         elsewhere.getOrDefault(entry.getKey(), Map.of()));
             }
         }
-        // The target records the operation, so a redelivery is recognised, unless a Delete only reached other partitions.
+        // The target records the operation, so a redelivery is recognised, unless a Delete only reached other
+        // partitions.
         boolean changedElsewhere = batch.cells.stream().anyMatch(cell -> !cell.equals(target));
         if (target != null && (delta.mode() != WriteMode.DELETE || batch.cells.contains(target) || !changedElsewhere)) {
             edits.target().targetType = delta.mode().operationType();
@@ -233,7 +261,8 @@ final class RunPlanner {
         batch.cells.forEach(cell -> plan.work.get(cell).batches.put(batch.index, batch));
     }
 
-    private void decideKey(Edits edits, FeatureKey key, DeltaRow row, Group storedInTarget, Map<String, Group> storedElsewhere)
+    private void decideKey(
+            Edits edits, FeatureKey key, DeltaRow row, Group storedInTarget, Map<String, Group> storedElsewhere)
             throws IOException {
         BatchPlan batch = edits.batch;
         if (row.delete()) {
@@ -250,15 +279,18 @@ final class RunPlanner {
             batch.deleted += (storedInTarget == null ? 0 : 1) + storedElsewhere.size();
             return;
         }
-        if (versions != null && (storedInTarget != null && versions.deltaIsOlder(row.row(), storedInTarget)
-                || storedElsewhere.values().stream().anyMatch(stored -> versions.deltaIsOlder(row.row(), stored)))) {
+        if (versions != null
+                && (storedInTarget != null && versions.deltaIsOlder(row.row(), storedInTarget)
+                        || storedElsewhere.values().stream()
+                                .anyMatch(stored -> versions.deltaIsOlder(row.row(), stored)))) {
             batch.olderSkipped++;
             return;
         }
         if (storedInTarget != null) {
             edits.replace(key, row.row());
             batch.updated++;
-            // A copy of the key in another partition is a leftover of an inconsistent archive: the delta's row is the one kept.
+            // A copy of the key in another partition is a leftover of an inconsistent archive: the delta's row is the
+            // one kept.
             for (String cell : storedElsewhere.keySet()) {
                 edits.remove(cell, key, RowChanges.ONE_DELETED);
             }
@@ -284,8 +316,9 @@ final class RunPlanner {
     }
 
     /** The target becomes exactly the delta's rows; its keys are taken out of other partitions. Versions do not apply. */
-    private static void decideReplace(Edits edits, PartitionDelta delta, TargetScan targetScan,
-                                      Map<FeatureKey, Map<String, Group>> elsewhere) throws IOException {
+    private static void decideReplace(
+            Edits edits, PartitionDelta delta, TargetScan targetScan, Map<FeatureKey, Map<String, Group>> elsewhere)
+            throws IOException {
         BatchPlan batch = edits.batch;
         PartitionWork target = edits.target();
         target.replaceAll = true;
@@ -339,7 +372,8 @@ final class RunPlanner {
         for (DataFileEntry file : state.files()) {
             try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state, file)) {
                 reader.project(archive.descriptor().keyColumns());
-                FeatureKey.Extractor extractor = FeatureKey.extractor(reader.readSchema(), archive.descriptor().keyColumns());
+                FeatureKey.Extractor extractor = FeatureKey.extractor(
+                        reader.readSchema(), archive.descriptor().keyColumns());
                 reader.rows().forEachRemaining(row -> keys.add(extractor.keyOf(row)));
             }
         }
@@ -384,8 +418,11 @@ final class RunPlanner {
         void remove(String cell, FeatureKey key, RowChanges change) throws IOException {
             PartitionWork work = plan.workOn(cell, pins.get(cell));
             work.removals.add(key);
-            boolean inTargetScan = cell.equals(targetCell()) && inTarget != null && inTarget.fileOf().containsKey(key);
-            work.filesHoldingKeys.add(inTargetScan ? inTarget.fileOf().get(key) : pins.fileOf.get(new Located(cell, key)));
+            boolean inTargetScan = cell.equals(targetCell())
+                    && inTarget != null
+                    && inTarget.fileOf().containsKey(key);
+            work.filesHoldingKeys.add(
+                    inTargetScan ? inTarget.fileOf().get(key) : pins.fileOf.get(new Located(cell, key)));
             work.keysMoveOut |= change.movedOut() > 0;
             plan.leaving.put(key, cell);
             batch.change(cell, change);
@@ -393,14 +430,13 @@ final class RunPlanner {
     }
 
     /** A key in a partition. */
-    private record Located(String cell, FeatureKey key) {
-    }
+    private record Located(String cell, FeatureKey key) {}
 
     /** Every partition's state, read once per plan, so every scan of it sees the same version. */
     private final class Pins {
         private final Map<String, PartitionCommit> states = new ConcurrentHashMap<>();
         /** Which live file of a candidate partition holds a key, from the confirming scans. */
-        final Map<Located, String> fileOf = new ConcurrentHashMap<>();
+        Map<Located, String> fileOf = new ConcurrentHashMap<>();
 
         /** The pinned state: the first read of the partition in this plan, whichever thread made it. */
         PartitionCommit get(String cell) throws IOException {

@@ -3,15 +3,16 @@ package dev.nifigeoparquet.archive.ops;
 import dev.nifigeoparquet.archive.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Copies delta rows of another (compatible) schema into the archive's schema, field by field by name, after
@@ -26,7 +27,8 @@ public final class SchemaConformer {
     private final int deleteMarkerField;
     private final boolean everyRowDeletes;
 
-    private SchemaConformer(MessageType archive, GroupType delta, int[] sourceField, int deleteMarkerField, boolean everyRowDeletes) {
+    private SchemaConformer(
+            MessageType archive, GroupType delta, int[] sourceField, int deleteMarkerField, boolean everyRowDeletes) {
         this.archive = archive;
         this.delta = delta;
         this.sourceField = sourceField;
@@ -38,10 +40,11 @@ public final class SchemaConformer {
      * For a delta in Delete mode: only the key columns are read (a delete needs no geometry); other fields are
      * ignored.
      */
-    public static SchemaConformer forDeletes(MessageType archive, GroupType delta, List<String> keyColumns, String source) {
+    public static SchemaConformer forDeletes(
+            MessageType archive, GroupType delta, List<String> keyColumns, String source) {
         List<String> problems = new ArrayList<>();
         int[] sourceField = new int[archive.getFieldCount()];
-        java.util.Arrays.fill(sourceField, -1);
+        Arrays.fill(sourceField, -1);
         for (String key : keyColumns) {
             if (!delta.containsField(key)) {
                 problems.add("key field '" + key + "' is missing");
@@ -50,12 +53,14 @@ public final class SchemaConformer {
             Type target = archive.getType(key);
             Type given = delta.getType(key);
             if (!sameTypeIgnoringTopRepetition(target, given)) {
-                problems.add("key field '" + key + "' is " + describe(given) + " but the archive has " + describe(target));
+                problems.add(
+                        "key field '" + key + "' is " + describe(given) + " but the archive has " + describe(target));
             }
             sourceField[archive.getFieldIndex(key)] = delta.getFieldIndex(key);
         }
         if (!problems.isEmpty()) {
-            throw new DeltaRejectedException("Delete delta " + source + " cannot be matched to the archive's keys", problems);
+            throw new DeltaRejectedException(
+                    "Delete delta " + source + " cannot be matched to the archive's keys", problems);
         }
         return new SchemaConformer(archive, delta, sourceField, -1, true);
     }
@@ -67,7 +72,8 @@ public final class SchemaConformer {
      *                     without that field is refused: the name is wrong, and no row would be deleted
      * @throws DeltaRejectedException naming every missing, extra or differently typed field
      */
-    public static SchemaConformer of(MessageType archive, GroupType delta, SchemaHandling handling, String deleteMarker, String source) {
+    public static SchemaConformer of(
+            MessageType archive, GroupType delta, SchemaHandling handling, String deleteMarker, String source) {
         List<String> problems = new ArrayList<>();
         int[] sourceField = new int[archive.getFieldCount()];
         for (int field = 0; field < archive.getFieldCount(); field++) {
@@ -75,17 +81,21 @@ public final class SchemaConformer {
             if (!delta.containsField(target.getName())) {
                 sourceField[field] = -1;
                 if (target.isRepetition(Type.Repetition.REQUIRED) || handling == SchemaHandling.STRICT) {
-                    problems.add("field '" + target.getName() + "' is missing" + (target.isRepetition(Type.Repetition.REQUIRED)
-                            ? " and the archive requires it (non-nullable)" : " (strict schema handling)"));
+                    problems.add("field '" + target.getName() + "' is missing"
+                            + (target.isRepetition(Type.Repetition.REQUIRED)
+                                    ? " and the archive requires it (non-nullable)"
+                                    : " (strict schema handling)"));
                 }
                 continue;
             }
             int index = delta.getFieldIndex(target.getName());
             Type given = delta.getType(index);
             if (!sameTypeIgnoringTopRepetition(target, given)) {
-                problems.add("field '" + target.getName() + "' is " + describe(given) + " but the archive has " + describe(target));
+                problems.add("field '" + target.getName() + "' is " + describe(given) + " but the archive has "
+                        + describe(target));
             } else if (target.isRepetition(Type.Repetition.REPEATED) != given.isRepetition(Type.Repetition.REPEATED)) {
-                problems.add("field '" + target.getName() + "' repetition " + given.getRepetition() + " differs from the archive's " + target.getRepetition());
+                problems.add("field '" + target.getName() + "' repetition " + given.getRepetition()
+                        + " differs from the archive's " + target.getRepetition());
             }
             sourceField[field] = index;
         }
@@ -97,13 +107,17 @@ public final class SchemaConformer {
         if (deleteMarker != null && delta.containsField(deleteMarker) && !archive.containsField(deleteMarker)) {
             markerIndex = delta.getFieldIndex(deleteMarker);
             Type marker = delta.getType(markerIndex);
-            if (!marker.isPrimitive() || marker.asPrimitiveType().getPrimitiveTypeName() != org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BOOLEAN) {
+            if (!marker.isPrimitive()
+                    || marker.asPrimitiveType().getPrimitiveTypeName() != PrimitiveType.PrimitiveTypeName.BOOLEAN) {
                 problems.add("delete-marker field '" + deleteMarker + "' must be boolean, is " + describe(marker));
             }
         }
         for (Type given : delta.getFields()) {
-            if (!archive.containsField(given.getName()) && !given.getName().equals(deleteMarker) && !isPartitionColumn(given)) {
-                problems.add("field '" + given.getName() + "' is not in the archive schema (schema evolution is not supported)");
+            if (!archive.containsField(given.getName())
+                    && !given.getName().equals(deleteMarker)
+                    && !isPartitionColumn(given)) {
+                problems.add("field '" + given.getName()
+                        + "' is not in the archive schema (schema evolution is not supported)");
             }
         }
         if (!problems.isEmpty()) {
@@ -122,14 +136,18 @@ public final class SchemaConformer {
 
     /** The row in the archive's schema; fails naming the row when a null reaches a required field. */
     public DeltaRow conform(Group row, long rowIndex) {
-        boolean delete = everyRowDeletes || deleteMarkerField >= 0 && row.getFieldRepetitionCount(deleteMarkerField) > 0
-                && row.getBoolean(deleteMarkerField, 0);
+        boolean delete = everyRowDeletes
+                || deleteMarkerField >= 0
+                        && row.getFieldRepetitionCount(deleteMarkerField) > 0
+                        && row.getBoolean(deleteMarkerField, 0);
         Group target = new SimpleGroup(archive);
         for (int field = 0; field < sourceField.length; field++) {
             int from = sourceField[field];
             int count = from < 0 ? 0 : row.getFieldRepetitionCount(from);
             if (count == 0 && archive.getType(field).isRepetition(Type.Repetition.REQUIRED) && !delete) {
-                throw new DeltaRejectedException("Delta row " + rowIndex, "required field '" + archive.getType(field).getName() + "' is null");
+                throw new DeltaRejectedException(
+                        "Delta row " + rowIndex,
+                        "required field '" + archive.getType(field).getName() + "' is null");
             }
             for (int i = 0; i < count; i++) {
                 copyValue(row, from, i, target, field);
@@ -161,11 +179,12 @@ public final class SchemaConformer {
         if (target.isPrimitive()) {
             var a = target.asPrimitiveType();
             var b = given.asPrimitiveType();
-            return a.getPrimitiveTypeName() == b.getPrimitiveTypeName() && a.getTypeLength() == b.getTypeLength()
-                    && (java.util.Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation()) || sameWkb(a, b));
+            return a.getPrimitiveTypeName() == b.getPrimitiveTypeName()
+                    && a.getTypeLength() == b.getTypeLength()
+                    && (Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation()) || sameWkb(a, b));
         }
         return target.asGroupType().getFields().equals(given.asGroupType().getFields())
-                && java.util.Objects.equals(target.getLogicalTypeAnnotation(), given.getLogicalTypeAnnotation());
+                && Objects.equals(target.getLogicalTypeAnnotation(), given.getLogicalTypeAnnotation());
     }
 
     /**
@@ -176,7 +195,7 @@ public final class SchemaConformer {
     private static boolean sameWkb(PrimitiveType a, PrimitiveType b) {
         return a.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY
                 && (a.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(b)
-                || b.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(a));
+                        || b.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(a));
     }
 
     private static String describe(Type type) {

@@ -48,7 +48,8 @@ final class VersionOrder {
             case FLOAT -> Float.compare(a.getFloat(fieldA, 0), b.getFloat(fieldB, 0));
             case DOUBLE -> Double.compare(a.getDouble(fieldA, 0), b.getDouble(fieldB, 0));
             // Parquet's own column order for the type: unsigned bytes for strings, signed for decimals, INT96 by value.
-            case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 -> binaryOrder().compare(a.getBinary(fieldA, 0), b.getBinary(fieldB, 0));
+            case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 ->
+                binaryOrder().compare(a.getBinary(fieldA, 0), b.getBinary(fieldB, 0));
         };
     }
 

@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -29,8 +30,11 @@ import org.xerial.snappy.Snappy;
 public final class ArchiveCodecFactory implements CompressionCodecFactory {
 
     public static final Set<CompressionCodecName> SUPPORTED = Set.of(
-            CompressionCodecName.UNCOMPRESSED, CompressionCodecName.ZSTD, CompressionCodecName.SNAPPY,
-            CompressionCodecName.GZIP, CompressionCodecName.LZ4_RAW);
+            CompressionCodecName.UNCOMPRESSED,
+            CompressionCodecName.ZSTD,
+            CompressionCodecName.SNAPPY,
+            CompressionCodecName.GZIP,
+            CompressionCodecName.LZ4_RAW);
 
     /** Far above any page parquet-java or pyarrow writes (about 1 MiB), far below the heap. */
     public static final int DEFAULT_MAX_PAGE_BYTES = 256 * 1024 * 1024;
@@ -104,14 +108,15 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
         @Override
         public BytesInput compress(BytesInput input) throws IOException {
             byte[] raw = bytesOf(input);
-            return BytesInput.from(switch (codec) {
-                case UNCOMPRESSED -> raw;
-                case ZSTD -> zstd().compress(raw);
-                case SNAPPY -> Snappy.compress(raw);
-                case GZIP -> gzip(raw);
-                case LZ4_RAW -> lz4(raw);
-                default -> throw new UnsupportedCodecException(codec);
-            });
+            return BytesInput.from(
+                    switch (codec) {
+                        case UNCOMPRESSED -> raw;
+                        case ZSTD -> zstd().compress(raw);
+                        case SNAPPY -> Snappy.compress(raw);
+                        case GZIP -> gzip(raw);
+                        case LZ4_RAW -> lz4(raw);
+                        default -> throw new UnsupportedCodecException(codec);
+                    });
         }
 
         @Override
@@ -160,17 +165,19 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
                 throw new IOException("Page declares " + uncompressedSize + " uncompressed bytes; the limit is "
                         + maxPageBytes + " (corrupt page header?)");
             }
-            byte[] out = uncompressedSize > DIRECT_PAGE_BYTES ? decompressLarge(compressed, uncompressedSize) : switch (codec) {
-                case UNCOMPRESSED -> compressed;
-                case ZSTD -> Zstd.decompress(compressed, uncompressedSize);
-                case SNAPPY -> unsnappy(compressed, uncompressedSize);
-                case GZIP -> gunzip(compressed, uncompressedSize);
-                case LZ4_RAW -> unlz4(compressed, uncompressedSize);
-                default -> throw new UnsupportedCodecException(codec);
-            };
+            byte[] out = uncompressedSize > DIRECT_PAGE_BYTES
+                    ? decompressLarge(compressed, uncompressedSize)
+                    : switch (codec) {
+                        case UNCOMPRESSED -> compressed;
+                        case ZSTD -> Zstd.decompress(compressed, uncompressedSize);
+                        case SNAPPY -> unsnappy(compressed, uncompressedSize);
+                        case GZIP -> gunzip(compressed, uncompressedSize);
+                        case LZ4_RAW -> unlz4(compressed, uncompressedSize);
+                        default -> throw new UnsupportedCodecException(codec);
+                    };
             if (out.length != uncompressedSize) {
-                throw new IOException(codec + " page decompressed to " + out.length + " bytes, header declares "
-                        + uncompressedSize);
+                throw new IOException(
+                        codec + " page decompressed to " + out.length + " bytes, header declares " + uncompressedSize);
             }
             return out;
         }
@@ -193,12 +200,16 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
                 case SNAPPY -> {
                     boolean valid = Snappy.isValidCompressedBuffer(compressed);
                     if (!valid || Snappy.uncompressedLength(compressed) != uncompressedSize) {
-                        throw new IOException("SNAPPY page is corrupt: its header declares " + uncompressedSize + " bytes, its data "
-                                + (valid ? "holds " + Snappy.uncompressedLength(compressed) : "is not a valid Snappy stream"));
+                        throw new IOException(
+                                "SNAPPY page is corrupt: its header declares " + uncompressedSize + " bytes, its data "
+                                        + (valid
+                                                ? "holds " + Snappy.uncompressedLength(compressed)
+                                                : "is not a valid Snappy stream"));
                     }
                     yield unsnappy(compressed, uncompressedSize);
                 }
-                case LZ4_RAW -> unlz4(compressed, (int) Math.min(uncompressedSize, LZ4_MAX_EXPANSION * compressed.length));
+                case LZ4_RAW ->
+                    unlz4(compressed, (int) Math.min(uncompressedSize, LZ4_MAX_EXPANSION * compressed.length));
                 default -> throw new UnsupportedCodecException(codec);
             };
         }
@@ -225,7 +236,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
     }
 
     private static byte[] gunzip(byte[] compressed, int uncompressedSize) throws IOException {
-        try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(compressed))) {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(compressed))) {
             return in.readNBytes(uncompressedSize);
         }
     }
@@ -233,19 +244,19 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
     private static byte[] unsnappy(byte[] compressed, int uncompressedSize) throws IOException {
         byte[] out = new byte[uncompressedSize];
         int length = Snappy.uncompress(compressed, 0, compressed.length, out, 0);
-        return length == uncompressedSize ? out : java.util.Arrays.copyOf(out, length);
+        return length == uncompressedSize ? out : Arrays.copyOf(out, length);
     }
 
     private static byte[] lz4(byte[] raw) {
         Lz4Compressor compressor = new Lz4Compressor();
         byte[] out = new byte[compressor.maxCompressedLength(raw.length)];
         int length = compressor.compress(raw, 0, raw.length, out, 0, out.length);
-        return java.util.Arrays.copyOf(out, length);
+        return Arrays.copyOf(out, length);
     }
 
     private static byte[] unlz4(byte[] compressed, int uncompressedSize) {
         byte[] out = new byte[uncompressedSize];
         int length = new Lz4Decompressor().decompress(compressed, 0, compressed.length, out, 0, out.length);
-        return length == uncompressedSize ? out : java.util.Arrays.copyOf(out, length);
+        return length == uncompressedSize ? out : Arrays.copyOf(out, length);
     }
 }

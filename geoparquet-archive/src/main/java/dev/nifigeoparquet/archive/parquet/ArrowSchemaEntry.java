@@ -3,9 +3,11 @@ package dev.nifigeoparquet.archive.parquet;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -30,12 +32,40 @@ public final class ArrowSchemaEntry {
     private static final int MESSAGE_HEADER_SCHEMA = 1;
 
     /** Field kinds of each Arrow type table, by type id (Schema.fbs): b bool, h short, i int, l long, s string, v [int]. */
-    private static final String[] TYPE_NAMES = {"NONE", "Null", "Int", "FloatingPoint", "Binary", "Utf8", "Bool", "Decimal",
-            "Date", "Time", "Timestamp", "Interval", "List", "Struct", "Union", "FixedSizeBinary", "FixedSizeList", "Map",
-            "Duration", "LargeBinary", "LargeUtf8", "LargeList", "RunEndEncoded", "BinaryView", "Utf8View", "ListView",
-            "LargeListView"};
-    private static final String[] TYPE_FIELDS = {"", "", "ib", "h", "", "", "", "iii", "h", "hi", "hs", "h", "", "", "hv", "i",
-            "i", "b", "h", "", "", "", "", "", "", "", ""};
+    private static final String[] TYPE_NAMES = {
+        "NONE",
+        "Null",
+        "Int",
+        "FloatingPoint",
+        "Binary",
+        "Utf8",
+        "Bool",
+        "Decimal",
+        "Date",
+        "Time",
+        "Timestamp",
+        "Interval",
+        "List",
+        "Struct",
+        "Union",
+        "FixedSizeBinary",
+        "FixedSizeList",
+        "Map",
+        "Duration",
+        "LargeBinary",
+        "LargeUtf8",
+        "LargeList",
+        "RunEndEncoded",
+        "BinaryView",
+        "Utf8View",
+        "ListView",
+        "LargeListView"
+    };
+
+    private static final String[] TYPE_FIELDS = {
+        "", "", "ib", "h", "", "", "", "iii", "h", "hi", "hs", "h", "", "", "hv", "i", "i", "b", "h", "", "", "", "",
+        "", "", "", ""
+    };
 
     private final boolean continuation;
     private final byte[] flatbuffer;
@@ -61,7 +91,8 @@ public final class ArrowSchemaEntry {
      */
     public static ArrowSchemaEntry parse(String value) {
         try {
-            ByteBuffer bytes = ByteBuffer.wrap(Base64.getDecoder().decode(value.strip())).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer bytes =
+                    ByteBuffer.wrap(Base64.getDecoder().decode(value.strip())).order(ByteOrder.LITTLE_ENDIAN);
             boolean continuation = bytes.getInt(0) == CONTINUATION;
             int prefix = continuation ? 8 : 4;
             int length = bytes.getInt(prefix - 4);
@@ -74,7 +105,8 @@ public final class ArrowSchemaEntry {
             entry.metadata();
             return entry;
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-            throw new IllegalArgumentException("'" + KEY + "' is not a base64-encoded Arrow schema: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "'" + KEY + "' is not a base64-encoded Arrow schema: " + e.getMessage(), e);
         }
     }
 
@@ -99,7 +131,9 @@ public final class ArrowSchemaEntry {
      * the same columns the same way exactly when their descriptions are equal.
      */
     public String describeSchema() {
-        StringBuilder out = new StringBuilder("schema(endianness=").append(shortField(schema, 0, 0)).append(", fields=");
+        StringBuilder out = new StringBuilder("schema(endianness=")
+                .append(shortField(schema, 0, 0))
+                .append(", fields=");
         describeFields(field(schema, 1), out);
         out.append(", features=").append(longVector(field(schema, 3))).append(')');
         return out.toString();
@@ -147,8 +181,8 @@ public final class ArrowSchemaEntry {
         ArrowSchemaEntry check = parse(result);
         Map<String, String> expected = new LinkedHashMap<>(metadata());
         expected.put(key, value);
-        if (!check.describeSchema().equals(describeSchema()) || !new java.util.ArrayList<>(check.metadata().entrySet())
-                .equals(new java.util.ArrayList<>(expected.entrySet()))) {
+        if (!check.describeSchema().equals(describeSchema())
+                || !new ArrayList<>(check.metadata().entrySet()).equals(new ArrayList<>(expected.entrySet()))) {
             throw new IllegalStateException("Replacing '" + key + "' in '" + KEY + "' changed more than its value");
         }
         return result;
@@ -169,9 +203,14 @@ public final class ArrowSchemaEntry {
     }
 
     private void describeField(int field, StringBuilder out) {
-        out.append("field(name=").append(quote(stringField(field, 0))).append(", nullable=").append(byteField(field, 1) != 0);
+        out.append("field(name=")
+                .append(quote(stringField(field, 0)))
+                .append(", nullable=")
+                .append(byteField(field, 1) != 0);
         int typeId = byteField(field, 2);
-        out.append(", type=").append(typeId < TYPE_NAMES.length ? TYPE_NAMES[typeId] : "type#" + typeId).append('(');
+        out.append(", type=")
+                .append(typeId < TYPE_NAMES.length ? TYPE_NAMES[typeId] : "type#" + typeId)
+                .append('(');
         int type = field(field, 3) == 0 ? 0 : deref(field(field, 3));
         if (type != 0) {
             describeTable(type, typeId < TYPE_FIELDS.length ? TYPE_FIELDS[typeId] : null, typeId == 7, out);
@@ -183,7 +222,11 @@ public final class ArrowSchemaEntry {
             if (field(dictionary, 1) != 0) {
                 describeTable(deref(field(dictionary, 1)), "ib", false, out);
             }
-            out.append(", ordered=").append(byteField(dictionary, 2) != 0).append(", kind=").append(shortField(dictionary, 3, 0)).append(')');
+            out.append(", ordered=")
+                    .append(byteField(dictionary, 2) != 0)
+                    .append(", kind=")
+                    .append(shortField(dictionary, 3, 0))
+                    .append(')');
         }
         out.append(", children=");
         describeFields(field(field, 5), out);
@@ -194,7 +237,8 @@ public final class ArrowSchemaEntry {
     private void describeTable(int table, String kinds, boolean decimal, StringBuilder out) {
         if (kinds == null) {
             int size = fb.getShort(vtable(table) + 2) & 0xffff;
-            out.append("raw=").append(java.util.HexFormat.of().formatHex(flatbuffer, table, Math.min(flatbuffer.length, table + size)));
+            out.append("raw=")
+                    .append(HexFormat.of().formatHex(flatbuffer, table, Math.min(flatbuffer.length, table + size)));
             return;
         }
         for (int slot = 0; slot < kinds.length(); slot++) {
@@ -218,7 +262,10 @@ public final class ArrowSchemaEntry {
             int start = deref(vectorField);
             for (int i = 0; i < fb.getInt(start); i++) {
                 int keyValue = deref(start + 4 + 4 * i);
-                out.append(i > 0 ? ", " : "").append(quote(stringField(keyValue, 0))).append('=').append(quote(stringField(keyValue, 1)));
+                out.append(i > 0 ? ", " : "")
+                        .append(quote(stringField(keyValue, 0)))
+                        .append('=')
+                        .append(quote(stringField(keyValue, 1)));
             }
         }
         return out.append('}').toString();

@@ -1,7 +1,12 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 /**
  * Per-file encoding choices that are not archive settings: they change how a file is encoded and what its footer
@@ -25,8 +30,13 @@ import java.util.Set;
  *                                fell back to plain encoding when the file was first written), for which parquet-java
  *                                would otherwise hash every value into a dictionary only to drop it at the first page
  */
-public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns, long bloomFilterValues,
-                              Set<String> withoutStatistics, boolean sizeStatistics, Set<String> withoutDictionary) {
+public record ColumnEncodings(
+        boolean dictionary,
+        Set<String> bloomFilterColumns,
+        long bloomFilterValues,
+        Set<String> withoutStatistics,
+        boolean sizeStatistics,
+        Set<String> withoutDictionary) {
 
     public ColumnEncodings {
         bloomFilterColumns = Set.copyOf(bloomFilterColumns);
@@ -43,27 +53,32 @@ public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns
     }
 
     public ColumnEncodings withDictionary(boolean enabled) {
-        return new ColumnEncodings(enabled, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics, withoutDictionary);
+        return new ColumnEncodings(
+                enabled, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics, withoutDictionary);
     }
 
     public ColumnEncodings withBloomFilterOn(String column) {
         Set<String> columns = new HashSet<>(bloomFilterColumns);
         columns.add(column);
-        return new ColumnEncodings(dictionary, columns, bloomFilterValues, withoutStatistics, sizeStatistics, withoutDictionary);
+        return new ColumnEncodings(
+                dictionary, columns, bloomFilterValues, withoutStatistics, sizeStatistics, withoutDictionary);
     }
 
     public ColumnEncodings withBloomFilterValues(long values) {
-        return new ColumnEncodings(dictionary, bloomFilterColumns, values, withoutStatistics, sizeStatistics, withoutDictionary);
+        return new ColumnEncodings(
+                dictionary, bloomFilterColumns, values, withoutStatistics, sizeStatistics, withoutDictionary);
     }
 
     public ColumnEncodings withoutStatisticsOn(String column) {
         Set<String> columns = new HashSet<>(withoutStatistics);
         columns.add(column);
-        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, columns, sizeStatistics, withoutDictionary);
+        return new ColumnEncodings(
+                dictionary, bloomFilterColumns, bloomFilterValues, columns, sizeStatistics, withoutDictionary);
     }
 
     public ColumnEncodings withSizeStatistics(boolean enabled) {
-        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, enabled, withoutDictionary);
+        return new ColumnEncodings(
+                dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, enabled, withoutDictionary);
     }
 
     /**
@@ -75,12 +90,13 @@ public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns
     public ColumnEncodings likeFile(ParquetFooter footer) {
         Set<String> plain = new HashSet<>();
         Set<String> dictionaryEncoded = new HashSet<>();
-        for (org.apache.parquet.hadoop.metadata.BlockMetaData rowGroup : footer.rowGroups()) {
-            for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+        for (BlockMetaData rowGroup : footer.rowGroups()) {
+            for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
                 String column = chunk.getPath().toDotString();
-                org.apache.parquet.column.EncodingStats stats = chunk.getEncodingStats();
-                boolean dictionaryPages = stats != null ? stats.hasDictionaryEncodedPages()
-                        : chunk.getEncodings().stream().anyMatch(org.apache.parquet.column.Encoding::usesDictionary);
+                EncodingStats stats = chunk.getEncodingStats();
+                boolean dictionaryPages = stats != null
+                        ? stats.hasDictionaryEncodedPages()
+                        : chunk.getEncodings().stream().anyMatch(Encoding::usesDictionary);
                 (dictionaryPages ? dictionaryEncoded : plain).add(column);
             }
         }
@@ -89,9 +105,10 @@ public record ColumnEncodings(boolean dictionary, Set<String> bloomFilterColumns
     }
 
     /** With these columns written without a dictionary, in addition to those already. */
-    public ColumnEncodings withoutDictionaryOn(java.util.Collection<String> columns) {
+    public ColumnEncodings withoutDictionaryOn(Collection<String> columns) {
         Set<String> plain = new HashSet<>(withoutDictionary);
         plain.addAll(columns);
-        return new ColumnEncodings(dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics, plain);
+        return new ColumnEncodings(
+                dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics, plain);
     }
 }

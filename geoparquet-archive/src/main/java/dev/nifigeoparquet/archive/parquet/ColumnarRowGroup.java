@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.ColumnWriteStore;
@@ -33,7 +35,8 @@ public final class ColumnarRowGroup {
     private final ColumnWriter[] writers;
     private ColumnWriteStore writersOf;
     /** Column index of each top-level primitive field, for {@link #peek}, which runs once per row. */
-    private final java.util.Map<String, Integer> topLevelColumns = new java.util.HashMap<>();
+    private final Map<String, Integer> topLevelColumns = new HashMap<>();
+
     private long rowsLeft;
 
     ColumnarRowGroup(String source, PageReadStore pages, MessageType schema, String createdBy) {
@@ -110,13 +113,14 @@ public final class ColumnarRowGroup {
                 } while (valuesLeft[i] > 0 && reader.getCurrentRepetitionLevel() != 0);
             }
         } catch (RuntimeException e) {
-            throw new ParquetFileException(source, "cannot decode row " + (rowCount - rowsLeft) + " of a row group: " + e.getMessage(), e);
+            throw new ParquetFileException(
+                    source, "cannot decode row " + (rowCount - rowsLeft) + " of a row group: " + e.getMessage(), e);
         }
         rowsLeft--;
     }
 
-    private static void writeValue(ColumnReader reader, ColumnWriter writer, ColumnDescriptor column, int repetition,
-                                   int definition) {
+    private static void writeValue(
+            ColumnReader reader, ColumnWriter writer, ColumnDescriptor column, int repetition, int definition) {
         switch (column.getPrimitiveType().getPrimitiveTypeName()) {
             case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 -> writer.write(reader.getBinary(), repetition, definition);
             case DOUBLE -> writer.write(reader.getDouble(), repetition, definition);
@@ -141,7 +145,10 @@ public final class ColumnarRowGroup {
                 continue;
             }
             switch (columns[column].getPrimitiveType().getPrimitiveTypeName()) {
-                case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 -> row.add(field, Binary.fromConstantByteArray(reader.getBinary().getBytes()));
+                case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 ->
+                    row.add(
+                            field,
+                            Binary.fromConstantByteArray(reader.getBinary().getBytes()));
                 case DOUBLE -> row.add(field, reader.getDouble());
                 case FLOAT -> row.add(field, reader.getFloat());
                 case INT64 -> row.add(field, reader.getLong());
@@ -167,8 +174,7 @@ public final class ColumnarRowGroup {
     private static final class IgnoringConverter extends GroupConverter {
         private static final PrimitiveConverter PRIMITIVE = new PrimitiveConverter() {
             @Override
-            public void addBinary(Binary value) {
-            }
+            public void addBinary(Binary value) {}
         };
         private final Converter[] fields;
 
@@ -186,11 +192,9 @@ public final class ColumnarRowGroup {
         }
 
         @Override
-        public void start() {
-        }
+        public void start() {}
 
         @Override
-        public void end() {
-        }
+        public void end() {}
     }
 }

@@ -27,8 +27,12 @@ final class CoveringColumn {
     private final GeometryCodec codec;
     private final boolean spherical;
 
-    private CoveringColumn(int fieldIndex, GroupType structType, List<String> keysInFieldOrder, GeometryCodec codec,
-                           boolean spherical) {
+    private CoveringColumn(
+            int fieldIndex,
+            GroupType structType,
+            List<String> keysInFieldOrder,
+            GeometryCodec codec,
+            boolean spherical) {
         this.fieldIndex = fieldIndex;
         this.structType = structType;
         this.keysInFieldOrder = keysInFieldOrder;
@@ -37,7 +41,8 @@ final class CoveringColumn {
     }
 
     /** Checks the declared paths against the schema: one top-level struct whose every field is a bbox key. */
-    static CoveringColumn of(MessageType schema, String geometryColumn, GeoColumn geo, Map<String, List<String>> paths) {
+    static CoveringColumn of(
+            MessageType schema, String geometryColumn, GeoColumn geo, Map<String, List<String>> paths) {
         String struct = null;
         for (Map.Entry<String, List<String>> path : paths.entrySet()) {
             List<String> parts = path.getValue();
@@ -47,9 +52,11 @@ final class CoveringColumn {
             }
             struct = parts.get(0);
         }
-        if (struct == null || !schema.containsField(struct) || schema.getType(struct).isPrimitive()) {
-            throw new IllegalArgumentException("covering bbox struct '" + struct + "' of '" + geometryColumn
-                    + "' is not a group in the schema");
+        if (struct == null
+                || !schema.containsField(struct)
+                || schema.getType(struct).isPrimitive()) {
+            throw new IllegalArgumentException(
+                    "covering bbox struct '" + struct + "' of '" + geometryColumn + "' is not a group in the schema");
         }
         GroupType structType = schema.getType(struct).asGroupType();
         List<String> keys = new ArrayList<>();
@@ -58,16 +65,20 @@ final class CoveringColumn {
                     .filter(entry -> entry.getValue().get(1).equals(field.getName()))
                     .map(Map.Entry::getKey)
                     .findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("field '" + field.getName() + "' of covering struct '"
-                            + structType.getName() + "' is not in the covering " + paths));
+                    .orElseThrow(() -> new IllegalArgumentException("field '" + field.getName()
+                            + "' of covering struct '" + structType.getName() + "' is not in the covering " + paths));
             if (!field.isPrimitive() || !isFloatingPoint(field.asPrimitiveType().getPrimitiveTypeName())) {
                 throw new IllegalArgumentException("covering field " + structType.getName() + "." + field.getName()
                         + " must be a double or float, is " + field);
             }
             keys.add(key);
         }
-        return new CoveringColumn(schema.getFieldIndex(struct), structType, List.copyOf(keys),
-                GeometryCodec.forColumn(schema, geometryColumn, geo), geo.spherical());
+        return new CoveringColumn(
+                schema.getFieldIndex(struct),
+                structType,
+                List.copyOf(keys),
+                GeometryCodec.forColumn(schema, geometryColumn, geo),
+                geo.spherical());
     }
 
     private static boolean isFloatingPoint(PrimitiveTypeName type) {

@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive.parquet;
 
 import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.parquet.io.api.Binary;
 
 /**
  * Parsed footers and bloom filters of files that never change, the most recently used kept, so a file read again is
@@ -14,7 +16,7 @@ public final class FooterCache {
     private static final int BLOOM_FILTERS_PER_FOOTER = 16;
 
     private final Map<String, GeoParquetFileReader.ParsedFooter> footers;
-    private final Map<String, java.util.function.Predicate<org.apache.parquet.io.api.Binary>> bloomFilters;
+    private final Map<String, Predicate<Binary>> bloomFilters;
 
     public FooterCache(int capacity) {
         this.footers = new LruMap<>(capacity);
@@ -22,13 +24,11 @@ public final class FooterCache {
     }
 
     /** The bloom filter test cached for a file's row group and column, or null. */
-    public synchronized java.util.function.Predicate<org.apache.parquet.io.api.Binary> bloomFilter(String key, int rowGroup,
-                                                                                                   String column) {
+    public synchronized Predicate<Binary> bloomFilter(String key, int rowGroup, String column) {
         return bloomFilters.get(key + "#" + rowGroup + "#" + column);
     }
 
-    public synchronized void putBloomFilter(String key, int rowGroup, String column,
-                                            java.util.function.Predicate<org.apache.parquet.io.api.Binary> filter) {
+    public synchronized void putBloomFilter(String key, int rowGroup, String column, Predicate<Binary> filter) {
         bloomFilters.put(key + "#" + rowGroup + "#" + column, filter);
     }
 

@@ -17,8 +17,7 @@ final class FooterSanity {
 
     private static final int MAGIC_BYTES = 4;
 
-    private FooterSanity() {
-    }
+    private FooterSanity() {}
 
     /**
      * @param dataEnd where the footer starts: no column chunk may reach past it
@@ -30,7 +29,8 @@ final class FooterSanity {
         }
     }
 
-    private static void checkRowGroup(BlockMetaData block, int index, long dataEnd, String name) throws ParquetFileException {
+    private static void checkRowGroup(BlockMetaData block, int index, long dataEnd, String name)
+            throws ParquetFileException {
         String where = "row group " + index;
         long rows = block.getRowCount();
         if (rows < 0) {
@@ -43,7 +43,8 @@ final class FooterSanity {
                 checkCounts(chunk, where + ", column " + chunk.getPath(), rows, name);
             }
             if (block.getTotalByteSize() < 0) {
-                throw new ParquetFileException(name, where + " declares " + block.getTotalByteSize() + " bytes: corrupt footer");
+                throw new ParquetFileException(
+                        name, where + " declares " + block.getTotalByteSize() + " bytes: corrupt footer");
             }
             return;
         }
@@ -55,8 +56,10 @@ final class FooterSanity {
         // Writers record the uncompressed sum (parquet-java) or, in some versions, the compressed one (Arrow).
         long declared = block.getTotalByteSize();
         if (declared < 0 || declared > Math.max(compressed, uncompressed)) {
-            throw new ParquetFileException(name, where + " declares " + declared + " bytes, but its column chunks hold "
-                    + compressed + " (" + uncompressed + " uncompressed): corrupt footer");
+            throw new ParquetFileException(
+                    name,
+                    where + " declares " + declared + " bytes, but its column chunks hold " + compressed + " ("
+                            + uncompressed + " uncompressed): corrupt footer");
         }
     }
 
@@ -65,28 +68,38 @@ final class FooterSanity {
         long start = chunk.getStartingPos();
         long size = chunk.getTotalSize();
         if (start < MAGIC_BYTES || size < 0 || start + size > dataEnd) {
-            throw new ParquetFileException(name, where + " declares bytes " + start + ".." + (start + size)
-                    + " outside the data (ends at " + dataEnd + "): truncated or corrupt");
+            throw new ParquetFileException(
+                    name,
+                    where + " declares bytes " + start + ".." + (start + size) + " outside the data (ends at " + dataEnd
+                            + "): truncated or corrupt");
         }
         if (!ArchiveCodecFactory.SUPPORTED.contains(chunk.getCodec())) {
-            throw new ParquetFileException(name, where + " uses unsupported codec " + chunk.getCodec()
-                    + "; supported: " + ArchiveCodecFactory.SUPPORTED);
+            throw new ParquetFileException(
+                    name,
+                    where + " uses unsupported codec " + chunk.getCodec() + "; supported: "
+                            + ArchiveCodecFactory.SUPPORTED);
         }
         checkCounts(chunk, where, rows, name);
     }
 
-    private static void checkCounts(ColumnChunkMetaData chunk, String where, long rows, String name) throws ParquetFileException {
+    private static void checkCounts(ColumnChunkMetaData chunk, String where, long rows, String name)
+            throws ParquetFileException {
         if (chunk.getTotalSize() < 0 || chunk.getValueCount() < 0) {
-            throw new ParquetFileException(name, where + " declares " + chunk.getTotalSize() + " bytes and "
-                    + chunk.getValueCount() + " values: corrupt footer");
+            throw new ParquetFileException(
+                    name,
+                    where + " declares " + chunk.getTotalSize() + " bytes and " + chunk.getValueCount()
+                            + " values: corrupt footer");
         }
         // Every row has at least one entry (a value or a null) in every column.
         if (chunk.getValueCount() < rows) {
-            throw new ParquetFileException(name, where + " holds " + chunk.getValueCount() + " values, but its row group declares "
-                    + rows + " rows: corrupt footer");
+            throw new ParquetFileException(
+                    name,
+                    where + " holds " + chunk.getValueCount() + " values, but its row group declares " + rows
+                            + " rows: corrupt footer");
         }
         if (chunk.getTotalUncompressedSize() < 0) {
-            throw new ParquetFileException(name, where + " declares " + chunk.getTotalUncompressedSize() + " uncompressed bytes");
+            throw new ParquetFileException(
+                    name, where + " declares " + chunk.getTotalUncompressedSize() + " uncompressed bytes");
         }
     }
 }

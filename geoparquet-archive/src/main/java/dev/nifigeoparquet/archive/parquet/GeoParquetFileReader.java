@@ -8,12 +8,17 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
@@ -31,6 +36,7 @@ import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -51,12 +57,14 @@ public final class GeoParquetFileReader implements Closeable {
     private final ParquetFileReader reader;
     /** The file's stream, which tells a failure of the storage from bytes that cannot be read as Parquet. */
     private final StorageStreams.Input stream;
+
     private MessageType readSchema;
     private MessageColumnIO columnIO;
     private long rowsRead;
     private int nextRowGroup;
 
-    private GeoParquetFileReader(String name, ParsedFooter parsed, ParquetFileReader reader, StorageStreams.Input stream) {
+    private GeoParquetFileReader(
+            String name, ParsedFooter parsed, ParquetFileReader reader, StorageStreams.Input stream) {
         this.name = name;
         this.stream = stream;
         this.parsed = parsed;
@@ -70,15 +78,15 @@ public final class GeoParquetFileReader implements Closeable {
      * A file's footer, parsed and checked: all that opening the file again needs. Archive files never change once
      * written, so a footer parsed once serves every later read of the same file.
      */
-    public record ParsedFooter(ParquetFooter footer, ParquetMetadata metadata) {
-    }
+    public record ParsedFooter(ParquetFooter footer, ParquetMetadata metadata) {}
 
     /**
      * Reads only these top-level columns from now on (rows then have the projected schema); a key scan reads a
      * few bytes of each row group instead of every column.
      */
-    public GeoParquetFileReader project(java.util.List<String> columns) {
-        MessageType projection = new MessageType(footer.schema().getName(),
+    public GeoParquetFileReader project(List<String> columns) {
+        MessageType projection = new MessageType(
+                footer.schema().getName(),
                 columns.stream().map(column -> footer.schema().getType(column)).toList());
         reader.setRequestedSchema(projection);
         readSchema = projection;
@@ -112,14 +120,22 @@ public final class GeoParquetFileReader implements Closeable {
             long dataEnd = length - TAIL_BYTES - footerLength(stream, length); // already checked to fit
             FooterSanity.check(metadata, dataEnd, name);
             metadata = withoutEmptyRowGroups(metadata);
-            ParquetFooter footer = new ParquetFooter(name, metadata.getFileMetaData().getSchema(),
-                    keyValuesInFileOrder(thriftFooter), metadata.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum(),
+            ParquetFooter footer = new ParquetFooter(
+                    name,
+                    metadata.getFileMetaData().getSchema(),
+                    keyValuesInFileOrder(thriftFooter),
+                    metadata.getBlocks().stream()
+                            .mapToLong(BlockMetaData::getRowCount)
+                            .sum(),
                     metadata.getBlocks());
             return open(file, new ParsedFooter(footer, metadata), stream);
         } catch (IOException | RuntimeException e) {
             stream.close();
-            throw e instanceof ParquetFileException ? (ParquetFileException) e
-                    : failure(stream, () -> new ParquetFileException(name, "not a readable Parquet file: " + e.getMessage(), e));
+            throw e instanceof ParquetFileException
+                    ? (ParquetFileException) e
+                    : failure(
+                            stream,
+                            () -> new ParquetFileException(name, "not a readable Parquet file: " + e.getMessage(), e));
         }
     }
 
@@ -131,8 +147,11 @@ public final class GeoParquetFileReader implements Closeable {
         if (metadata.getBlocks().stream().allMatch(block -> block.getRowCount() > 0)) {
             return metadata;
         }
-        return new ParquetMetadata(metadata.getFileMetaData(),
-                metadata.getBlocks().stream().filter(block -> block.getRowCount() > 0).toList());
+        return new ParquetMetadata(
+                metadata.getFileMetaData(),
+                metadata.getBlocks().stream()
+                        .filter(block -> block.getRowCount() > 0)
+                        .toList());
     }
 
     /** Opens a file whose footer was parsed before (see {@link #parsedFooter()}), without reading the footer again. */
@@ -142,18 +161,22 @@ public final class GeoParquetFileReader implements Closeable {
             return open(file, parsed, stream);
         } catch (IOException | RuntimeException e) {
             stream.close();
-            throw failure(stream, () -> new ParquetFileException(parsed.footer().file(), "not a readable Parquet file: " + e.getMessage(), e));
+            throw failure(
+                    stream,
+                    () -> new ParquetFileException(
+                            parsed.footer().file(), "not a readable Parquet file: " + e.getMessage(), e));
         }
     }
 
-    private static GeoParquetFileReader open(InputFile file, ParsedFooter parsed, StorageStreams.Input stream) throws IOException {
-        ParquetFileReader reader = ParquetFileReader.open(file, parsed.metadata(), readOptions(),
-                new PageHeaderGuard(stream, parsed.metadata()));
+    private static GeoParquetFileReader open(InputFile file, ParsedFooter parsed, StorageStreams.Input stream)
+            throws IOException {
+        ParquetFileReader reader = ParquetFileReader.open(
+                file, parsed.metadata(), readOptions(), new PageHeaderGuard(stream, parsed.metadata()));
         return new GeoParquetFileReader(parsed.footer().file(), parsed, reader, stream);
     }
 
     /** The storage's failure when the storage failed, else the file's. */
-    private static IOException failure(StorageStreams.Input stream, java.util.function.Supplier<ParquetFileException> ofTheFile) {
+    private static IOException failure(StorageStreams.Input stream, Supplier<ParquetFileException> ofTheFile) {
         IOException storage = stream.storageFailure();
         return storage != null ? storage : ofTheFile.get();
     }
@@ -176,12 +199,14 @@ public final class GeoParquetFileReader implements Closeable {
         int footerLength = footerLength(stream, length);
         byte[] magic = new byte[MAGIC.length];
         stream.readFully(magic);
-        if (!java.util.Arrays.equals(magic, MAGIC)) {
+        if (!Arrays.equals(magic, MAGIC)) {
             throw new ParquetFileException(name, "no Parquet magic at the end (truncated or not Parquet)");
         }
         if (footerLength <= 0 || footerLength > length - MAGIC.length - TAIL_BYTES) {
-            throw new ParquetFileException(name, "footer length " + footerLength + " does not fit in a file of "
-                    + length + " bytes (truncated or corrupt)");
+            throw new ParquetFileException(
+                    name,
+                    "footer length " + footerLength + " does not fit in a file of " + length
+                            + " bytes (truncated or corrupt)");
         }
         byte[] footer = new byte[footerLength];
         stream.seek(length - TAIL_BYTES - footerLength);
@@ -239,18 +264,23 @@ public final class GeoParquetFileReader implements Closeable {
      * A test of whether a row group may hold a value of a top-level binary column, by the column chunk's bloom
      * filter: false only when the filter rules the value out; always true when the file has no filter for it.
      */
-    public java.util.function.Predicate<org.apache.parquet.io.api.Binary> bloomFilter(int rowGroup, String column)
-            throws IOException {
+    public Predicate<Binary> bloomFilter(int rowGroup, String column) throws IOException {
         BlockMetaData group = footer.rowGroups().get(rowGroup);
         ColumnChunkMetaData chunk = group.getColumns().stream()
                 .filter(c -> c.getPath().size() == 1 && c.getPath().toArray()[0].equals(column))
-                .findFirst().orElseThrow(() -> new IllegalArgumentException(name + " has no column " + column));
-        org.apache.parquet.column.values.bloomfilter.BloomFilter filter;
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(name + " has no column " + column));
+        BloomFilter filter;
         try {
             filter = reader.getBloomFilterDataReader(group).readBloomFilter(chunk);
         } catch (RuntimeException e) {
-            throw failure(stream, () -> new ParquetFileException(name, "cannot read the bloom filter of row group " + rowGroup
-                    + ", column " + column + ": " + e.getMessage(), e));
+            throw failure(
+                    stream,
+                    () -> new ParquetFileException(
+                            name,
+                            "cannot read the bloom filter of row group " + rowGroup + ", column " + column + ": "
+                                    + e.getMessage(),
+                            e));
         }
         return filter == null ? value -> true : value -> filter.findHash(filter.hash(value));
     }
@@ -284,7 +314,8 @@ public final class GeoParquetFileReader implements Closeable {
             return null;
         }
         try {
-            ColumnarRowGroup group = new ColumnarRowGroup(name, pages, readSchema, parsed.metadata().getFileMetaData().getCreatedBy());
+            ColumnarRowGroup group = new ColumnarRowGroup(
+                    name, pages, readSchema, parsed.metadata().getFileMetaData().getCreatedBy());
             rowsRead += pages.getRowCount();
             return group;
         } catch (RuntimeException e) {
@@ -298,13 +329,16 @@ public final class GeoParquetFileReader implements Closeable {
         try {
             return reader.readNextRowGroup();
         } catch (IOException | RuntimeException e) {
-            throw failure(stream, () -> new ParquetFileException(name, "cannot read row group after row " + rowsRead + ": "
-                    + e.getMessage(), e));
+            throw failure(
+                    stream,
+                    () -> new ParquetFileException(
+                            name, "cannot read row group after row " + rowsRead + ": " + e.getMessage(), e));
         }
     }
 
     private ParquetFileException undecodable(RuntimeException e) {
-        return new ParquetFileException(name, "cannot decode row group after row " + rowsRead + ": " + ParquetFileException.reasons(e), e);
+        return new ParquetFileException(
+                name, "cannot decode row group after row " + rowsRead + ": " + ParquetFileException.reasons(e), e);
     }
 
     /** All rows, row group by row group. I/O errors surface as {@link UncheckedIOException}. */
@@ -378,8 +412,8 @@ public final class GeoParquetFileReader implements Closeable {
                 rowsRead++;
                 return row;
             } catch (RuntimeException e) {
-                throw new UncheckedIOException(new ParquetFileException(name,
-                        "cannot decode row " + rowsRead + ": " + e.getMessage(), e));
+                throw new UncheckedIOException(
+                        new ParquetFileException(name, "cannot decode row " + rowsRead + ": " + e.getMessage(), e));
             }
         }
     }

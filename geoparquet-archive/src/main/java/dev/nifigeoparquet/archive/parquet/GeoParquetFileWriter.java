@@ -2,12 +2,17 @@ package dev.nifigeoparquet.archive.parquet;
 
 import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.geo.GeometryEncoding;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ParquetProperties;
@@ -20,6 +25,7 @@ import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 /**
  * The one place the archive writes Parquet: rows ({@link Group}) with an exact schema and the archive's canonical
@@ -48,6 +54,7 @@ public final class GeoParquetFileWriter implements Closeable {
     private final ParquetFileWriter fileWriter;
     /** The file's stream, which tells a failure of the storage from one of encoding. */
     private final StorageStreams.Output output;
+
     private final GroupRowWriteSupport rowWriter;
     private final MessageColumnIO columnIO;
 
@@ -60,9 +67,15 @@ public final class GeoParquetFileWriter implements Closeable {
     private WrittenFile result;
     private ColumnarRowGroup checkedSource;
 
-    private GeoParquetFileWriter(String name, MessageType schema, Map<String, String> footerEntries,
-                                 WriterSettings settings, ColumnEncodings encodings,
-                                 ParquetFileWriter fileWriter, StorageStreams.Output output, Map<Integer, CoveringColumn> covering) {
+    private GeoParquetFileWriter(
+            String name,
+            MessageType schema,
+            Map<String, String> footerEntries,
+            WriterSettings settings,
+            ColumnEncodings encodings,
+            ParquetFileWriter fileWriter,
+            StorageStreams.Output output,
+            Map<Integer, CoveringColumn> covering) {
         this.name = name;
         this.schema = schema;
         this.footerEntries = footerEntries;
@@ -79,8 +92,9 @@ public final class GeoParquetFileWriter implements Closeable {
      *
      * @param footer the archive's canonical entries (e.g. {@code geo}), written first and unchanged
      */
-    public static GeoParquetFileWriter create(OutputFile out, String name, MessageType schema, FooterEntries footer,
-                                              WriterSettings settings) throws IOException {
+    public static GeoParquetFileWriter create(
+            OutputFile out, String name, MessageType schema, FooterEntries footer, WriterSettings settings)
+            throws IOException {
         return create(out, name, schema, footer, settings, ColumnEncodings.defaults());
     }
 
@@ -88,8 +102,13 @@ public final class GeoParquetFileWriter implements Closeable {
      * Like {@link #create(OutputFile, String, MessageType, FooterEntries, WriterSettings)}, with these encoding
      * choices instead of the defaults.
      */
-    public static GeoParquetFileWriter create(OutputFile out, String name, MessageType schema, FooterEntries footer,
-                                              WriterSettings settings, ColumnEncodings encodings)
+    public static GeoParquetFileWriter create(
+            OutputFile out,
+            String name,
+            MessageType schema,
+            FooterEntries footer,
+            WriterSettings settings,
+            ColumnEncodings encodings)
             throws IOException {
         Map<Integer, CoveringColumn> covering = coveringColumns(schema, footer, name);
         Map<String, String> entries = new LinkedHashMap<>(footer.asMap());
@@ -97,15 +116,20 @@ public final class GeoParquetFileWriter implements Closeable {
         StorageStreams.Output output = new StorageStreams.Output(out);
         ParquetFileWriter fileWriter;
         try {
-            fileWriter = new ParquetFileWriter(output, schema, ParquetFileWriter.Mode.CREATE,
-                    ParquetWriterDefaults.ROW_GROUP_BYTES_HINT, ParquetWriterDefaults.NO_PADDING, null,
+            fileWriter = new ParquetFileWriter(
+                    output,
+                    schema,
+                    ParquetFileWriter.Mode.CREATE,
+                    ParquetWriterDefaults.ROW_GROUP_BYTES_HINT,
+                    ParquetWriterDefaults.NO_PADDING,
+                    null,
                     properties(schema, entries, settings, encodings));
             fileWriter.start();
         } catch (IOException | RuntimeException e) {
             throw writeFailure(name, output, "cannot create", e);
         }
-        GeoParquetFileWriter writer = new GeoParquetFileWriter(name, schema, entries, settings, encodings,
-                fileWriter, output, covering);
+        GeoParquetFileWriter writer =
+                new GeoParquetFileWriter(name, schema, entries, settings, encodings, fileWriter, output, covering);
         writer.startRowGroup();
         return writer;
     }
@@ -115,11 +139,13 @@ public final class GeoParquetFileWriter implements Closeable {
      * would build a dictionary for each page only to fall back to plain encoding (most of a rewrite's CPU time when
      * measured).
      */
-    private static ParquetProperties properties(MessageType schema, Map<String, String> footerEntries, WriterSettings settings,
-                                                ColumnEncodings encodings) {
-        ParquetProperties.Builder builder = ParquetProperties.builder().withRowGroupRowCountLimit(settings.rowGroupRowCount())
+    private static ParquetProperties properties(
+            MessageType schema, Map<String, String> footerEntries, WriterSettings settings, ColumnEncodings encodings) {
+        ParquetProperties.Builder builder = ParquetProperties.builder()
+                .withRowGroupRowCountLimit(settings.rowGroupRowCount())
                 .withDictionaryEncoding(encodings.dictionary());
-        long bloomValues = encodings.bloomFilterValues() == 0 ? settings.rowGroupRowCount()
+        long bloomValues = encodings.bloomFilterValues() == 0
+                ? settings.rowGroupRowCount()
                 : Math.min(encodings.bloomFilterValues(), settings.rowGroupRowCount());
         builder.withSizeStatisticsEnabled(encodings.sizeStatistics());
         for (String column : encodings.withoutDictionary()) {
@@ -131,12 +157,12 @@ public final class GeoParquetFileWriter implements Closeable {
         for (String column : encodings.bloomFilterColumns()) {
             builder.withBloomFilterEnabled(column, true).withBloomFilterNDV(column, Math.max(1, bloomValues));
         }
-        java.util.Set<String> geometryColumns = new java.util.HashSet<>();
+        Set<String> geometryColumns = new HashSet<>();
         String geo = footerEntries.get(FooterEntries.GEO);
         if (geo != null) {
             try {
                 parsedGeo(geo).columns().forEach((column, meta) -> {
-                    if (meta.encoding() == dev.nifigeoparquet.archive.geo.GeometryEncoding.WKB) {
+                    if (meta.encoding() == GeometryEncoding.WKB) {
                         geometryColumns.add(column);
                     }
                 });
@@ -144,15 +170,15 @@ public final class GeoParquetFileWriter implements Closeable {
                 // The caller validates the geo block; an unreadable one simply keeps parquet-java's defaults.
             }
         }
-        for (org.apache.parquet.schema.Type field : schema.getFields()) {
-            if (dev.nifigeoparquet.archive.geo.GeometryCodec.isParquetGeospatial(field)) {
+        for (Type field : schema.getFields()) {
+            if (GeometryCodec.isParquetGeospatial(field)) {
                 geometryColumns.add(field.getName());
             }
         }
         for (String column : geometryColumns) {
             if (schema.containsField(column) && schema.getType(column).isPrimitive()) {
                 builder.withDictionaryEncoding(column, false);
-                if (!dev.nifigeoparquet.archive.geo.GeometryCodec.isParquetGeospatial(schema.getType(column))) {
+                if (!GeometryCodec.isParquetGeospatial(schema.getType(column))) {
                     // Byte-wise min/max of WKB says nothing about where geometries are (GeoParquet readers prune by
                     // the covering bbox), and comparing every value's bytes was a sizeable share of writing it.
                     // Parquet GEOMETRY columns keep their statistics: theirs are bounding boxes.
@@ -164,7 +190,7 @@ public final class GeoParquetFileWriter implements Closeable {
     }
 
     /** The archive's few geo blocks, parsed once: every file written would otherwise parse the same JSON twice. */
-    private static final Map<String, GeoMetadata> PARSED_GEO = java.util.Collections.synchronizedMap(new LruMap<>(16));
+    private static final Map<String, GeoMetadata> PARSED_GEO = Collections.synchronizedMap(new LruMap<>(16));
 
     private static GeoMetadata parsedGeo(String geo) {
         GeoMetadata parsed = PARSED_GEO.get(geo);
@@ -184,7 +210,8 @@ public final class GeoParquetFileWriter implements Closeable {
         try {
             GeoMetadata geo = parsedGeo(footer.geo());
             for (Map.Entry<String, GeoColumn> column : geo.columns().entrySet()) {
-                Map<String, List<String>> paths = column.getValue().coveringBbox().orElse(null);
+                Map<String, List<String>> paths =
+                        column.getValue().coveringBbox().orElse(null);
                 if (paths != null) {
                     CoveringColumn bbox = CoveringColumn.of(schema, column.getKey(), column.getValue(), paths);
                     covering.put(bbox.fieldIndex(), bbox);
@@ -226,7 +253,8 @@ public final class GeoParquetFileWriter implements Closeable {
         requireUnfinished();
         if (source != checkedSource) {
             if (!source.schema().equals(schema)) {
-                throw new IllegalArgumentException(name + ": cannot copy rows of schema " + source.schema() + " into " + schema);
+                throw new IllegalArgumentException(
+                        name + ": cannot copy rows of schema " + source.schema() + " into " + schema);
             }
             checkedSource = source;
         }
@@ -292,7 +320,9 @@ public final class GeoParquetFileWriter implements Closeable {
         while (cause.getCause() != null && cause.getCause() != cause) {
             cause = cause.getCause();
         }
-        return cause.getMessage() == null || cause.getMessage().isBlank() ? cause.getClass().getSimpleName() : cause.getMessage();
+        return cause.getMessage() == null || cause.getMessage().isBlank()
+                ? cause.getClass().getSimpleName()
+                : cause.getMessage();
     }
 
     /** Writes the last row group and the footer, closes the file and says what it holds. */

@@ -28,8 +28,8 @@ final class GroupRowWriteSupport {
 
     void write(Group row, long rowIndex) {
         if (row.getType() != schema && !row.getType().equals(schema)) {
-            throw new IllegalArgumentException("Row " + rowIndex + " has schema " + row.getType()
-                    + ", the file has " + schema);
+            throw new IllegalArgumentException(
+                    "Row " + rowIndex + " has schema " + row.getType() + ", the file has " + schema);
         }
         consumer.startMessage();
         for (int field = 0; field < schema.getFieldCount(); field++) {

@@ -38,7 +38,9 @@ final class PageHeaderGuard extends SeekableInputStream {
             BlockMetaData block = metadata.getBlocks().get(i);
             for (ColumnChunkMetaData column : block.getColumns()) {
                 Chunk chunk = new Chunk(column, "row group " + i + ", column " + column.getPath());
-                chunksByStart.computeIfAbsent(chunk.start, start -> new ArrayList<>()).add(chunk);
+                chunksByStart
+                        .computeIfAbsent(chunk.start, start -> new ArrayList<>())
+                        .add(chunk);
                 longestChunk = Math.max(longestChunk, column.getTotalSize());
             }
         }
@@ -50,7 +52,7 @@ final class PageHeaderGuard extends SeekableInputStream {
         final String where;
         final long start;
         final long end;
-        final List<ByteBuffer> read = new ArrayList<>();
+        List<ByteBuffer> read = new ArrayList<>();
         long next = -1;
 
         Chunk(ColumnChunkMetaData metadata, String where) {
@@ -69,7 +71,8 @@ final class PageHeaderGuard extends SeekableInputStream {
     /** Bytes [position, position + bytes.remaining()) of the file were just read into {@code bytes}. */
     private void observe(long position, ByteBuffer bytes) throws IOException {
         long end = position + bytes.remaining();
-        for (List<Chunk> chunks : chunksByStart.subMap(position - longestChunk, true, end, false).values()) {
+        for (List<Chunk> chunks :
+                chunksByStart.subMap(position - longestChunk, true, end, false).values()) {
             for (Chunk chunk : chunks) {
                 long from = Math.max(position, chunk.start);
                 long to = Math.min(end, chunk.end);
@@ -109,8 +112,10 @@ final class PageHeaderGuard extends SeekableInputStream {
                 header = Util.readPageHeader(pages);
                 values += valuesIn(header);
             } catch (IOException | RuntimeException e) {
-                throw new IOException(chunk.where + ": unreadable page header at byte " + at
-                        + " (truncated or corrupt): " + e.getMessage(), e);
+                throw new IOException(
+                        chunk.where + ": unreadable page header at byte " + at + " (truncated or corrupt): "
+                                + e.getMessage(),
+                        e);
             }
             long left = pages.available();
             if (header.getCompressed_page_size() < 0 || header.getCompressed_page_size() > left) {
@@ -118,10 +123,12 @@ final class PageHeaderGuard extends SeekableInputStream {
                         + header.getCompressed_page_size() + " bytes, but its column chunk has " + left
                         + " left (ends at " + chunk.end + "); nothing was allocated from the declared size");
             }
-            if (header.getUncompressed_page_size() < 0 || header.getUncompressed_page_size() > chunk.metadata.getTotalUncompressedSize()) {
+            if (header.getUncompressed_page_size() < 0
+                    || header.getUncompressed_page_size() > chunk.metadata.getTotalUncompressedSize()) {
                 throw new IOException(chunk.where + ": the page at byte " + at + " declares "
                         + header.getUncompressed_page_size() + " uncompressed bytes, more than its whole column chunk ("
-                        + chunk.metadata.getTotalUncompressedSize() + "); nothing was allocated from the declared size");
+                        + chunk.metadata.getTotalUncompressedSize()
+                        + "); nothing was allocated from the declared size");
             }
             pages.skipFully(header.getCompressed_page_size());
         }

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.parquet;
 
 import dev.nifigeoparquet.archive.CorruptDataException;
+import dev.nifigeoparquet.archive.RejectedInputException;
 
 /**
  * A Parquet file whose bytes cannot be read, or rows that cannot be encoded into one; the message always starts with
@@ -20,8 +21,8 @@ public final class ParquetFileException extends CorruptDataException {
     }
 
     /** This failure as the refusal of the input file it concerns, for callers that opened a file they were given. */
-    public dev.nifigeoparquet.archive.RejectedInputException asRejectedInput() {
-        return new dev.nifigeoparquet.archive.RejectedInputException(getMessage(), this);
+    public RejectedInputException asRejectedInput() {
+        return new RejectedInputException(getMessage(), this);
     }
 
     /** The messages along the cause chain, outermost first: parquet-java's own ones rarely carry the reason. */

@@ -16,8 +16,8 @@ import org.apache.parquet.schema.MessageType;
  * @param rowCount   rows in the file
  * @param rowGroups  each row group's metadata, in file order
  */
-public record ParquetFooter(String file, MessageType schema, Map<String, String> keyValues, long rowCount,
-                            List<BlockMetaData> rowGroups) {
+public record ParquetFooter(
+        String file, MessageType schema, Map<String, String> keyValues, long rowCount, List<BlockMetaData> rowGroups) {
 
     public ParquetFooter {
         keyValues = Collections.unmodifiableMap(new LinkedHashMap<>(keyValues));

@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import org.apache.parquet.format.ColumnOrder;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.SchemaElement;
@@ -18,12 +23,6 @@ import shaded.parquet.org.apache.thrift.meta_data.FieldMetaData;
 import shaded.parquet.org.apache.thrift.meta_data.FieldValueMetaData;
 import shaded.parquet.org.apache.thrift.meta_data.ListMetaData;
 import shaded.parquet.org.apache.thrift.meta_data.StructMetaData;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A Parquet schema as the footer holds it, in JSON: the {@code schema} ({@code SchemaElement} list) and
@@ -59,13 +58,16 @@ public final class ParquetSchemaJson {
     private static final byte I64 = 10;
     private static final byte STRING = 11;
 
-    private ParquetSchemaJson() {
-    }
+    private ParquetSchemaJson() {}
 
     /** The schema's footer form, exactly as parquet-java writes it into every file of that schema. */
     public static ObjectNode toJson(MessageType schema) {
-        FileMetaData footer = new ParquetMetadataConverter().toParquetMetadata(1, new ParquetMetadata(
-                new org.apache.parquet.hadoop.metadata.FileMetaData(schema, Map.of(), null), List.of()));
+        FileMetaData footer = new ParquetMetadataConverter()
+                .toParquetMetadata(
+                        1,
+                        new ParquetMetadata(
+                                new org.apache.parquet.hadoop.metadata.FileMetaData(schema, Map.of(), null),
+                                List.of()));
         ObjectNode json = NODES.objectNode();
         json.set(SCHEMA, list(footer.getSchema()));
         if (footer.isSetColumn_orders()) {
@@ -94,7 +96,8 @@ public final class ParquetSchemaJson {
         }
         List<SchemaElement> elements = readList(json.get(SCHEMA), SchemaElement.class, SCHEMA);
         if (elements.isEmpty()) {
-            throw new IllegalArgumentException("'" + SCHEMA + "' is empty: a Parquet schema has at least its root element");
+            throw new IllegalArgumentException(
+                    "'" + SCHEMA + "' is empty: a Parquet schema has at least its root element");
         }
         FileMetaData footer = new FileMetaData(1, elements, 0, List.of());
         if (json.has(COLUMN_ORDERS)) {
@@ -102,14 +105,18 @@ public final class ParquetSchemaJson {
         }
         MessageType schema;
         try {
-            schema = new ParquetMetadataConverter().fromParquetMetadata(footer).getFileMetaData().getSchema();
+            schema = new ParquetMetadataConverter()
+                    .fromParquetMetadata(footer)
+                    .getFileMetaData()
+                    .getSchema();
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("not a valid Parquet schema: " + e.getMessage(), e);
         }
         ObjectNode written = toJson(schema);
         if (!written.equals(json)) {
-            throw new IllegalArgumentException("the Parquet schema would not be written back as given (it holds something "
-                    + "this implementation does not write): given " + json + ", written " + written);
+            throw new IllegalArgumentException(
+                    "the Parquet schema would not be written back as given (it holds something "
+                            + "this implementation does not write): given " + json + ", written " + written);
         }
         return schema;
     }
@@ -127,7 +134,8 @@ public final class ParquetSchemaJson {
     @SuppressWarnings({"rawtypes", "unchecked"})
     private static JsonNode value(Object value) {
         return switch (value) {
-            case TUnion union -> NODES.objectNode().set(union.getSetField().getFieldName(), value(union.getFieldValue()));
+            case TUnion union ->
+                NODES.objectNode().set(union.getSetField().getFieldName(), value(union.getFieldValue()));
             case TBase struct -> {
                 ObjectNode object = NODES.objectNode();
                 for (TFieldIdEnum field : fields(struct.getClass()).keySet()) {
@@ -146,7 +154,9 @@ public final class ParquetSchemaJson {
             case Long number -> NODES.numberNode(number);
             case Double number -> NODES.numberNode(number);
             case String text -> NODES.textNode(text);
-            default -> throw new IllegalArgumentException("cannot write a " + value.getClass().getSimpleName() + " of a Parquet schema");
+            default ->
+                throw new IllegalArgumentException(
+                        "cannot write a " + value.getClass().getSimpleName() + " of a Parquet schema");
         };
     }
 
@@ -188,9 +198,13 @@ public final class ParquetSchemaJson {
             Map.Entry<String, JsonNode> member = members.next();
             String memberPath = path + "." + member.getKey();
             Map.Entry<? extends TFieldIdEnum, FieldMetaData> field = fields.entrySet().stream()
-                    .filter(entry -> entry.getKey().getFieldName().equals(member.getKey())).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("'" + memberPath + "' is not a field of "
-                            + type.getSimpleName() + " (its fields are " + fields.keySet().stream().map(TFieldIdEnum::getFieldName).toList() + ")"));
+                    .filter(entry -> entry.getKey().getFieldName().equals(member.getKey()))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "'" + memberPath + "' is not a field of " + type.getSimpleName() + " (its fields are "
+                                    + fields.keySet().stream()
+                                            .map(TFieldIdEnum::getFieldName)
+                                            .toList() + ")"));
             struct.setFieldValue(field.getKey(), read(member.getValue(), field.getValue().valueMetaData, memberPath));
         }
         return struct;
@@ -203,13 +217,16 @@ public final class ParquetSchemaJson {
         }
         if (meta instanceof EnumMetaData enumeration) {
             if (!json.isTextual()) {
-                throw new IllegalArgumentException("'" + path + "' must be the name of a " + enumeration.enumClass.getSimpleName());
+                throw new IllegalArgumentException(
+                        "'" + path + "' must be the name of a " + enumeration.enumClass.getSimpleName());
             }
             try {
                 return Enum.valueOf((Class) enumeration.enumClass, json.textValue());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("'" + path + "' is " + json + ", not a " + enumeration.enumClass.getSimpleName()
-                        + " (one of " + List.of(enumeration.enumClass.getEnumConstants()) + ")", e);
+                throw new IllegalArgumentException(
+                        "'" + path + "' is " + json + ", not a " + enumeration.enumClass.getSimpleName() + " (one of "
+                                + List.of(enumeration.enumClass.getEnumConstants()) + ")",
+                        e);
             }
         }
         if (meta instanceof ListMetaData list) {
@@ -228,11 +245,21 @@ public final class ParquetSchemaJson {
                 yield json.booleanValue();
             }
             case BYTE -> {
-                require(json.canConvertToExactIntegral() && json.canConvertToInt() && json.intValue() == (byte) json.intValue(), path, "an 8-bit integer");
+                require(
+                        json.canConvertToExactIntegral()
+                                && json.canConvertToInt()
+                                && json.intValue() == (byte) json.intValue(),
+                        path,
+                        "an 8-bit integer");
                 yield (byte) json.intValue();
             }
             case I16 -> {
-                require(json.canConvertToExactIntegral() && json.canConvertToInt() && json.intValue() == (short) json.intValue(), path, "a 16-bit integer");
+                require(
+                        json.canConvertToExactIntegral()
+                                && json.canConvertToInt()
+                                && json.intValue() == (short) json.intValue(),
+                        path,
+                        "a 16-bit integer");
                 yield (short) json.intValue();
             }
             case I32 -> {
@@ -251,7 +278,9 @@ public final class ParquetSchemaJson {
                 require(json.isTextual() && !meta.isBinary(), path, "a string");
                 yield json.textValue();
             }
-            default -> throw new IllegalArgumentException("'" + path + "' has a Thrift type (" + meta.type + ") a schema never holds");
+            default ->
+                throw new IllegalArgumentException(
+                        "'" + path + "' has a Thrift type (" + meta.type + ") a schema never holds");
         };
     }
 

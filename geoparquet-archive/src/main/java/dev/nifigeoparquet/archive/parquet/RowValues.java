@@ -1,5 +1,11 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.GroupType;
@@ -7,21 +13,13 @@ import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
-
 /**
  * Deterministic views of row values: a typed, length-prefixed byte encoding of any row (the canonical form
  * that delta ids hash), and a readable text of one primitive value (feature keys, messages).
  */
 public final class RowValues {
 
-    private RowValues() {
-    }
+    private RowValues() {}
 
     /** The canonical encoding of a row: every field in schema order, each value tagged by its physical type. */
     public static byte[] canonicalBytes(Group row) {
@@ -49,7 +47,8 @@ public final class RowValues {
         }
     }
 
-    private static void writePrimitive(Group group, int field, int index, PrimitiveType type, DataOutputStream out) throws IOException {
+    private static void writePrimitive(Group group, int field, int index, PrimitiveType type, DataOutputStream out)
+            throws IOException {
         switch (type.getPrimitiveTypeName()) {
             case BOOLEAN -> out.writeBoolean(group.getBoolean(field, index));
             case INT32 -> out.writeInt(group.getInteger(field, index));
@@ -75,7 +74,9 @@ public final class RowValues {
             case DOUBLE -> Double.toString(row.getDouble(field, index));
             case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> {
                 Binary binary = row.getBinary(field, index);
-                yield isText(type) ? binary.toStringUsingUTF8() : "0x" + HexFormat.of().formatHex(binary.getBytesUnsafe());
+                yield isText(type)
+                        ? binary.toStringUsingUTF8()
+                        : "0x" + HexFormat.of().formatHex(binary.getBytesUnsafe());
             }
         };
     }

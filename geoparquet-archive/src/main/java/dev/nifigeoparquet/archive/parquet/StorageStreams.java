@@ -1,11 +1,10 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.SeekableInputStream;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
 
 /**
  * The streams the Parquet reader and writer work through, each remembering the first failure of the storage beneath.
@@ -15,8 +14,7 @@ import java.nio.ByteBuffer;
  */
 final class StorageStreams {
 
-    private StorageStreams() {
-    }
+    private StorageStreams() {}
 
     /** Remembers the first failure; every method of the streams below reports through it. */
     private static final class Recorder {

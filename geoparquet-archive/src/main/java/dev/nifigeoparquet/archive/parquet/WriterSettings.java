@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.parquet;
 
 import dev.nifigeoparquet.archive.RejectedInputException;
-
 import java.util.Objects;
 import java.util.Set;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -24,6 +23,7 @@ public record WriterSettings(CompressionCodecName codec, int zstdLevel, int rowG
     public static final CompressionCodecName DEFAULT_CODEC = CompressionCodecName.ZSTD;
     /** ZSTD's own default level. */
     public static final int DEFAULT_ZSTD_LEVEL = 3;
+
     public static final int DEFAULT_ROW_GROUP_ROW_COUNT = 100_000;
     /** 128 MiB. */
     public static final long DEFAULT_TARGET_FILE_BYTES = 128L * 1024 * 1024;
@@ -52,7 +52,8 @@ public record WriterSettings(CompressionCodecName codec, int zstdLevel, int rowG
     }
 
     public static WriterSettings defaults() {
-        return new WriterSettings(DEFAULT_CODEC, DEFAULT_ZSTD_LEVEL, DEFAULT_ROW_GROUP_ROW_COUNT, DEFAULT_TARGET_FILE_BYTES);
+        return new WriterSettings(
+                DEFAULT_CODEC, DEFAULT_ZSTD_LEVEL, DEFAULT_ROW_GROUP_ROW_COUNT, DEFAULT_TARGET_FILE_BYTES);
     }
 
     public WriterSettings withCodec(CompressionCodecName newCodec) {

@@ -1,7 +1,5 @@
 package dev.nifigeoparquet.archive.storage;
 
-import org.apache.parquet.io.InputFile;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -9,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import org.apache.parquet.io.InputFile;
 
 /**
  * The storage an archive lives on, reduced to the few primitives the commit protocol needs.
@@ -75,8 +74,7 @@ public interface ArchiveStorage {
      * removed before its published name is durable.) The default does nothing: for a storage whose writes are durable
      * when they return (an object store).
      */
-    default void sync(Collection<String> paths) throws IOException {
-    }
+    default void sync(Collection<String> paths) throws IOException {}
 
     /**
      * Creates several objects exclusively and durably, in order, as {@link #createExclusive} does for each, stopping at

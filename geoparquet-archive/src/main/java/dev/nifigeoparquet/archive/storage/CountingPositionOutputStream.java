@@ -1,9 +1,8 @@
 package dev.nifigeoparquet.archive.storage;
 
-import org.apache.parquet.io.PositionOutputStream;
-
 import java.io.IOException;
 import java.io.OutputStream;
+import org.apache.parquet.io.PositionOutputStream;
 
 /**
  * A Parquet {@link PositionOutputStream} over a plain stream: Parquet only appends and asks for the position, so

@@ -1,11 +1,11 @@
 package dev.nifigeoparquet.archive.storage;
 
-import org.apache.parquet.io.InputFile;
-
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
@@ -19,6 +19,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -28,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import org.apache.parquet.io.InputFile;
 
 /**
  * {@link ArchiveStorage} on a local (or POSIX network) filesystem.
@@ -92,10 +94,15 @@ public final class LocalArchiveStorage implements ArchiveStorage {
     }
 
     private StoredObject toStoredObject(Path file) throws IOException {
-        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        String relative = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
-        return new StoredObject(relative, attributes.isDirectory() ? 0 : attributes.size(),
-                attributes.lastModifiedTime().toInstant(), attributes.isDirectory());
+        BasicFileAttributes attributes =
+                Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        String relative =
+                root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+        return new StoredObject(
+                relative,
+                attributes.isDirectory() ? 0 : attributes.size(),
+                attributes.lastModifiedTime().toInstant(),
+                attributes.isDirectory());
     }
 
     /** Reads one version of the file, even when a commit publishes new content over its name meanwhile. */
@@ -124,8 +131,9 @@ public final class LocalArchiveStorage implements ArchiveStorage {
         createParentDirectories(target);
         Path temp = temporaryBeside(target);
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                channel.write(java.nio.ByteBuffer.wrap(content));
+            try (FileChannel channel =
+                    FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                channel.write(ByteBuffer.wrap(content));
                 channel.force(true);
             }
             Files.createLink(target, temp);
@@ -222,9 +230,10 @@ public final class LocalArchiveStorage implements ArchiveStorage {
                 try {
                     createParentDirectories(target);
                     Path temp = temporaryBeside(target);
-                    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    try (FileChannel channel =
+                            FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                         temps.add(temp);
-                        channel.write(java.nio.ByteBuffer.wrap(contents.get(i)));
+                        channel.write(ByteBuffer.wrap(contents.get(i)));
                     }
                 } catch (IOException failure) {
                     throw new BatchCreationException(0, failure);
@@ -265,7 +274,8 @@ public final class LocalArchiveStorage implements ArchiveStorage {
             if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
                 return; // already published by an earlier, interrupted attempt
             }
-            throw new NoSuchFileException(staged.toString(), target.toString(), "staged file missing and not published");
+            throw new NoSuchFileException(
+                    staged.toString(), target.toString(), "staged file missing and not published");
         }
         createParentDirectories(target);
         try {
@@ -351,7 +361,7 @@ public final class LocalArchiveStorage implements ArchiveStorage {
     private static void forceAll(Collection<Path> files, Collection<Path> directories) throws IOException {
         List<Path> all = new ArrayList<>(files);
         all.addAll(directories);
-        Set<Path> isDirectory = new java.util.HashSet<>(directories);
+        Set<Path> isDirectory = new HashSet<>(directories);
         if (all.size() == 1) {
             force(all.get(0), isDirectory.contains(all.get(0)));
             return;
@@ -377,7 +387,7 @@ public final class LocalArchiveStorage implements ArchiveStorage {
                 first = first == null ? failure : first;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("Interrupted while forcing files to disk");
+                throw new InterruptedIOException("Interrupted while forcing files to disk");
             }
         }
         if (first != null) {

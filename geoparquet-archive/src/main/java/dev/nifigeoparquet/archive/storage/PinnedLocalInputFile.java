@@ -1,14 +1,13 @@
 package dev.nifigeoparquet.archive.storage;
 
-import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.SeekableInputStream;
-
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
 
 /**
  * A local file for Parquet readers that reads one version of it, whatever happens to its name meanwhile. A commit may
@@ -104,7 +103,8 @@ final class PinnedLocalInputFile implements InputFile {
         public void readFully(ByteBuffer buffer) throws IOException {
             while (buffer.hasRemaining()) {
                 if (read(buffer) < 0) {
-                    throw new EOFException("Reached the end of the file with " + buffer.remaining() + " bytes left to read");
+                    throw new EOFException(
+                            "Reached the end of the file with " + buffer.remaining() + " bytes left to read");
                 }
             }
         }

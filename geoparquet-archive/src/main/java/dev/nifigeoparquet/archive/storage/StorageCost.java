@@ -21,8 +21,14 @@ import java.util.List;
  * @param bytesDownloaded bytes received in response bodies
  * @param deleted         objects deleted, with their age when it was known without an extra request
  */
-public record StorageCost(long puts, long gets, long lists, long deletes, long bytesUploaded, long bytesDownloaded,
-                          List<DeletedObject> deleted) {
+public record StorageCost(
+        long puts,
+        long gets,
+        long lists,
+        long deletes,
+        long bytesUploaded,
+        long bytesDownloaded,
+        List<DeletedObject> deleted) {
 
     public static final StorageCost NONE = new StorageCost(0, 0, 0, 0, 0, 0, List.of());
 
@@ -31,8 +37,7 @@ public record StorageCost(long puts, long gets, long lists, long deletes, long b
     }
 
     /** An object this operation deleted. {@code age} is null when no earlier listing or write told its age. */
-    public record DeletedObject(String path, Duration age) {
-    }
+    public record DeletedObject(String path, Duration age) {}
 
     /** All requests together. */
     public long requests() {
@@ -41,19 +46,27 @@ public record StorageCost(long puts, long gets, long lists, long deletes, long b
 
     /** Deleted objects younger than {@code minimumAge}: the ones a cold storage class charges an early-deletion fee for. */
     public List<DeletedObject> deletedYoungerThan(Duration minimumAge) {
-        return deleted.stream().filter(d -> d.age() != null && d.age().compareTo(minimumAge) < 0).toList();
+        return deleted.stream()
+                .filter(d -> d.age() != null && d.age().compareTo(minimumAge) < 0)
+                .toList();
     }
 
     public StorageCost plus(StorageCost other) {
         List<DeletedObject> both = new ArrayList<>(deleted);
         both.addAll(other.deleted);
-        return new StorageCost(puts + other.puts, gets + other.gets, lists + other.lists, deletes + other.deletes,
-                bytesUploaded + other.bytesUploaded, bytesDownloaded + other.bytesDownloaded, both);
+        return new StorageCost(
+                puts + other.puts,
+                gets + other.gets,
+                lists + other.lists,
+                deletes + other.deletes,
+                bytesUploaded + other.bytesUploaded,
+                bytesDownloaded + other.bytesDownloaded,
+                both);
     }
 
     @Override
     public String toString() {
-        return "PUT " + puts + ", GET " + gets + ", LIST " + lists + ", DELETE " + deletes + ", uploaded " + bytesUploaded
-                + " B, downloaded " + bytesDownloaded + " B, deleted " + deleted.size() + " objects";
+        return "PUT " + puts + ", GET " + gets + ", LIST " + lists + ", DELETE " + deletes + ", uploaded "
+                + bytesUploaded + " B, downloaded " + bytesDownloaded + " B, deleted " + deleted.size() + " objects";
     }
 }

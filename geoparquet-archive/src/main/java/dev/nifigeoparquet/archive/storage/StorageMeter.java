@@ -30,12 +30,10 @@ public final class StorageMeter {
     private long bytesDownloaded;
     private final List<StorageCost.DeletedObject> deleted = new ArrayList<>();
 
-    private StorageMeter() {
-    }
+    private StorageMeter() {}
 
     /** An operation's result and what it cost. */
-    public record Measured<T>(T result, StorageCost cost) {
-    }
+    public record Measured<T>(T result, StorageCost cost) {}
 
     /** Work to measure. */
     @FunctionalInterface
@@ -60,8 +58,7 @@ public final class StorageMeter {
     }
 
     /** An operation's result or failure, and what it cost either way. */
-    public record Attempt<T>(T result, Exception failure, StorageCost cost) {
-    }
+    public record Attempt<T>(T result, Exception failure, StorageCost cost) {}
 
     /** Like {@link #measure}, but a failure is returned with the requests made before it instead of thrown. */
     public static <T> Attempt<T> attempt(Operation<T> operation) {

@@ -1,9 +1,8 @@
 package dev.nifigeoparquet.archive.storage;
 
+import java.io.IOException;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
-
-import java.io.IOException;
 
 /** A Parquet {@link OutputFile} that writes a staged object through {@link ArchiveStorage#createStaged}. */
 public final class StorageOutputFile implements OutputFile {
@@ -35,7 +34,8 @@ public final class StorageOutputFile implements OutputFile {
 
     @Override
     public PositionOutputStream create(long blockSizeHint) throws IOException {
-        stream = new CountingPositionOutputStream(deferred ? storage.createStagedDeferred(path) : storage.createStaged(path), true);
+        stream = new CountingPositionOutputStream(
+                deferred ? storage.createStagedDeferred(path) : storage.createStaged(path), true);
         return stream;
     }
 

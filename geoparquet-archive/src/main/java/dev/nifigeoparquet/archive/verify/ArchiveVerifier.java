@@ -1,24 +1,24 @@
 package dev.nifigeoparquet.archive.verify;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.FeatureKey;
+import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.KeyingException;
-import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apache.parquet.example.data.Group;
 
 /**
  * Verifies an archive, or some of its partitions, against its descriptor and commit state without writing
@@ -51,13 +52,18 @@ public final class ArchiveVerifier {
 
     /** Passes over an archive that writers are changing, before its problems are believed. */
     private static final int ATTEMPTS = 5;
+
     private static final long PAUSE_MILLIS = 50;
     /**
      * What a writer between its commit and the end of its publishing leaves for a moment (format section 5.6), and a
      * file whose new content was published over it after its state was read (its size is the new content's).
      */
-    private static final Set<ProblemKind> PUBLISHING_WINDOW = Set.of(ProblemKind.UNPUBLISHED_FILE, ProblemKind.SUPERSEDED_FILE,
-            ProblemKind.UNTRACKED_FILE, ProblemKind.MISSING_FILE, ProblemKind.SIZE_MISMATCH);
+    private static final Set<ProblemKind> PUBLISHING_WINDOW = Set.of(
+            ProblemKind.UNPUBLISHED_FILE,
+            ProblemKind.SUPERSEDED_FILE,
+            ProblemKind.UNTRACKED_FILE,
+            ProblemKind.MISSING_FILE,
+            ProblemKind.SIZE_MISMATCH);
 
     private final GeoParquetArchive archive;
     private final ArchiveStorage storage;
@@ -67,7 +73,10 @@ public final class ArchiveVerifier {
     public ArchiveVerifier(GeoParquetArchive archive) {
         this.archive = archive;
         this.storage = archive.storage();
-        this.footerCheck = new FooterCheck(archive.schema(), archive.canonicalFooter(), archive.descriptor().geometryColumn(),
+        this.footerCheck = new FooterCheck(
+                archive.schema(),
+                archive.canonicalFooter(),
+                archive.descriptor().geometryColumn(),
                 archive.sourceCrs());
         AdoptionRecord adoption = archive.descriptor().adoption();
         this.adoptedAt = adoption == null ? null : adoption.adoptedAt();
@@ -98,8 +107,7 @@ public final class ArchiveVerifier {
     }
 
     /** One pass: its report and the commit versions it read. */
-    private record Pass(VerificationReport report, Map<String, Long> versions) {
-    }
+    private record Pass(VerificationReport report, Map<String, Long> versions) {}
 
     /** Whether a concurrent writer may have made a pass see problems that no state of the archive has. */
     private boolean mayBeTorn(Pass pass) throws IOException {
@@ -113,7 +121,8 @@ public final class ArchiveVerifier {
 
     private Pass verifyOnce(VerifyOptions options) throws IOException {
         Findings findings = new Findings();
-        List<String> cells = options.wholeArchiveSelected() ? archive.partitionCells()
+        List<String> cells = options.wholeArchiveSelected()
+                ? archive.partitionCells()
                 : options.cells().stream().map(archive::requireCell).toList();
 
         Map<String, PartitionCommit> states = new LinkedHashMap<>();
@@ -121,8 +130,11 @@ public final class ArchiveVerifier {
             try {
                 states.put(cell, archive.partitionState(cell));
             } catch (IOException | RuntimeException e) {
-                findings.problem(new Problem(ArchiveLayout.logDirectory(cell), ProblemKind.CORRUPT_LOG,
-                        "the partition's latest commit entry cannot be read: " + e.getMessage(), null));
+                findings.problem(new Problem(
+                        ArchiveLayout.logDirectory(cell),
+                        ProblemKind.CORRUPT_LOG,
+                        "the partition's latest commit entry cannot be read: " + e.getMessage(),
+                        null));
             }
         }
         if (options.wholeArchiveSelected()) {
@@ -130,9 +142,18 @@ public final class ArchiveVerifier {
         }
 
         KeyScan keys = archive.descriptor().hasKey()
-                ? new KeyScan(states.values().stream().mapToLong(PartitionCommit::rowCount).sum()) : null;
-        PlacementScan placement = options.placement().enabled() ? new PlacementScan(options.placement()
-                .stride(states.values().stream().mapToLong(PartitionCommit::rowCount).sum()), options.maxDuplicateKeysReported()) : null;
+                ? new KeyScan(states.values().stream()
+                        .mapToLong(PartitionCommit::rowCount)
+                        .sum())
+                : null;
+        PlacementScan placement = options.placement().enabled()
+                ? new PlacementScan(
+                        options.placement()
+                                .stride(states.values().stream()
+                                        .mapToLong(PartitionCommit::rowCount)
+                                        .sum()),
+                        options.maxDuplicateKeysReported())
+                : null;
         List<ReadableFile> readable = new ArrayList<>();
         int files = 0;
         long rowsRead = 0;
@@ -148,7 +169,8 @@ public final class ArchiveVerifier {
                 }
             }
         }
-        long committedRows = states.values().stream().mapToLong(PartitionCommit::rowCount).sum();
+        long committedRows =
+                states.values().stream().mapToLong(PartitionCommit::rowCount).sum();
         CommitReconciliation reconciliation = new CommitReconciliation(storage);
         states.values().forEach(state -> reconciliation.checkEntry(state, findings));
         for (CommittedOperation operation : options.operations()) {
@@ -158,18 +180,37 @@ public final class ArchiveVerifier {
             findDuplicates(readable, keys.colliding, options.maxDuplicateKeysReported(), findings);
         }
         if (options.expectedRows().isPresent() && options.expectedRows().getAsLong() != committedRows) {
-            findings.problem(new Problem(storage.describe(), ProblemKind.TOTAL_MISMATCH, "the archive holds " + committedRows
-                    + " rows, " + options.expectedRows().getAsLong() + " were expected", null));
+            findings.problem(new Problem(
+                    storage.describe(),
+                    ProblemKind.TOTAL_MISMATCH,
+                    "the archive holds " + committedRows + " rows, "
+                            + options.expectedRows().getAsLong() + " were expected",
+                    null));
         }
         if (placement != null && placement.misplaced > options.maxDuplicateKeysReported()) {
-            findings.problem(new Problem(storage.describe(), ProblemKind.MISPLACED_ROW, (placement.misplaced - options.maxDuplicateKeysReported())
-                    + " more misplaced or unkeyable rows not listed (" + placement.misplaced + " in all)", null));
+            findings.problem(new Problem(
+                    storage.describe(),
+                    ProblemKind.MISPLACED_ROW,
+                    (placement.misplaced - options.maxDuplicateKeysReported())
+                            + " more misplaced or unkeyable rows not listed (" + placement.misplaced + " in all)",
+                    null));
         }
         Map<String, Long> versions = new LinkedHashMap<>();
         states.forEach((cell, state) -> versions.put(cell, state.version()));
-        return new Pass(new VerificationReport(storage.describe(), archive.sourceCrs().toString(), states.size(), files,
-                committedRows, rowsRead, options.expectedRows(), keys != null, findings.problems, findings.knownVariations,
-                placement == null ? OptionalLong.empty() : OptionalLong.of(placement.checked)), versions);
+        return new Pass(
+                new VerificationReport(
+                        storage.describe(),
+                        archive.sourceCrs().toString(),
+                        states.size(),
+                        files,
+                        committedRows,
+                        rowsRead,
+                        options.expectedRows(),
+                        keys != null,
+                        findings.problems,
+                        findings.knownVariations,
+                        placement == null ? OptionalLong.empty() : OptionalLong.of(placement.checked)),
+                versions);
     }
 
     /**
@@ -201,12 +242,12 @@ public final class ArchiveVerifier {
     }
 
     /** Pauses before looking again; an interrupt ends the verification instead of the pause alone. */
-    private static void sleep(long millis) throws java.io.InterruptedIOException {
+    private static void sleep(long millis) throws InterruptedIOException {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("Interrupted while verifying");
+            throw new InterruptedIOException("Interrupted while verifying");
         }
     }
 
@@ -240,21 +281,37 @@ public final class ArchiveVerifier {
             String path = ArchiveLayout.dataFile(cell, entry.name());
             StoredObject object = present.get(entry.name());
             if (entry.stagedAs() != null && staged.contains(entry.stagedAs() + ArchiveLayout.REPLACEMENT_SUFFIX)) {
-                findings.problem(new Problem(path, ProblemKind.UNPUBLISHED_FILE, "is committed with new content (version "
-                        + state.version() + ") not yet published; plain readers see the content it replaces until the next"
-                        + " writer of the partition publishes it", null));
+                findings.problem(new Problem(
+                        path,
+                        ProblemKind.UNPUBLISHED_FILE,
+                        "is committed with new content (version "
+                                + state.version()
+                                + ") not yet published; plain readers see the content it replaces until the next"
+                                + " writer of the partition publishes it",
+                        null));
             } else if (object != null) {
                 if (object.size() != entry.bytes()) {
-                    findings.problem(new Problem(path, ProblemKind.SIZE_MISMATCH, "is " + object.size()
-                            + " bytes, its commit entry (version " + state.version() + ") says " + entry.bytes(), null));
+                    findings.problem(new Problem(
+                            path,
+                            ProblemKind.SIZE_MISMATCH,
+                            "is " + object.size() + " bytes, its commit entry (version " + state.version() + ") says "
+                                    + entry.bytes(),
+                            null));
                 }
             } else if (staged.contains(entry.name() + ArchiveLayout.STAGED_SUFFIX)) {
-                findings.problem(new Problem(path, ProblemKind.UNPUBLISHED_FILE, "is committed (version " + state.version()
-                        + ") but not yet published; plain readers miss its " + entry.rows()
-                        + " rows until the next writer of the partition publishes it", null));
+                findings.problem(new Problem(
+                        path,
+                        ProblemKind.UNPUBLISHED_FILE,
+                        "is committed (version " + state.version()
+                                + ") but not yet published; plain readers miss its " + entry.rows()
+                                + " rows until the next writer of the partition publishes it",
+                        null));
             } else {
-                findings.problem(new Problem(path, ProblemKind.MISSING_FILE, "is committed (version " + state.version()
-                        + ") but neither published nor staged", null));
+                findings.problem(new Problem(
+                        path,
+                        ProblemKind.MISSING_FILE,
+                        "is committed (version " + state.version() + ") but neither published nor staged",
+                        null));
                 continue;
             }
             files.add(new ReadableFile(state, path, entry));
@@ -267,11 +324,19 @@ public final class ArchiveVerifier {
             }
             String path = ArchiveLayout.partitionDirectory(cell) + "/" + name;
             if (state.removed().contains(name)) {
-                findings.problem(new Problem(path, ProblemKind.SUPERSEDED_FILE, "was superseded by version " + state.version()
-                        + " but is not deleted yet; plain readers read its rows too until the next writer deletes it", null));
+                findings.problem(new Problem(
+                        path,
+                        ProblemKind.SUPERSEDED_FILE,
+                        "was superseded by version " + state.version()
+                                + " but is not deleted yet; plain readers read its rows too until the next writer deletes it",
+                        null));
             } else {
-                findings.problem(new Problem(path, ProblemKind.UNTRACKED_FILE, "is in the partition directory but in no commit"
-                        + " (version " + state.version() + "); plain readers read it, the engine does not", null));
+                findings.problem(new Problem(
+                        path,
+                        ProblemKind.UNTRACKED_FILE,
+                        "is in the partition directory but in no commit" + " (version " + state.version()
+                                + "); plain readers read it, the engine does not",
+                        null));
             }
         }
         return files;
@@ -285,8 +350,11 @@ public final class ArchiveVerifier {
             }
             for (StoredObject object : storage.list(directory.name())) {
                 if (!object.directory() && object.name().endsWith(ArchiveLayout.DATA_FILE_SUFFIX)) {
-                    findings.problem(new Problem(directory.name() + "/" + object.name(), ProblemKind.UNTRACKED_FILE,
-                            "is in a partition directory that has no commit log; plain readers read it, the engine does not", null));
+                    findings.problem(new Problem(
+                            directory.name() + "/" + object.name(),
+                            ProblemKind.UNTRACKED_FILE,
+                            "is in a partition directory that has no commit log; plain readers read it, the engine does not",
+                            null));
                 }
             }
         }
@@ -301,7 +369,8 @@ public final class ArchiveVerifier {
             footerCheck.check(file.path, reader.footer(), predatesAdoption(file.entry), findings);
             FeatureKey.Extractor extractor = keys == null ? null : keyExtractor(reader);
             boolean placing = placement != null && reader.footer().schema().equals(archive.schema());
-            FeatureKey.Extractor placementKeys = placing && archive.descriptor().hasKey() ? archive.keyExtractor() : null;
+            FeatureKey.Extractor placementKeys =
+                    placing && archive.descriptor().hasKey() ? archive.keyExtractor() : null;
             GeometryCodec codec = placing ? archive.geometryCodec() : null;
             long rows = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
@@ -318,16 +387,24 @@ public final class ArchiveVerifier {
                 }
             }
             if (rows != file.entry.rows()) {
-                findings.problem(new Problem(file.path, ProblemKind.ROW_COUNT_MISMATCH, "holds " + rows
-                        + " rows, its commit entry says " + file.entry.rows(), null));
+                findings.problem(new Problem(
+                        file.path,
+                        ProblemKind.ROW_COUNT_MISMATCH,
+                        "holds " + rows + " rows, its commit entry says " + file.entry.rows(),
+                        null));
             }
             return rows;
-        } catch (java.nio.file.NoSuchFileException superseded) {
-            findings.problem(new Problem(file.path, ProblemKind.MISSING_FILE, "was superseded while it was read: "
-                    + superseded.getMessage(), null));
+        } catch (NoSuchFileException superseded) {
+            findings.problem(new Problem(
+                    file.path,
+                    ProblemKind.MISSING_FILE,
+                    "was superseded while it was read: " + superseded.getMessage(),
+                    null));
             return null;
         } catch (IOException | RuntimeException e) {
-            String reason = e instanceof UncheckedIOException unchecked ? unchecked.getCause().getMessage() : e.getMessage();
+            String reason = e instanceof UncheckedIOException unchecked
+                    ? unchecked.getCause().getMessage()
+                    : e.getMessage();
             findings.problem(new Problem(file.path, ProblemKind.CORRUPT_FILE, "cannot be read: " + reason, null));
             return null;
         }
@@ -335,7 +412,8 @@ public final class ArchiveVerifier {
 
     private FeatureKey.Extractor keyExtractor(GeoParquetFileReader reader) {
         try {
-            return FeatureKey.extractor(reader.footer().schema(), archive.descriptor().keyColumns());
+            return FeatureKey.extractor(
+                    reader.footer().schema(), archive.descriptor().keyColumns());
         } catch (IllegalArgumentException e) {
             // Already reported as a schema mismatch; its keys cannot be compared.
             return null;
@@ -352,7 +430,8 @@ public final class ArchiveVerifier {
         long duplicates = 0;
         for (ReadableFile file : files) {
             try (GeoParquetFileReader reader = LiveFiles.openAsIs(storage, file.state, file.entry)) {
-                FeatureKey.Extractor extractor = FeatureKey.extractor(reader.footer().schema(), archive.descriptor().keyColumns());
+                FeatureKey.Extractor extractor = FeatureKey.extractor(
+                        reader.footer().schema(), archive.descriptor().keyColumns());
                 for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                     FeatureKey key = extractor.keyOf(it.next());
                     if (key == null || !colliding.contains(KeyHashes.hash(key))) {
@@ -362,20 +441,32 @@ public final class ArchiveVerifier {
                     if (first != null) {
                         duplicates++;
                         if (duplicates <= maxReported) {
-                            findings.problem(new Problem(file.path, ProblemKind.DUPLICATE_KEY, "key " + key + " ("
-                                    + String.join(", ", archive.descriptor().keyColumns()) + ") also occurs in "
-                                    + (first.equals(file.path) ? "this file" : first), null));
+                            findings.problem(new Problem(
+                                    file.path,
+                                    ProblemKind.DUPLICATE_KEY,
+                                    "key " + key + " ("
+                                            + String.join(
+                                                    ", ", archive.descriptor().keyColumns()) + ") also occurs in "
+                                            + (first.equals(file.path) ? "this file" : first),
+                                    null));
                         }
                     }
                 }
             } catch (IOException | RuntimeException e) {
-                findings.problem(new Problem(file.path, ProblemKind.CORRUPT_FILE, "cannot be read again to compare keys: "
-                        + e.getMessage(), null));
+                findings.problem(new Problem(
+                        file.path,
+                        ProblemKind.CORRUPT_FILE,
+                        "cannot be read again to compare keys: " + e.getMessage(),
+                        null));
             }
         }
         if (duplicates > maxReported) {
-            findings.problem(new Problem(storage.describe(), ProblemKind.DUPLICATE_KEY, (duplicates - maxReported)
-                    + " more duplicate key occurrences not listed (" + duplicates + " in all)", null));
+            findings.problem(new Problem(
+                    storage.describe(),
+                    ProblemKind.DUPLICATE_KEY,
+                    (duplicates - maxReported) + " more duplicate key occurrences not listed (" + duplicates
+                            + " in all)",
+                    null));
         }
     }
 
@@ -397,7 +488,13 @@ public final class ArchiveVerifier {
             return seen++ % stride == 0;
         }
 
-        void check(ReadableFile file, Group row, long index, GeometryCodec codec, FeatureKey.Extractor keys, Findings findings) {
+        void check(
+                ReadableFile file,
+                Group row,
+                long index,
+                GeometryCodec codec,
+                FeatureKey.Extractor keys,
+                Findings findings) {
             checked++;
             FeatureKey key = keys == null ? null : keys.keyOf(row);
             String label = "row " + index + (key == null ? "" : " (key " + key + ")");
@@ -406,7 +503,8 @@ public final class ArchiveVerifier {
                 computed = archive.keyer().cellOf(codec.decode(row, index), archive.sourceCrs());
             } catch (KeyingException | IllegalArgumentException e) {
                 if (++misplaced <= maxReported) {
-                    findings.problem(new Problem(file.path, ProblemKind.UNKEYABLE_ROW, label + " cannot be keyed: " + e.getMessage(), null));
+                    findings.problem(new Problem(
+                            file.path, ProblemKind.UNKEYABLE_ROW, label + " cannot be keyed: " + e.getMessage(), null));
                 }
                 return;
             }
@@ -418,8 +516,12 @@ public final class ArchiveVerifier {
                 }
                 detail.put("partition", file.cell());
                 detail.put("computedCell", computed);
-                findings.problem(new Problem(file.path, ProblemKind.MISPLACED_ROW, label + ": its geometry's centroid lies in cell "
-                        + computed + ", not in this partition (" + file.cell() + ")", detail));
+                findings.problem(new Problem(
+                        file.path,
+                        ProblemKind.MISPLACED_ROW,
+                        label + ": its geometry's centroid lies in cell " + computed + ", not in this partition ("
+                                + file.cell() + ")",
+                        detail));
             }
         }
     }

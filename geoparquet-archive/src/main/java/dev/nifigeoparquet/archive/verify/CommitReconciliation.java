@@ -7,7 +7,6 @@ import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.format.TransactionDecision;
 import dev.nifigeoparquet.archive.format.TransactionRecords;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.Map;
@@ -27,9 +26,13 @@ final class CommitReconciliation {
     /** A commit entry whose recorded operations do not explain its row count. */
     void checkEntry(PartitionCommit entry, Findings findings) {
         if (!entry.rowChangesReconcile()) {
-            findings.problem(new Problem(ArchiveLayout.logEntry(entry.cell(), entry.version()), ProblemKind.COUNTS_DO_NOT_RECONCILE,
+            findings.problem(new Problem(
+                    ArchiveLayout.logEntry(entry.cell(), entry.version()),
+                    ProblemKind.COUNTS_DO_NOT_RECONCILE,
                     "commit " + entry.version() + " of partition " + entry.cell() + " starts from " + entry.rowsBefore()
-                            + " rows and records operations " + entry.operations() + ", but holds " + entry.rowCount() + " rows", null));
+                            + " rows and records operations " + entry.operations() + ", but holds " + entry.rowCount()
+                            + " rows",
+                    null));
         }
     }
 
@@ -37,7 +40,8 @@ final class CommitReconciliation {
      * Checks an operation against its commit entries and the partitions' logs since, up to {@code latest} (the states
      * the verification read).
      */
-    void checkOperation(CommittedOperation operation, Map<String, PartitionCommit> latest, Findings findings) throws IOException {
+    void checkOperation(CommittedOperation operation, Map<String, PartitionCommit> latest, Findings findings)
+            throws IOException {
         long net = 0;
         boolean complete = true;
         for (Map.Entry<String, Long> commit : operation.commits().entrySet()) {
@@ -47,18 +51,30 @@ final class CommitReconciliation {
             try {
                 entry = log.read(commit.getValue());
             } catch (NoSuchFileException pruned) {
-                // Older entries are pruned after the log's retention; what remains is checked below from the oldest kept.
-                findings.problemOrVariation(new Problem(ArchiveLayout.logEntry(cell, commit.getValue()), ProblemKind.COUNTS_DO_NOT_RECONCILE,
-                        "commit " + commit.getValue() + " of partition " + cell + " has been pruned; operation " + operation.operationId()
-                                + " is reconciled from the entries still kept", null), true);
+                // Older entries are pruned after the log's retention; what remains is checked below from the oldest
+                // kept.
+                findings.problemOrVariation(
+                        new Problem(
+                                ArchiveLayout.logEntry(cell, commit.getValue()),
+                                ProblemKind.COUNTS_DO_NOT_RECONCILE,
+                                "commit " + commit.getValue() + " of partition " + cell + " has been pruned; operation "
+                                        + operation.operationId() + " is reconciled from the entries still kept",
+                                null),
+                        true);
                 complete = false;
                 continue;
             }
-            OperationRecord record = entry.operations().stream().filter(r -> r.ids().contains(operation.operationId())).findFirst().orElse(null);
+            OperationRecord record = entry.operations().stream()
+                    .filter(r -> r.ids().contains(operation.operationId()))
+                    .findFirst()
+                    .orElse(null);
             if (record == null || record.rows() == null) {
-                findings.problem(new Problem(ArchiveLayout.logEntry(cell, entry.version()), ProblemKind.COUNTS_DO_NOT_RECONCILE,
-                        "commit " + entry.version() + " of partition " + cell + " does not record the row changes of operation "
-                                + operation.operationId(), null));
+                findings.problem(new Problem(
+                        ArchiveLayout.logEntry(cell, entry.version()),
+                        ProblemKind.COUNTS_DO_NOT_RECONCILE,
+                        "commit " + entry.version() + " of partition " + cell
+                                + " does not record the row changes of operation " + operation.operationId(),
+                        null));
                 complete = false;
                 continue;
             }
@@ -70,14 +86,20 @@ final class CommitReconciliation {
             }
         }
         if (complete && net != operation.netRows()) {
-            findings.problem(new Problem(storage.describe(), ProblemKind.COUNTS_DO_NOT_RECONCILE, "the commits of operation "
-                    + operation.operationId() + " " + operation.commits() + " change the row count by " + net + ", the operation reported "
-                    + operation.netRows(), null));
+            findings.problem(new Problem(
+                    storage.describe(),
+                    ProblemKind.COUNTS_DO_NOT_RECONCILE,
+                    "the commits of operation "
+                            + operation.operationId() + " " + operation.commits() + " change the row count by " + net
+                            + ", the operation reported "
+                            + operation.netRows(),
+                    null));
         }
     }
 
     /** Every entry in effect after {@code from}, up to {@code to}, follows from the one before and explains its row count. */
-    private void checkChain(PartitionLog log, PartitionCommit from, PartitionCommit to, Findings findings) throws IOException {
+    private void checkChain(PartitionLog log, PartitionCommit from, PartitionCommit to, Findings findings)
+            throws IOException {
         PartitionCommit previous = from;
         for (long version = from.version() + 1; version <= to.version(); version++) {
             PartitionCommit entry;
@@ -91,9 +113,12 @@ final class CommitReconciliation {
             }
             checkEntry(entry, findings);
             if (entry.rowsBefore() != null && entry.rowsBefore() != previous.rowCount()) {
-                findings.problem(new Problem(ArchiveLayout.logEntry(entry.cell(), version), ProblemKind.COUNTS_DO_NOT_RECONCILE,
+                findings.problem(new Problem(
+                        ArchiveLayout.logEntry(entry.cell(), version),
+                        ProblemKind.COUNTS_DO_NOT_RECONCILE,
                         "commit " + version + " of partition " + entry.cell() + " starts from " + entry.rowsBefore()
-                                + " rows, but commit " + previous.version() + " left " + previous.rowCount(), null));
+                                + " rows, but commit " + previous.version() + " left " + previous.rowCount(),
+                        null));
             }
             previous = entry;
         }

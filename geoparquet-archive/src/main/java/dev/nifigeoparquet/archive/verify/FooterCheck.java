@@ -14,14 +14,13 @@ import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
-import org.apache.parquet.schema.MessageType;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Compares one file's footer with the archive's: schema, every canonical entry byte for byte, the {@code geo}
@@ -38,6 +37,7 @@ public final class FooterCheck {
     /** {@code geo} paths whose per-file values adopted archives are known to carry (GeoPandas writes both). */
     /** The key pandas (and so GeoPandas) writes its DataFrame metadata under. */
     private static final String PANDAS = "pandas";
+
     private static final Pattern ADOPTION_VARIATION = Pattern.compile("columns\\.[^.]+\\.(bbox|geometry_types)");
 
     private final MessageType schema;
@@ -49,7 +49,11 @@ public final class FooterCheck {
 
     /** The check of an archive's files (or, during adoption, of the archive about to be adopted). */
     public static FooterCheck of(GeoParquetArchive archive) {
-        return new FooterCheck(archive.schema(), archive.canonicalFooter(), archive.descriptor().geometryColumn(), archive.sourceCrs());
+        return new FooterCheck(
+                archive.schema(),
+                archive.canonicalFooter(),
+                archive.descriptor().geometryColumn(),
+                archive.sourceCrs());
     }
 
     /** The problems a footer has, known variations left out. */
@@ -66,7 +70,8 @@ public final class FooterCheck {
         this.geometryColumn = geometryColumn;
         this.crs = crs;
         try {
-            this.canonicalGeo = canonical.geo() == null ? null : ArchiveJson.mapper().readTree(canonical.geo());
+            this.canonicalGeo =
+                    canonical.geo() == null ? null : ArchiveJson.mapper().readTree(canonical.geo());
         } catch (IOException e) {
             throw new IllegalStateException("The archive's canonical geo block is not JSON", e);
         }
@@ -85,7 +90,8 @@ public final class FooterCheck {
             detail.put("expected", schema.toString());
             detail.put("actual", footer.schema().toString());
             detail.set("differences", schemaDifferences(schemaJson, actualSchema));
-            findings.problem(new Problem(file, ProblemKind.SCHEMA_MISMATCH, "schema differs from the archive's", detail));
+            findings.problem(
+                    new Problem(file, ProblemKind.SCHEMA_MISMATCH, "schema differs from the archive's", detail));
         }
         checkCrs(file, footer, findings);
         Map<String, String> entries = footer.keyValues();
@@ -95,19 +101,28 @@ public final class FooterCheck {
             if (key.equals(FooterEntries.GEO)) {
                 checkGeo(file, actual, predatesAdoption, findings);
             } else if (actual == null) {
-                findings.problem(new Problem(file, ProblemKind.FOOTER_MISMATCH, "lacks the canonical footer entry '" + key + "'", null));
+                findings.problem(new Problem(
+                        file, ProblemKind.FOOTER_MISMATCH, "lacks the canonical footer entry '" + key + "'", null));
             } else if (!actual.equals(entry.getValue())) {
                 String variation = predatesAdoption ? perFileVariation(key, entry.getValue(), actual) : null;
-                Problem problem = new Problem(file, ProblemKind.FOOTER_MISMATCH, "footer entry '" + key + "' differs from the canonical value ("
-                        + actual.length() + " characters, canonical " + entry.getValue().length() + ")"
-                        + (variation == null ? "" : ": " + variation), null);
+                Problem problem = new Problem(
+                        file,
+                        ProblemKind.FOOTER_MISMATCH,
+                        "footer entry '" + key + "' differs from the canonical value ("
+                                + actual.length() + " characters, canonical "
+                                + entry.getValue().length() + ")"
+                                + (variation == null ? "" : ": " + variation),
+                        null);
                 findings.problemOrVariation(problem, variation != null);
             }
         }
         for (String key : entries.keySet()) {
             if (FooterEntries.isCanonical(key) && !canonical.asMap().containsKey(key)) {
-                Problem extra = new Problem(file, ProblemKind.FOOTER_MISMATCH, "carries footer entry '" + key
-                        + "', which is not one of the archive's canonical entries", null);
+                Problem extra = new Problem(
+                        file,
+                        ProblemKind.FOOTER_MISMATCH,
+                        "carries footer entry '" + key + "', which is not one of the archive's canonical entries",
+                        null);
                 findings.problemOrVariation(extra, predatesAdoption);
             }
         }
@@ -122,7 +137,8 @@ public final class FooterCheck {
         try {
             actual = ArchiveJson.mapper().readTree(actualText);
         } catch (IOException e) {
-            findings.problem(new Problem(file, ProblemKind.GEO_MISMATCH, "geo entry is not JSON: " + e.getMessage(), null));
+            findings.problem(
+                    new Problem(file, ProblemKind.GEO_MISMATCH, "geo entry is not JSON: " + e.getMessage(), null));
             return;
         }
         if (actualText.equals(canonical.geo())) {
@@ -144,8 +160,11 @@ public final class FooterCheck {
             what.add("formatting only (whitespace or number spelling)");
         }
         String message = "geo bytes differ from the canonical block: " + String.join(", ", what);
-        boolean knownVariation = predatesAdoption && !differences.isEmpty() && differences.stream()
-                .allMatch(difference -> ADOPTION_VARIATION.matcher(difference.path()).matches());
+        boolean knownVariation = predatesAdoption
+                && !differences.isEmpty()
+                && differences.stream()
+                        .allMatch(difference ->
+                                ADOPTION_VARIATION.matcher(difference.path()).matches());
         findings.problemOrVariation(new Problem(file, ProblemKind.GEO_MISMATCH, message, detail), knownVariation);
     }
 
@@ -175,7 +194,8 @@ public final class FooterCheck {
     private static JsonNode withoutRangeBounds(JsonNode pandas) {
         JsonNode copy = pandas.deepCopy();
         for (JsonNode index : copy.path("index_columns")) {
-            if (index instanceof ObjectNode range && "range".equals(range.path("kind").asText())) {
+            if (index instanceof ObjectNode range
+                    && "range".equals(range.path("kind").asText())) {
                 range.remove(List.of("start", "stop", "step"));
             }
         }
@@ -190,7 +210,8 @@ public final class FooterCheck {
         ArrowSchemaEntry expected = ArrowSchemaEntry.parse(canonicalValue);
         ArrowSchemaEntry actual = ArrowSchemaEntry.parse(actualValue);
         if (!expected.describeSchema().equals(actual.describeSchema())
-                || !List.copyOf(expected.metadata().keySet()).equals(List.copyOf(actual.metadata().keySet()))) {
+                || !List.copyOf(expected.metadata().keySet())
+                        .equals(List.copyOf(actual.metadata().keySet()))) {
             return null;
         }
         List<String> varying = new ArrayList<>();
@@ -213,29 +234,38 @@ public final class FooterCheck {
     }
 
     private static boolean geoPerFileOnly(String canonicalValue, String actualValue) throws IOException {
-        List<GeoBlockDiff.Difference> differences = GeoBlockDiff.differences(ArchiveJson.mapper().readTree(canonicalValue),
+        List<GeoBlockDiff.Difference> differences = GeoBlockDiff.differences(
+                ArchiveJson.mapper().readTree(canonicalValue),
                 ArchiveJson.mapper().readTree(actualValue));
-        return differences.stream().allMatch(difference -> ADOPTION_VARIATION.matcher(difference.path()).matches());
+        return differences.stream()
+                .allMatch(difference ->
+                        ADOPTION_VARIATION.matcher(difference.path()).matches());
     }
 
     /** The CRS the file declares for the geometry column, in its geo block or its logical type, is the archive's. */
     private void checkCrs(String file, ParquetFooter footer, Findings findings) {
         SourceCrs fileCrs;
         try {
-            fileCrs = DeclaredCrs.of(footer.schema(), footer.keyValues(), geometryColumn).orElse(null);
+            fileCrs = DeclaredCrs.of(footer.schema(), footer.keyValues(), geometryColumn)
+                    .orElse(null);
         } catch (KeyingException e) {
-            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs cannot be identified: " + e.getMessage(), null));
+            findings.problem(
+                    new Problem(file, ProblemKind.CRS_MISMATCH, "crs cannot be identified: " + e.getMessage(), null));
             return;
         }
         if (fileCrs == null) {
-            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "declares no CRS for column '" + geometryColumn
-                    + "' (neither geo metadata nor a geospatial logical type describes it)", null));
+            findings.problem(new Problem(
+                    file,
+                    ProblemKind.CRS_MISMATCH,
+                    "declares no CRS for column '" + geometryColumn
+                            + "' (neither geo metadata nor a geospatial logical type describes it)",
+                    null));
         } else if (!fileCrs.equals(crs)) {
             ObjectNode detail = JsonNodeFactory.instance.objectNode();
             detail.put("expected", crs.toString());
             detail.put("actual", fileCrs.toString());
-            findings.problem(new Problem(file, ProblemKind.CRS_MISMATCH, "crs is " + fileCrs
-                    + ", the archive's is " + crs, detail));
+            findings.problem(new Problem(
+                    file, ProblemKind.CRS_MISMATCH, "crs is " + fileCrs + ", the archive's is " + crs, detail));
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.verify;
 
 import dev.nifigeoparquet.archive.format.FeatureKey;
-
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -14,8 +13,7 @@ final class KeyHashes {
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
 
-    private KeyHashes() {
-    }
+    private KeyHashes() {}
 
     static long hash(FeatureKey key) {
         long hash = FNV_OFFSET;

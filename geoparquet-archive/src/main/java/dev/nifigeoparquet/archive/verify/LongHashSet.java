@@ -101,6 +101,7 @@ final class LongHashSet {
 
     @Override
     public String toString() {
-        return "LongHashSet[size=" + size() + ", capacity=" + slots.length + "]" + (size() < 10 ? Arrays.toString(slots) : "");
+        return "LongHashSet[size=" + size() + ", capacity=" + slots.length + "]"
+                + (size() < 10 ? Arrays.toString(slots) : "");
     }
 }

@@ -3,7 +3,6 @@ package dev.nifigeoparquet.archive.verify;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.Objects;
 
 /**

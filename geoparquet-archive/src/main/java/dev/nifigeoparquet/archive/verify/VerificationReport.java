@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
-
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -26,9 +25,18 @@ import java.util.OptionalLong;
  *                        {@code geometry_types} in files of an adopted archive that predate the adoption
  * @param rowsPlaced      rows whose placement was checked (keyed again), or empty when the check was not asked for
  */
-public record VerificationReport(String archive, String crs, int partitions, int files, long rows, long rowsRead,
-                                 OptionalLong expectedRows, boolean keysChecked, List<Problem> problems,
-                                 List<Problem> knownVariations, OptionalLong rowsPlaced) {
+public record VerificationReport(
+        String archive,
+        String crs,
+        int partitions,
+        int files,
+        long rows,
+        long rowsRead,
+        OptionalLong expectedRows,
+        boolean keysChecked,
+        List<Problem> problems,
+        List<Problem> knownVariations,
+        OptionalLong rowsPlaced) {
 
     public VerificationReport {
         problems = List.copyOf(problems);

@@ -18,8 +18,12 @@ import java.util.OptionalLong;
  *                     ({@link Placement#NONE} by default: it decodes every checked geometry)
  * @param operations   operations to reconcile from the commit records (see {@link CommittedOperation})
  */
-public record VerifyOptions(List<String> cells, OptionalLong expectedRows, int maxDuplicateKeysReported, Placement placement,
-                            List<CommittedOperation> operations) {
+public record VerifyOptions(
+        List<String> cells,
+        OptionalLong expectedRows,
+        int maxDuplicateKeysReported,
+        Placement placement,
+        List<CommittedOperation> operations) {
 
     /**
      * Which rows the placement check keys again (format section 6.1): none, all, or a sample of about
@@ -69,7 +73,8 @@ public record VerifyOptions(List<String> cells, OptionalLong expectedRows, int m
         operations = operations == null ? List.of() : List.copyOf(operations);
         Objects.requireNonNull(expectedRows, "expectedRows");
         if (maxDuplicateKeysReported < 0) {
-            throw new RejectedInputException("maxDuplicateKeysReported must not be negative, was " + maxDuplicateKeysReported);
+            throw new RejectedInputException(
+                    "maxDuplicateKeysReported must not be negative, was " + maxDuplicateKeysReported);
         }
     }
 
@@ -99,8 +104,8 @@ public record VerifyOptions(List<String> cells, OptionalLong expectedRows, int m
     public VerifyOptions expectingRows(long baseline, long inserted, long deleted) {
         long expected = baseline + inserted - deleted;
         if (expected < 0) {
-            throw new RejectedInputException("baseline " + baseline + " + inserted " + inserted + " - deleted " + deleted
-                    + " is negative");
+            throw new RejectedInputException(
+                    "baseline " + baseline + " + inserted " + inserted + " - deleted " + deleted + " is negative");
         }
         return expectingRows(expected);
     }

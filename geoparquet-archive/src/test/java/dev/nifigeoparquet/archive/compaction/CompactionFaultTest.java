@@ -1,33 +1,28 @@
 package dev.nifigeoparquet.archive.compaction;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.TestFiles;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Fails every storage call of a compaction in turn (opening the archive, recovery, reading the inputs, staging,
@@ -42,6 +37,7 @@ class CompactionFaultTest {
 
     /** Now: staged objects carry real modification times, which the writer lease is measured against. */
     private static final Instant START = Instant.now();
+
     private static final int FILES = 10;
     private static final int ROWS_PER_FILE = 23;
 
@@ -56,8 +52,10 @@ class CompactionFaultTest {
         String cell = GeneratedArchive.cellOf(0);
         PartitionCommit old = seeded.partitionState(cell);
 
-        FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(TestFiles.copyTree(baseline, temp.resolve("count"))));
-        PartitionCompaction counted = new Compactor(GeoParquetArchive.open(counter, new TestClock(START))).compact(cell);
+        FaultInjectingStorage counter = FaultInjectingStorage.counting(
+                new LocalArchiveStorage(TestFiles.copyTree(baseline, temp.resolve("count"))));
+        PartitionCompaction counted =
+                new Compactor(GeoParquetArchive.open(counter, new TestClock(START))).compact(cell);
         assertEquals(1, counted.filesAfter());
         int calls = counter.callCount();
         assertTrue(calls > 2 * FILES, "a compaction opens every input file, saw " + counter.calls());
@@ -84,12 +82,16 @@ class CompactionFaultTest {
             }
             assertRetryLandsExactlyOnce(archive, cell, rows, where);
         }
-        assertTrue(oldStates > 0 && newStates > 0, "faults before and after the commit point: " + oldStates + " old, " + newStates + " new");
-        System.out.println("compaction: " + FaultPoints.describe(points, calls) + "; " + oldStates + " left the old state, " + newStates + " the new");
+        assertTrue(
+                oldStates > 0 && newStates > 0,
+                "faults before and after the commit point: " + oldStates + " old, " + newStates + " new");
+        System.out.println("compaction: " + FaultPoints.describe(points, calls) + "; " + oldStates
+                + " left the old state, " + newStates + " the new");
     }
 
     /** Returns whether the archive holds the new state. */
-    private static boolean assertOldOrNew(Path archive, String cell, PartitionCommit old, long rows, String where) throws IOException {
+    private static boolean assertOldOrNew(Path archive, String cell, PartitionCommit old, long rows, String where)
+            throws IOException {
         LocalArchiveStorage storage = new LocalArchiveStorage(archive);
         PartitionCommit state = new PartitionLog(storage, cell).latest();
         boolean isNew = state.version() != old.version();
@@ -102,23 +104,34 @@ class CompactionFaultTest {
             assertEquals(old, state, where + ": old state intact");
         }
         Instant later = START.plus(Duration.ofDays(1));
-        PartitionCommit recovered = new PartitionRecovery(storage, GeoParquetArchive.open(storage).descriptor().protocol())
-                .recover(cell, later).state();
+        PartitionCommit recovered = new PartitionRecovery(
+                        storage, GeoParquetArchive.open(storage).descriptor().protocol())
+                .recover(cell, later)
+                .state();
         assertEquals(state, recovered, where + ": recovery does not change the committed state");
-        assertEquals(new TreeSet<>(state.fileNames()), TestFiles.names(archive.resolve(ArchiveLayout.partitionDirectory(cell))),
+        assertEquals(
+                new TreeSet<>(state.fileNames()),
+                TestFiles.names(archive.resolve(ArchiveLayout.partitionDirectory(cell))),
                 where + ": the partition directory holds exactly the live files");
-        assertTrue(TestFiles.names(archive.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": nothing staged survives recovery");
+        assertTrue(
+                TestFiles.names(archive.resolve(ArchiveLayout.stagingDirectory(cell)))
+                        .isEmpty(),
+                where + ": nothing staged survives recovery");
         for (String name : TestFiles.names(archive.resolve(ArchiveLayout.logDirectory(cell)))) {
             assertTrue(ArchiveLayout.logEntryVersion(name) > 0, where + ": debris in the log directory: " + name);
         }
-        String glob = archive.resolve(ArchiveLayout.partitionDirectory(cell)).resolve("*.parquet").toString();
-        List<Object> counts = DuckDb.query("SELECT count(*), count(DISTINCT id) FROM read_parquet(?)", glob).get(0);
+        String glob = archive.resolve(ArchiveLayout.partitionDirectory(cell))
+                .resolve("*.parquet")
+                .toString();
+        List<Object> counts = DuckDb.query("SELECT count(*), count(DISTINCT id) FROM read_parquet(?)", glob)
+                .get(0);
         assertEquals(rows, ((Number) counts.get(0)).longValue(), where + ": a plain reader sees every row once");
         assertEquals(rows, ((Number) counts.get(1)).longValue(), where + ": and every key once");
         return isNew;
     }
 
-    private static void assertRetryLandsExactlyOnce(Path archive, String cell, long rows, String where) throws IOException {
+    private static void assertRetryLandsExactlyOnce(Path archive, String cell, long rows, String where)
+            throws IOException {
         LocalArchiveStorage storage = new LocalArchiveStorage(archive);
         TestClock later = new TestClock(START.plus(Duration.ofDays(1)));
         new Compactor(GeoParquetArchive.open(storage, later)).compact(cell);
@@ -126,8 +139,9 @@ class CompactionFaultTest {
         assertEquals(FILES + 1, state.version(), where + ": the compaction committed exactly once");
         assertEquals(1, state.files().size(), where);
         assertEquals(rows, state.rowCount(), where);
-        assertEquals(new TreeSet<>(state.fileNames()), TestFiles.names(archive.resolve(ArchiveLayout.partitionDirectory(cell))), where);
+        assertEquals(
+                new TreeSet<>(state.fileNames()),
+                TestFiles.names(archive.resolve(ArchiveLayout.partitionDirectory(cell))),
+                where);
     }
-
-
 }

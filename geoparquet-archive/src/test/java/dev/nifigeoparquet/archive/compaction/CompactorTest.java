@@ -1,5 +1,13 @@
 package dev.nifigeoparquet.archive.compaction;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
@@ -9,30 +17,24 @@ import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CompactorTest {
 
@@ -76,34 +78,59 @@ class CompactorTest {
         assertEquals(result.bytesWritten(), state.files().get(0).bytes());
         assertEquals(List.of(state.files().get(0).name()), partitionFiles(root, cell), "superseded files deleted");
 
-        Path output = root.resolve(ArchiveLayout.dataFile(cell, state.files().get(0).name()));
+        Path output =
+                root.resolve(ArchiveLayout.dataFile(cell, state.files().get(0).name()));
         assertEquals(rows, DuckDb.countRows(output));
-        List<Long> idsInFileOrder = DuckDb.query("SELECT id FROM read_parquet(?, file_row_number = true) ORDER BY file_row_number",
-                output.toString()).stream().map(row -> ((Number) row.get(0)).longValue()).toList();
+        List<Long> idsInFileOrder = DuckDb.query(
+                        "SELECT id FROM read_parquet(?, file_row_number = true) ORDER BY file_row_number",
+                        output.toString())
+                .stream()
+                .map(row -> ((Number) row.get(0)).longValue())
+                .toList();
         assertEquals(LongStream.range(0, rows).boxed().toList(), idsInFileOrder, "same keys, in their original order");
         // Every value, null and geometry byte of every row is what the small files held (copied column by column).
-        String all = "SET enable_geoparquet_conversion = false; SELECT count(*) FROM (SELECT * FROM read_parquet(?, hive_partitioning = false) EXCEPT ALL"
-                + " SELECT * FROM read_parquet(?, hive_partitioning = false))";
-        assertEquals(0L, ((Number) DuckDb.query(all, before + "/*.parquet", output.toString()).get(0).get(0)).longValue());
-        assertEquals(0L, ((Number) DuckDb.query(all, output.toString(), before + "/*.parquet").get(0).get(0)).longValue());
+        String all =
+                "SET enable_geoparquet_conversion = false; SELECT count(*) FROM (SELECT * FROM read_parquet(?, hive_partitioning = false) EXCEPT ALL"
+                        + " SELECT * FROM read_parquet(?, hive_partitioning = false))";
+        assertEquals(
+                0L,
+                ((Number) DuckDb.query(all, before + "/*.parquet", output.toString())
+                                .get(0)
+                                .get(0))
+                        .longValue());
+        assertEquals(
+                0L,
+                ((Number) DuckDb.query(all, output.toString(), before + "/*.parquet")
+                                .get(0)
+                                .get(0))
+                        .longValue());
 
         Map<String, byte[]> footer = DuckDb.footerEntries(output);
-        for (Map.Entry<String, String> canonical : archive.canonicalFooter().asMap().entrySet()) {
-            assertArrayEquals(canonical.getValue().getBytes(StandardCharsets.UTF_8), footer.get(canonical.getKey()),
+        for (Map.Entry<String, String> canonical :
+                archive.canonicalFooter().asMap().entrySet()) {
+            assertArrayEquals(
+                    canonical.getValue().getBytes(StandardCharsets.UTF_8),
+                    footer.get(canonical.getKey()),
                     canonical.getKey() + " is canonical byte for byte");
         }
         assertArrayEquals(GeneratedArchive.GEO.getBytes(StandardCharsets.UTF_8), footer.get(FooterEntries.GEO));
-        assertEquals(List.of(List.of(GeneratedArchive.CODEC.name())),
+        assertEquals(
+                List.of(List.of(GeneratedArchive.CODEC.name())),
                 DuckDb.query("SELECT DISTINCT compression FROM parquet_metadata(?)", output.toString()),
                 "the descriptor's codec on every column chunk");
-        List<Long> rowGroupRows = DuckDb.query("SELECT row_group_id, any_value(row_group_num_rows) FROM parquet_metadata(?) "
-                + "GROUP BY row_group_id ORDER BY row_group_id", output.toString()).stream()
-                .map(row -> ((Number) row.get(1)).longValue()).toList();
+        List<Long> rowGroupRows = DuckDb.query(
+                        "SELECT row_group_id, any_value(row_group_num_rows) FROM parquet_metadata(?) "
+                                + "GROUP BY row_group_id ORDER BY row_group_id",
+                        output.toString())
+                .stream()
+                .map(row -> ((Number) row.get(1)).longValue())
+                .toList();
         List<Long> expectedGroups = new ArrayList<>();
         for (long left = rows; left > 0; left -= GeneratedArchive.ROW_GROUP_ROWS) {
             expectedGroups.add(Math.min(left, GeneratedArchive.ROW_GROUP_ROWS));
         }
-        assertEquals(expectedGroups, rowGroupRows, "row groups of exactly rowGroupRowCount rows, the last one the rest");
+        assertEquals(
+                expectedGroups, rowGroupRows, "row groups of exactly rowGroupRowCount rows, the last one the rest");
         assertEquals(archive.schema(), ParquetRows.read(output).footer().schema(), "the archive's exact schema");
 
         PartitionCompaction replay = compactor.execute(plan);
@@ -120,11 +147,13 @@ class CompactorTest {
         GeneratedArchive.fill(archive, 0, 0, 8, ROWS_PER_FILE);
         String cell = GeneratedArchive.cellOf(0);
         PartitionCommit before = archive.partitionState(cell);
-        long largest = before.files().stream().mapToLong(DataFileEntry::bytes).max().orElseThrow();
+        long largest =
+                before.files().stream().mapToLong(DataFileEntry::bytes).max().orElseThrow();
         Map<Path, Snapshot> files = snapshot(root.resolve(ArchiveLayout.partitionDirectory(cell)));
 
         // Target of three files: each file is a third of it, not "far below" (a quarter).
-        Compactor compactor = new Compactor(archive, CompactionOptions.archiveDefaults().withTargetFileBytes(largest * 3));
+        Compactor compactor =
+                new Compactor(archive, CompactionOptions.archiveDefaults().withTargetFileBytes(largest * 3));
         PartitionCompaction result = compactor.compact(cell);
 
         assertFalse(result.compacted());
@@ -149,7 +178,8 @@ class CompactorTest {
         String cell = GeneratedArchive.cellOf(0);
         List<String> young = archive.partitionState(cell).fileNames().subList(FILES, FILES + 3);
 
-        Compactor oneHour = new Compactor(archive, CompactionOptions.archiveDefaults().withMinFileAge(Duration.ofHours(1)));
+        Compactor oneHour =
+                new Compactor(archive, CompactionOptions.archiveDefaults().withMinFileAge(Duration.ofHours(1)));
         PartitionPlan plan = oneHour.plan(cell);
         assertEquals(FILES, plan.eligibleFiles());
         assertEquals(FILES, plan.inputFiles(), "only the old files are planned");
@@ -159,9 +189,13 @@ class CompactorTest {
         assertEquals(1 + 3, result.filesAfter());
         assertEquals(young, after.fileNames().subList(1, 4), "young files kept, after the compacted one");
         assertEquals(oldRows + youngRows, after.rowCount());
-        assertEquals(oldRows + youngRows, DuckDb.countRows(root.resolve(ArchiveLayout.partitionDirectory(cell)).resolve("*.parquet")));
+        assertEquals(
+                oldRows + youngRows,
+                DuckDb.countRows(
+                        root.resolve(ArchiveLayout.partitionDirectory(cell)).resolve("*.parquet")));
 
-        Compactor threeHours = new Compactor(archive, CompactionOptions.archiveDefaults().withMinFileAge(Duration.ofHours(3)));
+        Compactor threeHours =
+                new Compactor(archive, CompactionOptions.archiveDefaults().withMinFileAge(Duration.ofHours(3)));
         GeneratedArchive.fill(archive, 0, 5000, 9, ROWS_PER_FILE);
         PartitionPlan none = threeHours.plan(cell);
         assertFalse(none.qualifies(), "every file is younger than three hours");
@@ -176,11 +210,15 @@ class CompactorTest {
         long rows = GeneratedArchive.fill(archive, 0, 0, FILES, ROWS_PER_FILE);
         String cell = GeneratedArchive.cellOf(0);
         PartitionCommit before = archive.partitionState(cell);
-        long largest = before.files().stream().mapToLong(DataFileEntry::bytes).max().orElseThrow();
+        long largest =
+                before.files().stream().mapToLong(DataFileEntry::bytes).max().orElseThrow();
 
-        Compactor compactor = new Compactor(archive, CompactionOptions.archiveDefaults().withTargetFileBytes(largest * 3 + largest / 2));
+        Compactor compactor = new Compactor(
+                archive, CompactionOptions.archiveDefaults().withTargetFileBytes(largest * 3 + largest / 2));
         PartitionPlan plan = compactor.plan(cell);
-        assertEquals(List.of(3, 3, 3), plan.groups().stream().map(group -> group.files().size()).toList(),
+        assertEquals(
+                List.of(3, 3, 3),
+                plan.groups().stream().map(group -> group.files().size()).toList(),
                 "three groups of three consecutive files; the tenth alone is not worth rewriting");
         assertEquals(before.fileNames().subList(0, 3), plan.groups().get(0).fileNames());
         PartitionCompaction result = compactor.execute(plan);
@@ -193,10 +231,13 @@ class CompactorTest {
         List<Long> ids = new ArrayList<>();
         for (String name : after.fileNames()) {
             Path file = root.resolve(ArchiveLayout.dataFile(cell, name));
-            DuckDb.query("SELECT id FROM read_parquet(?, file_row_number = true) ORDER BY file_row_number", file.toString())
+            DuckDb.query(
+                            "SELECT id FROM read_parquet(?, file_row_number = true) ORDER BY file_row_number",
+                            file.toString())
                     .forEach(row -> ids.add(((Number) row.get(0)).longValue()));
         }
-        assertEquals(LongStream.range(0, rows).boxed().toList(), ids, "rows keep their order across the partition's files");
+        assertEquals(
+                LongStream.range(0, rows).boxed().toList(), ids, "rows keep their order across the partition's files");
     }
 
     @Test
@@ -219,15 +260,19 @@ class CompactorTest {
         sleepPastTimestampGranularity();
 
         // Small means under 134 bytes here, which none of these files is: only the file count qualifies.
-        SweepResult sweep = new Compactor(archive, CompactionOptions.archiveDefaults().withSmallFileFraction(1e-6)).sweep();
+        SweepResult sweep =
+                new Compactor(archive, CompactionOptions.archiveDefaults().withSmallFileFraction(1e-6)).sweep();
 
         assertEquals(3, sweep.partitions().size());
-        assertEquals(List.of(qualifying), sweep.compacted().stream().map(PartitionCompaction::cell).toList());
+        assertEquals(
+                List.of(qualifying),
+                sweep.compacted().stream().map(PartitionCompaction::cell).toList());
         assertTrue(sweep.failed().isEmpty());
         for (PartitionCompaction partition : sweep.partitions()) {
             if (!partition.compacted()) {
                 assertTrue(others.contains(partition.cell()));
-                assertTrue(partition.skipReason() != null && !partition.skipReason().isBlank());
+                assertTrue(partition.skipReason() != null
+                        && !partition.skipReason().isBlank());
             }
         }
         assertEquals(1, archive.partitionState(qualifying).files().size());
@@ -240,27 +285,30 @@ class CompactorTest {
             after.putAll(snapshot(root.resolve(ArchiveLayout.logDirectory(cell))));
             after.putAll(snapshot(root.resolve(ArchiveLayout.stagingDirectory(cell))));
         }
-        assertEquals(before, after, "every file of every other partition (data, log, staging) byte-identical, same modification time");
+        assertEquals(
+                before,
+                after,
+                "every file of every other partition (data, log, staging) byte-identical, same modification time");
     }
 
     @Test
     void optionsByNameAndInvalidCombinationsFailNamingTheValues() {
-        CompactionOptions options = CompactionOptions.fromMap(Map.of(CompactionOptions.MIN_FILES, "3",
-                CompactionOptions.MIN_FILE_AGE_SECONDS, "60"));
+        CompactionOptions options = CompactionOptions.fromMap(
+                Map.of(CompactionOptions.MIN_FILES, "3", CompactionOptions.MIN_FILE_AGE_SECONDS, "60"));
         assertNotEquals(CompactionOptions.archiveDefaults(), options);
-        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-                () -> CompactionOptions.fromMap(Map.of("max-files", "3")));
+        IllegalArgumentException unknown =
+                assertThrows(IllegalArgumentException.class, () -> CompactionOptions.fromMap(Map.of("max-files", "3")));
         assertTrue(unknown.getMessage().contains("max-files"), unknown.getMessage());
-        IllegalArgumentException tooSmall = assertThrows(IllegalArgumentException.class,
-                () -> new CompactionPolicy(8, 0.25, 2, Duration.ZERO));
-        assertTrue(tooSmall.getMessage().contains("0.25") && tooSmall.getMessage().contains("2"), tooSmall.getMessage());
+        IllegalArgumentException tooSmall =
+                assertThrows(IllegalArgumentException.class, () -> new CompactionPolicy(8, 0.25, 2, Duration.ZERO));
+        assertTrue(
+                tooSmall.getMessage().contains("0.25") && tooSmall.getMessage().contains("2"), tooSmall.getMessage());
     }
 
     // --- helpers ---
 
     /** A file's content and modification time. */
-    record Snapshot(String sha256, FileTime modified) {
-    }
+    record Snapshot(String sha256, FileTime modified) {}
 
     static Map<Path, Snapshot> snapshot(Path directory) throws IOException {
         Map<Path, Snapshot> files = new HashMap<>();
@@ -277,8 +325,8 @@ class CompactorTest {
 
     private static String sha256(byte[] bytes) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,20 +1,29 @@
 package dev.nifigeoparquet.archive.compaction;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.format.CompactionSettings;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
+import dev.nifigeoparquet.archive.format.CompactionSettings;
 import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionChange;
+import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
-import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -27,13 +36,6 @@ import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.Point;
 import org.locationtech.jts.io.WKBWriter;
-
-import java.io.IOException;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
 
 /**
  * Archives of generated point features for compaction and verification tests: {@code id} (the key), {@code name}
@@ -53,21 +55,29 @@ public final class GeneratedArchive {
     public static final double[][] CENTRES = {{10, 50}, {-100, 40}, {140, -30}};
 
     public static final MessageType SCHEMA = Types.buildMessage()
-            .required(PrimitiveTypeName.INT64).named("id")
-            .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("name")
-            .required(PrimitiveTypeName.BINARY).named("geometry")
+            .required(PrimitiveTypeName.INT64)
+            .named("id")
+            .optional(PrimitiveTypeName.BINARY)
+            .as(LogicalTypeAnnotation.stringType())
+            .named("name")
+            .required(PrimitiveTypeName.BINARY)
+            .named("geometry")
             .named("schema");
 
-    public static final String GEO = GeoMetadata.builder().wkbColumn("geometry", List.of("Point"), null, null).build().rawString();
+    public static final String GEO = GeoMetadata.builder()
+            .wkbColumn("geometry", List.of("Point"), null, null)
+            .build()
+            .rawString();
 
     /** The same block with a PROJJSON crs identified as EPSG:4326. */
-    public static final String GEO_EPSG_4326 = GeoMetadata.builder().wkbColumn("geometry", List.of("Point"),
-            epsg4326(), null).build().rawString();
+    public static final String GEO_EPSG_4326 = GeoMetadata.builder()
+            .wkbColumn("geometry", List.of("Point"), epsg4326(), null)
+            .build()
+            .rawString();
 
     private static final GeometryFactory GEOMETRIES = new GeometryFactory();
 
-    private GeneratedArchive() {
-    }
+    private GeneratedArchive() {}
 
     public static WriterSettings writerSettings() {
         return WriterSettings.defaults().withCodec(CODEC).withRowGroupRowCountLimit(ROW_GROUP_ROWS);
@@ -77,13 +87,22 @@ public final class GeneratedArchive {
         return create(storage, clock, CompactionSettings.DEFAULT);
     }
 
-    public static GeoParquetArchive create(ArchiveStorage storage, Clock clock, CompactionSettings compaction) throws IOException {
+    public static GeoParquetArchive create(ArchiveStorage storage, Clock clock, CompactionSettings compaction)
+            throws IOException {
         return create(storage, clock, compaction, GEO);
     }
 
-    public static GeoParquetArchive create(ArchiveStorage storage, Clock clock, CompactionSettings compaction, String geo) throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(SCHEMA, FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo)), List.of("id"), null,
-                RESOLUTION, writerSettings(), "generated").withCompaction(compaction);
+    public static GeoParquetArchive create(
+            ArchiveStorage storage, Clock clock, CompactionSettings compaction, String geo) throws IOException {
+        ArchiveSpec spec = ArchiveSpec.of(
+                        SCHEMA,
+                        FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo)),
+                        List.of("id"),
+                        null,
+                        RESOLUTION,
+                        writerSettings(),
+                        "generated")
+                .withCompaction(compaction);
         return ArchiveCreator.create(storage, spec, clock);
     }
 
@@ -100,7 +119,8 @@ public final class GeneratedArchive {
         List<Group> rows = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             long id = firstId + i;
-            Point point = point(CENTRES[centre][0] + random.nextDouble() - 0.5, CENTRES[centre][1] + random.nextDouble() - 0.5);
+            Point point = point(
+                    CENTRES[centre][0] + random.nextDouble() - 0.5, CENTRES[centre][1] + random.nextDouble() - 0.5);
             Group row = factory.newGroup().append("id", id).append("name", "feature " + id);
             row.add("geometry", Binary.fromConstantByteArray(wkb.write(point)));
             rows.add(row);
@@ -109,9 +129,13 @@ public final class GeneratedArchive {
     }
 
     /** Appends rows as one new file, committed under its own operation id. */
-    public static CommitOutcome append(GeoParquetArchive archive, String cell, String operationId, List<Group> rows) throws IOException {
+    public static CommitOutcome append(GeoParquetArchive archive, String cell, String operationId, List<Group> rows)
+            throws IOException {
         return archive.committer().commit(cell, operationId, OperationType.APPEND, (current, stager) -> {
-            try (RollingFileWriter writer = new RollingFileWriter(stager, archive.schema(), archive.canonicalFooter(),
+            try (RollingFileWriter writer = new RollingFileWriter(
+                    stager,
+                    archive.schema(),
+                    archive.canonicalFooter(),
                     archive.descriptor().writer())) {
                 for (Group row : rows) {
                     writer.write(row);
@@ -126,7 +150,8 @@ public final class GeneratedArchive {
      * Fills a partition with {@code files} commits of {@code rowsPerFile} rows each, ids starting at {@code firstId}.
      * Returns the number of rows written.
      */
-    public static long fill(GeoParquetArchive archive, int centre, long firstId, int files, int rowsPerFile) throws IOException {
+    public static long fill(GeoParquetArchive archive, int centre, long firstId, int files, int rowsPerFile)
+            throws IOException {
         String cell = cellOf(centre);
         for (int f = 0; f < files; f++) {
             long start = firstId + (long) f * rowsPerFile;
@@ -135,8 +160,8 @@ public final class GeneratedArchive {
         return (long) files * rowsPerFile;
     }
 
-    private static com.fasterxml.jackson.databind.JsonNode epsg4326() {
-        com.fasterxml.jackson.databind.node.ObjectNode crs = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    private static JsonNode epsg4326() {
+        ObjectNode crs = JsonNodeFactory.instance.objectNode();
         crs.put("type", "GeographicCRS");
         crs.put("name", "WGS 84");
         crs.putObject("id").put("authority", "EPSG").put("code", 4326);

@@ -1,5 +1,11 @@
 package dev.nifigeoparquet.archive.format;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -10,10 +16,6 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -28,12 +30,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The metadata records' JSON is the format's, not Java's: golden files (src/test/resources/golden, see its README) are
@@ -54,7 +53,9 @@ class FormatGoldenFilesTest {
         assertTrue(files.size() >= 17, "golden files: " + files);
         for (Path file : files) {
             byte[] json = Files.readAllBytes(file);
-            assertEquals(new String(json, StandardCharsets.UTF_8), new String(rewrite(file.getFileName().toString(), json), StandardCharsets.UTF_8),
+            assertEquals(
+                    new String(json, StandardCharsets.UTF_8),
+                    new String(rewrite(file.getFileName().toString(), json), StandardCharsets.UTF_8),
                     file + " is written back unchanged");
         }
     }
@@ -65,7 +66,9 @@ class FormatGoldenFilesTest {
             String name = file.getFileName().toString();
             byte[] json = Files.readAllBytes(file);
             Path current = goldenDirectory().resolve("current").resolve(name);
-            assertEquals(Files.readString(current), new String(rewrite(name, json), StandardCharsets.UTF_8),
+            assertEquals(
+                    Files.readString(current),
+                    new String(rewrite(name, json), StandardCharsets.UTF_8),
                     file + " reads and writes back as " + current);
             Set<String> names = fieldNames(JSON.readTree(json));
             names.remove("emptyPartition");
@@ -88,10 +91,13 @@ class FormatGoldenFilesTest {
         assertNull(beforeTransactions.transaction(), "transaction: absent means a plain commit");
 
         ArchiveDescriptor beforeTimeout = descriptor("earlier/descriptor-before-transaction-timeout.json");
-        assertEquals(ProtocolSettings.DEFAULT_TRANSACTION_TIMEOUT_SECONDS, beforeTimeout.protocol().transactionTimeoutSeconds(),
+        assertEquals(
+                ProtocolSettings.DEFAULT_TRANSACTION_TIMEOUT_SECONDS,
+                beforeTimeout.protocol().transactionTimeoutSeconds(),
                 "transactionTimeoutSeconds: absent means the default");
 
-        TransactionDecision beforeVersion = TransactionDecisionParser.fromJson(read("earlier/decision-committed.json"), "decision");
+        TransactionDecision beforeVersion =
+                TransactionDecisionParser.fromJson(read("earlier/decision-committed.json"), "decision");
         assertEquals(TransactionDecision.Outcome.COMMITTED, beforeVersion.outcome(), "formatVersion: absent means 1");
 
         PartitionCommit withDerivedField = entry("earlier/entry-move-out.json");
@@ -106,42 +112,89 @@ class FormatGoldenFilesTest {
         assertEquals(descriptor.createdAt().toString(), json.get("createdAt").textValue());
         assertEquals(0, json.get("h3Resolution").intValue());
         // The golden descriptor was written before centroids were unwrapped across the antimeridian; it keeps its rule.
-        assertEquals(ArchiveDescriptor.EARLIER_KEYING_RULE, json.get("keyingRule").textValue());
+        assertEquals(
+                ArchiveDescriptor.EARLIER_KEYING_RULE, json.get("keyingRule").textValue());
         assertEquals("geometry", json.get("geometryColumn").textValue());
         assertEquals("[\"name\"]", json.get("keyColumns").toString());
         assertEquals("pop_est", json.get("versionColumn").textValue());
         assertEquals(descriptor.schema(), json.get("schema").textValue());
         assertEquals(ArchiveDescriptor.schemaJson(descriptor.exactSchema()), json.get("parquetSchema"));
-        assertEquals(descriptor.exactSchema(), DescriptorParser.fromJson(DescriptorParser.toJson(withDistinctSettings(descriptor)), "written").exactSchema());
+        assertEquals(
+                descriptor.exactSchema(),
+                DescriptorParser.fromJson(DescriptorParser.toJson(withDistinctSettings(descriptor)), "written")
+                        .exactSchema());
         assertEquals("geo", json.get("footer").get(0).get("key").textValue());
-        assertEquals(descriptor.footer().get(0).value(), json.get("footer").get(0).get("value").textValue());
-        assertEquals(JSON.readTree("{\"codec\":\"SNAPPY\",\"zstdLevel\":4,\"rowGroupRowCount\":5000,\"targetFileBytes\":6000000}"),
+        assertEquals(
+                descriptor.footer().get(0).value(),
+                json.get("footer").get(0).get("value").textValue());
+        assertEquals(
+                JSON.readTree(
+                        "{\"codec\":\"SNAPPY\",\"zstdLevel\":4,\"rowGroupRowCount\":5000,\"targetFileBytes\":6000000}"),
                 json.get("writer"));
-        assertEquals(JSON.readTree("{\"operationIdRetention\":11,\"logEntryRetention\":12,\"writerLeaseSeconds\":1300,"
-                + "\"maxCommitAttempts\":14,\"transactionTimeoutSeconds\":15}"), json.get("protocol"));
-        assertEquals(JSON.readTree("{\"minFiles\":21,\"smallFileFraction\":0.5,\"minFileAgeSeconds\":23}"), json.get("compaction"));
+        assertEquals(
+                JSON.readTree("{\"operationIdRetention\":11,\"logEntryRetention\":12,\"writerLeaseSeconds\":1300,"
+                        + "\"maxCommitAttempts\":14,\"transactionTimeoutSeconds\":15}"),
+                json.get("protocol"));
+        assertEquals(
+                JSON.readTree("{\"minFiles\":21,\"smallFileFraction\":0.5,\"minFileAgeSeconds\":23}"),
+                json.get("compaction"));
         JsonNode adoption = json.get("adoption");
-        assertEquals(descriptor.adoption().adoptedAt().toString(), adoption.get("adoptedAt").textValue());
-        assertEquals(descriptor.adoption().referenceFile(), adoption.get("referenceFile").textValue());
+        assertEquals(
+                descriptor.adoption().adoptedAt().toString(),
+                adoption.get("adoptedAt").textValue());
+        assertEquals(
+                descriptor.adoption().referenceFile(),
+                adoption.get("referenceFile").textValue());
         assertEquals(5, adoption.get("distinctGeoBlocks").intValue());
         assertTrue(adoption.get("canonicalDerived").booleanValue());
-        assertEquals(descriptor.adoption().derivation().get(0), adoption.get("derivation").get(0).textValue());
+        assertEquals(
+                descriptor.adoption().derivation().get(0),
+                adoption.get("derivation").get(0).textValue());
         assertEquals(descriptor.adoption().geoDifferences(), adoption.get("geoDifferences"));
         assertEquals(0, adoption.get("warnings").size());
         assertEquals(16, json.get("keyIndexShards").intValue());
-        assertEquals(Set.of("formatVersion", "createdAt", "h3Resolution", "keyingRule", "geometryColumn", "keyColumns",
-                "versionColumn", "schema", "footer", "writer", "protocol", "compaction", "adoption", "keyIndexShards"), names(json));
+        assertEquals(
+                Set.of(
+                        "formatVersion",
+                        "createdAt",
+                        "h3Resolution",
+                        "keyingRule",
+                        "geometryColumn",
+                        "keyColumns",
+                        "versionColumn",
+                        "schema",
+                        "footer",
+                        "writer",
+                        "protocol",
+                        "compaction",
+                        "adoption",
+                        "keyIndexShards"),
+                names(json));
     }
 
     @Test
     void everyEntryFieldCarriesWhatItsNameSays() throws IOException {
         Instant committed = Instant.parse("2026-12-01T09:00:00.125Z");
         Instant older = Instant.parse("2026-11-30T08:00:00Z");
-        PartitionCommit entry = new PartitionCommit(1, "851f8343fffffff", 7, "a,b", OperationType.MOVE_OUT, committed,
-                List.of(new DataFileEntry("part-1.parquet", 40, 4000, older), new DataFileEntry("part-2.parquet", 2, 200, committed, "part-3.parquet")),
-                List.of("part-2.parquet"), List.of("part-4.parquet"), 42, List.of("x", "a", "b"),
-                "95db3ec7-3984-4b34-a4f9-f3812d314688", 50L,
-                List.of(new OperationRecord(List.of("a", "b"), new RowChanges(1, 2, 3, 4, 10)), new OperationRecord(List.of("c"), null)));
+        PartitionCommit entry = new PartitionCommit(
+                1,
+                "851f8343fffffff",
+                7,
+                "a,b",
+                OperationType.MOVE_OUT,
+                committed,
+                List.of(
+                        new DataFileEntry("part-1.parquet", 40, 4000, older),
+                        new DataFileEntry("part-2.parquet", 2, 200, committed, "part-3.parquet")),
+                List.of("part-2.parquet"),
+                List.of("part-4.parquet"),
+                42,
+                List.of("x", "a", "b"),
+                "95db3ec7-3984-4b34-a4f9-f3812d314688",
+                50L,
+                List.of(
+                        new OperationRecord(List.of("a", "b"), new RowChanges(1, 2, 3, 4, 10)),
+                        new OperationRecord(List.of("c"), null)));
         JsonNode json = JSON.readTree(CommitEntryParser.toJson(entry));
         assertEquals(JSON.readTree("""
                 {"formatVersion": 1, "cell": "851f8343fffffff", "version": 7, "operationId": "a,b", "operationType": "MOVE_OUT",
@@ -159,24 +212,43 @@ class FormatGoldenFilesTest {
 
     @Test
     void everyDecisionFieldCarriesWhatItsNameSays() throws IOException {
-        TransactionDecision decision = new TransactionDecision("95db3ec7-3984-4b34-a4f9-f3812d314688", "a,b",
-                TransactionDecision.Outcome.ABORTED, Instant.parse("2026-12-01T09:00:01Z"), List.of("851f8343fffffff", "index-journal"));
+        TransactionDecision decision = new TransactionDecision(
+                "95db3ec7-3984-4b34-a4f9-f3812d314688",
+                "a,b",
+                TransactionDecision.Outcome.ABORTED,
+                Instant.parse("2026-12-01T09:00:01Z"),
+                List.of("851f8343fffffff", "index-journal"));
         assertEquals(JSON.readTree("""
                 {"formatVersion": 1, "transaction": "95db3ec7-3984-4b34-a4f9-f3812d314688", "operationId": "a,b",
                  "outcome": "ABORTED", "decidedAt": "2026-12-01T09:00:01Z", "participants": ["851f8343fffffff", "index-journal"]}
                 """), JSON.readTree(TransactionDecisionParser.toJson(decision)));
-        assertEquals(decision, TransactionDecisionParser.fromJson(TransactionDecisionParser.toJson(decision), "decision"));
+        assertEquals(
+                decision, TransactionDecisionParser.fromJson(TransactionDecisionParser.toJson(decision), "decision"));
     }
 
     @Test
     void nonAsciiTextIsWrittenAsTheSpecSays() throws IOException {
         ArchiveDescriptor d = descriptor("current/descriptor.json");
-        ArchiveDescriptor named = new ArchiveDescriptor(d.formatVersion(), d.createdAt(), d.h3Resolution(), d.keyingRule(),
-                d.geometryColumn(), d.keyColumns(), d.versionColumn(), d.schema(), d.parquetSchema(),
-                List.of(d.footer().get(0), new FooterEntry("note", "Zürich \uD835\uDD38")), d.writer(), d.protocol(), d.compaction(),
-                d.adoption(), d.keyIndexShards());
+        ArchiveDescriptor named = new ArchiveDescriptor(
+                d.formatVersion(),
+                d.createdAt(),
+                d.h3Resolution(),
+                d.keyingRule(),
+                d.geometryColumn(),
+                d.keyColumns(),
+                d.versionColumn(),
+                d.schema(),
+                d.parquetSchema(),
+                List.of(d.footer().get(0), new FooterEntry("note", "Zürich \uD835\uDD38")),
+                d.writer(),
+                d.protocol(),
+                d.compaction(),
+                d.adoption(),
+                d.keyIndexShards());
         String written = new String(DescriptorParser.toJson(named), StandardCharsets.UTF_8);
-        assertTrue(written.contains("\"Zürich \\uD835\\uDD38\""), "BMP characters as UTF-8, others as escaped surrogates: " + written);
+        assertTrue(
+                written.contains("\"Zürich \\uD835\\uDD38\""),
+                "BMP characters as UTF-8, others as escaped surrogates: " + written);
         assertEquals(named, DescriptorParser.fromJson(written.getBytes(StandardCharsets.UTF_8), "descriptor"));
     }
 
@@ -187,8 +259,13 @@ class FormatGoldenFilesTest {
             ObjectNode json = (ObjectNode) JSON.readTree(file.toFile());
             addUnknownFields(json);
             byte[] extended = JSON.writeValueAsBytes(json);
-            assertEquals(parse(name, Files.readAllBytes(file)), parse(name, extended), name + " with unknown fields reads the same");
-            assertEquals(Files.readString(file), new String(rewrite(name, extended), StandardCharsets.UTF_8),
+            assertEquals(
+                    parse(name, Files.readAllBytes(file)),
+                    parse(name, extended),
+                    name + " with unknown fields reads the same");
+            assertEquals(
+                    Files.readString(file),
+                    new String(rewrite(name, extended), StandardCharsets.UTF_8),
                     name + ": unknown fields are not written back");
         }
     }
@@ -200,12 +277,14 @@ class FormatGoldenFilesTest {
             ObjectNode json = (ObjectNode) JSON.readTree(file.toFile());
             json.put("formatVersion", 2);
             json.remove(List.of("files", "schema", "participants", "cell")); // a newer version may change anything else
-            UnsupportedFormatVersionException refused = assertThrows(UnsupportedFormatVersionException.class,
-                    () -> parse(name, JSON.writeValueAsBytes(json)));
+            UnsupportedFormatVersionException refused = assertThrows(
+                    UnsupportedFormatVersionException.class, () -> parse(name, JSON.writeValueAsBytes(json)));
             assertEquals(2, refused.found());
             assertEquals(1, refused.supported());
             assertTrue(refused.getMessage().startsWith("golden/" + name + ": "), refused.getMessage());
-            assertTrue(refused.getMessage().contains("format version 2") && refused.getMessage().contains("format version 1"),
+            assertTrue(
+                    refused.getMessage().contains("format version 2")
+                            && refused.getMessage().contains("format version 1"),
                     refused.getMessage());
         }
     }
@@ -213,18 +292,29 @@ class FormatGoldenFilesTest {
     @Test
     void anArchiveOfANewerFormatVersionIsNotOpened() throws IOException {
         Path root = temp.resolve("archive");
-        ArchiveCreator.create(new LocalArchiveStorage(root), ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY), SyntheticParcels.VERSION, 5, WriterSettings.defaults(), "parcels"), Clock.systemUTC());
+        ArchiveCreator.create(
+                new LocalArchiveStorage(root),
+                ArchiveSpec.of(
+                        SyntheticParcels.schema(),
+                        SyntheticParcels.footer(),
+                        List.of(SyntheticParcels.KEY),
+                        SyntheticParcels.VERSION,
+                        5,
+                        WriterSettings.defaults(),
+                        "parcels"),
+                Clock.systemUTC());
         Path descriptor = root.resolve(ArchiveLayout.DESCRIPTOR);
         ObjectNode json = (ObjectNode) JSON.readTree(descriptor.toFile());
         json.put("formatVersion", 2);
         Files.delete(descriptor);
         Files.write(descriptor, JSON.writeValueAsBytes(json));
 
-        UnsupportedFormatVersionException refused = assertThrows(UnsupportedFormatVersionException.class,
-                () -> GeoParquetArchive.open(new LocalArchiveStorage(root)));
+        UnsupportedFormatVersionException refused = assertThrows(
+                UnsupportedFormatVersionException.class, () -> GeoParquetArchive.open(new LocalArchiveStorage(root)));
         assertTrue(refused.getMessage().contains(descriptor.toString()), refused.getMessage());
-        assertTrue(refused.getMessage().contains("format version 2") && refused.getMessage().contains("format version 1"),
+        assertTrue(
+                refused.getMessage().contains("format version 2")
+                        && refused.getMessage().contains("format version 1"),
                 refused.getMessage());
     }
 
@@ -236,34 +326,80 @@ class FormatGoldenFilesTest {
         json.put("formatVersion", 2);
         storage.createExclusive(ArchiveLayout.logEntry("851f8343fffffff", 3), JSON.writeValueAsBytes(json));
 
-        UnsupportedFormatVersionException refused = assertThrows(UnsupportedFormatVersionException.class,
-                () -> new PartitionLog(storage, "851f8343fffffff").latest());
+        UnsupportedFormatVersionException refused = assertThrows(
+                UnsupportedFormatVersionException.class, () -> new PartitionLog(storage, "851f8343fffffff").latest());
         assertTrue(refused.getMessage().contains(ArchiveLayout.logEntry("851f8343fffffff", 3)), refused.getMessage());
     }
 
     @Test
     void aMissingRequiredFieldIsNamedWithItsFile() throws IOException {
         Map<String, List<String>> required = Map.of(
-                "current/descriptor-adopted.json", List.of("formatVersion", "createdAt", "h3Resolution", "keyingRule",
-                        "geometryColumn", "keyColumns", "schema", "footer", "writer", "protocol", "compaction", "keyIndexShards",
-                        "footer.0.key", "footer.0.value", "writer.codec", "writer.zstdLevel", "writer.rowGroupRowCount",
-                        "writer.targetFileBytes", "protocol.operationIdRetention", "protocol.logEntryRetention",
-                        "protocol.writerLeaseSeconds", "protocol.maxCommitAttempts", "compaction.minFiles",
-                        "compaction.smallFileFraction", "compaction.minFileAgeSeconds", "adoption.adoptedAt",
-                        "adoption.referenceFile", "adoption.distinctGeoBlocks", "adoption.canonicalDerived",
-                        "adoption.derivation", "adoption.warnings"),
-                "current/entry-move-out.json", List.of("formatVersion", "cell", "version", "operationId", "operationType",
-                        "committedAt", "files", "added", "removed", "rowCount", "recentOperationIds", "files.0.name",
-                        "files.0.rows", "files.0.bytes", "files.0.committedAt", "operations.0.ids", "operations.0.rows.inserted",
-                        "operations.0.rows.updated", "operations.0.rows.deleted", "operations.0.rows.movedIn",
-                        "operations.0.rows.movedOut"),
-                "current/decision-committed.json", List.of("transaction", "operationId", "outcome", "decidedAt", "participants"));
+                "current/descriptor-adopted.json",
+                        List.of(
+                                "formatVersion",
+                                "createdAt",
+                                "h3Resolution",
+                                "keyingRule",
+                                "geometryColumn",
+                                "keyColumns",
+                                "schema",
+                                "footer",
+                                "writer",
+                                "protocol",
+                                "compaction",
+                                "keyIndexShards",
+                                "footer.0.key",
+                                "footer.0.value",
+                                "writer.codec",
+                                "writer.zstdLevel",
+                                "writer.rowGroupRowCount",
+                                "writer.targetFileBytes",
+                                "protocol.operationIdRetention",
+                                "protocol.logEntryRetention",
+                                "protocol.writerLeaseSeconds",
+                                "protocol.maxCommitAttempts",
+                                "compaction.minFiles",
+                                "compaction.smallFileFraction",
+                                "compaction.minFileAgeSeconds",
+                                "adoption.adoptedAt",
+                                "adoption.referenceFile",
+                                "adoption.distinctGeoBlocks",
+                                "adoption.canonicalDerived",
+                                "adoption.derivation",
+                                "adoption.warnings"),
+                "current/entry-move-out.json",
+                        List.of(
+                                "formatVersion",
+                                "cell",
+                                "version",
+                                "operationId",
+                                "operationType",
+                                "committedAt",
+                                "files",
+                                "added",
+                                "removed",
+                                "rowCount",
+                                "recentOperationIds",
+                                "files.0.name",
+                                "files.0.rows",
+                                "files.0.bytes",
+                                "files.0.committedAt",
+                                "operations.0.ids",
+                                "operations.0.rows.inserted",
+                                "operations.0.rows.updated",
+                                "operations.0.rows.deleted",
+                                "operations.0.rows.movedIn",
+                                "operations.0.rows.movedOut"),
+                "current/decision-committed.json",
+                        List.of("transaction", "operationId", "outcome", "decidedAt", "participants"));
         for (Map.Entry<String, List<String>> kind : required.entrySet()) {
             String name = Path.of(kind.getKey()).getFileName().toString();
             for (String field : kind.getValue()) {
                 JsonNode json = JSON.readTree(read(kind.getKey()));
                 remove(json, field);
-                ArchiveFormatException refused = assertThrows(ArchiveFormatException.class, () -> parse(name, JSON.writeValueAsBytes(json)),
+                ArchiveFormatException refused = assertThrows(
+                        ArchiveFormatException.class,
+                        () -> parse(name, JSON.writeValueAsBytes(json)),
                         kind.getKey() + " without " + field);
                 String path = field.replaceAll("\\.(\\d+)", "[$1]");
                 assertEquals("golden/" + name + ": required field '" + path + "' is missing", refused.getMessage());
@@ -274,10 +410,14 @@ class FormatGoldenFilesTest {
     @Test
     void optionalFieldsMayBeAbsent() throws IOException {
         Map<String, List<String>> optional = Map.of(
-                "current/descriptor-adopted.json", List.of("versionColumn", "adoption", "protocol.transactionTimeoutSeconds",
-                        "adoption.geoDifferences"),
-                "current/entry-move-out.json", List.of("transaction", "rowsBefore", "operations", "files.0.stagedAs",
-                        "operations.0.rows"),
+                "current/descriptor-adopted.json",
+                        List.of(
+                                "versionColumn",
+                                "adoption",
+                                "protocol.transactionTimeoutSeconds",
+                                "adoption.geoDifferences"),
+                "current/entry-move-out.json",
+                        List.of("transaction", "rowsBefore", "operations", "files.0.stagedAs", "operations.0.rows"),
                 "current/decision-committed.json", List.of("formatVersion"));
         for (Map.Entry<String, List<String>> kind : optional.entrySet()) {
             String name = Path.of(kind.getKey()).getFileName().toString();
@@ -293,37 +433,67 @@ class FormatGoldenFilesTest {
     void aFieldOfTheWrongKindIsNamed() throws IOException {
         ObjectNode entry = (ObjectNode) JSON.readTree(read("current/entry-move-out.json"));
         ((ObjectNode) entry.get("files").get(0)).put("rows", "2");
-        ArchiveFormatException refused = assertThrows(ArchiveFormatException.class, () -> parse("entry.json", JSON.writeValueAsBytes(entry)));
-        assertEquals("golden/entry.json: field 'files[0].rows' must be a 64-bit integer, found string \"2\"", refused.getMessage());
+        ArchiveFormatException refused =
+                assertThrows(ArchiveFormatException.class, () -> parse("entry.json", JSON.writeValueAsBytes(entry)));
+        assertEquals(
+                "golden/entry.json: field 'files[0].rows' must be a 64-bit integer, found string \"2\"",
+                refused.getMessage());
 
         ObjectNode decision = (ObjectNode) JSON.readTree(read("current/decision-committed.json"));
         decision.put("outcome", "MAYBE");
-        refused = assertThrows(ArchiveFormatException.class, () -> parse("decision.json", JSON.writeValueAsBytes(decision)));
-        assertEquals("golden/decision.json: field 'outcome' must be one of [COMMITTED, ABORTED], found \"MAYBE\"", refused.getMessage());
+        refused = assertThrows(
+                ArchiveFormatException.class, () -> parse("decision.json", JSON.writeValueAsBytes(decision)));
+        assertEquals(
+                "golden/decision.json: field 'outcome' must be one of [COMMITTED, ABORTED], found \"MAYBE\"",
+                refused.getMessage());
 
         ObjectNode descriptor = (ObjectNode) JSON.readTree(read("current/descriptor.json"));
         descriptor.put("createdAt", "yesterday");
-        refused = assertThrows(ArchiveFormatException.class, () -> parse("descriptor.json", JSON.writeValueAsBytes(descriptor)));
-        assertTrue(refused.getMessage().startsWith("golden/descriptor.json: field 'createdAt' must be an RFC 3339 instant"), refused.getMessage());
+        refused = assertThrows(
+                ArchiveFormatException.class, () -> parse("descriptor.json", JSON.writeValueAsBytes(descriptor)));
+        assertTrue(
+                refused.getMessage()
+                        .startsWith("golden/descriptor.json: field 'createdAt' must be an RFC 3339 instant"),
+                refused.getMessage());
 
-        refused = assertThrows(ArchiveFormatException.class, () -> parse("descriptor.json", "[1]".getBytes(StandardCharsets.UTF_8)));
-        assertEquals("golden/descriptor.json: archive descriptor must be a JSON object, found array [1]", refused.getMessage());
+        refused = assertThrows(
+                ArchiveFormatException.class, () -> parse("descriptor.json", "[1]".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(
+                "golden/descriptor.json: archive descriptor must be a JSON object, found array [1]",
+                refused.getMessage());
     }
 
     @Test
     void anEntryThatContradictsItselfIsRefusedNamingItsFile() throws IOException {
         ObjectNode entry = (ObjectNode) JSON.readTree(read("current/entry-move-out.json"));
         entry.put("rowCount", 3);
-        ArchiveFormatException refused = assertThrows(ArchiveFormatException.class, () -> parse("entry.json", JSON.writeValueAsBytes(entry)));
-        assertTrue(refused.getMessage().startsWith("golden/entry.json: The commit entry is invalid: Commit 2 of 851f8edbfffffff declares 3 rows"),
+        ArchiveFormatException refused =
+                assertThrows(ArchiveFormatException.class, () -> parse("entry.json", JSON.writeValueAsBytes(entry)));
+        assertTrue(
+                refused.getMessage()
+                        .startsWith(
+                                "golden/entry.json: The commit entry is invalid: Commit 2 of 851f8edbfffffff declares 3 rows"),
                 refused.getMessage());
     }
 
     /** The adopted descriptor with settings whose values differ from each other, so a swapped field would show. */
     private static ArchiveDescriptor withDistinctSettings(ArchiveDescriptor d) {
-        return new ArchiveDescriptor(d.formatVersion(), d.createdAt(), d.h3Resolution(), d.keyingRule(), d.geometryColumn(),
-                d.keyColumns(), "pop_est", d.schema(), ArchiveDescriptor.schemaJson(d.exactSchema()), d.footer(), new WriterSettings(CompressionCodecName.SNAPPY, 4, 5000, 6_000_000),
-                new ProtocolSettings(11, 12, 1300, 14, 15), new CompactionSettings(21, 0.5, 23), d.adoption(), d.keyIndexShards());
+        return new ArchiveDescriptor(
+                d.formatVersion(),
+                d.createdAt(),
+                d.h3Resolution(),
+                d.keyingRule(),
+                d.geometryColumn(),
+                d.keyColumns(),
+                "pop_est",
+                d.schema(),
+                ArchiveDescriptor.schemaJson(d.exactSchema()),
+                d.footer(),
+                new WriterSettings(CompressionCodecName.SNAPPY, 4, 5000, 6_000_000),
+                new ProtocolSettings(11, 12, 1300, 14, 15),
+                new CompactionSettings(21, 0.5, 23),
+                d.adoption(),
+                d.keyIndexShards());
     }
 
     private static Object parse(String name, byte[] json) throws IOException {
@@ -365,7 +535,9 @@ class FormatGoldenFilesTest {
 
     private static List<Path> golden(String directory) throws IOException {
         try (Stream<Path> files = Files.list(goldenDirectory().resolve(directory))) {
-            return files.filter(file -> file.toString().endsWith(".json")).sorted().toList();
+            return files.filter(file -> file.toString().endsWith(".json"))
+                    .sorted()
+                    .toList();
         }
     }
 

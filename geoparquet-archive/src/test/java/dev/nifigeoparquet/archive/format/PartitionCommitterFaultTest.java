@@ -1,32 +1,35 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
-import dev.nifigeoparquet.archive.testing.StorageBackend;
-import org.apache.parquet.io.PositionOutputStream;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.testing.StorageBackend;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import org.apache.parquet.io.PositionOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Fails every storage call of a commit in turn, with each kind of fault, and checks that the partition then
@@ -52,7 +55,8 @@ class PartitionCommitterFaultTest {
         Path baseline = temp.resolve("baseline");
         PartitionCommit old = seedPartition(baseline);
 
-        FaultInjectingStorage counter = FaultInjectingStorage.counting(backend().storage(backend().copy(baseline, temp.resolve("count"))));
+        FaultInjectingStorage counter =
+                FaultInjectingStorage.counting(backend().storage(backend().copy(baseline, temp.resolve("count"))));
         committer(counter, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
         int calls = counter.callCount();
         assertTrue(calls > 8, "a commit makes several storage calls, saw " + counter.calls());
@@ -61,19 +65,22 @@ class PartitionCommitterFaultTest {
         for (Fault fault : Fault.values()) {
             for (int failAt = 1; failAt <= calls; failAt++) {
                 Path archive = backend().copy(baseline, temp.resolve(fault + "-" + failAt));
-                FaultInjectingStorage faulty = new FaultInjectingStorage(backend().storage(archive), failAt, fault);
+                FaultInjectingStorage faulty =
+                        new FaultInjectingStorage(backend().storage(archive), failAt, fault);
                 try {
                     committer(faulty, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
                 } catch (IOException expected) {
                     // the fault; what matters is the state it left
                 }
-                String where = fault + " at call " + failAt + " (" + faulty.calls().get(failAt - 1) + ")";
+                String where =
+                        fault + " at call " + failAt + " (" + faulty.calls().get(failAt - 1) + ")";
                 assertOldOrNew(archive, old, where);
                 assertRetryLandsExactlyOnce(archive, where);
                 exercised++;
             }
         }
-        System.out.println("commit fault points exercised: " + exercised + " (" + calls + " calls x " + Fault.values().length + " faults)");
+        System.out.println("commit fault points exercised: " + exercised + " (" + calls + " calls x "
+                + Fault.values().length + " faults)");
     }
 
     @Test
@@ -91,10 +98,16 @@ class PartitionCommitterFaultTest {
             public PartitionChange apply(PartitionCommit current, DataFileStager stager) throws IOException {
                 if (first) {
                     first = false;
-                    PartitionCommit rival = current.next("rival", OperationType.APPEND, START,
+                    PartitionCommit rival = current.next(
+                            "rival",
+                            OperationType.APPEND,
+                            START,
                             List.of(current.files().get(0), new DataFileEntry("part-rival.parquet", 7, 1, START)),
-                            List.of("part-rival.parquet"), List.of(), 10);
-                    storage.createStaged(ArchiveLayout.stagedFile(CELL, "part-rival.parquet")).close();
+                            List.of("part-rival.parquet"),
+                            List.of(),
+                            10);
+                    storage.createStaged(ArchiveLayout.stagedFile(CELL, "part-rival.parquet"))
+                            .close();
                     log.commit(rival);
                 }
                 return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
@@ -105,8 +118,12 @@ class PartitionCommitterFaultTest {
         assertEquals(2, outcome.attempts(), "lost the first race, won the second");
         assertEquals(3, outcome.after().version());
         assertEquals(2 + 7 + 3, outcome.after().rowCount(), "both appends survive: no lost update");
-        assertEquals(List.of("rival", "mine"), outcome.after().recentOperationIds().subList(1, 3));
-        assertEquals(Set.copyOf(outcome.after().fileNames()), partitionFiles(root), "plain readers see exactly the live files");
+        assertEquals(
+                List.of("rival", "mine"), outcome.after().recentOperationIds().subList(1, 3));
+        assertEquals(
+                Set.copyOf(outcome.after().fileNames()),
+                partitionFiles(root),
+                "plain readers see exactly the live files");
         assertTrue(stagingFiles(root).isEmpty(), "the losing attempt's staged file was discarded");
     }
 
@@ -117,14 +134,14 @@ class PartitionCommitterFaultTest {
         for (int round = 0; round < 50; round++) {
             String path = "_geoparquet_archive/log/" + CELL + "/" + String.format("%020d", round) + ".json";
             List<Thread> threads = new ArrayList<>();
-            List<String> winners = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<String> winners = Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < 4; t++) {
                 String content = "writer-" + t;
                 threads.add(Thread.ofPlatform().start(() -> {
                     try {
                         storage.createExclusive(path, content.getBytes(StandardCharsets.UTF_8));
                         winners.add(content);
-                    } catch (java.nio.file.FileAlreadyExistsException lost) {
+                    } catch (FileAlreadyExistsException lost) {
                         // expected for all but one
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
@@ -135,7 +152,9 @@ class PartitionCommitterFaultTest {
                 thread.join();
             }
             assertEquals(1, winners.size(), "round " + round + " winners " + winners);
-            assertEquals(winners.get(0), new String(storage.readAllBytes(path), StandardCharsets.UTF_8),
+            assertEquals(
+                    winners.get(0),
+                    new String(storage.readAllBytes(path), StandardCharsets.UTF_8),
                     "the entry holds the winner's content whole");
         }
     }
@@ -145,12 +164,14 @@ class PartitionCommitterFaultTest {
         Path root = temp.resolve("lease");
         seedPartition(root);
         ArchiveStorage storage = backend().storage(root);
-        storage.createStaged(ArchiveLayout.stagedFile(CELL, "part-inflight.parquet")).close();
+        storage.createStaged(ArchiveLayout.stagedFile(CELL, "part-inflight.parquet"))
+                .close();
 
         new PartitionRecovery(storage, ProtocolSettings.DEFAULT).recover(CELL, Instant.now());
         assertEquals(Set.of("part-inflight.parquet.staged"), stagingFiles(root), "within the lease it is kept");
 
-        new PartitionRecovery(storage, ProtocolSettings.DEFAULT).recover(CELL, Instant.now().plus(Duration.ofHours(2)));
+        new PartitionRecovery(storage, ProtocolSettings.DEFAULT)
+                .recover(CELL, Instant.now().plus(Duration.ofHours(2)));
         assertTrue(stagingFiles(root).isEmpty(), "after the lease it is removed");
     }
 
@@ -159,8 +180,12 @@ class PartitionCommitterFaultTest {
         Path root = temp.resolve("replay");
         PartitionCommit old = seedPartition(root);
         ArchiveStorage storage = backend().storage(root);
-        CommitOutcome replay = committer(storage, START).commit(CELL, old.operationId(), OperationType.APPEND,
-                (current, stager) -> new PartitionChange(List.of(stageFile(stager, 5)), List.of()));
+        CommitOutcome replay = committer(storage, START)
+                .commit(
+                        CELL,
+                        old.operationId(),
+                        OperationType.APPEND,
+                        (current, stager) -> new PartitionChange(List.of(stageFile(stager, 5)), List.of()));
         assertTrue(replay.replay());
         assertEquals(old, new PartitionLog(storage, CELL).latest());
         assertTrue(stagingFiles(root).isEmpty(), "a replay stages nothing");
@@ -178,10 +203,12 @@ class PartitionCommitterFaultTest {
         int[] attempts = {0};
         PartitionUpdate alwaysLoses = (current, stager) -> {
             attempts[0]++;
-            log.commit(current.next("rival-" + attempts[0], OperationType.APPEND, START, current.files(), List.of(), List.of(), 10));
+            log.commit(current.next(
+                    "rival-" + attempts[0], OperationType.APPEND, START, current.files(), List.of(), List.of(), 10));
             return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
         };
-        CommitConflictException gaveUp = assertThrows(CommitConflictException.class,
+        CommitConflictException gaveUp = assertThrows(
+                CommitConflictException.class,
                 () -> committer(storage, START).commit(CELL, "mine", OperationType.APPEND, alwaysLoses));
         assertEquals(maxAttempts, attempts[0], gaveUp.getMessage());
         assertTrue(gaveUp.getMessage().contains("gave up after " + maxAttempts + " attempts"), gaveUp.getMessage());
@@ -192,12 +219,14 @@ class PartitionCommitterFaultTest {
         PartitionLog rivalLog = new PartitionLog(storage, CELL);
         PartitionUpdate losesOnce = (current, stager) -> {
             attempts[0]++;
-            rivalLog.commit(current.next("rival-x" + attempts[0], OperationType.APPEND, START, current.files(), List.of(), List.of(), 10));
+            rivalLog.commit(current.next(
+                    "rival-x" + attempts[0], OperationType.APPEND, START, current.files(), List.of(), List.of(), 10));
             return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
         };
         long started = System.nanoTime();
         try {
-            InterruptedIOException stopped = assertThrows(InterruptedIOException.class,
+            InterruptedIOException stopped = assertThrows(
+                    InterruptedIOException.class,
                     () -> committer(interruptedOnLoss, START).commit(CELL, "mine", OperationType.APPEND, losesOnce));
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept for the caller");
             assertInstanceOf(CommitConflictException.class, stopped.getCause(), "the conflict that was not retried");
@@ -211,12 +240,15 @@ class PartitionCommitterFaultTest {
 
     /** The storage, with the thread interrupted whenever creating an object fails because it exists: a lost commit race. */
     private static ArchiveStorage interruptingOnLostCommit(ArchiveStorage storage) {
-        return (ArchiveStorage) java.lang.reflect.Proxy.newProxyInstance(ArchiveStorage.class.getClassLoader(),
-                new Class<?>[] {ArchiveStorage.class}, (proxy, method, arguments) -> {
+        return (ArchiveStorage) Proxy.newProxyInstance(
+                ArchiveStorage.class.getClassLoader(),
+                new Class<?>[] {ArchiveStorage.class},
+                (proxy, method, arguments) -> {
                     try {
                         return method.invoke(storage, arguments);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                        if (method.getName().equals("createExclusive") && e.getCause() instanceof java.nio.file.FileAlreadyExistsException) {
+                    } catch (InvocationTargetException e) {
+                        if (method.getName().equals("createExclusive")
+                                && e.getCause() instanceof FileAlreadyExistsException) {
                             Thread.currentThread().interrupt();
                         }
                         throw e.getCause();
@@ -229,14 +261,19 @@ class PartitionCommitterFaultTest {
     /** Version 1: one file of two rows. */
     private PartitionCommit seedPartition(Path root) throws IOException {
         ArchiveStorage storage = backend().storage(root);
-        return committer(storage, START).commit(CELL, "op-1", OperationType.APPEND,
-                (current, stager) -> new PartitionChange(List.of(stageFile(stager, 2)), List.of())).after();
+        return committer(storage, START)
+                .commit(
+                        CELL,
+                        "op-1",
+                        OperationType.APPEND,
+                        (current, stager) -> new PartitionChange(List.of(stageFile(stager, 2)), List.of()))
+                .after();
     }
 
     /** Supersedes every live file with two new files of 3 and 4 rows. */
     private static PartitionUpdate replaceWithTwoFiles() {
-        return (current, stager) -> new PartitionChange(
-                List.of(stageFile(stager, 3), stageFile(stager, 4)), current.fileNames());
+        return (current, stager) ->
+                new PartitionChange(List.of(stageFile(stager, 3), stageFile(stager, 4)), current.fileNames());
     }
 
     private static NewDataFile stageFile(DataFileStager stager, int rows) throws IOException {
@@ -263,9 +300,14 @@ class PartitionCommitterFaultTest {
         }
         // Recovery by the next writer, after the lease: exactly the live files, nothing staged, no debris.
         Instant later = START.plus(Duration.ofDays(1));
-        PartitionCommit recovered = new PartitionRecovery(storage, ProtocolSettings.DEFAULT).recover(CELL, later).state();
+        PartitionCommit recovered = new PartitionRecovery(storage, ProtocolSettings.DEFAULT)
+                .recover(CELL, later)
+                .state();
         assertEquals(state, recovered, where + ": recovery does not change the committed state");
-        assertEquals(Set.copyOf(state.fileNames()), partitionFiles(archive), where + ": partition directory holds exactly the live files");
+        assertEquals(
+                Set.copyOf(state.fileNames()),
+                partitionFiles(archive),
+                where + ": partition directory holds exactly the live files");
         assertTrue(stagingFiles(archive).isEmpty(), where + ": no staged file survives recovery");
         for (String name : logDirectory(archive)) {
             assertTrue(ArchiveLayout.logEntryVersion(name) > 0, where + ": debris left in the log directory: " + name);
@@ -274,7 +316,8 @@ class PartitionCommitterFaultTest {
 
     private void assertRetryLandsExactlyOnce(Path archive, String where) throws IOException {
         ArchiveStorage storage = backend().storage(archive);
-        committer(storage, START.plus(Duration.ofDays(1))).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
+        committer(storage, START.plus(Duration.ofDays(1)))
+                .commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
         PartitionCommit state = new PartitionLog(storage, CELL).latest();
         assertEquals(2, state.version(), where + ": the retried operation committed exactly once");
         assertEquals(7, state.rowCount(), where);
@@ -292,5 +335,4 @@ class PartitionCommitterFaultTest {
     private Set<String> logDirectory(Path root) throws IOException {
         return backend().names(root, ArchiveLayout.logDirectory(CELL));
     }
-
 }

@@ -1,26 +1,24 @@
 package dev.nifigeoparquet.archive.format;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.PeerData;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A plain reader (DuckDB globbing the Hive layout) polls while commits run: it never sees a staged file. */
 class PlainReaderVisibilityTest {
@@ -33,7 +31,8 @@ class PlainReaderVisibilityTest {
 
     @Test
     void duckDbGlobNeverSeesStagedFilesWhileAppendsCommit() throws Exception {
-        ParquetRows.Contents template = ParquetRows.read(PeerData.file("geoparquet-1.1.0/data-point-encoding_wkb.parquet"));
+        ParquetRows.Contents template =
+                ParquetRows.read(PeerData.file("geoparquet-1.1.0/data-point-encoding_wkb.parquet"));
         List<Group> rows = template.rows();
         LocalArchiveStorage storage = new LocalArchiveStorage(temp);
         PartitionCommitter committer = new PartitionCommitter(storage, ProtocolSettings.DEFAULT, Clock.systemUTC());
@@ -45,14 +44,23 @@ class PlainReaderVisibilityTest {
                 for (int i = 0; i < COMMITS; i++) {
                     committer.commit(CELL, "append-" + i, OperationType.APPEND, (current, stager) -> {
                         DataFileStager.StagedFile staged = stager.stage();
-                        try (GeoParquetFileWriter out = GeoParquetFileWriter.create(staged.output(), staged.name(),
-                                template.footer().schema(), template.footer().canonicalEntries(), WriterSettings.defaults())) {
+                        try (GeoParquetFileWriter out = GeoParquetFileWriter.create(
+                                staged.output(),
+                                staged.name(),
+                                template.footer().schema(),
+                                template.footer().canonicalEntries(),
+                                WriterSettings.defaults())) {
                             for (Group row : rows) {
                                 out.write(row);
                             }
                             out.finish();
                         }
-                        return new PartitionChange(List.of(new NewDataFile(staged.name(), rows.size(), staged.output().bytesWritten())), List.of());
+                        return new PartitionChange(
+                                List.of(new NewDataFile(
+                                        staged.name(),
+                                        rows.size(),
+                                        staged.output().bytesWritten())),
+                                List.of());
                     });
                 }
             } catch (Throwable t) {
@@ -68,7 +76,9 @@ class PlainReaderVisibilityTest {
         while (!done.get() || polls == 0) {
             List<List<Object>> files;
             try {
-                files = DuckDb.query("SELECT filename, count(*) FROM read_parquet(?, filename = true, hive_partitioning = true) GROUP BY filename", glob);
+                files = DuckDb.query(
+                        "SELECT filename, count(*) FROM read_parquet(?, filename = true, hive_partitioning = true) GROUP BY filename",
+                        glob);
             } catch (RuntimeException noFilesYet) {
                 assertTrue(String.valueOf(noFilesYet.getMessage()).contains("No files found"), noFilesYet.toString());
                 polls++;
@@ -77,8 +87,13 @@ class PlainReaderVisibilityTest {
             long total = 0;
             for (List<Object> file : files) {
                 String name = (String) file.get(0);
-                assertFalse(name.contains(ArchiveLayout.METADATA_DIRECTORY) || name.endsWith(ArchiveLayout.STAGED_SUFFIX), "plain reader saw " + name);
-                assertEquals((long) rows.size(), ((Number) file.get(1)).longValue(), "every visible file is complete: " + name);
+                assertFalse(
+                        name.contains(ArchiveLayout.METADATA_DIRECTORY) || name.endsWith(ArchiveLayout.STAGED_SUFFIX),
+                        "plain reader saw " + name);
+                assertEquals(
+                        (long) rows.size(),
+                        ((Number) file.get(1)).longValue(),
+                        "every visible file is complete: " + name);
                 total += ((Number) file.get(1)).longValue();
             }
             assertTrue(total >= previous, "appends never disappear: " + previous + " then " + total);
@@ -87,7 +102,12 @@ class PlainReaderVisibilityTest {
         }
         writer.join();
         assertNull(writerFailure.get());
-        assertEquals((long) COMMITS * rows.size(), ((Number) DuckDb.query("SELECT count(*) FROM read_parquet(?)", glob).get(0).get(0)).longValue());
+        assertEquals(
+                (long) COMMITS * rows.size(),
+                ((Number) DuckDb.query("SELECT count(*) FROM read_parquet(?)", glob)
+                                .get(0)
+                                .get(0))
+                        .longValue());
         assertTrue(polls > 1, "the reader polled while the writer ran");
         System.out.println("plain reader polls during " + COMMITS + " commits: " + polls);
     }

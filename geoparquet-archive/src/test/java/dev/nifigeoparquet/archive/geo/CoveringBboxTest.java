@@ -15,11 +15,19 @@ class CoveringBboxTest {
 
     @Test
     void planarBboxIsTheEnvelope() throws Exception {
-        Geometry polygon = wkt.read("MULTIPOLYGON (((30 20, 45 40, 10 40, 30 20)), ((15 5, 40 10, 10 20, 5 10, 15 5)))");
+        Geometry polygon =
+                wkt.read("MULTIPOLYGON (((30 20, 45 40, 10 40, 30 20)), ((15 5, 40 10, 10 20, 5 10, 15 5)))");
         Bbox bbox = CoveringBbox.of(polygon, false);
         Envelope envelope = polygon.getEnvelopeInternal();
-        assertEquals(new Bbox(envelope.getMinX(), envelope.getMinY(), envelope.getMaxX(), envelope.getMaxY(),
-                Double.NaN, Double.NaN), bbox);
+        assertEquals(
+                new Bbox(
+                        envelope.getMinX(),
+                        envelope.getMinY(),
+                        envelope.getMaxX(),
+                        envelope.getMaxY(),
+                        Double.NaN,
+                        Double.NaN),
+                bbox);
     }
 
     @Test

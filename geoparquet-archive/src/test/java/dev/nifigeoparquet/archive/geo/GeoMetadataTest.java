@@ -31,7 +31,9 @@ class GeoMetadataTest {
         int checked = 0;
         for (String file : PeerData.parquetFiles()) {
             String geo = ParquetRows.read(PeerData.copy(file, dir.resolve(file.replace('/', '_'))))
-                    .footer().keyValues().get(FooterEntries.GEO);
+                    .footer()
+                    .keyValues()
+                    .get(FooterEntries.GEO);
             if (geo == null) {
                 continue; // the native Parquet GEOMETRY files carry no GeoParquet metadata
             }
@@ -58,9 +60,14 @@ class GeoMetadataTest {
     void builtBlocksValidateAgainstTheOfficialSchema() throws Exception {
         JsonNode crs84 = peerCrs();
         List<GeoMetadata> built = List.of(
-                GeoMetadata.builder().wkbColumn("geometry", List.of(), null, null).build(),
-                GeoMetadata.builder().wkbColumn("geometry", List.of("Polygon", "MultiPolygon"), crs84, "bbox").build(),
-                GeoMetadata.builder().wkbColumn("geom", List.of("LineString Z"), crs84, "geom_bbox")
+                GeoMetadata.builder()
+                        .wkbColumn("geometry", List.of(), null, null)
+                        .build(),
+                GeoMetadata.builder()
+                        .wkbColumn("geometry", List.of("Polygon", "MultiPolygon"), crs84, "bbox")
+                        .build(),
+                GeoMetadata.builder()
+                        .wkbColumn("geom", List.of("LineString Z"), crs84, "geom_bbox")
                         .columnField("geom", "edges", "spherical")
                         .columnField("geom", "orientation", "counterclockwise")
                         .build(),
@@ -77,7 +84,8 @@ class GeoMetadataTest {
 
     @Test
     void builderRecordsWhatItWasGiven() throws Exception {
-        GeoMetadata geo = GeoMetadata.builder().wkbColumn("geom", List.of("Polygon"), peerCrs(), "geom_bbox")
+        GeoMetadata geo = GeoMetadata.builder()
+                .wkbColumn("geom", List.of("Polygon"), peerCrs(), "geom_bbox")
                 .columnField("geom", "edges", "spherical")
                 .columnField("geom", "orientation", "counterclockwise")
                 .build();
@@ -87,8 +95,17 @@ class GeoMetadataTest {
         assertEquals(peerCrs(), column.crs().projjson());
         assertTrue(column.spherical());
         assertTrue(column.counterclockwise());
-        assertEquals(Map.of("xmin", List.of("geom_bbox", "xmin"), "ymin", List.of("geom_bbox", "ymin"),
-                "xmax", List.of("geom_bbox", "xmax"), "ymax", List.of("geom_bbox", "ymax")), column.coveringBbox().orElseThrow());
+        assertEquals(
+                Map.of(
+                        "xmin",
+                        List.of("geom_bbox", "xmin"),
+                        "ymin",
+                        List.of("geom_bbox", "ymin"),
+                        "xmax",
+                        List.of("geom_bbox", "xmax"),
+                        "ymax",
+                        List.of("geom_bbox", "ymax")),
+                column.coveringBbox().orElseThrow());
     }
 
     @Test
@@ -109,8 +126,9 @@ class GeoMetadataTest {
 
     @Test
     void rawBytesAreKeptExactlyIncludingWhitespaceAndKeyOrder() {
-        String raw = "{ \"primary_column\" :\"g\",  \"version\": \"1.0.0\",\n \"columns\": {\"g\": {\"encoding\": \"WKB\", "
-                + "\"geometry_types\": [], \"bbox\": [1, 2, 3.5, 4]}} }";
+        String raw =
+                "{ \"primary_column\" :\"g\",  \"version\": \"1.0.0\",\n \"columns\": {\"g\": {\"encoding\": \"WKB\", "
+                        + "\"geometry_types\": [], \"bbox\": [1, 2, 3.5, 4]}} }";
         GeoMetadata geo = GeoMetadata.parse(raw);
         assertArrayEquals(raw.getBytes(StandardCharsets.UTF_8), geo.rawBytes());
         assertEquals(List.of(1.0, 2.0, 3.5, 4.0), geo.primary().bbox().orElseThrow());
@@ -119,18 +137,27 @@ class GeoMetadataTest {
     @Test
     void malformedBlocksAreRejectedWithAReason() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> GeoMetadata.parse("{not json"))
-                .getMessage().contains("not valid JSON"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> GeoMetadata.parse(
-                "{\"version\": \"1.1.0\", \"primary_column\": \"x\", \"columns\": {}}")).getMessage().contains("'x'"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> GeoMetadata.parse(
-                "{\"version\": \"1.1.0\", \"primary_column\": \"g\", \"columns\": {\"g\": {\"encoding\": \"GeoJSON\"}}}"))
-                .getMessage().contains("GeoJSON"));
+                .getMessage()
+                .contains("not valid JSON"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> GeoMetadata.parse("{\"version\": \"1.1.0\", \"primary_column\": \"x\", \"columns\": {}}"))
+                .getMessage()
+                .contains("'x'"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> GeoMetadata.parse(
+                                "{\"version\": \"1.1.0\", \"primary_column\": \"g\", \"columns\": {\"g\": {\"encoding\": \"GeoJSON\"}}}"))
+                .getMessage()
+                .contains("GeoJSON"));
     }
 
     /** The real PROJJSON of OGC:CRS84 that GeoPandas wrote into the 1.1.0 example. */
     private JsonNode peerCrs() throws Exception {
         String geo = ParquetRows.read(PeerData.copy("geoparquet-1.1.0/example.parquet", dir))
-                .footer().keyValues().get(FooterEntries.GEO);
+                .footer()
+                .keyValues()
+                .get(FooterEntries.GEO);
         return JSON.readTree(geo).at("/columns/geometry/crs");
     }
 }

@@ -24,14 +24,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.locationtech.jts.algorithm.Orientation;
+import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.io.WKTReader;
 
 class GeometryCodecTest {
 
     private static final MessageType WKB_SCHEMA = Types.buildMessage()
-            .optional(PrimitiveTypeName.BINARY).named("geometry").named("s");
+            .optional(PrimitiveTypeName.BINARY)
+            .named("geometry")
+            .named("s");
 
     @TempDir
     Path dir;
@@ -39,10 +43,11 @@ class GeometryCodecTest {
     @ParameterizedTest
     @ValueSource(strings = {"point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon"})
     void encodingANativeRowReproducesTheProducersLayoutExactly(String type) throws Exception {
-        ParquetRows.Contents contents = ParquetRows.read(
-                PeerData.copy("geoparquet-1.1.0/data-" + type + "-encoding_native.parquet", dir));
+        ParquetRows.Contents contents =
+                ParquetRows.read(PeerData.copy("geoparquet-1.1.0/data-" + type + "-encoding_native.parquet", dir));
         MessageType schema = contents.footer().schema();
-        GeoColumn column = GeoMetadata.parse(contents.footer().keyValues().get(FooterEntries.GEO)).column("geometry");
+        GeoColumn column = GeoMetadata.parse(contents.footer().keyValues().get(FooterEntries.GEO))
+                .column("geometry");
         GeometryCodec codec = GeometryCodec.forColumn(schema, "geometry", column);
 
         for (int row = 0; row < contents.rows().size(); row++) {
@@ -59,7 +64,8 @@ class GeometryCodecTest {
         GeometryCodec codec = GeometryCodec.forColumn(WKB_SCHEMA, "geometry", GeometryEncoding.WKB);
         Geometry pointZ = new WKTReader().read("POINT Z (1 2 3)");
         codec.encode(pointZ, row);
-        ByteBuffer wkb = ByteBuffer.wrap(row.getBinary("geometry", 0).getBytes()).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer wkb =
+                ByteBuffer.wrap(row.getBinary("geometry", 0).getBytes()).order(ByteOrder.LITTLE_ENDIAN);
         assertEquals(1, wkb.get(0), "little endian");
         assertEquals(1001, wkb.getInt(1), "ISO type code of POINT Z");
         assertEquals(1 + 4 + 3 * 8, wkb.capacity());
@@ -70,7 +76,8 @@ class GeometryCodecTest {
     @Test
     void everyPeerWktRoundTripsThroughOurWkbWithItsTypeCode() throws Exception {
         // geospatial.yaml's WKT covers every type in XY, Z, M and ZM; its file stores the producer's ISO WKB.
-        ParquetRows.Contents contents = ParquetRows.read(PeerData.copy("parquet-format-geospatial/geospatial.parquet", dir));
+        ParquetRows.Contents contents =
+                ParquetRows.read(PeerData.copy("parquet-format-geospatial/geospatial.parquet", dir));
         GeometryCodec codec = GeometryCodec.forColumn(contents.footer().schema(), "geometry", GeometryEncoding.WKB);
         int compared = 0;
         for (int row = 0; row < contents.rows().size(); row++) {
@@ -81,8 +88,10 @@ class GeometryCodecTest {
             }
             byte[] theirs = original.getBinary("geometry", 0).getBytes();
             byte[] ours = Wkb.write(geometry);
-            assertEquals(ByteBuffer.wrap(theirs).order(ByteOrder.LITTLE_ENDIAN).getInt(1),
-                    ByteBuffer.wrap(ours).order(ByteOrder.LITTLE_ENDIAN).getInt(1), "type code, row " + row + ": " + geometry);
+            assertEquals(
+                    ByteBuffer.wrap(theirs).order(ByteOrder.LITTLE_ENDIAN).getInt(1),
+                    ByteBuffer.wrap(ours).order(ByteOrder.LITTLE_ENDIAN).getInt(1),
+                    "type code, row " + row + ": " + geometry);
             assertTrue(Arrays.equals(theirs, ours), "row " + row + ": " + geometry);
             compared++;
         }
@@ -92,10 +101,12 @@ class GeometryCodecTest {
     @Test
     void counterclockwiseOrientationIsAppliedWhenEncoding() throws Exception {
         // Exterior ring clockwise, hole counterclockwise: the opposite of what "counterclockwise" requires.
-        Geometry clockwise = new WKTReader().read(
-                "POLYGON ((0 0, 0 10, 10 10, 10 0, 0 0), (2 2, 4 2, 4 4, 2 4, 2 2))");
-        GeoColumn ccw = GeoMetadata.builder().wkbColumn("geometry", List.of("Polygon"), null, null)
-                .columnField("geometry", "orientation", "counterclockwise").build().primary();
+        Geometry clockwise = new WKTReader().read("POLYGON ((0 0, 0 10, 10 10, 10 0, 0 0), (2 2, 4 2, 4 4, 2 4, 2 2))");
+        GeoColumn ccw = GeoMetadata.builder()
+                .wkbColumn("geometry", List.of("Polygon"), null, null)
+                .columnField("geometry", "orientation", "counterclockwise")
+                .build()
+                .primary();
         GeometryCodec codec = GeometryCodec.forColumn(WKB_SCHEMA, "geometry", ccw);
         Group row = new SimpleGroup(WKB_SCHEMA);
         codec.encode(clockwise, row);
@@ -109,8 +120,7 @@ class GeometryCodecTest {
     @Test
     void truncatedWkbNamesRowColumnAndReason() {
         Group row = new SimpleGroup(WKB_SCHEMA);
-        byte[] wkb = Wkb.write(new org.locationtech.jts.geom.GeometryFactory().createPoint(
-                new org.locationtech.jts.geom.Coordinate(1, 2)));
+        byte[] wkb = Wkb.write(new GeometryFactory().createPoint(new Coordinate(1, 2)));
         row.add("geometry", Binary.fromConstantByteArray(Arrays.copyOf(wkb, 9)));
         GeometryCodec codec = GeometryCodec.forColumn(WKB_SCHEMA, "geometry", GeometryEncoding.WKB);
         var e = assertThrows(GeometryCodec.GeometryCodecException.class, () -> codec.decode(row, 17));
@@ -130,13 +140,18 @@ class GeometryCodecTest {
 
     @Test
     void encodingMustMatchTheColumnType() {
-        var e = assertThrows(IllegalArgumentException.class,
+        var e = assertThrows(
+                IllegalArgumentException.class,
                 () -> GeometryCodec.forColumn(WKB_SCHEMA, "geometry", GeometryEncoding.POLYGON));
         assertTrue(e.getMessage().contains("geometry"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> GeometryCodec.forColumn(WKB_SCHEMA, "geom", GeometryEncoding.WKB));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GeometryCodec.forColumn(WKB_SCHEMA, "geom", GeometryEncoding.WKB));
     }
 
     private static String geometryField(Group row) {
-        return row.getFieldRepetitionCount("geometry") == 0 ? "null" : row.getGroup("geometry", 0).toString();
+        return row.getFieldRepetitionCount("geometry") == 0
+                ? "null"
+                : row.getGroup("geometry", 0).toString();
     }
 }

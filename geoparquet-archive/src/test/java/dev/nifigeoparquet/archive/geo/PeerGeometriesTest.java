@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.PeerData;
@@ -84,16 +86,20 @@ class PeerGeometriesTest {
     @Test
     void geospatialYamlListsEveryWktOfTheFileInOrder() throws Exception {
         // The YAML is the producer's own statement of what it wrote; the wkt column must agree with it.
-        var yaml = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
-                .readTree(PeerData.file("parquet-format-geospatial/geospatial.yaml").toFile());
+        var yaml = new ObjectMapper(new YAMLFactory())
+                .readTree(PeerData.file("parquet-format-geospatial/geospatial.yaml")
+                        .toFile());
         List<String> fromYaml = new ArrayList<>();
-        yaml.properties().forEach(group -> group.getValue().forEach(wkt -> fromYaml.add(wkt.isNull() ? null : wkt.asText())));
+        yaml.properties()
+                .forEach(group -> group.getValue().forEach(wkt -> fromYaml.add(wkt.isNull() ? null : wkt.asText())));
 
-        ParquetRows.Contents contents = ParquetRows.read(PeerData.copy("parquet-format-geospatial/geospatial.parquet", dir));
+        ParquetRows.Contents contents =
+                ParquetRows.read(PeerData.copy("parquet-format-geospatial/geospatial.parquet", dir));
         GeometryCodec codec = GeometryCodec.forColumn(contents.footer().schema(), "geometry", GeometryEncoding.WKB);
         assertEquals(fromYaml.size(), contents.rows().size());
         for (int row = 0; row < fromYaml.size(); row++) {
-            assertSameGeometry(fromYaml.get(row), codec.decode(contents.rows().get(row), row), "geospatial.yaml row " + row);
+            assertSameGeometry(
+                    fromYaml.get(row), codec.decode(contents.rows().get(row), row), "geospatial.yaml row " + row);
         }
     }
 
@@ -113,7 +119,8 @@ class PeerGeometriesTest {
                     Group stored = group.getGroup("bbox", 0);
                     Bbox computed = CoveringBbox.of(geometry, false);
                     for (String key : List.of("xmin", "ymin", "xmax", "ymax")) {
-                        assertEquals(stored.getDouble(key, 0), computed.get(key), 0.0, name + " row " + row + " " + key);
+                        assertEquals(
+                                stored.getDouble(key, 0), computed.get(key), 0.0, name + " row " + row + " " + key);
                     }
                 }
             }

@@ -1,12 +1,20 @@
 package dev.nifigeoparquet.archive.keying;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.uber.h3core.H3Core;
+import com.uber.h3core.LengthUnit;
 import com.uber.h3core.util.LatLng;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.PeerData;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Coordinate;
@@ -14,14 +22,6 @@ import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.io.WKTReader;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The keying rule for features crossing the antimeridian (format section 6.1): such a feature is keyed by the
@@ -61,27 +61,37 @@ class AntimeridianKeyingTest {
                     String now = new H3Keyer(resolution).cellOf(geometry, SourceCrs.CRS84);
                     if (H3Keyer.crossesAntimeridian(geometry)) {
                         if (resolution == 0) {
-                            crossing.add(relative + " row " + row + " " + name(contents.rows().get(row)));
+                            crossing.add(relative + " row " + row + " "
+                                    + name(contents.rows().get(row)));
                         }
                     } else {
-                        assertEquals(plainCentroidCell(geometry, resolution), now, relative + " row " + row + " at " + resolution);
+                        assertEquals(
+                                plainCentroidCell(geometry, resolution),
+                                now,
+                                relative + " row " + row + " at " + resolution);
                         compared++;
                     }
                 }
             }
         }
         assertTrue(compared > 500, "compared " + compared);
-        // Natural Earth's Fiji (both example files) is the one peer feature that crosses: parts at 177..180 and -180..-178.
-        assertEquals(List.of("geoparquet-1.0.0/example.parquet row 0 Fiji", "geoparquet-1.1.0/example.parquet row 0 Fiji"), crossing);
+        // Natural Earth's Fiji (both example files) is the one peer feature that crosses: parts at 177..180 and
+        // -180..-178.
+        assertEquals(
+                List.of("geoparquet-1.0.0/example.parquet row 0 Fiji", "geoparquet-1.1.0/example.parquet row 0 Fiji"),
+                crossing);
 
         ParquetRows.Contents countries = ParquetRows.read(PeerData.file("geoparquet-1.1.0/example.parquet"));
         GeoMetadata geo = GeoMetadata.parse(countries.footer().keyValues().get(FooterEntries.GEO));
-        Geometry fiji = GeometryCodec.forFile(countries.footer().schema(), geo.primaryColumn(), geo).decode(countries.rows().get(0), 0);
+        Geometry fiji = GeometryCodec.forFile(countries.footer().schema(), geo.primaryColumn(), geo)
+                .decode(countries.rows().get(0), 0);
         String cell = new H3Keyer(3).cellOf(fiji, SourceCrs.CRS84);
         LatLng suva = new LatLng(-18.14, 178.44);
-        assertTrue(H3.greatCircleDistance(H3.cellToLatLng(cell), suva, com.uber.h3core.LengthUnit.km) < 300,
+        assertTrue(
+                H3.greatCircleDistance(H3.cellToLatLng(cell), suva, LengthUnit.km) < 300,
                 "Fiji is keyed in Fiji: " + H3.cellToLatLng(cell));
-        assertTrue(H3.greatCircleDistance(H3.cellToLatLng(plainCentroidCell(fiji, 3)), suva, com.uber.h3core.LengthUnit.km) > 1_000,
+        assertTrue(
+                H3.greatCircleDistance(H3.cellToLatLng(plainCentroidCell(fiji, 3)), suva, LengthUnit.km) > 1_000,
                 "the planar centroid of the stored coordinates lies far from Fiji");
     }
 
@@ -93,7 +103,9 @@ class AntimeridianKeyingTest {
             Geometry geometry = randomFeature(random);
             assertFalse(H3Keyer.crossesAntimeridian(geometry), geometry.toText());
             int resolution = random.nextInt(16);
-            assertEquals(plainCentroidCell(geometry, resolution), new H3Keyer(resolution).cellOf(geometry, SourceCrs.CRS84),
+            assertEquals(
+                    plainCentroidCell(geometry, resolution),
+                    new H3Keyer(resolution).cellOf(geometry, SourceCrs.CRS84),
                     geometry.toText());
             compared++;
         }
@@ -103,10 +115,11 @@ class AntimeridianKeyingTest {
     @Test
     void aleutianIslandsFrom172EastTo179WestAreKeyedInTheAleutians() throws Exception {
         // A county-like MultiPolygon of islands from 172°E to 179°W, most of its area east of the antimeridian.
-        Geometry aleutians = new WKTReader(GEOMETRIES).read("MULTIPOLYGON ("
-                + "((172.4 52.8, 173.3 52.8, 173.3 53.0, 172.4 53.0, 172.4 52.8)), "
-                + "((177.3 51.9, 177.7 51.9, 177.7 52.1, 177.3 52.1, 177.3 51.9)), "
-                + "((-179.9 51.4, -179.0 51.4, -179.0 52.3, -179.9 52.3, -179.9 51.4)))");
+        Geometry aleutians = new WKTReader(GEOMETRIES)
+                .read("MULTIPOLYGON ("
+                        + "((172.4 52.8, 173.3 52.8, 173.3 53.0, 172.4 53.0, 172.4 52.8)), "
+                        + "((177.3 51.9, 177.7 51.9, 177.7 52.1, 177.3 52.1, 177.3 51.9)), "
+                        + "((-179.9 51.4, -179.0 51.4, -179.0 52.3, -179.9 52.3, -179.9 51.4)))");
         assertTrue(H3Keyer.crossesAntimeridian(aleutians));
         Coordinate centroid = H3Keyer.keyingCentroid(aleutians);
         assertTrue(centroid.x > 172 || centroid.x < -179, "centroid among the islands: " + centroid);
@@ -119,8 +132,8 @@ class AntimeridianKeyingTest {
             assertEquals(H3.latLngToCellAddress(centroid.y, centroid.x, resolution), cell);
         }
         // The unwrapped centroid lies west of 180° here; one east of it is brought back into -180..180.
-        Polygon eastHeavy = (Polygon) new WKTReader(GEOMETRIES).read(
-                "POLYGON ((179.5 10, -178 10, -178 11, 179.5 11, 179.5 10))");
+        Polygon eastHeavy =
+                (Polygon) new WKTReader(GEOMETRIES).read("POLYGON ((179.5 10, -178 10, -178 11, 179.5 11, 179.5 10))");
         Coordinate east = H3Keyer.keyingCentroid(eastHeavy);
         assertEquals(-179.25, east.x, 1e-9);
         assertEquals(10.5, east.y, 1e-9);
@@ -130,7 +143,8 @@ class AntimeridianKeyingTest {
     void wideFeaturesThatFitNeitherWayAreNotCrossings() throws Exception {
         WKTReader wkt = new WKTReader(GEOMETRIES);
         // A band around the globe and a polygon wider than half the globe both ways.
-        for (String text : List.of("POLYGON ((-180 -90, 180 -90, 180 -60, -180 -60, -180 -90))",
+        for (String text : List.of(
+                "POLYGON ((-180 -90, 180 -90, 180 -60, -180 -60, -180 -90))",
                 "POLYGON ((-180 -90, 0 -90, 180 -90, 180 -60, 0 -60, -180 -60, -180 -90))",
                 "LINESTRING (-170 0, -10 0, 10 1, 170 1)",
                 "MULTIPOINT ((-179 0), (-60 0), (60 0), (179 0))")) {
@@ -150,7 +164,9 @@ class AntimeridianKeyingTest {
     private static Geometry randomFeature(Random random) {
         double width = random.nextInt(4) == 0 ? random.nextDouble() * 180 : random.nextDouble() * 0.5;
         double height = random.nextDouble() * Math.min(width + 0.01, 60);
-        double west = random.nextInt(3) == 0 ? 180 - width - random.nextDouble() * 2 : -180 + random.nextDouble() * (360 - width);
+        double west = random.nextInt(3) == 0
+                ? 180 - width - random.nextDouble() * 2
+                : -180 + random.nextDouble() * (360 - width);
         if (random.nextBoolean() && random.nextInt(3) == 0) {
             west = -180 + random.nextDouble() * 2; // hugging -180 from the east
         }
@@ -159,10 +175,18 @@ class AntimeridianKeyingTest {
         double north = south + height;
         return switch (random.nextInt(3)) {
             case 0 -> GEOMETRIES.createPoint(new Coordinate(west, south));
-            case 1 -> GEOMETRIES.createLineString(new Coordinate[] {new Coordinate(west, south), new Coordinate(east, north)});
-            default -> GEOMETRIES.createPolygon(new Coordinate[] {new Coordinate(west, south), new Coordinate(east, south),
-                    new Coordinate(east, north), new Coordinate((west + east) / 2, (south + north) / 2), new Coordinate(west, north),
-                    new Coordinate(west, south)});
+            case 1 ->
+                GEOMETRIES.createLineString(
+                        new Coordinate[] {new Coordinate(west, south), new Coordinate(east, north)});
+            default ->
+                GEOMETRIES.createPolygon(new Coordinate[] {
+                    new Coordinate(west, south),
+                    new Coordinate(east, south),
+                    new Coordinate(east, north),
+                    new Coordinate((west + east) / 2, (south + north) / 2),
+                    new Coordinate(west, north),
+                    new Coordinate(west, south)
+                });
         };
     }
 
@@ -176,6 +200,8 @@ class AntimeridianKeyingTest {
     }
 
     private static String name(Group row) {
-        return row.getType().containsField("name") && row.getFieldRepetitionCount("name") > 0 ? row.getString("name", 0) : "";
+        return row.getType().containsField("name") && row.getFieldRepetitionCount("name") > 0
+                ? row.getString("name", 0)
+                : "";
     }
 }

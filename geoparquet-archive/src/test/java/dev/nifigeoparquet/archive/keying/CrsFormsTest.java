@@ -1,11 +1,22 @@
 package dev.nifigeoparquet.archive.keying;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.uber.h3core.H3Core;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -13,18 +24,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every form in which a file can declare its CRS, for CRSs of four continents: the place's coordinates in the CRS
@@ -49,29 +48,42 @@ class CrsFormsTest {
             int epsg = place.get("epsg").asInt();
             String name = "EPSG:" + epsg + " " + place.get("place").asText();
             String projjson = place.get("projjson").toString();
-            forms.add(Arguments.of(name + ", geo crs PROJJSON with its id", place,
-                    GeoParquetCrs.resolve(place.get("projjson"))));
-            forms.add(Arguments.of(name + ", geo crs PROJJSON without any id", place,
+            forms.add(Arguments.of(
+                    name + ", geo crs PROJJSON with its id", place, GeoParquetCrs.resolve(place.get("projjson"))));
+            forms.add(Arguments.of(
+                    name + ", geo crs PROJJSON without any id",
+                    place,
                     GeoParquetCrs.resolve(place.get("projjsonWithoutIds"))));
             if (place.has("boundProjjson")) {
-                forms.add(Arguments.of(name + ", geo crs BoundCRS with its datum shift", place,
+                forms.add(Arguments.of(
+                        name + ", geo crs BoundCRS with its datum shift",
+                        place,
                         GeoParquetCrs.resolve(place.get("boundProjjson"))));
             }
-            forms.add(Arguments.of(name + ", logical type srid:" + epsg, place, ParquetCrs.resolve("srid:" + epsg, Map.of())));
-            forms.add(Arguments.of(name + ", logical type projjson:<key>", place,
+            forms.add(Arguments.of(
+                    name + ", logical type srid:" + epsg, place, ParquetCrs.resolve("srid:" + epsg, Map.of())));
+            forms.add(Arguments.of(
+                    name + ", logical type projjson:<key>",
+                    place,
                     ParquetCrs.resolve("projjson:projjson_epsg_" + epsg, Map.of("projjson_epsg_" + epsg, projjson))));
-            forms.add(Arguments.of(name + ", logical type inline PROJJSON", place, ParquetCrs.resolve(projjson, Map.of())));
-            forms.add(Arguments.of(name + ", logical type inline PROJJSON without ids", place,
+            forms.add(Arguments.of(
+                    name + ", logical type inline PROJJSON", place, ParquetCrs.resolve(projjson, Map.of())));
+            forms.add(Arguments.of(
+                    name + ", logical type inline PROJJSON without ids",
+                    place,
                     ParquetCrs.resolve(place.get("projjsonWithoutIds").toString(), Map.of())));
-            forms.add(Arguments.of(name + ", logical type EPSG:" + epsg, place, ParquetCrs.resolve("EPSG:" + epsg, Map.of())));
+            forms.add(Arguments.of(
+                    name + ", logical type EPSG:" + epsg, place, ParquetCrs.resolve("EPSG:" + epsg, Map.of())));
         }
         return forms;
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("forms")
-    void everyFormKeysThePlaceToTheCellOfItsPublishedCoordinates(String form, JsonNode place, SourceCrs crs) throws IOException {
-        Geometry point = FACTORY.createPoint(new Coordinate(place.get("x").asDouble(), place.get("y").asDouble()));
+    void everyFormKeysThePlaceToTheCellOfItsPublishedCoordinates(String form, JsonNode place, SourceCrs crs)
+            throws IOException {
+        Geometry point = FACTORY.createPoint(
+                new Coordinate(place.get("x").asDouble(), place.get("y").asDouble()));
         double lon = place.get("lon").asDouble();
         double lat = place.get("lat").asDouble();
 
@@ -90,12 +102,18 @@ class CrsFormsTest {
         SourceCrs defined = GeoParquetCrs.resolve(albers.get("projjsonWithoutIds"));
         assertEquals(null, defined.authorityCode());
         String parameters = defined.definition().orElseThrow();
-        assertTrue(parameters.startsWith("+proj=aea") && parameters.contains("+lat_1=29.5") && parameters.contains("+lat_2=45.5")
-                && parameters.contains("+lon_0=-96") && parameters.contains("+datum=NAD83"), parameters);
+        assertTrue(
+                parameters.startsWith("+proj=aea")
+                        && parameters.contains("+lat_1=29.5")
+                        && parameters.contains("+lat_2=45.5")
+                        && parameters.contains("+lon_0=-96")
+                        && parameters.contains("+datum=NAD83"),
+                parameters);
         assertTrue(defined.toString().contains("NAD83 / Conus Albers"), defined.toString());
 
         SourceCrs bound = GeoParquetCrs.resolve(place(27700).get("boundProjjson"));
-        assertTrue(bound.definition().orElseThrow().contains("+towgs84=446.448,-125.157,542.06,0.15,0.247,0.842,-20.489"),
+        assertTrue(
+                bound.definition().orElseThrow().contains("+towgs84=446.448,-125.157,542.06,0.15,0.247,0.842,-20.489"),
                 bound.toString());
     }
 
@@ -103,13 +121,19 @@ class CrsFormsTest {
     @Test
     void wgs84IsLongitudeFirstInEveryForm() {
         JsonNode sydney = place(4326);
-        for (SourceCrs crs : List.of(SourceCrs.CRS84, GeoParquetCrs.resolve(sydney.get("projjson")),
-                GeoParquetCrs.resolve(sydney.get("projjsonWithoutIds")), ParquetCrs.resolve("srid:4326", Map.of()),
-                ParquetCrs.resolve(null, Map.of()), ParquetCrs.resolve("OGC:CRS84", Map.of()))) {
+        for (SourceCrs crs : List.of(
+                SourceCrs.CRS84,
+                GeoParquetCrs.resolve(sydney.get("projjson")),
+                GeoParquetCrs.resolve(sydney.get("projjsonWithoutIds")),
+                ParquetCrs.resolve("srid:4326", Map.of()),
+                ParquetCrs.resolve(null, Map.of()),
+                ParquetCrs.resolve("OGC:CRS84", Map.of()))) {
             assertTrue(crs.isWgs84LonLat(), crs.toString());
             assertTrue(crs.sameCoordinatesAs(SourceCrs.CRS84), crs.toString());
         }
-        assertFalse(ParquetCrs.resolve("srid:4269", Map.of()).isWgs84LonLat(), "NAD83 is converted, however little it moves");
+        assertFalse(
+                ParquetCrs.resolve("srid:4269", Map.of()).isWgs84LonLat(),
+                "NAD83 is converted, however little it moves");
     }
 
     @Test
@@ -121,10 +145,14 @@ class CrsFormsTest {
 
     @Test
     void anUndefinedCrsIsRefusedWithAMessageSayingSo() {
-        KeyingException nullCrs = assertThrows(KeyingException.class, () -> GeoParquetCrs.resolve(NullNode.getInstance()));
+        KeyingException nullCrs =
+                assertThrows(KeyingException.class, () -> GeoParquetCrs.resolve(NullNode.getInstance()));
         assertEquals(Reason.UNKNOWN_CRS, nullCrs.reason());
-        assertTrue(nullCrs.getMessage().contains("explicitly undefined") && nullCrs.getMessage().contains("cannot be keyed")
-                || nullCrs.getMessage().contains("no feature can be keyed"), nullCrs.getMessage());
+        assertTrue(
+                nullCrs.getMessage().contains("explicitly undefined")
+                                && nullCrs.getMessage().contains("cannot be keyed")
+                        || nullCrs.getMessage().contains("no feature can be keyed"),
+                nullCrs.getMessage());
         KeyingException sridZero = assertThrows(KeyingException.class, () -> ParquetCrs.resolve("srid:0", Map.of()));
         assertEquals(Reason.UNKNOWN_CRS, sridZero.reason());
         assertTrue(sridZero.getMessage().contains("undefined"), sridZero.getMessage());
@@ -132,12 +160,13 @@ class CrsFormsTest {
 
     @Test
     void whatCannotBeInterpretedIsRefusedNamingIt() {
-        KeyingException arbitrary = assertThrows(KeyingException.class, () -> ParquetCrs.resolve("my favourite grid", Map.of()));
+        KeyingException arbitrary =
+                assertThrows(KeyingException.class, () -> ParquetCrs.resolve("my favourite grid", Map.of()));
         assertEquals(Reason.UNKNOWN_CRS, arbitrary.reason());
         assertTrue(arbitrary.getMessage().contains("my favourite grid"), arbitrary.getMessage());
 
-        KeyingException missingProperty = assertThrows(KeyingException.class,
-                () -> ParquetCrs.resolve("projjson:projjson_epsg_5070", Map.of()));
+        KeyingException missingProperty =
+                assertThrows(KeyingException.class, () -> ParquetCrs.resolve("projjson:projjson_epsg_5070", Map.of()));
         assertTrue(missingProperty.getMessage().contains("projjson_epsg_5070"), missingProperty.getMessage());
 
         ObjectNode krovak = (ObjectNode) place(5070).get("projjsonWithoutIds").deepCopy();
@@ -146,7 +175,8 @@ class CrsFormsTest {
         assertEquals(Reason.UNSUPPORTED_CRS, method.reason());
         assertTrue(method.getMessage().contains("Krovak"), method.getMessage());
 
-        KeyingException unknownCode = assertThrows(KeyingException.class, () -> ParquetCrs.resolve("srid:999999", Map.of()));
+        KeyingException unknownCode =
+                assertThrows(KeyingException.class, () -> ParquetCrs.resolve("srid:999999", Map.of()));
         assertEquals(Reason.UNSUPPORTED_CRS, unknownCode.reason());
     }
 
@@ -161,6 +191,9 @@ class CrsFormsTest {
     }
 
     static JsonNode place(int epsg) {
-        return places().stream().filter(place -> place.get("epsg").asInt() == epsg).findFirst().orElseThrow();
+        return places().stream()
+                .filter(place -> place.get("epsg").asInt() == epsg)
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -1,13 +1,13 @@
 package dev.nifigeoparquet.archive.keying;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class CrsReprojectorTest {
 
@@ -36,7 +36,8 @@ class CrsReprojectorTest {
     @Test
     void coordinateWithoutAPositionFails() {
         Geometry broken = FACTORY.createPoint(new Coordinate(Double.NaN, 0));
-        KeyingException e = assertThrows(KeyingException.class,
+        KeyingException e = assertThrows(
+                KeyingException.class,
                 () -> reprojector.reproject(broken, SourceCrs.declared("EPSG:3857"), SourceCrs.CRS84));
         assertEquals(KeyingException.Reason.REPROJECTION_FAILED, e.reason());
     }

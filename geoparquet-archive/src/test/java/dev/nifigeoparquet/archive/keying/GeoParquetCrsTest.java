@@ -1,16 +1,16 @@
 package dev.nifigeoparquet.archive.keying;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GeoParquetCrsTest {
 
@@ -98,12 +98,22 @@ class GeoParquetCrsTest {
         assertEquals(crs, SourceCrs.declared(" epsg:3857 "));
         assertEquals(crs, GeoParquetCrs.resolve(json("{\"id\": {\"authority\": \"EPSG\", \"code\": 3857}}")));
 
-        assertEquals(Reason.UNKNOWN_CRS, assertThrows(KeyingException.class, () -> SourceCrs.declared("3857")).reason());
-        assertEquals(Reason.UNKNOWN_CRS, assertThrows(KeyingException.class, () -> SourceCrs.declared(null)).reason());
-        assertEquals(Reason.UNSUPPORTED_CRS,
-                assertThrows(KeyingException.class, () -> SourceCrs.declared("EPSG:999999")).reason());
-        assertEquals(Reason.UNSUPPORTED_CRS,
-                assertThrows(KeyingException.class, () -> SourceCrs.declared("NOSUCH:1")).reason());
+        assertEquals(
+                Reason.UNKNOWN_CRS,
+                assertThrows(KeyingException.class, () -> SourceCrs.declared("3857"))
+                        .reason());
+        assertEquals(
+                Reason.UNKNOWN_CRS,
+                assertThrows(KeyingException.class, () -> SourceCrs.declared(null))
+                        .reason());
+        assertEquals(
+                Reason.UNSUPPORTED_CRS,
+                assertThrows(KeyingException.class, () -> SourceCrs.declared("EPSG:999999"))
+                        .reason());
+        assertEquals(
+                Reason.UNSUPPORTED_CRS,
+                assertThrows(KeyingException.class, () -> SourceCrs.declared("NOSUCH:1"))
+                        .reason());
     }
 
     private static KeyingException assertReason(Reason expected, JsonNode crs) {

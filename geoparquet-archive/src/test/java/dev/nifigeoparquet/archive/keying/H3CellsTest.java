@@ -1,17 +1,16 @@
 package dev.nifigeoparquet.archive.keying;
 
-import com.uber.h3core.H3Core;
-import dev.nifigeoparquet.archive.keying.InvalidCellException.Rule;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.io.IOException;
-import java.util.Locale;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.uber.h3core.H3Core;
+import dev.nifigeoparquet.archive.keying.InvalidCellException.Rule;
+import java.io.IOException;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class H3CellsTest {
 
@@ -47,8 +46,20 @@ class H3CellsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"../x", "..", "a/b", "8a2a1072b59ffff/../x", " 8a2a1072b59ffff", "8a2a1072b59ffff\n",
-            "8a2a 1072b59ffff", "8g2a1072b59ffff", "+8a2a1072b59fff", "0x8a2a1072b59fff", "8a2a1072b59ffff0000"})
+    @ValueSource(
+            strings = {
+                "../x",
+                "..",
+                "a/b",
+                "8a2a1072b59ffff/../x",
+                " 8a2a1072b59ffff",
+                "8a2a1072b59ffff\n",
+                "8a2a 1072b59ffff",
+                "8g2a1072b59ffff",
+                "+8a2a1072b59fff",
+                "0x8a2a1072b59fff",
+                "8a2a1072b59ffff0000"
+            })
     void rejectsAnythingButLowerCaseHex(String bad) {
         assertRule(Rule.NOT_HEX, bad);
     }
@@ -81,7 +92,8 @@ class H3CellsTest {
     @Test
     void rejectsValidCellsOfAnotherResolutionNamingBoth() {
         String parent = h3.cellToParentAddress(cell, RESOLUTION - 1);
-        InvalidCellException e = assertThrows(InvalidCellException.class, () -> H3Cells.requireCanonical(parent, RESOLUTION));
+        InvalidCellException e =
+                assertThrows(InvalidCellException.class, () -> H3Cells.requireCanonical(parent, RESOLUTION));
         assertEquals(Rule.WRONG_RESOLUTION, e.rule());
         assertTrue(e.getMessage().contains("resolution " + (RESOLUTION - 1)), e.getMessage());
         assertTrue(e.getMessage().contains("resolution " + RESOLUTION), e.getMessage());
@@ -89,7 +101,8 @@ class H3CellsTest {
 
     @Test
     void messagesEscapeControlCharacters() {
-        InvalidCellException e = assertThrows(InvalidCellException.class, () -> H3Cells.requireCanonical("x\ny", RESOLUTION));
+        InvalidCellException e =
+                assertThrows(InvalidCellException.class, () -> H3Cells.requireCanonical("x\ny", RESOLUTION));
         assertTrue(e.getMessage().startsWith("NOT_HEX: "), e.getMessage());
         assertTrue(!e.getMessage().contains("\n"), e.getMessage());
     }
@@ -103,10 +116,14 @@ class H3CellsTest {
     }
 
     private static void assertRule(Rule expected, String bad) {
-        InvalidCellException e = assertThrows(InvalidCellException.class, () -> H3Cells.requireCanonical(bad, RESOLUTION));
+        InvalidCellException e =
+                assertThrows(InvalidCellException.class, () -> H3Cells.requireCanonical(bad, RESOLUTION));
         assertEquals(expected, e.rule(), e.getMessage());
         assertTrue(e.getMessage().startsWith(expected + ": "), e.getMessage());
-        assertEquals(expected, assertThrows(InvalidCellException.class, () -> H3Cells.resolutionOf(bad)).rule());
+        assertEquals(
+                expected,
+                assertThrows(InvalidCellException.class, () -> H3Cells.resolutionOf(bad))
+                        .rule());
     }
 
     static H3Core newH3() {

@@ -1,9 +1,22 @@
 package dev.nifigeoparquet.archive.keying;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.uber.h3core.H3Core;
 import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,20 +26,6 @@ import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKTReader;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.UnaryOperator;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class H3KeyerTest {
 
@@ -44,7 +43,9 @@ class H3KeyerTest {
     @ValueSource(ints = {0, 4, 8, 11, 13})
     void pointsGetTheSameCellInLonLatAndWebMercator(int resolution) {
         H3Keyer keyer = new H3Keyer(resolution);
-        double[][] places = {{2.3522, 48.8566}, {-122.4194, 37.7749}, {151.2093, -33.8688}, {-0.0005, 0.0005}, {179.9, 70.1}};
+        double[][] places = {
+            {2.3522, 48.8566}, {-122.4194, 37.7749}, {151.2093, -33.8688}, {-0.0005, 0.0005}, {179.9, 70.1}
+        };
         for (double[] p : places) {
             Geometry lonLat = point(p[0], p[1]);
             String expected = h3.latLngToCellAddress(p[1], p[0], resolution);
@@ -62,7 +63,8 @@ class H3KeyerTest {
                 wkt("POLYGON ((5.1 52.0, 5.3 52.0, 5.35 52.2, 5.1 52.15, 5.1 52.0))"),
                 wkt("POLYGON ((-74.05 40.6, -73.9 40.6, -73.9 40.8, -74.05 40.8, -74.05 40.6), "
                         + "(-74.0 40.65, -73.95 40.65, -73.95 40.7, -74.0 40.65))"),
-                wkt("MULTIPOLYGON (((10 10, 10.4 10, 10.4 10.3, 10 10.3, 10 10)), ((11 11, 11.2 11, 11.2 11.2, 11 11)))"),
+                wkt(
+                        "MULTIPOLYGON (((10 10, 10.4 10, 10.4 10.3, 10 10.3, 10 10)), ((11 11, 11.2 11, 11.2 11.2, 11 11)))"),
                 wkt("MULTIPOINT ((-3.7 40.4), (-3.6 40.5), (-3.65 40.45))"));
         for (Geometry lonLat : features) {
             double[] c = centroidOf(lonLat);
@@ -98,7 +100,8 @@ class H3KeyerTest {
         double[][] ring = {{0, 0}, {30, 0}, {30, 30}, {20, 30}, {20, 10}, {10, 10}, {10, 30}, {0, 30}, {0, 0}};
         Polygon u = polygon(ring);
         double[] centroid = shoelaceCentroid(ring);
-        assertFalse(u.contains(GEOMETRIES.createPoint(new Coordinate(centroid[0], centroid[1]))),
+        assertFalse(
+                u.contains(GEOMETRIES.createPoint(new Coordinate(centroid[0], centroid[1]))),
                 "fixture: the centroid must lie outside the U");
 
         H3Keyer keyer = new H3Keyer(resolution);
@@ -117,7 +120,8 @@ class H3KeyerTest {
         assertEquals(0, asStored[0], 1e-9, "as stored, the planar centroid lies on the other side of the globe");
         double[] unwrapped = shoelaceCentroid(map(ring, p -> new double[] {p[0] < 0 ? p[0] + 360 : p[0], p[1]}));
         assertEquals(180, unwrapped[0], 1e-9);
-        assertEquals(h3.latLngToCellAddress(unwrapped[1], unwrapped[0], resolution),
+        assertEquals(
+                h3.latLngToCellAddress(unwrapped[1], unwrapped[0], resolution),
                 new H3Keyer(resolution).cellOf(polygon(ring), SourceCrs.CRS84));
     }
 
@@ -147,8 +151,11 @@ class H3KeyerTest {
     void nonFiniteCoordinates() {
         assertReason(Reason.NON_FINITE_COORDINATE, point(Double.NaN, 10), SourceCrs.CRS84);
         assertReason(Reason.NON_FINITE_COORDINATE, point(10, Double.NaN), WEB_MERCATOR);
-        assertReason(Reason.NON_FINITE_COORDINATE, GEOMETRIES.createLineString(new Coordinate[] {
-                new Coordinate(0, 0), new Coordinate(Double.POSITIVE_INFINITY, 1)}), SourceCrs.CRS84);
+        assertReason(
+                Reason.NON_FINITE_COORDINATE,
+                GEOMETRIES.createLineString(
+                        new Coordinate[] {new Coordinate(0, 0), new Coordinate(Double.POSITIVE_INFINITY, 1)}),
+                SourceCrs.CRS84);
         assertReason(Reason.NON_FINITE_COORDINATE, point(0, Double.NEGATIVE_INFINITY), WEB_MERCATOR);
     }
 
@@ -165,11 +172,17 @@ class H3KeyerTest {
 
     @Test
     void unknownCrss() {
-        assertEquals(Reason.UNKNOWN_CRS, assertThrows(KeyingException.class,
-                () -> GeoParquetCrs.resolve(NullNode.getInstance())).reason());
-        assertEquals(Reason.UNKNOWN_CRS, assertThrows(KeyingException.class,
-                () -> GeoParquetCrs.resolve(new ObjectMapper().readTree(
-                        "{\"type\": \"ProjectedCRS\", \"name\": \"No id here\"}"))).reason());
+        assertEquals(
+                Reason.UNKNOWN_CRS,
+                assertThrows(KeyingException.class, () -> GeoParquetCrs.resolve(NullNode.getInstance()))
+                        .reason());
+        assertEquals(
+                Reason.UNKNOWN_CRS,
+                assertThrows(
+                                KeyingException.class,
+                                () -> GeoParquetCrs.resolve(new ObjectMapper()
+                                        .readTree("{\"type\": \"ProjectedCRS\", \"name\": \"No id here\"}")))
+                        .reason());
     }
 
     @Test
@@ -203,7 +216,9 @@ class H3KeyerTest {
             }
             for (int i = 0; i < places.size(); i++) {
                 double[] p = places.get(i);
-                assertEquals(h3.latLngToCellAddress(p[1], p[0], resolution), cells.get(i).get());
+                assertEquals(
+                        h3.latLngToCellAddress(p[1], p[0], resolution),
+                        cells.get(i).get());
             }
         } finally {
             pool.shutdownNow();
@@ -226,7 +241,8 @@ class H3KeyerTest {
     }
 
     static double[] fromMercator(double[] xy) {
-        return new double[] {Math.toDegrees(xy[0] / R), Math.toDegrees(2 * Math.atan(Math.exp(xy[1] / R)) - Math.PI / 2)};
+        return new double[] {Math.toDegrees(xy[0] / R), Math.toDegrees(2 * Math.atan(Math.exp(xy[1] / R)) - Math.PI / 2)
+        };
     }
 
     private static Geometry toMercator(Geometry lonLat) {
@@ -274,8 +290,10 @@ class H3KeyerTest {
         for (int g = 0; g < lonLat.getNumGeometries(); g++) {
             Polygon polygon = (Polygon) lonLat.getGeometryN(g);
             for (int r = -1; r < polygon.getNumInteriorRing(); r++) {
-                double[][] ring = ring(r < 0 ? polygon.getExteriorRing().getCoordinates()
-                        : polygon.getInteriorRingN(r).getCoordinates());
+                double[][] ring = ring(
+                        r < 0
+                                ? polygon.getExteriorRing().getCoordinates()
+                                : polygon.getInteriorRingN(r).getCoordinates());
                 double a = Math.abs(signedArea(ring)) * (r < 0 ? 1 : -1);
                 double[] c = shoelaceCentroid(ring);
                 area += a;

@@ -1,17 +1,16 @@
 package dev.nifigeoparquet.archive.keying;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
 import com.uber.h3core.H3Core;
 import dev.nifigeoparquet.archive.keying.H3Keyer.Edges;
+import java.io.IOException;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKTReader;
-
-import java.io.IOException;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
  * GEOGRAPHY geometries (great-circle edges) are keyed by their spherical centroid. The expected centroids are worked out
@@ -68,7 +67,8 @@ class SphericalKeyingTest {
         assertEquals(180, Math.abs(centroid.x), 1e-9);
         assertEquals(cell(-17.0, 180), spherical.cellOf(points, SourceCrs.CRS84));
 
-        Geometry islands = wkt("MULTIPOLYGON (((177 -18, 179 -18, 179 -16, 177 -16, 177 -18)), ((-179 -18, -177 -18, -177 -16, -179 -16, -179 -18)))");
+        Geometry islands = wkt(
+                "MULTIPOLYGON (((177 -18, 179 -18, 179 -16, 177 -16, 177 -18)), ((-179 -18, -177 -18, -177 -16, -179 -16, -179 -18)))");
         assertEquals(180, Math.abs(SphericalCentroid.of(islands).x), 1e-9);
         assertNotEquals(cell(-17, 0), spherical.cellOf(islands, SourceCrs.CRS84), "not on the other side of the globe");
     }
@@ -77,12 +77,16 @@ class SphericalKeyingTest {
     @Test
     void linesAndPointsAreWeightedOnTheSphere() throws Exception {
         assertCentroid(45, 0, wkt("LINESTRING (0 0, 90 0)"));
-        // The two halves of a line are weighted by their lengths on the sphere: 60° along the equator, 30° to the north.
+        // The two halves of a line are weighted by their lengths on the sphere: 60° along the equator, 30° to the
+        // north.
         Coordinate bent = SphericalCentroid.of(wkt("LINESTRING (0 0, 60 0, 60 30)"));
         assertEquals(true, bent.x > 30 && bent.y > 0, bent.toString());
         assertCentroid(0, 90, wkt("MULTIPOINT ((0 80), (120 80), (-120 80))"));
-        // Points are 0-dimensional: in a collection with a polygon, only the polygon counts (as JTS does for planar centroids).
-        assertCentroid(45, Math.toDegrees(Math.asin(1 / Math.sqrt(3))),
+        // Points are 0-dimensional: in a collection with a polygon, only the polygon counts (as JTS does for planar
+        // centroids).
+        assertCentroid(
+                45,
+                Math.toDegrees(Math.asin(1 / Math.sqrt(3))),
                 wkt("GEOMETRYCOLLECTION (POINT (-100 -80), POLYGON ((0 0, 90 0, 0 90, 0 0)))"));
     }
 

@@ -1,11 +1,14 @@
 package dev.nifigeoparquet.archive.ops;
 
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,13 +19,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Concurrent writers: no update is lost, whether they share a JVM lock or only the exclusive commit. */
 class ArchiveWriterConcurrencyTest {
@@ -59,15 +58,23 @@ class ArchiveWriterConcurrencyTest {
         }
         runAll(tasks);
         assertEquals(expected, archive.readAreas(), "no lost update across engine instances");
-        assertEquals(expected.size(), archive.archive.partitionState(cell).rowCount()
-                + archive.initial.keySet().stream().filter(c -> !c.equals(cell)).mapToLong(c -> archive.initial.get(c).size()).sum());
+        assertEquals(
+                expected.size(),
+                archive.archive.partitionState(cell).rowCount()
+                        + archive.initial.keySet().stream()
+                                .filter(c -> !c.equals(cell))
+                                .mapToLong(c -> archive.initial.get(c).size())
+                                .sum());
     }
 
     @Test
     void fourThreadsOnFourPartitionsAllSucceed() throws Exception {
         ParcelArchive archive = ParcelArchive.create(temp.resolve("four"), 1500);
         List<String> cells = archive.initial.entrySet().stream()
-                .sorted((a, b) -> b.getValue().size() - a.getValue().size()).limit(4).map(Map.Entry::getKey).toList();
+                .sorted((a, b) -> b.getValue().size() - a.getValue().size())
+                .limit(4)
+                .map(Map.Entry::getKey)
+                .toList();
         Map<String, Double> expected = new TreeMap<>(archive.readAreas());
         List<Callable<OperationResult>> tasks = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
@@ -81,8 +88,8 @@ class ArchiveWriterConcurrencyTest {
     }
 
     /** Thread t updates its own slice of the partition's rows and inserts its own new keys. */
-    private static Callable<OperationResult> upsertTask(GeoParquetArchive engine, ParcelArchive archive, String cell, int t,
-                                                        Map<String, Double> expected) {
+    private static Callable<OperationResult> upsertTask(
+            GeoParquetArchive engine, ParcelArchive archive, String cell, int t, Map<String, Double> expected) {
         List<Group> existing = archive.initial.get(cell);
         List<Group> delta = new ArrayList<>();
         synchronized (expected) {
@@ -97,7 +104,11 @@ class ArchiveWriterConcurrencyTest {
                 expected.put(key(row), row.getDouble("area_m2", 0));
             }
         }
-        return () -> ParcelArchive.apply(engine, cell, WriteMode.UPSERT, delta.stream().map(DeltaRow::upsert).toList());
+        return () -> ParcelArchive.apply(
+                engine,
+                cell,
+                WriteMode.UPSERT,
+                delta.stream().map(DeltaRow::upsert).toList());
     }
 
     private static List<OperationResult> runAll(List<Callable<OperationResult>> tasks) throws Exception {

@@ -1,23 +1,23 @@
 package dev.nifigeoparquet.archive.ops;
 
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.TestFiles;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,15 +26,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.stream.Stream;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every storage call of every write operation fails in turn, with each kind of fault. The archive then reads as
@@ -66,8 +62,10 @@ class ArchiveWriterFaultTest {
 
         List<FaultPoints.Point> points = FaultPoints.of(counter.calls(), SPREAD);
         for (FaultPoints.Point point : points) {
-            Path root = TestFiles.copyTree(baseline.root, temp.resolve(mode + "-" + point.fault() + "-" + point.failAt()));
-            FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), point.failAt(), point.fault());
+            Path root =
+                    TestFiles.copyTree(baseline.root, temp.resolve(mode + "-" + point.fault() + "-" + point.failAt()));
+            FaultInjectingStorage faulty =
+                    new FaultInjectingStorage(new LocalArchiveStorage(root), point.failAt(), point.fault());
             try {
                 ParcelArchive.apply(GeoParquetArchive.open(faulty), cell, mode, delta);
             } catch (IOException | RuntimeException expected) {
@@ -75,14 +73,23 @@ class ArchiveWriterFaultTest {
             }
             String where = mode + " " + point + " of " + calls;
             LocalArchiveStorage storage = new LocalArchiveStorage(root);
-            PartitionCommit recovered = new PartitionRecovery(storage, GeoParquetArchive.open(storage).descriptor().protocol())
-                    .recover(cell, Instant.now().plus(Duration.ofDays(1))).state();
+            PartitionCommit recovered = new PartitionRecovery(
+                            storage,
+                            GeoParquetArchive.open(storage).descriptor().protocol())
+                    .recover(cell, Instant.now().plus(Duration.ofDays(1)))
+                    .state();
             Map<String, Double> state = areas(root);
             assertTrue(state.equals(oldState) || state.equals(newState), where + ": neither old nor new state");
             long rowsInCell = state.equals(newState) ? count(root, cell) : baselineCount(baseline, cell);
             assertEquals(rowsInCell, recovered.rowCount(), where + ": commit state and files agree");
-            assertEquals(Set.copyOf(recovered.fileNames()), TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))), where);
-            assertTrue(TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(cell))).isEmpty(), where + ": staging left behind");
+            assertEquals(
+                    Set.copyOf(recovered.fileNames()),
+                    TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))),
+                    where);
+            assertTrue(
+                    TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(cell)))
+                            .isEmpty(),
+                    where + ": staging left behind");
 
             ParcelArchive.apply(GeoParquetArchive.open(storage), cell, mode, delta);
             assertEquals(newState, areas(root), where + ": the retried operation lands exactly once");
@@ -120,14 +127,13 @@ class ArchiveWriterFaultTest {
         return archive.initial.get(cell).size();
     }
 
-
-
     /** DuckDB's view of an archive directory. */
     private record ParcelArchiveView(Path root) {
         Map<String, Double> areas() {
             Map<String, Double> areas = new TreeMap<>();
             for (List<Object> row : DuckDb.query(
-                    "SELECT parcel_id, area_m2 FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
+                    "SELECT parcel_id, area_m2 FROM read_parquet(?, hive_partitioning = true)",
+                    root + "/*/*.parquet")) {
                 if (areas.put((String) row.get(0), ((Number) row.get(1)).doubleValue()) != null) {
                     throw new AssertionError("duplicate key " + row.get(0) + " in " + root);
                 }
@@ -136,8 +142,12 @@ class ArchiveWriterFaultTest {
         }
 
         long count(String cell) {
-            return ((Number) DuckDb.query("SELECT count(*) FROM read_parquet(?, hive_partitioning = false)",
-                    root + "/h3_cell=" + cell + "/*.parquet").get(0).get(0)).longValue();
+            return ((Number) DuckDb.query(
+                                    "SELECT count(*) FROM read_parquet(?, hive_partitioning = false)",
+                                    root + "/h3_cell=" + cell + "/*.parquet")
+                            .get(0)
+                            .get(0))
+                    .longValue();
         }
     }
 }

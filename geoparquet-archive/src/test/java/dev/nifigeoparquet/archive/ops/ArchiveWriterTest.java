@@ -1,24 +1,5 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.DeltaRejectedException;
-import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
-import dev.nifigeoparquet.archive.testing.DuckDb;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
 import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
 import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
 import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
@@ -28,6 +9,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nifigeoparquet.archive.DeltaRejectedException;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.geo.Wkb;
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.DuckDb;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.io.api.Binary;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * Write operations against an independent expectation: a plain map of parcel_id to area, kept beside the archive
@@ -47,7 +50,9 @@ class ArchiveWriterTest {
     void createArchive() throws IOException {
         archive = ParcelArchive.create(temp.resolve("archive"), PARCELS);
         expected = new TreeMap<>();
-        archive.initial.values().forEach(rows -> rows.forEach(row -> expected.put(key(row), row.getDouble("area_m2", 0))));
+        archive.initial
+                .values()
+                .forEach(rows -> rows.forEach(row -> expected.put(key(row), row.getDouble("area_m2", 0))));
         assertTrue(archive.initial.size() > 20, "the parcels spread over many partitions: " + archive.initial.size());
         assertEquals(expected, archive.readAreas(), "baseline as DuckDB reads it");
     }
@@ -78,7 +83,9 @@ class ArchiveWriterTest {
         assertEquals(existing.size() + 10, result.rowsAfter());
         assertEquals(10, result.netRows(), "an upsert changes the count only by the net new keys");
         assertEquals(expected, archive.readAreas(), "the archive equals the independent computation");
-        assertEquals(ParcelArchive.outside(before, cell), ParcelArchive.outside(ParcelArchive.fingerprints(archive.root), cell),
+        assertEquals(
+                ParcelArchive.outside(before, cell),
+                ParcelArchive.outside(ParcelArchive.fingerprints(archive.root), cell),
                 "every file of every other partition is byte-identical with an unchanged modification time");
         assertCanonicalFooters(cell);
     }
@@ -148,7 +155,8 @@ class ArchiveWriterTest {
     @Test
     void theSameDeltaTwiceIsANoOp() throws IOException {
         String cell = archive.largestCell();
-        List<Group> delta = List.of(edited(archive.initial.get(cell).get(0), 5, BASE_TIME.plusSeconds(5)),
+        List<Group> delta = List.of(
+                edited(archive.initial.get(cell).get(0), 5, BASE_TIME.plusSeconds(5)),
                 withNewKey(archive.initial.get(cell).get(1), "once"));
         OperationResult first = archive.apply(cell, WriteMode.UPSERT, delta);
         Map<String, String> after = ParcelArchive.fingerprints(archive.root);
@@ -161,8 +169,15 @@ class ArchiveWriterTest {
         assertEquals(after, ParcelArchive.fingerprints(archive.root), "nothing written by the replay");
         assertEquals(PARCELS + 1, count());
 
-        OperationResult appendTwice = archive.apply(cell, WriteMode.APPEND, List.of(withNewKey(archive.initial.get(cell).get(2), "appended-once")));
-        assertTrue(archive.apply(cell, WriteMode.APPEND, List.of(withNewKey(archive.initial.get(cell).get(2), "appended-once"))).replay());
+        OperationResult appendTwice = archive.apply(
+                cell,
+                WriteMode.APPEND,
+                List.of(withNewKey(archive.initial.get(cell).get(2), "appended-once")));
+        assertTrue(archive.apply(
+                        cell,
+                        WriteMode.APPEND,
+                        List.of(withNewKey(archive.initial.get(cell).get(2), "appended-once")))
+                .replay());
         assertEquals(1, appendTwice.inserted());
         assertEquals(PARCELS + 2, count(), "a replayed append does not duplicate rows");
     }
@@ -175,12 +190,16 @@ class ArchiveWriterTest {
         for (int i = 0; i < 3; i++) {
             Group edited = edited(rows.get(i), 500 + i, BASE_TIME.plusSeconds(i + 1));
             expected.put(key(edited), 500.0 + i);
-            batch.add(PartitionDelta.prepare(archive.archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(edited)), null));
+            batch.add(PartitionDelta.prepare(
+                    archive.archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(edited)), null));
         }
         long versionBefore = archive.archive.partitionState(cell).version();
         OperationResult result = new ArchiveWriter(archive.archive).applyBatch(batch);
         assertEquals(3, result.updated());
-        assertEquals(versionBefore + 1, archive.archive.partitionState(cell).version(), "one commit, one rewrite, for the batch");
+        assertEquals(
+                versionBefore + 1,
+                archive.archive.partitionState(cell).version(),
+                "one commit, one rewrite, for the batch");
         assertEquals(expected, archive.readAreas());
 
         OperationResult alone = new ArchiveWriter(archive.archive).apply(batch.get(1));
@@ -188,8 +207,10 @@ class ArchiveWriterTest {
 
         Group fresh = withNewKey(rows.get(3), "after-batch");
         expected.put("after-batch", fresh.getDouble("area_m2", 0));
-        PartitionDelta newDelta = PartitionDelta.prepare(archive.archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(fresh)), null);
-        OperationResult mixed = new ArchiveWriter(archive.archive).applyBatch(List.of(batch.get(0), newDelta, batch.get(2)));
+        PartitionDelta newDelta =
+                PartitionDelta.prepare(archive.archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(fresh)), null);
+        OperationResult mixed =
+                new ArchiveWriter(archive.archive).applyBatch(List.of(batch.get(0), newDelta, batch.get(2)));
         assertEquals(1, mixed.inserted(), "only the delta not yet committed is applied");
         assertEquals(0, mixed.updated());
         assertEquals(expected, archive.readAreas());
@@ -201,11 +222,13 @@ class ArchiveWriterTest {
         String cell = archive.largestCell();
         Group row = archive.initial.get(cell).get(0);
         archive.apply(cell, WriteMode.UPSERT, List.of(edited(row, 2.0, BASE_TIME.plusSeconds(3600))));
-        OperationResult late = archive.apply(cell, WriteMode.UPSERT, List.of(edited(row, 1.0, BASE_TIME.plusSeconds(60))));
+        OperationResult late =
+                archive.apply(cell, WriteMode.UPSERT, List.of(edited(row, 1.0, BASE_TIME.plusSeconds(60))));
         assertEquals(1, late.olderVersionsSkipped());
         assertEquals(0, late.updated());
         assertEquals(2.0, archive.readAreas().get(key(row)), "the newer row stays");
-        OperationResult sameVersion = archive.apply(cell, WriteMode.UPSERT, List.of(edited(row, 3.0, BASE_TIME.plusSeconds(3600))));
+        OperationResult sameVersion =
+                archive.apply(cell, WriteMode.UPSERT, List.of(edited(row, 3.0, BASE_TIME.plusSeconds(3600))));
         assertEquals(1, sameVersion.updated(), "a version that is not older replaces");
     }
 
@@ -213,17 +236,26 @@ class ArchiveWriterTest {
     void duplicateKeysInOneDeltaLastWinsAndANullKeyIsRefused() throws IOException {
         String cell = archive.largestCell();
         Group row = archive.initial.get(cell).get(0);
-        OperationResult result = archive.apply(cell, WriteMode.UPSERT, List.of(
-                edited(row, 1, BASE_TIME.plusSeconds(1)), edited(row, 2, BASE_TIME.plusSeconds(1)), edited(row, 3, BASE_TIME.plusSeconds(1))));
+        OperationResult result = archive.apply(
+                cell,
+                WriteMode.UPSERT,
+                List.of(
+                        edited(row, 1, BASE_TIME.plusSeconds(1)),
+                        edited(row, 2, BASE_TIME.plusSeconds(1)),
+                        edited(row, 3, BASE_TIME.plusSeconds(1))));
         assertEquals(2, result.duplicateKeysInDelta());
         assertEquals(1, result.updated());
         assertEquals(3.0, archive.readAreas().get(key(row)), "the last occurrence wins");
 
         Map<String, String> before = ParcelArchive.fingerprints(archive.root);
         Group nullKey = new SimpleGroup(SyntheticParcels.schema());
-        DeltaRejectedException refused = assertThrows(DeltaRejectedException.class,
+        DeltaRejectedException refused = assertThrows(
+                DeltaRejectedException.class,
                 () -> ParcelArchive.apply(archive.archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(nullKey))));
-        assertTrue(refused.getMessage().contains("record 0") && refused.getMessage().contains("null"), refused.getMessage());
+        assertTrue(
+                refused.getMessage().contains("record 0")
+                        && refused.getMessage().contains("null"),
+                refused.getMessage());
         assertEquals(before, ParcelArchive.fingerprints(archive.root));
     }
 
@@ -234,22 +266,32 @@ class ArchiveWriterTest {
         Group foreign = archive.initial.get(cells.get(1)).get(0);
         Map<String, String> before = ParcelArchive.fingerprints(archive.root);
 
-        DeltaRejectedException wrongCell = assertThrows(DeltaRejectedException.class, () -> archive.apply(cell, WriteMode.UPSERT,
-                List.of(edited(archive.initial.get(cell).get(0), 1, BASE_TIME), edited(foreign, 1, BASE_TIME))));
-        assertTrue(wrongCell.getMessage().contains("record 1 (key " + key(foreign) + ")")
-                && wrongCell.getMessage().contains(cells.get(1)), wrongCell.getMessage());
+        DeltaRejectedException wrongCell = assertThrows(
+                DeltaRejectedException.class,
+                () -> archive.apply(
+                        cell,
+                        WriteMode.UPSERT,
+                        List.of(
+                                edited(archive.initial.get(cell).get(0), 1, BASE_TIME),
+                                edited(foreign, 1, BASE_TIME))));
+        assertTrue(
+                wrongCell.getMessage().contains("record 1 (key " + key(foreign) + ")")
+                        && wrongCell.getMessage().contains(cells.get(1)),
+                wrongCell.getMessage());
 
         Group point = edited(archive.initial.get(cell).get(0), 1, BASE_TIME);
         Group pointRow = new SimpleGroup(SyntheticParcels.schema());
         pointRow.add(SyntheticParcels.KEY, key(point));
         pointRow.add("area_m2", 1.0);
         pointRow.add(SyntheticParcels.VERSION, 0L);
-        org.locationtech.jts.geom.Geometry polygon = archive.archive.geometryCodec().decode(point, 0);
-        pointRow.add(SyntheticParcels.GEOMETRY, org.apache.parquet.io.api.Binary.fromConstantByteArray(
-                dev.nifigeoparquet.archive.geo.Wkb.write(polygon.getCentroid())));
-        DeltaRejectedException wrongType = assertThrows(DeltaRejectedException.class,
-                () -> archive.apply(cell, WriteMode.UPSERT, List.of(pointRow)));
-        assertTrue(wrongType.getMessage().contains("Point") && wrongType.getMessage().contains("geometry_types"), wrongType.getMessage());
+        Geometry polygon = archive.archive.geometryCodec().decode(point, 0);
+        pointRow.add(SyntheticParcels.GEOMETRY, Binary.fromConstantByteArray(Wkb.write(polygon.getCentroid())));
+        DeltaRejectedException wrongType = assertThrows(
+                DeltaRejectedException.class, () -> archive.apply(cell, WriteMode.UPSERT, List.of(pointRow)));
+        assertTrue(
+                wrongType.getMessage().contains("Point")
+                        && wrongType.getMessage().contains("geometry_types"),
+                wrongType.getMessage());
 
         Group badWkb = edited(archive.initial.get(cell).get(0), 1, BASE_TIME);
         Group truncated = new SimpleGroup(SyntheticParcels.schema());
@@ -257,12 +299,15 @@ class ArchiveWriterTest {
         truncated.add("area_m2", 1.0);
         truncated.add(SyntheticParcels.VERSION, 0L);
         byte[] wkb = badWkb.getBinary(SyntheticParcels.GEOMETRY, 0).getBytes();
-        truncated.add(SyntheticParcels.GEOMETRY, org.apache.parquet.io.api.Binary.fromConstantByteArray(java.util.Arrays.copyOf(wkb, wkb.length / 2)));
-        DeltaRejectedException invalid = assertThrows(DeltaRejectedException.class,
-                () -> archive.apply(cell, WriteMode.UPSERT, List.of(truncated)));
+        truncated.add(SyntheticParcels.GEOMETRY, Binary.fromConstantByteArray(Arrays.copyOf(wkb, wkb.length / 2)));
+        DeltaRejectedException invalid = assertThrows(
+                DeltaRejectedException.class, () -> archive.apply(cell, WriteMode.UPSERT, List.of(truncated)));
         assertTrue(invalid.getMessage().contains("record 0"), invalid.getMessage());
 
-        assertEquals(before, ParcelArchive.fingerprints(archive.root), "a rejected delta leaves the archive exactly as it was");
+        assertEquals(
+                before,
+                ParcelArchive.fingerprints(archive.root),
+                "a rejected delta leaves the archive exactly as it was");
     }
 
     private void assertCanonicalFooters(String cell) throws IOException {
@@ -276,8 +321,12 @@ class ArchiveWriterTest {
     }
 
     private long count() {
-        return ((Number) DuckDb.query("SELECT count(*) FROM read_parquet(?, hive_partitioning = true)",
-                archive.root + "/*/*.parquet").get(0).get(0)).longValue();
+        return ((Number) DuckDb.query(
+                                "SELECT count(*) FROM read_parquet(?, hive_partitioning = true)",
+                                archive.root + "/*/*.parquet")
+                        .get(0)
+                        .get(0))
+                .longValue();
     }
 
     private static Group keyOnly(String id) {

@@ -1,25 +1,24 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.FeatureKey;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.testing.DuckDb;
-import dev.nifigeoparquet.archive.testing.NextWriter;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.testing.FaultPoints;
+import dev.nifigeoparquet.archive.testing.NextWriter;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.io.InputFile;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -28,10 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.InputFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault matrix over the steps that only run when another writer gets in the way of a transaction: the key index's
@@ -66,7 +65,8 @@ class ConcurrentCommitFaultTest {
         ParcelArchive base = ParcelArchive.create(temp.resolve(name + "-base"), 60);
         List<String> cells = base.largestCells(3);
         Group moving = base.initial.get(cells.get(0)).get(0);
-        List<DeltaRow> a = List.of(DeltaRow.upsert(ParcelArchive.movedTo(moving, base.initial.get(cells.get(1)).get(0))));
+        List<DeltaRow> a = List.of(DeltaRow.upsert(
+                ParcelArchive.movedTo(moving, base.initial.get(cells.get(1)).get(0))));
         String aTarget = cells.get(1);
         List<DeltaRow> b;
         String bTarget;
@@ -75,14 +75,18 @@ class ConcurrentCommitFaultTest {
             b = List.of(DeltaRow.upsert(ParcelArchive.edited(moving, 555.0, BASE_TIME.plusSeconds(3600))));
             bTarget = cells.get(0);
         } else {
-            b = List.of(DeltaRow.upsert(ParcelArchive.withNewKey(base.initial.get(cells.get(2)).get(0), "by-the-other-writer")));
+            b = List.of(DeltaRow.upsert(
+                    ParcelArchive.withNewKey(base.initial.get(cells.get(2)).get(0), "by-the-other-writer")));
             bTarget = cells.get(2);
         }
 
         Map<String, String> old = table(base.root);
         Map<String, String> bOnly = afterApplying(base.root, temp.resolve(name + "-b"), List.of(bTarget), List.of(b));
-        Map<String, String> bThenA = afterApplying(base.root, temp.resolve(name + "-ba"), List.of(bTarget, aTarget), List.of(b, a));
-        assertTrue(!bOnly.equals(old) && (sameKey ? bThenA.equals(bOnly) : !bThenA.equals(bOnly)), "the three states differ as expected");
+        Map<String, String> bThenA =
+                afterApplying(base.root, temp.resolve(name + "-ba"), List.of(bTarget, aTarget), List.of(b, a));
+        assertTrue(
+                !bOnly.equals(old) && (sameKey ? bThenA.equals(bOnly) : !bThenA.equals(bOnly)),
+                "the three states differ as expected");
 
         Path counted = TestFiles.copyTree(base.root, temp.resolve(name + "-counted"));
         FaultInjectingStorage counter = FaultInjectingStorage.counting(new LocalArchiveStorage(counted));
@@ -99,8 +103,11 @@ class ConcurrentCommitFaultTest {
             Path root = TestFiles.copyTree(base.root, temp.resolve(name + "-" + fault + "-" + failAt));
             FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(root), failAt, fault);
             try {
-                ParcelArchive.apply(GeoParquetArchive.open(new Interfering(faulty, triggerPrefix, root, bTarget, b)), aTarget,
-                        WriteMode.UPSERT, a);
+                ParcelArchive.apply(
+                        GeoParquetArchive.open(new Interfering(faulty, triggerPrefix, root, bTarget, b)),
+                        aTarget,
+                        WriteMode.UPSERT,
+                        a);
             } catch (IOException | RuntimeException injected) {
                 // the injected fault
             }
@@ -108,7 +115,9 @@ class ConcurrentCommitFaultTest {
             LocalArchiveStorage storage = new LocalArchiveStorage(root);
             NextWriter.recoverEverything(storage);
             Map<String, String> state = table(root);
-            assertTrue(state.equals(old) || state.equals(bOnly) || state.equals(bThenA), where + ": neither old, B, nor A after B: " + state);
+            assertTrue(
+                    state.equals(old) || state.equals(bOnly) || state.equals(bThenA),
+                    where + ": neither old, B, nor A after B: " + state);
             assertConsistent(GeoParquetArchive.open(storage), where);
 
             GeoParquetArchive next = GeoParquetArchive.open(storage);
@@ -120,7 +129,8 @@ class ConcurrentCommitFaultTest {
         System.out.println("concurrent commit faults, " + name + ": " + FaultPoints.describe(points, calls.size()));
     }
 
-    private Map<String, String> afterApplying(Path base, Path copy, List<String> targets, List<List<DeltaRow>> deltas) throws IOException {
+    private Map<String, String> afterApplying(Path base, Path copy, List<String> targets, List<List<DeltaRow>> deltas)
+            throws IOException {
         TestFiles.copyTree(base, copy);
         GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(copy));
         for (int i = 0; i < deltas.size(); i++) {
@@ -133,19 +143,26 @@ class ConcurrentCommitFaultTest {
         VerificationReport report = new ArchiveVerifier(archive).verify();
         assertTrue(report.consistent(), where + ": " + report.problems());
         Map<String, String> cells = new TreeMap<>();
-        table(((LocalArchiveStorage) archive.storage()).root()).forEach((key, row) -> cells.put(key, row.split(" ")[0]));
+        table(((LocalArchiveStorage) archive.storage()).root())
+                .forEach((key, row) -> cells.put(key, row.split(" ")[0]));
         Map<FeatureKey, Set<String>> candidates = new KeyIndex(archive)
-                .candidates(cells.keySet().stream().map(key -> new FeatureKey(List.of(key))).toList());
-        cells.forEach((key, cell) -> assertTrue(candidates.get(new FeatureKey(List.of(key))).contains(cell),
+                .candidates(cells.keySet().stream()
+                        .map(key -> new FeatureKey(List.of(key)))
+                        .toList());
+        cells.forEach((key, cell) -> assertTrue(
+                candidates.get(new FeatureKey(List.of(key))).contains(cell),
                 where + ": the key index finds " + key + " in " + cell));
     }
 
     /** key -> "cell area", as DuckDB reads the directory; a key held twice fails. */
     private static Map<String, String> table(Path root) {
         Map<String, String> table = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id, h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true)",
+        for (List<Object> row : DuckDb.query(
+                "SELECT parcel_id, h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true)",
                 root + "/*/*.parquet")) {
-            assertEquals(null, table.put((String) row.get(0), row.get(1) + " " + ((Number) row.get(2)).doubleValue()),
+            assertEquals(
+                    null,
+                    table.put((String) row.get(0), row.get(1) + " " + ((Number) row.get(2)).doubleValue()),
                     "key " + row.get(0) + " is held twice");
         }
         return table;

@@ -1,5 +1,10 @@
 package dev.nifigeoparquet.archive.ops;
 
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
@@ -8,11 +13,6 @@ import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -29,11 +29,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two engine instances on one archive directory, as two NiFi nodes on shared storage, each with three concurrent
@@ -55,10 +54,14 @@ class ConcurrentWritersTest {
     @Test
     void twoEnginesWithThreeTasksEachUpsertAndMoveKeysWhileVerifySeesNoTornState() throws Exception {
         ParcelArchive archive = ParcelArchive.create(temp.resolve("shared"), 600);
-        List<String> cells = archive.initial.entrySet().stream().sorted((a, b) -> b.getValue().size() - a.getValue().size())
-                .limit(CELLS).map(Map.Entry::getKey).toList();
+        List<String> cells = archive.initial.entrySet().stream()
+                .sorted((a, b) -> b.getValue().size() - a.getValue().size())
+                .limit(CELLS)
+                .map(Map.Entry::getKey)
+                .toList();
         Path alias = Files.createSymbolicLink(temp.resolve("second-node"), archive.root);
-        List<GeoParquetArchive> engines = List.of(archive.archive, GeoParquetArchive.open(new LocalArchiveStorage(alias)));
+        List<GeoParquetArchive> engines =
+                List.of(archive.archive, GeoParquetArchive.open(new LocalArchiveStorage(alias)));
 
         int tasks = ENGINES * TASKS_PER_ENGINE;
         List<Task> work = new ArrayList<>();
@@ -71,7 +74,8 @@ class ConcurrentWritersTest {
         Thread verifier = Thread.ofPlatform().start(() -> {
             while (writing.get()) {
                 try {
-                    VerificationReport report = new ArchiveVerifier(engines.get(verifications.get() % ENGINES)).verify();
+                    VerificationReport report =
+                            new ArchiveVerifier(engines.get(verifications.get() % ENGINES)).verify();
                     if (!report.consistent()) {
                         torn.add(report + ": " + report.problems());
                     }
@@ -108,19 +112,23 @@ class ConcurrentWritersTest {
         }
         assertEquals(List.of(), torn, "a verification running beside the writers never saw a torn state");
         assertEquals(expected, readTable(archive.root), "DuckDB reads exactly the independently computed table");
-        VerificationReport finalReport = new ArchiveVerifier(archive.archive).verify(VerifyOptions.wholeArchive().expectingRows(expected.size()));
+        VerificationReport finalReport = new ArchiveVerifier(archive.archive)
+                .verify(VerifyOptions.wholeArchive().expectingRows(expected.size()));
         assertTrue(finalReport.consistent(), finalReport.toString());
         assertTrue(verifications.get() > 0, "the verifier ran beside the writers");
-        System.out.println("concurrent writers: " + ENGINES + " engines x " + TASKS_PER_ENGINE + " tasks x " + ROUNDS + " upserts into "
+        System.out.println("concurrent writers: " + ENGINES + " engines x " + TASKS_PER_ENGINE + " tasks x " + ROUNDS
+                + " upserts into "
                 + CELLS + " shared partitions, " + moves + " keys moved between partitions, " + conflictsRetried
                 + " commits lost to another node and redone by the task; " + verifications.get()
-                + " whole-archive verifications ran meanwhile, all consistent; " + expected.size() + " keys, each exactly once");
+                + " whole-archive verifications ran meanwhile, all consistent; " + expected.size()
+                + " keys, each exactly once");
     }
 
     /** key -> "cell area" as DuckDB reads the directory; fails on a key held twice. */
     private static Map<String, String> readTable(Path root) {
         Map<String, String> table = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id, h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true)",
+        for (List<Object> row : DuckDb.query(
+                "SELECT parcel_id, h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true)",
                 root + "/*/*.parquet")) {
             String previous = table.put((String) row.get(0), row.get(1) + " " + ((Number) row.get(2)).doubleValue());
             if (previous != null) {
@@ -138,10 +146,11 @@ class ConcurrentWritersTest {
         final int id;
         final GeoParquetArchive engine;
         final List<String> shared;
-        final Map<String, Group> anchors = new LinkedHashMap<>();
+        Map<String, Group> anchors = new LinkedHashMap<>();
         /** The task's own keys: their latest row and cell, kept by the task itself. */
-        final Map<String, Group> state = new LinkedHashMap<>();
-        final Map<String, String> cells = new LinkedHashMap<>();
+        Map<String, Group> state = new LinkedHashMap<>();
+
+        Map<String, String> cells = new LinkedHashMap<>();
         int moves;
         int conflicts;
 
@@ -168,10 +177,15 @@ class ConcurrentWritersTest {
                 Map<String, Group> changed = new LinkedHashMap<>();
                 for (Map.Entry<String, Group> owned : state.entrySet()) {
                     if (cells.get(owned.getKey()).equals(target)) {
-                        changed.put(owned.getKey(), row(owned.getKey(), owned.getValue(), 1000 * id + 10 * round + 0.5, version));
+                        changed.put(
+                                owned.getKey(),
+                                row(owned.getKey(), owned.getValue(), 1000 * id + 10 * round + 0.5, version));
                     }
                 }
-                String mover = state.keySet().stream().filter(k -> !cells.get(k).equals(target)).findFirst().orElse(null);
+                String mover = state.keySet().stream()
+                        .filter(k -> !cells.get(k).equals(target))
+                        .findFirst()
+                        .orElse(null);
                 if (mover != null) {
                     changed.put(mover, row(mover, anchors.get(target), 7000 + 10 * id + round, version));
                     moves++;

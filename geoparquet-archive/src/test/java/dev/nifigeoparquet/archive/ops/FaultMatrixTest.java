@@ -1,40 +1,39 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
-import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
+import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
-import dev.nifigeoparquet.archive.testing.NextWriter;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.testing.FaultPoints;
+import dev.nifigeoparquet.archive.testing.NextWriter;
 import dev.nifigeoparquet.archive.testing.StorageBackend;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,14 +47,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault matrix: every operation that changes an archive (append, upsert, a batch of upserts, delete in a cell and
@@ -106,8 +105,7 @@ class FaultMatrixTest {
     Path temp;
 
     /** An operation of the matrix: its baseline archive on the backend and what runs against it. */
-    private record Operation(String name, Path baseline, Action action) {
-    }
+    private record Operation(String name, Path baseline, Action action) {}
 
     @FunctionalInterface
     private interface Action {
@@ -121,19 +119,21 @@ class FaultMatrixTest {
      */
     @TestFactory
     Stream<DynamicTest> everyStorageCallOfEveryOperationFailsInTurn() throws IOException {
-        return operations().stream().map(operation -> DynamicTest.dynamicTest(operation.name(), () -> exercise(operation, false)));
+        return operations().stream()
+                .map(operation -> DynamicTest.dynamicTest(operation.name(), () -> exercise(operation, false)));
     }
 
     @Tag("heavy")
     @TestFactory
     Stream<DynamicTest> everyStorageCallFailsWithEveryFaultKind() throws IOException {
-        return operations().stream().map(operation -> DynamicTest.dynamicTest(operation.name(), () -> exercise(operation, true)));
+        return operations().stream()
+                .map(operation -> DynamicTest.dynamicTest(operation.name(), () -> exercise(operation, true)));
     }
 
     @AfterAll
     void report() {
-        System.out.println("fault matrix on " + backend() + ": " + exercised.get() + " fault points exercised over " + summary.size()
-                + " operations");
+        System.out.println("fault matrix on " + backend() + ": " + exercised.get() + " fault points exercised over "
+                + summary.size() + " operations");
         summary.forEach((operation, line) -> System.out.println("  " + operation + ": " + line));
     }
 
@@ -145,7 +145,8 @@ class FaultMatrixTest {
         List<Operation> operations = new ArrayList<>();
         Path baselines = Files.createTempDirectory(temp, "baselines");
         for (Operation local : localOperations(built)) {
-            Path baseline = backend().importTree(local.baseline(), baselines.resolve(local.name().replace(' ', '-')));
+            Path baseline = backend()
+                    .importTree(local.baseline(), baselines.resolve(local.name().replace(' ', '-')));
             operations.add(new Operation(local.name(), baseline, local.action()));
         }
         return operations;
@@ -154,8 +155,11 @@ class FaultMatrixTest {
     private static List<Operation> localOperations(Path baselines) throws IOException {
         ParcelArchive parcels = ParcelArchive.create(baselines.resolve("parcels"), 48);
         List<String> cells = parcels.initial.entrySet().stream()
-                .sorted(Comparator.comparingInt((Map.Entry<String, List<Group>> e) -> -e.getValue().size()).thenComparing(Map.Entry::getKey))
-                .map(Map.Entry::getKey).toList();
+                .sorted(Comparator.comparingInt((Map.Entry<String, List<Group>> e) ->
+                                -e.getValue().size())
+                        .thenComparing(Map.Entry::getKey))
+                .map(Map.Entry::getKey)
+                .toList();
         String cell = cells.get(0);
         String other = cells.get(1);
         List<Group> rows = parcels.initial.get(cell);
@@ -163,44 +167,91 @@ class FaultMatrixTest {
         Path base = parcels.root;
 
         List<Operation> operations = new ArrayList<>();
-        operations.add(keyed("append", base, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(0), "appended")))));
-        operations.add(keyed("upsert", base, cell, WriteMode.UPSERT, List.of(
-                DeltaRow.upsert(edited(rows.get(0), 123.0, BASE_TIME.plusSeconds(1))),
-                DeltaRow.upsert(withNewKey(rows.get(1), "inserted")))));
-        operations.add(keyed("delete", base, cell, WriteMode.DELETE, List.of(DeltaRow.deletion(keyOnly(key(rows.get(0)))))));
-        operations.add(keyed("delete by key alone", base, null, WriteMode.DELETE, List.of(DeltaRow.deletion(keyOnly(key(rows.get(1)))))));
-        operations.add(keyed("replace", base, cell, WriteMode.REPLACE, List.of(
-                DeltaRow.upsert(edited(rows.get(0), 321.0, BASE_TIME.plusSeconds(1))),
-                DeltaRow.upsert(withNewKey(rows.get(1), "replacement")))));
-        operations.add(keyed("moved key", base, other, WriteMode.UPSERT, List.of(
-                DeltaRow.upsert(ParcelArchive.movedTo(rows.get(0), parcels.initial.get(other).get(0))))));
+        operations.add(keyed(
+                "append", base, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(0), "appended")))));
+        operations.add(keyed(
+                "upsert",
+                base,
+                cell,
+                WriteMode.UPSERT,
+                List.of(
+                        DeltaRow.upsert(edited(rows.get(0), 123.0, BASE_TIME.plusSeconds(1))),
+                        DeltaRow.upsert(withNewKey(rows.get(1), "inserted")))));
+        operations.add(
+                keyed("delete", base, cell, WriteMode.DELETE, List.of(DeltaRow.deletion(keyOnly(key(rows.get(0)))))));
+        operations.add(keyed(
+                "delete by key alone",
+                base,
+                null,
+                WriteMode.DELETE,
+                List.of(DeltaRow.deletion(keyOnly(key(rows.get(1)))))));
+        operations.add(keyed(
+                "replace",
+                base,
+                cell,
+                WriteMode.REPLACE,
+                List.of(
+                        DeltaRow.upsert(edited(rows.get(0), 321.0, BASE_TIME.plusSeconds(1))),
+                        DeltaRow.upsert(withNewKey(rows.get(1), "replacement")))));
+        operations.add(keyed(
+                "moved key",
+                base,
+                other,
+                WriteMode.UPSERT,
+                List.of(DeltaRow.upsert(ParcelArchive.movedTo(
+                        rows.get(0), parcels.initial.get(other).get(0))))));
         operations.add(new Operation("batch of two upserts", base, storage -> {
             GeoParquetArchive archive = GeoParquetArchive.open(storage);
-            new ArchiveWriter(archive).applyBatch(List.of(
-                    PartitionDelta.prepare(archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(edited(rows.get(0), 11.0, BASE_TIME.plusSeconds(2)))), "batch-a"),
-                    PartitionDelta.prepare(archive, cell, WriteMode.UPSERT, List.of(DeltaRow.upsert(withNewKey(rows.get(2), "batched"))), "batch-b")));
+            new ArchiveWriter(archive)
+                    .applyBatch(List.of(
+                            PartitionDelta.prepare(
+                                    archive,
+                                    cell,
+                                    WriteMode.UPSERT,
+                                    List.of(DeltaRow.upsert(edited(rows.get(0), 11.0, BASE_TIME.plusSeconds(2)))),
+                                    "batch-a"),
+                            PartitionDelta.prepare(
+                                    archive,
+                                    cell,
+                                    WriteMode.UPSERT,
+                                    List.of(DeltaRow.upsert(withNewKey(rows.get(2), "batched"))),
+                                    "batch-b")));
         }));
 
         Path compactable = TestFiles.copyTree(base, baselines.resolve("compaction"));
         GeoParquetArchive smallFiles = GeoParquetArchive.open(new LocalArchiveStorage(compactable));
         for (int i = 0; i < 3; i++) {
-            ParcelArchive.apply(smallFiles, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(i), "small-" + i))));
+            ParcelArchive.apply(
+                    smallFiles,
+                    cell,
+                    WriteMode.APPEND,
+                    List.of(DeltaRow.upsert(withNewKey(rows.get(i), "small-" + i))));
         }
-        operations.add(new Operation("compaction", compactable, storage -> new Compactor(GeoParquetArchive.open(storage)).compact(cell)));
+        operations.add(new Operation(
+                "compaction", compactable, storage -> new Compactor(GeoParquetArchive.open(storage)).compact(cell)));
 
         Path foldable = TestFiles.copyTree(base, baselines.resolve("fold"));
         GeoParquetArchive journaled = GeoParquetArchive.open(new LocalArchiveStorage(foldable));
         for (int i = 0; journalFiles(foldable) != 15; i++) {
             assertTrue(i < 40, "the journal reaches 15 files");
-            ParcelArchive.apply(journaled, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(0), "journal-" + i))));
+            ParcelArchive.apply(
+                    journaled,
+                    cell,
+                    WriteMode.APPEND,
+                    List.of(DeltaRow.upsert(withNewKey(rows.get(0), "journal-" + i))));
         }
-        operations.add(keyed("index journal fold", foldable, cell, WriteMode.APPEND, List.of(DeltaRow.upsert(withNewKey(rows.get(1), "folds")))));
+        operations.add(keyed(
+                "index journal fold",
+                foldable,
+                cell,
+                WriteMode.APPEND,
+                List.of(DeltaRow.upsert(withNewKey(rows.get(1), "folds")))));
 
         // The journal one file short of its fold, and the shard the next key folds into one file short of its merge:
         // an append then commits, folds the journal and merges that shard's files.
         Path mergeable = TestFiles.copyTree(foldable, baselines.resolve("merge"));
         GeoParquetArchive indexed = GeoParquetArchive.open(new LocalArchiveStorage(mergeable));
-        dev.nifigeoparquet.archive.index.KeyIndex index = new dev.nifigeoparquet.archive.index.KeyIndex(indexed);
+        KeyIndex index = new KeyIndex(indexed);
         String mergingKey = "merges";
         String shard = index.shardOf(new FeatureKey(List.of(mergingKey)));
         for (int i = 0; shardFiles(indexed, shard) < 7; i++) {
@@ -209,26 +260,44 @@ class FaultMatrixTest {
                 index.build(Map.of(filler, cell)); // an extra candidate: harmless by the index's superset rule
             }
         }
-        operations.add(keyed("index shard merge", mergeable, cell, WriteMode.APPEND,
+        operations.add(keyed(
+                "index shard merge",
+                mergeable,
+                cell,
+                WriteMode.APPEND,
                 List.of(DeltaRow.upsert(withNewKey(rows.get(1), mergingKey)))));
 
         Path empty = Files.createDirectories(baselines.resolve("empty"));
         operations.add(new Operation("creation", empty, storage -> {
             if (!GeoParquetArchive.exists(storage)) {
-                ArchiveCreator.create(storage, ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
-                        SyntheticParcels.VERSION, ParcelArchive.RESOLUTION, WriterSettings.defaults(), "synthetic parcels"), Clock.systemUTC());
+                ArchiveCreator.create(
+                        storage,
+                        ArchiveSpec.of(
+                                SyntheticParcels.schema(),
+                                SyntheticParcels.footer(),
+                                List.of(SyntheticParcels.KEY),
+                                SyntheticParcels.VERSION,
+                                ParcelArchive.RESOLUTION,
+                                WriterSettings.defaults(),
+                                "synthetic parcels"),
+                        Clock.systemUTC());
             }
             GeoParquetArchive.open(storage);
         }));
 
         Path foreign = baselines.resolve("adoption");
         for (String c : cells.subList(0, 3)) {
-            ArchiveFixtures.writeFile(foreign.resolve("h3_cell=" + c).resolve("written-by-another-tool.parquet"), SyntheticParcels.schema(),
-                    SyntheticParcels.footer(), parcels.initial.get(c));
+            ArchiveFixtures.writeFile(
+                    foreign.resolve("h3_cell=" + c).resolve("written-by-another-tool.parquet"),
+                    SyntheticParcels.schema(),
+                    SyntheticParcels.footer(),
+                    parcels.initial.get(c));
         }
         operations.add(new Operation("adoption", foreign, storage -> {
             if (!GeoParquetArchive.exists(storage)) {
-                ArchiveAdopter.adopt(storage, AdoptionOptions.withKey(SyntheticParcels.KEY).expectingResolution(ParcelArchive.RESOLUTION),
+                ArchiveAdopter.adopt(
+                        storage,
+                        AdoptionOptions.withKey(SyntheticParcels.KEY).expectingResolution(ParcelArchive.RESOLUTION),
                         Clock.systemUTC());
             }
             GeoParquetArchive.open(storage);
@@ -245,13 +314,20 @@ class FaultMatrixTest {
             } else if (c.equals(cells.get(1))) {
                 cellRows.addAll(stray);
             }
-            ArchiveFixtures.writeFile(misplaced.resolve("h3_cell=" + c).resolve("written-by-another-tool.parquet"), SyntheticParcels.schema(),
-                    SyntheticParcels.footer(), cellRows);
+            ArchiveFixtures.writeFile(
+                    misplaced.resolve("h3_cell=" + c).resolve("written-by-another-tool.parquet"),
+                    SyntheticParcels.schema(),
+                    SyntheticParcels.footer(),
+                    cellRows);
         }
         operations.add(new Operation(REHOMING_ADOPTION, misplaced, storage -> {
             if (!GeoParquetArchive.exists(storage)) {
-                ArchiveAdopter.adopt(storage, AdoptionOptions.withKey(SyntheticParcels.KEY).expectingResolution(ParcelArchive.RESOLUTION)
-                        .rehomingMisplacedRows(), Clock.systemUTC());
+                ArchiveAdopter.adopt(
+                        storage,
+                        AdoptionOptions.withKey(SyntheticParcels.KEY)
+                                .expectingResolution(ParcelArchive.RESOLUTION)
+                                .rehomingMisplacedRows(),
+                        Clock.systemUTC());
             }
             GeoParquetArchive.open(storage);
         }));
@@ -259,18 +335,20 @@ class FaultMatrixTest {
     }
 
     private static int shardFiles(GeoParquetArchive archive, String shard) throws IOException {
-        return new dev.nifigeoparquet.archive.format.PartitionLog(archive.storage(), shard).latest().files().size();
+        return new PartitionLog(archive.storage(), shard).latest().files().size();
     }
 
     private static Operation keyed(String name, Path baseline, String cell, WriteMode mode, List<DeltaRow> delta) {
-        return new Operation(name, baseline, storage -> ParcelArchive.apply(GeoParquetArchive.open(storage), cell, mode, delta));
+        return new Operation(
+                name, baseline, storage -> ParcelArchive.apply(GeoParquetArchive.open(storage), cell, mode, delta));
     }
 
     // ---- the matrix
 
     private void exercise(Operation operation, boolean everyKind) throws IOException {
         StorageBackend backend = backend();
-        Path work = Files.createDirectories(temp.resolve("run-" + operation.name().replace(' ', '-') + (everyKind ? "-all" : "")));
+        Path work = Files.createDirectories(
+                temp.resolve("run-" + operation.name().replace(' ', '-') + (everyKind ? "-all" : "")));
         Snapshot old = snapshot(operation.baseline());
         Path healthy = backend.copy(operation.baseline(), work.resolve("healthy"));
         FaultInjectingStorage counter = FaultInjectingStorage.counting(backend.storage(healthy));
@@ -283,7 +361,9 @@ class FaultMatrixTest {
         int points = 0;
         int oldStates = 0;
         int failures = 0;
-        List<FaultPoints.Point> sample = everyKind ? FaultPoints.every(counter.calls()) : FaultPoints.sample(counter.calls(), sampledPointsPerOperation());
+        List<FaultPoints.Point> sample = everyKind
+                ? FaultPoints.every(counter.calls())
+                : FaultPoints.sample(counter.calls(), sampledPointsPerOperation());
         for (FaultPoints.Point point : sample) {
             Fault fault = point.fault();
             int failAt = point.failAt();
@@ -294,16 +374,17 @@ class FaultMatrixTest {
             } catch (IOException | RuntimeException injected) {
                 failures++;
             }
-            String where = operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " ("
-                    + point.call() + ")";
+            String where =
+                    operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " (" + point.call() + ")";
             recoverEverything(root);
             Snapshot state = snapshot(root);
             // Re-homing moves rows before the descriptor exists: the directory may hold the new rows without being
             // an archive yet, which the adoption run again completes (checked below).
             boolean rowsMovedBeforeTheDescriptor = operation.name().equals(REHOMING_ADOPTION)
                     && state.equals(new Snapshot(false, updated.rows(), updated.files()));
-            assertTrue(state.equals(old) || state.equals(updated) || rowsMovedBeforeTheDescriptor, where
-                    + ": neither the old nor the new state: " + state + "\nold: " + old + "\nnew: " + updated);
+            assertTrue(
+                    state.equals(old) || state.equals(updated) || rowsMovedBeforeTheDescriptor,
+                    where + ": neither the old nor the new state: " + state + "\nold: " + old + "\nnew: " + updated);
             if (state.equals(old)) {
                 oldStates++;
             }
@@ -316,13 +397,14 @@ class FaultMatrixTest {
         }
         assertTrue(oldStates > 0, operation.name() + ": some faults come before the commit point");
         exercised.addAndGet(points);
-        String line = points + " fault points (" + calls + " calls" + (everyKind ? " x " + Fault.values().length + " fault kinds" : " sampled, kinds rotating")
+        String line = points + " fault points (" + calls + " calls"
+                + (everyKind ? " x " + Fault.values().length + " fault kinds" : " sampled, kinds rotating")
                 + "; " + failures
-                + " made the operation fail, " + oldStates + " left the old state, " + (points - oldStates) + " the new)";
+                + " made the operation fail, " + oldStates + " left the old state, " + (points - oldStates)
+                + " the new)";
         summary.put(operation.name() + (everyKind ? " (every kind)" : ""), line);
         System.out.println(operation.name() + " on " + backend + ": " + line);
     }
-
 
     /**
      * What the next writer does, for every partition and index partition: recovery after the writer lease. Before a
@@ -353,38 +435,50 @@ class FaultMatrixTest {
         for (String cell : cells) {
             PartitionCommit state = new PartitionLog(storage, cell).latest();
             committedRows += state.rowCount();
-            assertEquals(new TreeSet<>(state.fileNames()), backend.names(root, ArchiveLayout.partitionDirectory(cell)),
+            assertEquals(
+                    new TreeSet<>(state.fileNames()),
+                    backend.names(root, ArchiveLayout.partitionDirectory(cell)),
                     where + ": partition " + cell + " holds exactly its committed files");
             assertLogHoldsOnlyEntries(root, cell, where);
         }
         List<String> indexPartitions = new ArrayList<>();
         for (StoredObject log : storage.list(ArchiveLayout.LOG_DIRECTORY)) {
-            if (log.directory() && (ArchiveLayout.isIndexShard(log.name()) || log.name().equals(ArchiveLayout.INDEX_JOURNAL))) {
+            if (log.directory()
+                    && (ArchiveLayout.isIndexShard(log.name()) || log.name().equals(ArchiveLayout.INDEX_JOURNAL))) {
                 indexPartitions.add(log.name());
             }
         }
         for (String id : indexPartitions) {
             PartitionCommit state = new PartitionLog(storage, id).latest();
-            assertEquals(new TreeSet<>(state.fileNames()), backend.names(root, ArchiveLayout.INDEX_DIRECTORY + "/" + id),
+            assertEquals(
+                    new TreeSet<>(state.fileNames()),
+                    backend.names(root, ArchiveLayout.INDEX_DIRECTORY + "/" + id),
                     where + ": index partition " + id + " holds exactly its committed files");
             assertLogHoldsOnlyEntries(root, id, where);
         }
         for (StoredObject staging : storage.list(ArchiveLayout.STAGING_DIRECTORY)) {
-            assertTrue(staging.directory(), where + ": nothing but partitions' staging directories in staging: " + staging.name());
-            assertEquals(Set.of(), backend.names(root, ArchiveLayout.STAGING_DIRECTORY + "/" + staging.name()),
+            assertTrue(
+                    staging.directory(),
+                    where + ": nothing but partitions' staging directories in staging: " + staging.name());
+            assertEquals(
+                    Set.of(),
+                    backend.names(root, ArchiveLayout.STAGING_DIRECTORY + "/" + staging.name()),
                     where + ": staging of " + staging.name() + " is empty after recovery");
         }
-        assertEquals(committedRows, duckDbRows(view), where + ": committed row counts add up to what a plain reader counts");
+        assertEquals(
+                committedRows, duckDbRows(view), where + ": committed row counts add up to what a plain reader counts");
 
         VerificationReport report = new ArchiveVerifier(archive).verify();
         assertTrue(report.consistent(), where + ": " + report);
 
         Map<FeatureKey, String> truth = new TreeMap<>(Comparator.comparing(FeatureKey::indexText));
-        for (List<Object> row : duckDb(view, "SELECT " + SyntheticParcels.KEY + ", h3_cell FROM read_parquet(?, hive_partitioning = true)")) {
+        for (List<Object> row : duckDb(
+                view, "SELECT " + SyntheticParcels.KEY + ", h3_cell FROM read_parquet(?, hive_partitioning = true)")) {
             truth.put(new FeatureKey(List.of((String) row.get(0))), (String) row.get(1));
         }
         Map<FeatureKey, Set<String>> candidates = new KeyIndex(archive).candidates(truth.keySet());
-        truth.forEach((key, cell) -> assertTrue(candidates.get(key).contains(cell),
+        truth.forEach((key, cell) -> assertTrue(
+                candidates.get(key).contains(cell),
                 where + ": the key index finds " + key + " in " + cell + ", has " + candidates.get(key)));
     }
 
@@ -409,16 +503,21 @@ class FaultMatrixTest {
         /** The snapshot of a plain reader's local view of an archive. */
         static Snapshot of(Path view, boolean descriptor) throws IOException {
             Map<String, List<String>> rows = new TreeMap<>();
-            for (List<Object> row : duckDb(view, "SELECT h3_cell, CAST(t AS VARCHAR) FROM read_parquet(?, hive_partitioning = true) t")) {
-                rows.computeIfAbsent((String) row.get(0), c -> new ArrayList<>()).add((String) row.get(1));
+            for (List<Object> row : duckDb(
+                    view, "SELECT h3_cell, CAST(t AS VARCHAR) FROM read_parquet(?, hive_partitioning = true) t")) {
+                rows.computeIfAbsent((String) row.get(0), c -> new ArrayList<>())
+                        .add((String) row.get(1));
             }
             rows.values().forEach(list -> list.sort(null));
             Map<String, Integer> files = new TreeMap<>();
             if (Files.isDirectory(view)) {
                 try (Stream<Path> children = Files.list(view)) {
-                    Stream<Path> partitions = children.filter(p -> p.getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX));
+                    Stream<Path> partitions =
+                            children.filter(p -> p.getFileName().toString().startsWith(ArchiveLayout.PARTITION_PREFIX));
                     for (Path partition : (Iterable<Path>) partitions::iterator) {
-                        int count = (int) TestFiles.names(partition).stream().filter(n -> n.endsWith(ArchiveLayout.DATA_FILE_SUFFIX)).count();
+                        int count = (int) TestFiles.names(partition).stream()
+                                .filter(n -> n.endsWith(ArchiveLayout.DATA_FILE_SUFFIX))
+                                .count();
                         if (count > 0) {
                             files.put(partition.getFileName().toString(), count);
                         }
@@ -430,8 +529,10 @@ class FaultMatrixTest {
 
         @Override
         public String toString() {
-            return "descriptor " + descriptor + ", rows per partition " + rows.entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue().size()).toList() + ", files " + files;
+            return "descriptor " + descriptor + ", rows per partition "
+                    + rows.entrySet().stream()
+                            .map(e -> e.getKey() + "=" + e.getValue().size())
+                            .toList() + ", files " + files;
         }
     }
 
@@ -443,7 +544,12 @@ class FaultMatrixTest {
     }
 
     private static long duckDbRows(Path root) throws IOException {
-        return hasDataFiles(root) ? ((Number) duckDb(root, "SELECT count(*) FROM read_parquet(?)").get(0).get(0)).longValue() : 0;
+        return hasDataFiles(root)
+                ? ((Number) duckDb(root, "SELECT count(*) FROM read_parquet(?)")
+                                .get(0)
+                                .get(0))
+                        .longValue()
+                : 0;
     }
 
     private static boolean hasDataFiles(Path root) throws IOException {
@@ -457,7 +563,10 @@ class FaultMatrixTest {
     }
 
     private static int journalFiles(Path root) throws IOException {
-        return new PartitionLog(new LocalArchiveStorage(root), ArchiveLayout.INDEX_JOURNAL).latest().files().size();
+        return new PartitionLog(new LocalArchiveStorage(root), ArchiveLayout.INDEX_JOURNAL)
+                .latest()
+                .files()
+                .size();
     }
 
     private static Group keyOnly(String id) {

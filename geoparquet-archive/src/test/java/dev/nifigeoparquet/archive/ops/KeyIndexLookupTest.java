@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,10 +7,12 @@ import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.ReadCountingStorage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +42,14 @@ class KeyIndexLookupTest {
 
     @Test
     void lookingUpAbsentKeysSkipsTheRowGroupsAndPresentKeysAreFound() throws Exception {
-        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION, ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index lookups");
+        ArchiveSpec spec = ArchiveSpec.of(
+                SyntheticParcels.schema(),
+                SyntheticParcels.footer(),
+                List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION,
+                ParcelArchive.RESOLUTION,
+                WriterSettings.defaults(),
+                "key index lookups");
         GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         // Keys as feeds often have them (UUIDs): they compress little, unlike a counter.
         Random random = new Random(7);
@@ -56,14 +63,17 @@ class KeyIndexLookupTest {
         new KeyIndex(created).build(indexed);
         long indexBytes;
         try (Stream<Path> files = Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY))) {
-            indexBytes = files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+            indexBytes = files.filter(Files::isRegularFile)
+                    .mapToLong(file -> file.toFile().length())
+                    .sum();
         }
 
         List<FeatureKey> absent = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
             absent.add(key(new UUID(random.nextLong(), random.nextLong()).toString()));
         }
-        ReadCountingStorage counting = new ReadCountingStorage(new LocalArchiveStorage(root), ArchiveLayout.INDEX_DIRECTORY);
+        ReadCountingStorage counting =
+                new ReadCountingStorage(new LocalArchiveStorage(root), ArchiveLayout.INDEX_DIRECTORY);
         GeoParquetArchive service = GeoParquetArchive.open(counting);
         Map<FeatureKey, Set<String>> found = new KeyIndex(service).candidates(absent);
         assertTrue(found.values().stream().allMatch(Set::isEmpty), "no absent key has a cell");
@@ -87,32 +97,48 @@ class KeyIndexLookupTest {
         }
         long presentBytes = counting.bytesRead();
 
-        System.out.printf("key index of %d keys: %d bytes; looking up 1000 absent keys read %d bytes (%d bytes with warm"
-                + " footers and filters), 4 present keys %d bytes%n", INDEXED_KEYS, indexBytes, absentBytes, readWhenWarm, presentBytes);
+        System.out.printf(
+                "key index of %d keys: %d bytes; looking up 1000 absent keys read %d bytes (%d bytes with warm"
+                        + " footers and filters), 4 present keys %d bytes%n",
+                INDEXED_KEYS, indexBytes, absentBytes, readWhenWarm, presentBytes);
         // Footers and bloom filters only: without the filters, a thousand keys spread over every shard's key range
         // would read every row group, i.e. about the whole index.
         assertTrue(absentBytes < indexBytes / 4, absentBytes + " of " + indexBytes + " bytes read for absent keys");
         // A thousand keys against a 1% false-positive rate: a few row groups, nothing more.
-        assertTrue(readWhenWarm < indexBytes / 50, readWhenWarm + " of " + indexBytes + " bytes read for absent keys, warm");
-        assertTrue(presentBytes < indexBytes / 10, presentBytes + " of " + indexBytes + " bytes read for 4 present keys");
+        assertTrue(
+                readWhenWarm < indexBytes / 50,
+                readWhenWarm + " of " + indexBytes + " bytes read for absent keys, warm");
+        assertTrue(
+                presentBytes < indexBytes / 10, presentBytes + " of " + indexBytes + " bytes read for 4 present keys");
     }
 
     @Test
     void aSmallJournalFileCarriesItsBloomFilterToo() throws Exception {
-        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION, ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index journal");
+        ArchiveSpec spec = ArchiveSpec.of(
+                SyntheticParcels.schema(),
+                SyntheticParcels.footer(),
+                List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION,
+                ParcelArchive.RESOLUTION,
+                WriterSettings.defaults(),
+                "key index journal");
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         KeyIndex index = new KeyIndex(archive);
         index.record(Map.of(key("a"), CELLS[0], key("b"), CELLS[1], key("c"), CELLS[0]), Map.of());
 
         Path journal;
-        try (Stream<Path> files = Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY).resolve(ArchiveLayout.INDEX_JOURNAL))) {
-            journal = files.filter(file -> file.toString().endsWith(ArchiveLayout.INDEX_FILE_SUFFIX)).findFirst().orElseThrow();
+        try (Stream<Path> files =
+                Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY).resolve(ArchiveLayout.INDEX_JOURNAL))) {
+            journal = files.filter(file -> file.toString().endsWith(ArchiveLayout.INDEX_FILE_SUFFIX))
+                    .findFirst()
+                    .orElseThrow();
         }
         // Three keys would fit a dictionary whole, and parquet-java then leaves the bloom filter out.
-        assertEquals(List.of(List.of("key", true)), dev.nifigeoparquet.archive.testing.DuckDb.query(
-                "SELECT path_in_schema, bloom_filter_offset IS NOT NULL FROM parquet_metadata(?) WHERE path_in_schema = 'key'",
-                journal.toString()));
+        assertEquals(
+                List.of(List.of("key", true)),
+                DuckDb.query(
+                        "SELECT path_in_schema, bloom_filter_offset IS NOT NULL FROM parquet_metadata(?) WHERE path_in_schema = 'key'",
+                        journal.toString()));
         Map<FeatureKey, Set<String>> found = index.candidates(List.of(key("a"), key("b"), key("z")));
         assertEquals(Set.of(CELLS[0]), found.get(key("a")));
         assertEquals(Set.of(CELLS[1]), found.get(key("b")));
@@ -121,8 +147,14 @@ class KeyIndexLookupTest {
 
     @Test
     void keysAreFoundWhereTheStatisticsOrderOfUtf8PutsThem() throws Exception {
-        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION, ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index order");
+        ArchiveSpec spec = ArchiveSpec.of(
+                SyntheticParcels.schema(),
+                SyntheticParcels.footer(),
+                List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION,
+                ParcelArchive.RESOLUTION,
+                WriterSettings.defaults(),
+                "key index order");
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         KeyIndex index = new KeyIndex(archive);
         // One row group whose key statistics, in Parquet's order (UTF-8 bytes), run from "a" to the emoji; in Java's
@@ -133,9 +165,12 @@ class KeyIndexLookupTest {
         for (KeyIndex lookups : List.of(index, new KeyIndex(GeoParquetArchive.open(new LocalArchiveStorage(root))))) {
             // Each alone: a row group read for one wanted key yields every other wanted key in it too.
             assertEquals(Set.of(CELLS[0]), lookups.candidates(List.of(key("a"))).get(key("a")));
-            assertEquals(Set.of(CELLS[1]), lookups.candidates(List.of(key(fullwidth))).get(key(fullwidth)),
+            assertEquals(
+                    Set.of(CELLS[1]),
+                    lookups.candidates(List.of(key(fullwidth))).get(key(fullwidth)),
                     "a key between the bounds in UTF-8 order is read");
-            assertEquals(Set.of(CELLS[2]), lookups.candidates(List.of(key(emoji))).get(key(emoji)));
+            assertEquals(
+                    Set.of(CELLS[2]), lookups.candidates(List.of(key(emoji))).get(key(emoji)));
         }
     }
 

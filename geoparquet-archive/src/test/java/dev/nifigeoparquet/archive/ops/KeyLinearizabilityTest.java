@@ -1,18 +1,17 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.FeatureKey;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.CommitConflictException;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +25,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Per key, writes are linearizable whatever writers run at once: threads sharing one archive instance, engines on the
@@ -58,14 +58,16 @@ class KeyLinearizabilityTest {
                     for (int k = 0; k < 300; k++) {
                         rows.add(DeltaRow.upsert(ParcelArchive.withNewKey(anchor, "same-" + r + "-" + k)));
                     }
-                    retryingConflicts(() -> ParcelArchive.apply(engine, cellOf(archive, anchor), WriteMode.UPSERT, rows));
+                    retryingConflicts(
+                            () -> ParcelArchive.apply(engine, cellOf(archive, anchor), WriteMode.UPSERT, rows));
                     return null;
                 });
             }
             runAll(writers);
         }
         Map<String, Integer> copies = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id, count(*) FROM read_parquet(?, hive_partitioning = true) GROUP BY parcel_id",
+        for (List<Object> row : DuckDb.query(
+                "SELECT parcel_id, count(*) FROM read_parquet(?, hive_partitioning = true) GROUP BY parcel_id",
                 archive.root + "/*/*.parquet")) {
             copies.put((String) row.get(0), ((Number) row.get(1)).intValue());
         }
@@ -111,8 +113,8 @@ class KeyLinearizabilityTest {
         assertEquals(expected, table(archive.root), "DuckDB reads what a serial order of the operations makes");
         assertConsistent(archive.archive, expected.size());
         assertIndexExact(archive);
-        System.out.println("key linearizability, " + threads + " threads on 2 engines x " + operations + " runs: " + resent
-                + " runs sent again after losing their attempts");
+        System.out.println("key linearizability, " + threads + " threads on 2 engines x " + operations + " runs: "
+                + resent + " runs sent again after losing their attempts");
     }
 
     private void runProcesses(int jvms, int operations, long seed) throws Exception {
@@ -124,14 +126,26 @@ class KeyLinearizabilityTest {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<Process> processes = new ArrayList<>();
         for (int w = 0; w < jvms; w++) {
-            processes.add(new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), KeyWorkload.class.getName(),
-                    spec.toString(), archive.root.toString(), String.valueOf(w))
-                    .redirectErrorStream(true).redirectOutput(temp.resolve("writer-" + w + ".log").toFile()).start());
+            processes.add(new ProcessBuilder(
+                            java,
+                            "-Xmx256m",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            KeyWorkload.class.getName(),
+                            spec.toString(),
+                            archive.root.toString(),
+                            String.valueOf(w))
+                    .redirectErrorStream(true)
+                    .redirectOutput(temp.resolve("writer-" + w + ".log").toFile())
+                    .start());
         }
         try {
             for (int w = 0; w < jvms; w++) {
                 assertTrue(processes.get(w).waitFor(10, TimeUnit.MINUTES), "writer " + w + " finished");
-                assertEquals(0, processes.get(w).exitValue(), "writer " + w + ": " + Files.readString(temp.resolve("writer-" + w + ".log")));
+                assertEquals(
+                        0,
+                        processes.get(w).exitValue(),
+                        "writer " + w + ": " + Files.readString(temp.resolve("writer-" + w + ".log")));
                 assertTrue(Files.exists(Path.of(spec + "." + w + ".done")), "writer " + w + " ran every operation");
             }
         } finally {
@@ -150,7 +164,9 @@ class KeyLinearizabilityTest {
     }
 
     private static String cellOf(ParcelArchive archive, Group row) {
-        return archive.archive.keyer().cellOf(archive.archive.geometryCodec().decode(row, 0), archive.archive.sourceCrs());
+        return archive.archive
+                .keyer()
+                .cellOf(archive.archive.geometryCodec().decode(row, 0), archive.archive.sourceCrs());
     }
 
     @FunctionalInterface
@@ -164,7 +180,7 @@ class KeyLinearizabilityTest {
             try {
                 write.run();
                 return;
-            } catch (dev.nifigeoparquet.archive.format.CommitConflictException conflict) {
+            } catch (CommitConflictException conflict) {
                 if (attempt == 50) {
                     throw conflict;
                 }
@@ -188,7 +204,8 @@ class KeyLinearizabilityTest {
     /** key -> "cell area" as DuckDB reads the directory; fails on a key held twice. */
     private static Map<String, String> table(Path root) {
         Map<String, String> table = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id, h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true)",
+        for (List<Object> row : DuckDb.query(
+                "SELECT parcel_id, h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true)",
                 root + "/*/*.parquet")) {
             String previous = table.put((String) row.get(0), row.get(1) + " " + ((Number) row.get(2)).doubleValue());
             assertEquals(null, previous, "key " + row.get(0) + " is held twice");
@@ -197,7 +214,8 @@ class KeyLinearizabilityTest {
     }
 
     private static void assertConsistent(GeoParquetArchive archive, long rows) throws IOException {
-        VerificationReport report = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(rows));
+        VerificationReport report =
+                new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(rows));
         assertTrue(report.consistent(), report.toString() + ": " + report.problems());
     }
 
@@ -205,7 +223,10 @@ class KeyLinearizabilityTest {
     private static void assertIndexExact(ParcelArchive archive) throws IOException {
         Map<String, String> cells = archive.readCells();
         Map<FeatureKey, Set<String>> candidates = new KeyIndex(archive.archive)
-                .candidates(cells.keySet().stream().map(key -> new FeatureKey(List.of(key))).toList());
-        cells.forEach((key, cell) -> assertEquals(Set.of(cell), candidates.get(new FeatureKey(List.of(key))), "index of " + key));
+                .candidates(cells.keySet().stream()
+                        .map(key -> new FeatureKey(List.of(key)))
+                        .toList());
+        cells.forEach((key, cell) ->
+                assertEquals(Set.of(cell), candidates.get(new FeatureKey(List.of(key))), "index of " + key));
     }
 }

@@ -1,27 +1,28 @@
 package dev.nifigeoparquet.archive.ops;
 
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import org.apache.parquet.io.api.Binary;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.io.api.Binary;
 
 /**
  * A random workload of concurrent writers on one archive, reproducible from its seed: each writer runs operations, each
@@ -37,19 +38,29 @@ import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
  * @param writers      how many writers share the workload
  * @param operations   operations per writer
  */
-record KeyWorkload(List<String> cells, List<String> anchors, List<String> keys, long seed, int writers, int operations) {
+record KeyWorkload(
+        List<String> cells, List<String> anchors, List<String> keys, long seed, int writers, int operations) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A workload over the largest cells of an archive: its stored keys there and as many new ones. */
-    static KeyWorkload over(ParcelArchive archive, int cellCount, int storedKeys, int newKeys, long seed, int writers, int operations) {
+    static KeyWorkload over(
+            ParcelArchive archive, int cellCount, int storedKeys, int newKeys, long seed, int writers, int operations) {
         List<String> cells = archive.largestCells(cellCount);
         List<String> anchors = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         for (String cell : cells) {
-            anchors.add(HexFormat.of().formatHex(archive.initial.get(cell).get(0).getBinary(SyntheticParcels.GEOMETRY, 0).getBytes()));
+            anchors.add(HexFormat.of()
+                    .formatHex(archive.initial
+                            .get(cell)
+                            .get(0)
+                            .getBinary(SyntheticParcels.GEOMETRY, 0)
+                            .getBytes()));
         }
-        archive.initial.values().stream().flatMap(List::stream).limit(storedKeys).forEach(row -> keys.add(ParcelArchive.key(row)));
+        archive.initial.values().stream()
+                .flatMap(List::stream)
+                .limit(storedKeys)
+                .forEach(row -> keys.add(ParcelArchive.key(row)));
         for (int i = 0; i < newKeys; i++) {
             keys.add("new-" + i);
         }
@@ -65,8 +76,7 @@ record KeyWorkload(List<String> cells, List<String> anchors, List<String> keys, 
     }
 
     /** One write: a key's row in a cell, with its version and an area that names the write. */
-    record Write(String key, int cell, long version, double area) {
-    }
+    record Write(String key, int cell, long version, double area) {}
 
     /** Writer {@code writer}'s operations: each a list of batches, each a cell's writes. */
     List<List<List<Write>>> operationsOf(int writer) {
@@ -75,12 +85,12 @@ record KeyWorkload(List<String> cells, List<String> anchors, List<String> keys, 
         for (int op = 0; op < operations; op++) {
             long version = (long) op * writers + writer + 1;
             List<String> shuffled = new ArrayList<>(keys);
-            java.util.Collections.shuffle(shuffled, random);
+            Collections.shuffle(shuffled, random);
             List<Integer> targets = new ArrayList<>();
             for (int c = 0; c < cells.size(); c++) {
                 targets.add(c);
             }
-            java.util.Collections.shuffle(targets, random);
+            Collections.shuffle(targets, random);
             int batches = 1 + random.nextInt(3);
             int next = 0;
             List<List<Write>> run = new ArrayList<>();
@@ -102,8 +112,8 @@ record KeyWorkload(List<String> cells, List<String> anchors, List<String> keys, 
         Map<String, Write> latest = new LinkedHashMap<>();
         for (int writer = 0; writer < writers; writer++) {
             for (List<List<Write>> run : operationsOf(writer)) {
-                run.forEach(batch -> batch.forEach(write -> latest.merge(write.key(), write,
-                        (a, b) -> a.version() >= b.version() ? a : b)));
+                run.forEach(batch -> batch.forEach(
+                        write -> latest.merge(write.key(), write, (a, b) -> a.version() >= b.version() ? a : b)));
             }
         }
         Map<String, String> expected = new TreeMap<>(initial);
@@ -122,11 +132,17 @@ record KeyWorkload(List<String> cells, List<String> anchors, List<String> keys, 
                 List<List<PartitionDelta>> batches = new ArrayList<>();
                 for (List<Write> batch : run) {
                     String cell = cells.get(batch.get(0).cell());
-                    List<DeltaRow> rows = batch.stream().map(write -> DeltaRow.upsert(row(write))).toList();
+                    List<DeltaRow> rows = batch.stream()
+                            .map(write -> DeltaRow.upsert(row(write)))
+                            .toList();
                     batches.add(List.of(PartitionDelta.prepare(archive, cell, WriteMode.UPSERT, rows, null)));
                 }
                 List<ArchiveWriter.BatchOutcome> outcomes = new ArchiveWriter(archive).applyAll(batches);
-                Exception failure = outcomes.stream().map(ArchiveWriter.BatchOutcome::failure).filter(f -> f != null).findFirst().orElse(null);
+                Exception failure = outcomes.stream()
+                        .map(ArchiveWriter.BatchOutcome::failure)
+                        .filter(f -> f != null)
+                        .findFirst()
+                        .orElse(null);
                 if (failure == null) {
                     break;
                 }
@@ -144,8 +160,12 @@ record KeyWorkload(List<String> cells, List<String> anchors, List<String> keys, 
         row.add(SyntheticParcels.KEY, write.key());
         row.add("land_use", "residential");
         row.add("area_m2", write.area());
-        row.add(SyntheticParcels.VERSION, ChronoUnit.MICROS.between(java.time.Instant.EPOCH, BASE_TIME.plusSeconds(3600 + write.version())));
-        row.add(SyntheticParcels.GEOMETRY, Binary.fromConstantByteArray(HexFormat.of().parseHex(anchors.get(write.cell()))));
+        row.add(
+                SyntheticParcels.VERSION,
+                ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(3600 + write.version())));
+        row.add(
+                SyntheticParcels.GEOMETRY,
+                Binary.fromConstantByteArray(HexFormat.of().parseHex(anchors.get(write.cell()))));
         return row;
     }
 

@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.archive.ops;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
@@ -7,13 +10,6 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.locationtech.jts.geom.Coordinate;
-import org.locationtech.jts.geom.GeometryFactory;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -24,9 +20,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.GeometryFactory;
 
 /**
  * Memory grows with the delta and one row group, not with the partition: an upsert of 10,000 rows into a
@@ -47,14 +46,23 @@ class LargePartitionUpsertTest {
     @Test
     void upsertOfTenThousandRowsIntoTwoMillionRowPartitionFitsIn256MiB() throws IOException {
         long maxHeap = Runtime.getRuntime().maxMemory();
-        assertTrue(maxHeap <= HEAP_LIMIT + (HEAP_LIMIT / 20), "this proof must run with -Xmx256m (the heavy profile sets it); max heap is " + maxHeap);
+        assertTrue(
+                maxHeap <= HEAP_LIMIT + (HEAP_LIMIT / 20),
+                "this proof must run with -Xmx256m (the heavy profile sets it); max heap is " + maxHeap);
 
-        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION, 5, WriterSettings.defaults(), "synthetic parcels");
+        ArchiveSpec spec = ArchiveSpec.of(
+                SyntheticParcels.schema(),
+                SyntheticParcels.footer(),
+                List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION,
+                5,
+                WriterSettings.defaults(),
+                "synthetic parcels");
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(temp), spec, Clock.systemUTC());
         double lon = 5.0;
         double lat = 47.0;
-        String cell = archive.keyer().cellOf(new GeometryFactory().createPoint(new Coordinate(lon, lat)), archive.sourceCrs());
+        String cell = archive.keyer()
+                .cellOf(new GeometryFactory().createPoint(new Coordinate(lon, lat)), archive.sourceCrs());
         SyntheticParcels parcels = new SyntheticParcels(7, 1);
         Random random = new Random(7);
         Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -68,7 +76,9 @@ class LargePartitionUpsertTest {
                 double x = lon + (random.nextDouble() - 0.5) * 0.05;
                 double y = lat + (random.nextDouble() - 0.5) * 0.05;
                 Group row = parcels.parcel("big-" + (written + chunk.size()), x, y, t0);
-                if (!archive.keyer().cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs()).equals(cell)) {
+                if (!archive.keyer()
+                        .cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs())
+                        .equals(cell)) {
                     continue;
                 }
                 if (written + chunk.size() < DELTA_UPDATES) {
@@ -84,21 +94,34 @@ class LargePartitionUpsertTest {
 
         List<DeltaRow> delta = new ArrayList<>();
         for (int i = 0; i < DELTA_UPDATES; i++) {
-            delta.add(DeltaRow.upsert(parcels.parcel("big-" + i, firstPositions[i][0], firstPositions[i][1], t0.plusSeconds(60))));
+            delta.add(DeltaRow.upsert(
+                    parcels.parcel("big-" + i, firstPositions[i][0], firstPositions[i][1], t0.plusSeconds(60))));
         }
         for (int i = 0; i < DELTA_INSERTS; i++) {
-            delta.add(DeltaRow.upsert(parcels.parcel("new-" + i, firstPositions[i][0], firstPositions[i][1], t0.plusSeconds(60))));
+            delta.add(DeltaRow.upsert(
+                    parcels.parcel("new-" + i, firstPositions[i][0], firstPositions[i][1], t0.plusSeconds(60))));
         }
         OperationResult result = writer.apply(PartitionDelta.prepare(archive, cell, WriteMode.UPSERT, delta, null));
 
         assertEquals(DELTA_UPDATES, result.updated());
         assertEquals(DELTA_INSERTS, result.inserted());
         assertEquals(PARTITION_ROWS + DELTA_INSERTS, result.rowsAfter());
-        assertEquals((long) PARTITION_ROWS + DELTA_INSERTS, ((Number) DuckDb.query(
-                "SELECT count(*) FROM read_parquet(?, hive_partitioning = false)", temp + "/h3_cell=" + cell + "/*.parquet")
-                .get(0).get(0)).longValue());
-        System.out.printf("upsert of %d rows into a %d-row partition: max heap %d MiB, peak heap used %d MiB, bytes read %d, written %d%n",
-                delta.size(), PARTITION_ROWS, maxHeap >> 20, peakHeapUsed() >> 20, result.bytesRead(), result.bytesWritten());
+        assertEquals(
+                (long) PARTITION_ROWS + DELTA_INSERTS,
+                ((Number) DuckDb.query(
+                                        "SELECT count(*) FROM read_parquet(?, hive_partitioning = false)",
+                                        temp + "/h3_cell=" + cell + "/*.parquet")
+                                .get(0)
+                                .get(0))
+                        .longValue());
+        System.out.printf(
+                "upsert of %d rows into a %d-row partition: max heap %d MiB, peak heap used %d MiB, bytes read %d, written %d%n",
+                delta.size(),
+                PARTITION_ROWS,
+                maxHeap >> 20,
+                peakHeapUsed() >> 20,
+                result.bytesRead(),
+                result.bytesWritten());
     }
 
     private static void resetPeaks() {

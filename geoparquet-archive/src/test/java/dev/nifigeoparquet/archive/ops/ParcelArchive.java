@@ -1,29 +1,32 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.StorageBackend;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
 
 /** A synthetic parcel archive for operation tests, with helpers that compute expectations independently. */
 final class ParcelArchive {
@@ -52,9 +55,16 @@ final class ParcelArchive {
     }
 
     /** The same archive on another storage; {@code root} names it (see {@link StorageBackend}). */
-    static ParcelArchive create(StorageBackend backend, Path root, int count, WriterSettings writer) throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION, RESOLUTION, writer, "synthetic parcels");
+    static ParcelArchive create(StorageBackend backend, Path root, int count, WriterSettings writer)
+            throws IOException {
+        ArchiveSpec spec = ArchiveSpec.of(
+                SyntheticParcels.schema(),
+                SyntheticParcels.footer(),
+                List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION,
+                RESOLUTION,
+                writer,
+                "synthetic parcels");
         GeoParquetArchive archive = ArchiveCreator.create(backend.storage(root), spec, Clock.systemUTC());
         ParcelArchive parcels = new ParcelArchive(root, archive);
         List<Group> rows = new ArrayList<>();
@@ -68,25 +78,30 @@ final class ParcelArchive {
         return parcels;
     }
 
-
     /** The {@code count} partitions created with the most rows, largest first. */
     List<String> largestCells(int count) {
-        return initial.entrySet().stream().sorted((a, b) -> b.getValue().size() - a.getValue().size())
-                .limit(count).map(Map.Entry::getKey).toList();
+        return initial.entrySet().stream()
+                .sorted((a, b) -> b.getValue().size() - a.getValue().size())
+                .limit(count)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** The partition created with the most rows. */
     String largestCell() {
-        return initial.entrySet().stream().max(java.util.Comparator.comparingInt(e -> e.getValue().size())).orElseThrow().getKey();
+        return initial.entrySet().stream()
+                .max(Comparator.comparingInt(e -> e.getValue().size()))
+                .orElseThrow()
+                .getKey();
     }
 
     /** A copy of a row with a new area and version, the geometry unchanged (so the same cell). */
     static Group edited(Group row, double area, Instant updatedAt) {
-        Group copy = new org.apache.parquet.example.data.simple.SimpleGroup(SyntheticParcels.schema());
+        Group copy = new SimpleGroup(SyntheticParcels.schema());
         copy.add(SyntheticParcels.KEY, row.getString(SyntheticParcels.KEY, 0));
         copy.add("land_use", row.getString("land_use", 0));
         copy.add("area_m2", area);
-        copy.add(SyntheticParcels.VERSION, java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, updatedAt));
+        copy.add(SyntheticParcels.VERSION, ChronoUnit.MICROS.between(Instant.EPOCH, updatedAt));
         copy.add(SyntheticParcels.GEOMETRY, row.getBinary(SyntheticParcels.GEOMETRY, 0));
         return copy;
     }
@@ -94,7 +109,7 @@ final class ParcelArchive {
     /** A new key with the geometry of an existing row (so it lands in that row's cell). */
     static Group withNewKey(Group row, String id) {
         Group copy = edited(row, row.getDouble("area_m2", 0), BASE_TIME);
-        Group renamed = new org.apache.parquet.example.data.simple.SimpleGroup(SyntheticParcels.schema());
+        Group renamed = new SimpleGroup(SyntheticParcels.schema());
         renamed.add(SyntheticParcels.KEY, id);
         renamed.add("land_use", copy.getString("land_use", 0));
         renamed.add("area_m2", copy.getDouble("area_m2", 0));
@@ -105,11 +120,11 @@ final class ParcelArchive {
 
     /** The row with the geometry of another row, so it keys to that row's cell: a key that moves. */
     static Group movedTo(Group row, Group geometrySource) {
-        Group moved = new org.apache.parquet.example.data.simple.SimpleGroup(SyntheticParcels.schema());
+        Group moved = new SimpleGroup(SyntheticParcels.schema());
         moved.add(SyntheticParcels.KEY, key(row));
         moved.add("land_use", row.getString("land_use", 0));
         moved.add("area_m2", 77.0);
-        moved.add(SyntheticParcels.VERSION, java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(30)));
+        moved.add(SyntheticParcels.VERSION, ChronoUnit.MICROS.between(Instant.EPOCH, BASE_TIME.plusSeconds(30)));
         moved.add(SyntheticParcels.GEOMETRY, geometrySource.getBinary(SyntheticParcels.GEOMETRY, 0));
         return moved;
     }
@@ -136,7 +151,8 @@ final class ParcelArchive {
         return apply(archive, cell, mode, rows.stream().map(DeltaRow::upsert).toList());
     }
 
-    static OperationResult apply(GeoParquetArchive archive, String cell, WriteMode mode, List<DeltaRow> rows) throws IOException {
+    static OperationResult apply(GeoParquetArchive archive, String cell, WriteMode mode, List<DeltaRow> rows)
+            throws IOException {
         return new ArchiveWriter(archive).apply(PartitionDelta.prepare(archive, cell, mode, rows, null));
     }
 
@@ -148,7 +164,8 @@ final class ParcelArchive {
     /** parcel_id -> h3_cell as DuckDB derives it from the directory names. */
     Map<String, String> readCells() {
         Map<String, String> cells = new TreeMap<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id, h3_cell FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
+        for (List<Object> row : DuckDb.query(
+                "SELECT parcel_id, h3_cell FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
             cells.put((String) row.get(0), (String) row.get(1));
         }
         return cells;
@@ -161,9 +178,12 @@ final class ParcelArchive {
             for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)
                     .filter(p -> p.getFileName().toString().endsWith(".parquet"))::iterator) {
                 byte[] hash = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
-                prints.put(root.relativize(file).toString(), HexFormat.of().formatHex(hash) + "@" + Files.getLastModifiedTime(file).toMillis());
+                prints.put(
+                        root.relativize(file).toString(),
+                        HexFormat.of().formatHex(hash) + "@"
+                                + Files.getLastModifiedTime(file).toMillis());
             }
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
         return prints;
@@ -174,7 +194,7 @@ final class ParcelArchive {
     }
 
     /** The fingerprints of files outside these partitions. */
-    static Map<String, String> outside(Map<String, String> prints, java.util.Collection<String> cells) {
+    static Map<String, String> outside(Map<String, String> prints, Collection<String> cells) {
         Map<String, String> rest = new TreeMap<>(prints);
         rest.keySet().removeIf(path -> cells.stream().anyMatch(cell -> path.startsWith("h3_cell=" + cell + "/")));
         return rest;
@@ -190,7 +210,8 @@ final class ParcelArchive {
     /** Rows of one partition as the engine holds them (via DuckDB over the partition directory). */
     List<String> keysOf(String cell) {
         List<String> keys = new ArrayList<>();
-        for (List<Object> row : DuckDb.query("SELECT parcel_id FROM read_parquet(?, hive_partitioning = false) ORDER BY parcel_id",
+        for (List<Object> row : DuckDb.query(
+                "SELECT parcel_id FROM read_parquet(?, hive_partitioning = false) ORDER BY parcel_id",
                 root + "/h3_cell=" + cell + "/*.parquet")) {
             keys.add((String) row.get(0));
         }

@@ -1,16 +1,21 @@
 package dev.nifigeoparquet.archive.ops;
 
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.LimitedStorage;
 import dev.nifigeoparquet.archive.testing.TestFiles;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -25,15 +30,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.edited;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.withNewKey;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A disk that fills up part-way through a write, and an archive root that cannot be written at all: the operation
@@ -74,26 +75,37 @@ class StorageExhaustionTest {
             Path root = TestFiles.copyTree(baseline.root, temp.resolve("full-" + capacity));
             Map<String, String> oldFiles = dataFiles(root);
             LimitedStorage full = LimitedStorage.diskFull(new LocalArchiveStorage(root), capacity);
-            IOException error = assertThrows(IOException.class,
+            IOException error = assertThrows(
+                    IOException.class,
                     () -> ParcelArchive.apply(GeoParquetArchive.open(full), cell, WriteMode.UPSERT, delta),
                     "an upsert needing " + needed + " bytes on a disk with " + capacity);
             failed++;
             String where = "disk full after " + capacity + " of " + needed + " bytes";
-            assertTrue(error.getMessage().contains(LimitedStorage.NO_SPACE), where + ": the error says why: " + error.getMessage());
+            assertTrue(
+                    error.getMessage().contains(LimitedStorage.NO_SPACE),
+                    where + ": the error says why: " + error.getMessage());
             assertEquals(oldAreas, areas(root), where + ": a plain reader sees the old archive");
             assertEquals(oldFiles, dataFiles(root), where + ": no data file was written, changed or removed");
-            assertEquals(baseline.archive.partitionState(cell), GeoParquetArchive.open(new LocalArchiveStorage(root)).partitionState(cell),
+            assertEquals(
+                    baseline.archive.partitionState(cell),
+                    GeoParquetArchive.open(new LocalArchiveStorage(root)).partitionState(cell),
                     where + ": the partition's committed state is unchanged");
 
             // Space freed: the next writer clears the partial staged file (after the lease) and the retry lands once.
             LocalArchiveStorage freed = new LocalArchiveStorage(root);
-            new PartitionRecovery(freed, GeoParquetArchive.open(freed).descriptor().protocol()).recover(cell, Instant.now().plus(Duration.ofDays(1)));
-            assertEquals(Set.of(), TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(cell))), where + ": staging cleared");
+            new PartitionRecovery(
+                            freed, GeoParquetArchive.open(freed).descriptor().protocol())
+                    .recover(cell, Instant.now().plus(Duration.ofDays(1)));
+            assertEquals(
+                    Set.of(),
+                    TestFiles.names(root.resolve(ArchiveLayout.stagingDirectory(cell))),
+                    where + ": staging cleared");
             ParcelArchive.apply(GeoParquetArchive.open(freed), cell, WriteMode.UPSERT, delta);
             assertEquals(newAreas, areas(root), where + ": after space is freed the retried upsert lands once");
         }
         System.out.println("disk full: " + failed + " capacities between 0 and " + (needed - 64) + " of the " + needed
-                + " bytes an upsert writes; each failed naming '" + LimitedStorage.NO_SPACE + "' and left the archive unchanged");
+                + " bytes an upsert writes; each failed naming '" + LimitedStorage.NO_SPACE
+                + "' and left the archive unchanged");
     }
 
     /**
@@ -109,19 +121,26 @@ class StorageExhaustionTest {
         Map<String, String> before = allFiles(baseline.root);
 
         boolean permissionsEnforced = makeReadOnly(baseline.root);
-        ArchiveStorage storage = permissionsEnforced ? new LocalArchiveStorage(baseline.root)
+        ArchiveStorage storage = permissionsEnforced
+                ? new LocalArchiveStorage(baseline.root)
                 : LimitedStorage.readOnly(new LocalArchiveStorage(baseline.root));
         try {
-            IOException error = assertThrows(IOException.class,
+            IOException error = assertThrows(
+                    IOException.class,
                     () -> ParcelArchive.apply(GeoParquetArchive.open(storage), cell, WriteMode.UPSERT, delta));
             Throwable cause = error;
             while (cause != null && !(cause instanceof FileSystemException)) {
                 cause = cause.getCause();
             }
             assertTrue(cause instanceof AccessDeniedException, "the cause is the refused write: " + error);
-            assertTrue(error.getMessage().contains(baseline.root.toString()), "the error names the path: " + error.getMessage());
-            System.out.println("read-only root (" + (permissionsEnforced ? "POSIX permissions r-x" : "running as root: permissions"
-                    + " do not stop writes, simulated by a storage wrapper") + "): " + error.getMessage());
+            assertTrue(
+                    error.getMessage().contains(baseline.root.toString()),
+                    "the error names the path: " + error.getMessage());
+            System.out.println("read-only root ("
+                    + (permissionsEnforced
+                            ? "POSIX permissions r-x"
+                            : "running as root: permissions" + " do not stop writes, simulated by a storage wrapper")
+                    + "): " + error.getMessage());
         } finally {
             makeWritable(baseline.root);
         }
@@ -164,7 +183,8 @@ class StorageExhaustionTest {
     private static void makeWritable(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : (Iterable<Path>) paths::iterator) {
-                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
+                Files.setPosixFilePermissions(
+                        path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
             }
         }
     }
@@ -180,11 +200,15 @@ class StorageExhaustionTest {
 
     /** Every file under the root (commit entries, index, staging included): path -> size and modification time. */
     private static Map<String, String> allFiles(Path root) throws IOException {
-        Map<String, String> files = new java.util.TreeMap<>();
+        Map<String, String> files = new TreeMap<>();
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : (Iterable<Path>) paths.sorted(Comparator.naturalOrder())::iterator) {
-                files.put(root.relativize(path).toString(), Files.isDirectory(path) ? "dir"
-                        : Files.size(path) + "@" + Files.getLastModifiedTime(path).toMillis());
+                files.put(
+                        root.relativize(path).toString(),
+                        Files.isDirectory(path)
+                                ? "dir"
+                                : Files.size(path) + "@"
+                                        + Files.getLastModifiedTime(path).toMillis());
             }
         }
         return files;
@@ -193,9 +217,10 @@ class StorageExhaustionTest {
     /** DuckDB's view of a parcel archive directory. */
     static final class ParcelArchiveReader {
         static Map<String, Double> areas(Path root) {
-            Map<String, Double> areas = new java.util.TreeMap<>();
-            for (List<Object> row : dev.nifigeoparquet.archive.testing.DuckDb.query(
-                    "SELECT parcel_id, area_m2 FROM read_parquet(?, hive_partitioning = true)", root + "/*/*.parquet")) {
+            Map<String, Double> areas = new TreeMap<>();
+            for (List<Object> row : DuckDb.query(
+                    "SELECT parcel_id, area_m2 FROM read_parquet(?, hive_partitioning = true)",
+                    root + "/*/*.parquet")) {
                 if (areas.put((String) row.get(0), ((Number) row.get(1)).doubleValue()) != null) {
                     throw new AssertionError("duplicate key " + row.get(0) + " in " + root);
                 }
@@ -203,5 +228,4 @@ class StorageExhaustionTest {
             return areas;
         }
     }
-
 }

@@ -1,25 +1,24 @@
 package dev.nifigeoparquet.archive.ops;
 
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
+import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroup;
-import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
-import static dev.nifigeoparquet.archive.ops.ParcelArchive.key;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The version column guards a stored row wherever it is: a delta row older than the stored one is ignored even when
@@ -51,10 +50,13 @@ class VersionAcrossMovesTest {
     @Test
     void anOlderRowThatWouldMoveTheKeyIsIgnored() throws IOException {
         Group older = versioned(stored, archive.initial.get(to).get(0), 20.0, BASE_TIME.minus(2000, ChronoUnit.DAYS));
-        OperationResult result = ParcelArchive.apply(archive.archive, to, WriteMode.UPSERT, List.of(DeltaRow.upsert(older)));
+        OperationResult result =
+                ParcelArchive.apply(archive.archive, to, WriteMode.UPSERT, List.of(DeltaRow.upsert(older)));
 
         assertEquals(1, result.olderVersionsSkipped());
-        assertEquals(List.of(0L, 0L, 0L, 0L), List.of(result.inserted(), result.updated(), result.moved(), result.deleted()));
+        assertEquals(
+                List.of(0L, 0L, 0L, 0L),
+                List.of(result.inserted(), result.updated(), result.moved(), result.deleted()));
         assertEquals(List.of(List.of(from, 10.0)), storedRow(), "the newer row stays where it was");
         assertConsistent();
     }
@@ -62,10 +64,17 @@ class VersionAcrossMovesTest {
     @Test
     void aNewerRowMovesTheKey() throws IOException {
         Group newer = versioned(stored, archive.initial.get(to).get(0), 30.0, BASE_TIME.plus(2, ChronoUnit.DAYS));
-        OperationResult result = ParcelArchive.apply(archive.archive, to, WriteMode.UPSERT, List.of(DeltaRow.upsert(newer)));
+        OperationResult result =
+                ParcelArchive.apply(archive.archive, to, WriteMode.UPSERT, List.of(DeltaRow.upsert(newer)));
 
-        assertEquals(List.of(0L, 1L, 1L, 0L, 0L), List.of(result.inserted(), result.updated(), result.moved(), result.deleted(),
-                result.olderVersionsSkipped()));
+        assertEquals(
+                List.of(0L, 1L, 1L, 0L, 0L),
+                List.of(
+                        result.inserted(),
+                        result.updated(),
+                        result.moved(),
+                        result.deleted(),
+                        result.olderVersionsSkipped()));
         assertEquals(List.of(List.of(to, 30.0)), storedRow());
         assertConsistent();
     }
@@ -82,7 +91,8 @@ class VersionAcrossMovesTest {
     @Test
     void anOlderRowInTheSamePartitionIsIgnoredToo() throws IOException {
         Group older = versioned(stored, stored, 50.0, BASE_TIME);
-        OperationResult result = ParcelArchive.apply(archive.archive, from, WriteMode.UPSERT, List.of(DeltaRow.upsert(older)));
+        OperationResult result =
+                ParcelArchive.apply(archive.archive, from, WriteMode.UPSERT, List.of(DeltaRow.upsert(older)));
 
         assertEquals(1, result.olderVersionsSkipped());
         assertEquals(List.of(List.of(from, 10.0)), storedRow());
@@ -90,8 +100,10 @@ class VersionAcrossMovesTest {
 
     /** (h3_cell, area_m2) of every row holding the stored key, as DuckDB reads the directory. */
     private List<List<Object>> storedRow() {
-        return DuckDb.query("SELECT h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true) WHERE parcel_id = ?",
-                archive.root + "/*/*.parquet", key(stored));
+        return DuckDb.query(
+                "SELECT h3_cell, area_m2 FROM read_parquet(?, hive_partitioning = true) WHERE parcel_id = ?",
+                archive.root + "/*/*.parquet",
+                key(stored));
     }
 
     private void assertConsistent() throws IOException {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.ParquetSurgery;
 import dev.nifigeoparquet.archive.testing.PeerData;
@@ -58,7 +59,8 @@ class DeclaredSizesTest {
     @MethodSource("files")
     void aPageDeclaringMoreBytesThanItsChunkHoldsIsRefusedBeforeAllocating(String writer) throws Exception {
         // parquet-java would allocate the bytes missing from the chunk and read them from the file: about 2 GiB.
-        byte[] file = ParquetSurgery.withLastChunkPageHeader(valid(writer), page -> page.setCompressed_page_size(Integer.MAX_VALUE - 64));
+        byte[] file = ParquetSurgery.withLastChunkPageHeader(
+                valid(writer), page -> page.setCompressed_page_size(Integer.MAX_VALUE - 64));
         assertRefusedWhenRead(file, "declares " + (Integer.MAX_VALUE - 64) + " bytes, but its column chunk has");
     }
 
@@ -66,7 +68,8 @@ class DeclaredSizesTest {
     @MethodSource("files")
     void aPageDeclaringJustUnderTheDecompressionCapIsRefusedBeforeAllocating(String writer) throws Exception {
         int declared = ArchiveCodecFactory.DEFAULT_MAX_PAGE_BYTES - 1;
-        byte[] file = ParquetSurgery.withLastChunkPageHeader(valid(writer), page -> page.setUncompressed_page_size(declared));
+        byte[] file =
+                ParquetSurgery.withLastChunkPageHeader(valid(writer), page -> page.setUncompressed_page_size(declared));
         assertRefusedWhenRead(file, "declares " + declared + " uncompressed bytes, more than its whole column chunk");
     }
 
@@ -74,29 +77,39 @@ class DeclaredSizesTest {
     @MethodSource("files")
     void aPageAndItsChunkBothDeclaringAHugeSizeAllocateOnlyWhatTheDataHolds(String writer) throws Exception {
         int declared = ArchiveCodecFactory.DEFAULT_MAX_PAGE_BYTES - 1;
-        byte[] file = ParquetSurgery.withLastChunkPageHeader(valid(writer), page -> page.setUncompressed_page_size(declared));
-        byte[] consistent = ParquetSurgery.withFooter(file, footer -> footer.getRow_groups().forEach(group -> group.getColumns()
-                .forEach(chunk -> chunk.getMeta_data().setTotal_uncompressed_size(chunk.getMeta_data().getTotal_uncompressed_size() + declared))));
+        byte[] file =
+                ParquetSurgery.withLastChunkPageHeader(valid(writer), page -> page.setUncompressed_page_size(declared));
+        byte[] consistent = ParquetSurgery.withFooter(
+                file,
+                footer -> footer.getRow_groups()
+                        .forEach(group -> group.getColumns()
+                                .forEach(chunk -> chunk.getMeta_data()
+                                        .setTotal_uncompressed_size(
+                                                chunk.getMeta_data().getTotal_uncompressed_size() + declared))));
         assertRefusedWhenRead(consistent, "header declares " + declared);
     }
 
     @Test
     void aColumnChunkStartingBeyondTheFileIsRefusedWhenOpened() throws Exception {
-        assertRefusedWhenOpened(footer -> footer.getRow_groups().get(0).getColumns().forEach(chunk -> {
-            chunk.getMeta_data().unsetDictionary_page_offset();
-            chunk.getMeta_data().setData_page_offset(1L << 40);
-        }), "outside the data");
+        assertRefusedWhenOpened(
+                footer -> footer.getRow_groups().get(0).getColumns().forEach(chunk -> {
+                    chunk.getMeta_data().unsetDictionary_page_offset();
+                    chunk.getMeta_data().setData_page_offset(1L << 40);
+                }),
+                "outside the data");
     }
 
     @Test
     void aRowGroupDeclaringMoreRowsThanItsColumnsHoldIsRefusedWhenOpened() throws Exception {
-        assertRefusedWhenOpened(footer -> footer.getRow_groups().get(0).setNum_rows(1L << 40),
+        assertRefusedWhenOpened(
+                footer -> footer.getRow_groups().get(0).setNum_rows(1L << 40),
                 "but its row group declares " + (1L << 40) + " rows");
     }
 
     @Test
     void aRowGroupDeclaringMoreBytesThanItsColumnsHoldIsRefusedWhenOpened() throws Exception {
-        assertRefusedWhenOpened(footer -> footer.getRow_groups().get(0).setTotal_byte_size(1L << 40),
+        assertRefusedWhenOpened(
+                footer -> footer.getRow_groups().get(0).setTotal_byte_size(1L << 40),
                 "row group 0 declares " + (1L << 40) + " bytes, but its column chunks hold");
     }
 
@@ -115,7 +128,9 @@ class DeclaredSizesTest {
 
     /** Pages above the direct-allocation size still decompress with every codec, and only to the size their data holds. */
     @ParameterizedTest
-    @EnumSource(value = CompressionCodecName.class, names = {"UNCOMPRESSED", "ZSTD", "SNAPPY", "GZIP", "LZ4_RAW"})
+    @EnumSource(
+            value = CompressionCodecName.class,
+            names = {"UNCOMPRESSED", "ZSTD", "SNAPPY", "GZIP", "LZ4_RAW"})
     void largePagesStillDecompress(CompressionCodecName codec) throws Exception {
         byte[] page = new byte[ArchiveCodecFactory.DIRECT_PAGE_BYTES + 12345];
         Random random = new Random(7);
@@ -127,7 +142,9 @@ class DeclaredSizesTest {
         BytesInput compressed = BytesInput.copy(compressor.compress(BytesInput.from(page)));
         BytesInputDecompressor decompressor = codecs.getDecompressor(codec);
         assertArrayEquals(page, decompressor.decompress(compressed, page.length).toByteArray());
-        assertThrows(IOException.class, () -> decompressor.decompress(compressed, page.length + 1000).toByteArray(),
+        assertThrows(
+                IOException.class,
+                () -> decompressor.decompress(compressed, page.length + 1000).toByteArray(),
                 codec + ": a page declaring more than its data holds");
     }
 
@@ -135,7 +152,9 @@ class DeclaredSizesTest {
         Path file = dir.resolve("crafted.parquet");
         Files.write(file, ParquetSurgery.withFooter(valid("pyarrow"), change));
         long before = allocatedBytes();
-        ParquetFileException refused = assertThrows(ParquetFileException.class, () -> GeoParquetFileReader.open(file).close());
+        ParquetFileException refused = assertThrows(
+                ParquetFileException.class,
+                () -> GeoParquetFileReader.open(file).close());
         assertRefusal(refused, file, reason, allocatedBytes() - before);
     }
 
@@ -146,7 +165,7 @@ class DeclaredSizesTest {
         long before = allocatedBytes();
         Exception refused = assertThrows(Exception.class, () -> {
             try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
-                reader.rows().forEachRemaining(row -> { });
+                reader.rows().forEachRemaining(row -> {});
             }
         });
         assertRefusal(refused, file, reason, allocatedBytes() - before);
@@ -161,6 +180,6 @@ class DeclaredSizesTest {
     }
 
     private static long allocatedBytes() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+        return ((ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
@@ -32,14 +33,20 @@ import org.locationtech.jts.io.WKTReader;
 class DuckDbReadsOurFilesTest {
 
     private static final MessageType SCHEMA = Types.buildMessage()
-            .required(PrimitiveTypeName.INT32).named("id")
-            .optional(PrimitiveTypeName.BINARY).named("geometry")
+            .required(PrimitiveTypeName.INT32)
+            .named("id")
+            .optional(PrimitiveTypeName.BINARY)
+            .named("geometry")
             .optionalGroup()
-                .required(PrimitiveTypeName.DOUBLE).named("xmin")
-                .required(PrimitiveTypeName.DOUBLE).named("ymin")
-                .required(PrimitiveTypeName.DOUBLE).named("xmax")
-                .required(PrimitiveTypeName.DOUBLE).named("ymax")
-                .named("bbox")
+            .required(PrimitiveTypeName.DOUBLE)
+            .named("xmin")
+            .required(PrimitiveTypeName.DOUBLE)
+            .named("ymin")
+            .required(PrimitiveTypeName.DOUBLE)
+            .named("xmax")
+            .required(PrimitiveTypeName.DOUBLE)
+            .named("ymax")
+            .named("bbox")
             .named("features");
 
     @TempDir
@@ -48,10 +55,15 @@ class DuckDbReadsOurFilesTest {
     @Test
     void geometriesAndBboxesReadBackThroughDuckDb() throws Exception {
         List<Geometry> geometries = yamlGeometries();
-        GeoMetadata geo = GeoMetadata.builder().wkbColumn("geometry", List.of(), null, "bbox").build();
+        GeoMetadata geo = GeoMetadata.builder()
+                .wkbColumn("geometry", List.of(), null, "bbox")
+                .build();
         Path file = dir.resolve("ours.parquet");
         GeometryCodec codec = GeometryCodec.forColumn(SCHEMA, "geometry", geo.primary());
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), SCHEMA,
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                SCHEMA,
                 FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString())),
                 WriterSettings.defaults().withRowGroupRowCountLimit(50))) {
             for (int id = 0; id < geometries.size(); id++) {
@@ -65,8 +77,10 @@ class DuckDbReadsOurFilesTest {
 
         assertEquals(geometries.size(), DuckDb.countRows(file));
         assertArrayEquals(geo.rawBytes(), DuckDb.footerEntries(file).get(FooterEntries.GEO));
-        List<List<Object>> rows = DuckDb.query("SELECT id, geometry::VARCHAR, bbox.xmin, bbox.ymin, bbox.xmax, bbox.ymax "
-                + "FROM read_parquet(?, hive_partitioning = false) ORDER BY id", file.toString());
+        List<List<Object>> rows = DuckDb.query(
+                "SELECT id, geometry::VARCHAR, bbox.xmin, bbox.ymin, bbox.xmax, bbox.ymax "
+                        + "FROM read_parquet(?, hive_partitioning = false) ORDER BY id",
+                file.toString());
         WKTReader wkt = new WKTReader();
         int nonEmpty = 0;
         for (List<Object> row : rows) {
@@ -83,8 +97,10 @@ class DuckDbReadsOurFilesTest {
                 continue;
             }
             Envelope envelope = expected.getEnvelopeInternal();
-            assertEquals(List.of(envelope.getMinX(), envelope.getMinY(), envelope.getMaxX(), envelope.getMaxY()),
-                    row.subList(2, 6), "bbox of " + expected);
+            assertEquals(
+                    List.of(envelope.getMinX(), envelope.getMinY(), envelope.getMaxX(), envelope.getMaxY()),
+                    row.subList(2, 6),
+                    "bbox of " + expected);
             nonEmpty++;
         }
         assertEquals(geometries.stream().filter(g -> !g.isEmpty()).count(), nonEmpty, "non-empty geometries checked");
@@ -92,12 +108,16 @@ class DuckDbReadsOurFilesTest {
 
     /** Every geometry of geospatial.yaml that DuckDB's WKT output can express (XY and Z; it drops M). */
     private static List<Geometry> yamlGeometries() throws Exception {
-        var yaml = new ObjectMapper(new YAMLFactory()).readTree(PeerData.file("parquet-format-geospatial/geospatial.yaml").toFile());
+        var yaml = new ObjectMapper(new YAMLFactory())
+                .readTree(PeerData.file("parquet-format-geospatial/geospatial.yaml")
+                        .toFile());
         WKTReader wkt = new WKTReader();
         List<Geometry> geometries = new ArrayList<>();
-        for (var group : (Iterable<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>>) yaml.properties()::iterator) {
+        for (var group : (Iterable<Map.Entry<String, JsonNode>>) yaml.properties()::iterator) {
             for (var value : group.getValue()) {
-                if (!value.isNull() && !value.asText().contains(" M") && !value.asText().contains(" ZM")) {
+                if (!value.isNull()
+                        && !value.asText().contains(" M")
+                        && !value.asText().contains(" ZM")) {
                     geometries.add(wkt.read(value.asText()));
                 }
             }

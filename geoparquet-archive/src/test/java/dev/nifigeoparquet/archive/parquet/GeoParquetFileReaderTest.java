@@ -36,7 +36,9 @@ class GeoParquetFileReaderTest {
             ParquetFooter footer = reader.footer();
             assertTrue(footer.rowGroupCount() > 1, "a multi-row-group file");
             List<Long> seen = new ArrayList<>();
-            for (GeoParquetFileReader.RowGroup group = reader.nextRowGroup(); group != null; group = reader.nextRowGroup()) {
+            for (GeoParquetFileReader.RowGroup group = reader.nextRowGroup();
+                    group != null;
+                    group = reader.nextRowGroup()) {
                 long rows = 0;
                 while (group.hasNext()) {
                     group.next();
@@ -45,7 +47,8 @@ class GeoParquetFileReaderTest {
                 assertEquals(group.rowCount(), rows);
                 seen.add(rows);
             }
-            assertEquals(footer.rowGroups().stream().map(BlockMetaData::getRowCount).toList(), seen);
+            assertEquals(
+                    footer.rowGroups().stream().map(BlockMetaData::getRowCount).toList(), seen);
             assertEquals(footer.rowCount(), reader.rowsRead());
             assertNull(reader.nextRowGroup());
         }
@@ -79,14 +82,15 @@ class GeoParquetFileReaderTest {
 
     @Test
     void columnChunkOutsideTheFileIsRefusedBeforeReading() throws Exception {
-        Path file = rewriteFooter("geoparquet-1.1.0/example.parquet",
-                column -> column.setTotal_compressed_size(1L << 40));
+        Path file =
+                rewriteFooter("geoparquet-1.1.0/example.parquet", column -> column.setTotal_compressed_size(1L << 40));
         assertFailsNaming(file, "outside the data");
     }
 
     @Test
     void unsupportedCodecIsNamed() throws Exception {
-        Path file = rewriteFooter("geoparquet-1.1.0/example.parquet", column -> column.setCodec(CompressionCodec.BROTLI));
+        Path file =
+                rewriteFooter("geoparquet-1.1.0/example.parquet", column -> column.setCodec(CompressionCodec.BROTLI));
         assertFailsNaming(file, "BROTLI");
     }
 
@@ -97,13 +101,15 @@ class GeoParquetFileReaderTest {
         Arrays.fill(bytes, 4, 4 + 400, (byte) 0x7f); // overwrite the first pages, leave the footer intact
         Files.write(file, bytes);
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
-            Exception e = assertThrows(Exception.class, () -> reader.rows().forEachRemaining(row -> { }));
+            Exception e = assertThrows(Exception.class, () -> reader.rows().forEachRemaining(row -> {}));
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
         }
     }
 
     private void assertFailsNaming(Path file, String reason) {
-        ParquetFileException e = assertThrows(ParquetFileException.class, () -> GeoParquetFileReader.open(file).close());
+        ParquetFileException e = assertThrows(
+                ParquetFileException.class,
+                () -> GeoParquetFileReader.open(file).close());
         assertTrue(e.getMessage().startsWith(file.toString()), e.getMessage());
         assertTrue(e.getMessage().contains(reason), e.getMessage());
     }
@@ -115,14 +121,18 @@ class GeoParquetFileReaderTest {
         int footerLength = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt(bytes.length - 8);
         int footerStart = bytes.length - 8 - footerLength;
         FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(bytes, footerStart, footerLength));
-        footer.getRow_groups().forEach(group -> group.getColumns().forEach(chunk -> change.accept(chunk.getMeta_data())));
+        footer.getRow_groups()
+                .forEach(group -> group.getColumns().forEach(chunk -> change.accept(chunk.getMeta_data())));
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(bytes, 0, footerStart);
         ByteArrayOutputStream newFooter = new ByteArrayOutputStream();
         Util.writeFileMetaData(footer, newFooter);
         newFooter.writeTo(out);
-        out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(newFooter.size()).array());
+        out.write(ByteBuffer.allocate(4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(newFooter.size())
+                .array());
         out.write("PAR1".getBytes());
         Files.write(file, out.toByteArray());
         return file;

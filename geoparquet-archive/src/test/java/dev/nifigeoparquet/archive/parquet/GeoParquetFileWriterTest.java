@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.geo.CoveringBbox;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.geo.GeometryEncoding;
@@ -22,6 +23,7 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -31,20 +33,29 @@ import org.junit.jupiter.api.io.TempDir;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.io.WKTReader;
 
 class GeoParquetFileWriterTest {
 
     private static final GeometryFactory GEOMETRIES = new GeometryFactory();
     private static final MessageType SCHEMA = Types.buildMessage()
-            .required(PrimitiveTypeName.INT64).named("id")
-            .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("label")
-            .optional(PrimitiveTypeName.BINARY).named("geometry")
+            .required(PrimitiveTypeName.INT64)
+            .named("id")
+            .optional(PrimitiveTypeName.BINARY)
+            .as(LogicalTypeAnnotation.stringType())
+            .named("label")
+            .optional(PrimitiveTypeName.BINARY)
+            .named("geometry")
             .optionalGroup()
-                .required(PrimitiveTypeName.DOUBLE).named("xmin")
-                .required(PrimitiveTypeName.DOUBLE).named("ymin")
-                .required(PrimitiveTypeName.DOUBLE).named("xmax")
-                .required(PrimitiveTypeName.DOUBLE).named("ymax")
-                .named("bbox")
+            .required(PrimitiveTypeName.DOUBLE)
+            .named("xmin")
+            .required(PrimitiveTypeName.DOUBLE)
+            .named("ymin")
+            .required(PrimitiveTypeName.DOUBLE)
+            .named("xmax")
+            .required(PrimitiveTypeName.DOUBLE)
+            .named("ymax")
+            .named("bbox")
             .named("archive");
 
     @TempDir
@@ -55,7 +66,9 @@ class GeoParquetFileWriterTest {
         Path file = write("groups.parquet", 2_500, WriterSettings.defaults().withRowGroupRowCountLimit(1_000));
 
         ParquetFooter footer = ParquetRows.read(file).footer();
-        assertEquals(List.of(1_000L, 1_000L, 500L), footer.rowGroups().stream().map(BlockMetaData::getRowCount).toList());
+        assertEquals(
+                List.of(1_000L, 1_000L, 500L),
+                footer.rowGroups().stream().map(BlockMetaData::getRowCount).toList());
         assertEquals(2_500, footer.rowCount());
         assertEquals(2_500, DuckDb.countRows(file));
     }
@@ -66,15 +79,21 @@ class GeoParquetFileWriterTest {
         Path small = write("level19.parquet", 20_000, WriterSettings.defaults().withZstdLevel(19));
 
         assertTrue(Files.size(small) < Files.size(fast), Files.size(small) + " vs " + Files.size(fast));
-        assertEquals(ParquetRows.read(fast).rows().toString(), ParquetRows.read(small).rows().toString());
+        assertEquals(
+                ParquetRows.read(fast).rows().toString(),
+                ParquetRows.read(small).rows().toString());
     }
 
     @Test
     void writtenFileReportsRowsRowGroupsAndBytes() throws Exception {
         Path file = dir.resolve("report.parquet");
         WrittenFile written;
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), SCHEMA,
-                footer(), WriterSettings.defaults().withRowGroupRowCountLimit(40))) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                SCHEMA,
+                footer(),
+                WriterSettings.defaults().withRowGroupRowCountLimit(40))) {
             for (int i = 0; i < 100; i++) {
                 writer.write(row(i, new Random(i)));
             }
@@ -109,22 +128,29 @@ class GeoParquetFileWriterTest {
     @Test
     void coveringHonoursDeclaredZAndSphericalEdges() throws Exception {
         MessageType schema = Types.buildMessage()
-                .required(PrimitiveTypeName.BINARY).named("geom")
+                .required(PrimitiveTypeName.BINARY)
+                .named("geom")
                 .requiredGroup()
-                    .required(PrimitiveTypeName.DOUBLE).named("minx")
-                    .required(PrimitiveTypeName.DOUBLE).named("miny")
-                    .required(PrimitiveTypeName.DOUBLE).named("minz")
-                    .required(PrimitiveTypeName.DOUBLE).named("maxx")
-                    .required(PrimitiveTypeName.DOUBLE).named("maxy")
-                    .required(PrimitiveTypeName.DOUBLE).named("maxz")
-                    .named("extent")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("minx")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("miny")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("minz")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("maxx")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("maxy")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("maxz")
+                .named("extent")
                 .named("lines");
         String geo = """
                 {"version": "1.1.0", "primary_column": "geom", "columns": {"geom": {"encoding": "WKB",
                  "geometry_types": ["LineString Z"], "edges": "spherical", "covering": {"bbox": {
                  "xmin": ["extent", "minx"], "ymin": ["extent", "miny"], "zmin": ["extent", "minz"],
                  "xmax": ["extent", "maxx"], "ymax": ["extent", "maxy"], "zmax": ["extent", "maxz"]}}}}}""";
-        Geometry line = new org.locationtech.jts.io.WKTReader().read("LINESTRING Z (-60 70 5, 60 70 -3)");
+        Geometry line = new WKTReader().read("LINESTRING Z (-60 70 5, 60 70 -3)");
         Group row = new SimpleGroup(schema);
         GeometryCodec.forColumn(schema, "geom", GeometryEncoding.WKB).encode(line, row);
         Group extent = row.addGroup("extent");
@@ -133,13 +159,17 @@ class GeoParquetFileWriterTest {
         }
 
         Path file = dir.resolve("spherical.parquet");
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), schema,
-                FooterEntries.canonicalOf(Map.of("geo", geo)), WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                schema,
+                FooterEntries.canonicalOf(Map.of("geo", geo)),
+                WriterSettings.defaults())) {
             writer.write(row);
             writer.finish();
         }
         Group written = ParquetRows.read(file).rows().get(0).getGroup("extent", 0);
-        var expected = dev.nifigeoparquet.archive.geo.CoveringBbox.of(line, true);
+        var expected = CoveringBbox.of(line, true);
         assertEquals(-60, written.getDouble("minx", 0));
         assertEquals(60, written.getDouble("maxx", 0));
         assertEquals(70, written.getDouble("miny", 0));
@@ -155,8 +185,14 @@ class GeoParquetFileWriterTest {
                 {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB",
                  "geometry_types": [], "covering": {"bbox": {"xmin": ["nope", "xmin"]}}}}}""";
         Path file = dir.resolve("bad.parquet");
-        IOException e = assertThrows(IOException.class, () -> GeoParquetFileWriter.create(new LocalOutputFile(file),
-                file.toString(), SCHEMA, FooterEntries.canonicalOf(Map.of("geo", geo)), WriterSettings.defaults()));
+        IOException e = assertThrows(
+                IOException.class,
+                () -> GeoParquetFileWriter.create(
+                        new LocalOutputFile(file),
+                        file.toString(),
+                        SCHEMA,
+                        FooterEntries.canonicalOf(Map.of("geo", geo)),
+                        WriterSettings.defaults()));
         assertTrue(e.getMessage().startsWith(file.toString()) && e.getMessage().contains("nope"), e.getMessage());
     }
 
@@ -167,15 +203,16 @@ class GeoParquetFileWriterTest {
         for (Map.Entry<String, String> entry : footer().asMap().entrySet()) {
             assertArrayEquals(entry.getValue().getBytes(StandardCharsets.UTF_8), seenByDuckDb.get(entry.getKey()));
         }
-        assertEquals(List.of("geo", "zz-first-by-insertion", "aa-second", GeoParquetFileWriter.WRITER_MODEL_KEY),
+        assertEquals(
+                List.of("geo", "zz-first-by-insertion", "aa-second", GeoParquetFileWriter.WRITER_MODEL_KEY),
                 List.copyOf(ParquetRows.read(file).footer().keyValues().keySet()));
     }
 
     @Test
     void closingWithoutFinishLeavesNoReadableFile() throws Exception {
         Path file = dir.resolve("abandoned.parquet");
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), SCHEMA,
-                footer(), WriterSettings.defaults())) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file), file.toString(), SCHEMA, footer(), WriterSettings.defaults())) {
             writer.write(row(1, new Random(1)));
         }
         ParquetFileException e = assertThrows(ParquetFileException.class, () -> ParquetRows.read(file));
@@ -185,34 +222,46 @@ class GeoParquetFileWriterTest {
     @Test
     void refusesToOverwriteAnExistingFile() throws Exception {
         Path file = write("exists.parquet", 1, WriterSettings.defaults());
-        IOException e = assertThrows(IOException.class, () -> GeoParquetFileWriter.create(new LocalOutputFile(file),
-                file.toString(), SCHEMA, footer(), WriterSettings.defaults()));
+        IOException e = assertThrows(
+                IOException.class,
+                () -> GeoParquetFileWriter.create(
+                        new LocalOutputFile(file), file.toString(), SCHEMA, footer(), WriterSettings.defaults()));
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
 
     @Test
     void bloomFilterRulesOutAbsentValuesAndKeepsPresentOnes() throws Exception {
-        Path file = write("bloom.parquet", 3_000, WriterSettings.defaults().withRowGroupRowCountLimit(1_000),
+        Path file = write(
+                "bloom.parquet",
+                3_000,
+                WriterSettings.defaults().withRowGroupRowCountLimit(1_000),
                 ColumnEncodings.defaults().withBloomFilterOn("label"));
 
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
             for (int group = 0; group < 3; group++) {
                 var mayHold = reader.bloomFilter(group, "label");
                 for (int id = group * 1_000; id < (group + 1) * 1_000; id++) {
-                    assertTrue(mayHold.test(org.apache.parquet.io.api.Binary.fromString("feature " + id)), "row " + id);
+                    assertTrue(mayHold.test(Binary.fromString("feature " + id)), "row " + id);
                 }
                 int admitted = 0;
                 for (int absent = 0; absent < 1_000; absent++) {
-                    admitted += mayHold.test(org.apache.parquet.io.api.Binary.fromString("absent " + absent)) ? 1 : 0;
+                    admitted += mayHold.test(Binary.fromString("absent " + absent)) ? 1 : 0;
                 }
-                assertTrue(admitted < 50, "a bloom filter sized for the row group admits few absent values, got " + admitted);
+                assertTrue(
+                        admitted < 50,
+                        "a bloom filter sized for the row group admits few absent values, got " + admitted);
             }
         }
         // DuckDB finds the filters on the label column only, and reads the file unchanged.
-        List<List<Object>> filters = DuckDb.query("SELECT path_in_schema, count(*) FILTER (WHERE bloom_filter_offset IS NOT NULL)"
-                + " FROM parquet_metadata(?) GROUP BY ALL ORDER BY 1", file.toString());
+        List<List<Object>> filters = DuckDb.query(
+                "SELECT path_in_schema, count(*) FILTER (WHERE bloom_filter_offset IS NOT NULL)"
+                        + " FROM parquet_metadata(?) GROUP BY ALL ORDER BY 1",
+                file.toString());
         for (List<Object> column : filters) {
-            assertEquals(column.get(0).equals("label") ? 3L : 0L, ((Number) column.get(1)).longValue(), "filters on " + column.get(0));
+            assertEquals(
+                    column.get(0).equals("label") ? 3L : 0L,
+                    ((Number) column.get(1)).longValue(),
+                    "filters on " + column.get(0));
         }
         assertEquals(3_000, DuckDb.countRows(file));
     }
@@ -221,34 +270,64 @@ class GeoParquetFileWriterTest {
     void dictionaryEncodingCanBeTurnedOffWithoutChangingTheData() throws Exception {
         // Five distinct labels: parquet-java keeps a dictionary for them unless told not to.
         Path dictionary = write("dictionary.parquet", 500, WriterSettings.defaults(), ColumnEncodings.defaults(), 5);
-        Path plain = write("plain.parquet", 500, WriterSettings.defaults(), ColumnEncodings.defaults().withDictionary(false), 5);
+        Path plain = write(
+                "plain.parquet",
+                500,
+                WriterSettings.defaults(),
+                ColumnEncodings.defaults().withDictionary(false),
+                5);
 
         String encodings = "SELECT encodings FROM parquet_metadata(?) WHERE path_in_schema = 'label'";
-        assertTrue(String.valueOf(DuckDb.query(encodings, dictionary.toString())).contains("DICTIONARY"));
-        assertTrue(!String.valueOf(DuckDb.query(encodings, plain.toString())).contains("DICTIONARY"),
+        assertTrue(
+                String.valueOf(DuckDb.query(encodings, dictionary.toString())).contains("DICTIONARY"));
+        assertTrue(
+                !String.valueOf(DuckDb.query(encodings, plain.toString())).contains("DICTIONARY"),
                 "no dictionary: " + DuckDb.query(encodings, plain.toString()));
-        assertEquals(0L, ((Number) DuckDb.query("SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL"
-                + " SELECT * FROM read_parquet(?))", dictionary.toString(), plain.toString()).get(0).get(0)).longValue());
-        assertArrayEquals(DuckDb.footerEntries(dictionary).get("geo"), DuckDb.footerEntries(plain).get("geo"));
+        assertEquals(
+                0L,
+                ((Number) DuckDb.query(
+                                        "SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL"
+                                                + " SELECT * FROM read_parquet(?))",
+                                        dictionary.toString(),
+                                        plain.toString())
+                                .get(0)
+                                .get(0))
+                        .longValue());
+        assertArrayEquals(
+                DuckDb.footerEntries(dictionary).get("geo"),
+                DuckDb.footerEntries(plain).get("geo"));
     }
 
     @Test
     void rowsCopiedColumnByColumnKeepEveryValueNullAndRepetition() throws Exception {
         MessageType schema = Types.buildMessage()
-                .required(PrimitiveTypeName.INT64).named("id")
-                .optionalList().optionalElement(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("tags")
-                .optional(PrimitiveTypeName.BINARY).named("geometry")
+                .required(PrimitiveTypeName.INT64)
+                .named("id")
+                .optionalList()
+                .optionalElement(PrimitiveTypeName.BINARY)
+                .as(LogicalTypeAnnotation.stringType())
+                .named("tags")
+                .optional(PrimitiveTypeName.BINARY)
+                .named("geometry")
                 .optionalGroup()
-                    .required(PrimitiveTypeName.DOUBLE).named("xmin")
-                    .required(PrimitiveTypeName.DOUBLE).named("ymin")
-                    .required(PrimitiveTypeName.DOUBLE).named("xmax")
-                    .required(PrimitiveTypeName.DOUBLE).named("ymax")
-                    .named("bbox")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("xmin")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("ymin")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("xmax")
+                .required(PrimitiveTypeName.DOUBLE)
+                .named("ymax")
+                .named("bbox")
                 .named("archive");
         Path source = dir.resolve("source.parquet");
         Random random = new Random(3);
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(source), source.toString(), schema,
-                footer(), WriterSettings.defaults().withRowGroupRowCountLimit(700))) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(source),
+                source.toString(),
+                schema,
+                footer(),
+                WriterSettings.defaults().withRowGroupRowCountLimit(700))) {
             for (int i = 0; i < 2_000; i++) {
                 Group row = new SimpleGroup(schema);
                 row.add("id", (long) i);
@@ -264,8 +343,15 @@ class GeoParquetFileWriterTest {
                 if (i % 10 != 9) {
                     double x = random.nextDouble() * 300 - 150;
                     double y = random.nextDouble() * 150 - 75;
-                    GeometryCodec.forColumn(schema, "geometry", GeometryEncoding.WKB).encode(GEOMETRIES.createPolygon(new Coordinate[] {
-                            new Coordinate(x, y), new Coordinate(x + 1, y), new Coordinate(x + 1, y + 2), new Coordinate(x, y)}), row);
+                    GeometryCodec.forColumn(schema, "geometry", GeometryEncoding.WKB)
+                            .encode(
+                                    GEOMETRIES.createPolygon(new Coordinate[] {
+                                        new Coordinate(x, y),
+                                        new Coordinate(x + 1, y),
+                                        new Coordinate(x + 1, y + 2),
+                                        new Coordinate(x, y)
+                                    }),
+                                    row);
                 }
                 writer.write(row);
             }
@@ -274,10 +360,16 @@ class GeoParquetFileWriterTest {
 
         Path copy = dir.resolve("copy.parquet");
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(source);
-             GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(copy), copy.toString(), schema,
-                     footer(), WriterSettings.defaults().withRowGroupRowCountLimit(1_000))) {
+                GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                        new LocalOutputFile(copy),
+                        copy.toString(),
+                        schema,
+                        footer(),
+                        WriterSettings.defaults().withRowGroupRowCountLimit(1_000))) {
             assertTrue(GeoParquetFileWriter.wrote(reader.footer()));
-            for (ColumnarRowGroup group = reader.nextColumnarRowGroup(); group != null; group = reader.nextColumnarRowGroup()) {
+            for (ColumnarRowGroup group = reader.nextColumnarRowGroup();
+                    group != null;
+                    group = reader.nextColumnarRowGroup()) {
                 while (group.hasNext()) {
                     writer.copyRow(group);
                 }
@@ -285,15 +377,34 @@ class GeoParquetFileWriterTest {
             writer.finish();
         }
 
-        String differing = "SET enable_geoparquet_conversion = false; SELECT count(*) FROM (SELECT * FROM read_parquet(?)"
-                + " EXCEPT ALL SELECT * FROM read_parquet(?))";
-        assertEquals(0L, ((Number) DuckDb.query(differing, source.toString(), copy.toString()).get(0).get(0)).longValue());
-        assertEquals(0L, ((Number) DuckDb.query(differing, copy.toString(), source.toString()).get(0).get(0)).longValue());
+        String differing =
+                "SET enable_geoparquet_conversion = false; SELECT count(*) FROM (SELECT * FROM read_parquet(?)"
+                        + " EXCEPT ALL SELECT * FROM read_parquet(?))";
+        assertEquals(
+                0L,
+                ((Number) DuckDb.query(differing, source.toString(), copy.toString())
+                                .get(0)
+                                .get(0))
+                        .longValue());
+        assertEquals(
+                0L,
+                ((Number) DuckDb.query(differing, copy.toString(), source.toString())
+                                .get(0)
+                                .get(0))
+                        .longValue());
         assertEquals(2_000, DuckDb.countRows(copy));
-        assertEquals(List.of(1_000L, 1_000L), ParquetRows.read(copy).footer().rowGroups().stream().map(BlockMetaData::getRowCount).toList(),
+        assertEquals(
+                List.of(1_000L, 1_000L),
+                ParquetRows.read(copy).footer().rowGroups().stream()
+                        .map(BlockMetaData::getRowCount)
+                        .toList(),
                 "row groups of the writer's size, not the source's");
-        assertArrayEquals(DuckDb.footerEntries(source).get("geo"), DuckDb.footerEntries(copy).get("geo"));
-        assertEquals(List.of(List.of(4L)), DuckDb.query("SELECT count(*) FROM read_parquet(?) WHERE tags IS NULL AND id < 25", copy.toString()));
+        assertArrayEquals(
+                DuckDb.footerEntries(source).get("geo"),
+                DuckDb.footerEntries(copy).get("geo"));
+        assertEquals(
+                List.of(List.of(4L)),
+                DuckDb.query("SELECT count(*) FROM read_parquet(?) WHERE tags IS NULL AND id < 25", copy.toString()));
     }
 
     private Path write(String name, int rows, WriterSettings settings, ColumnEncodings encodings) throws IOException {
@@ -301,11 +412,12 @@ class GeoParquetFileWriterTest {
     }
 
     /** Rows labelled "feature <id modulo labels>". */
-    private Path write(String name, int rows, WriterSettings settings, ColumnEncodings encodings, int labels) throws IOException {
+    private Path write(String name, int rows, WriterSettings settings, ColumnEncodings encodings, int labels)
+            throws IOException {
         Path file = dir.resolve(name);
         Random random = new Random(42);
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(), SCHEMA,
-                footer(), settings, encodings)) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file), file.toString(), SCHEMA, footer(), settings, encodings)) {
             for (int i = 0; i < rows; i++) {
                 writer.write(row(i, random, "feature " + i % labels));
             }
@@ -320,9 +432,12 @@ class GeoParquetFileWriterTest {
 
     private static FooterEntries footer() {
         Map<String, String> entries = new LinkedHashMap<>();
-        entries.put("geo", GeoMetadata.builder()
-                .wkbColumn("geometry", List.of("Polygon"), null, "bbox")
-                .build().rawString());
+        entries.put(
+                "geo",
+                GeoMetadata.builder()
+                        .wkbColumn("geometry", List.of("Polygon"), null, "bbox")
+                        .build()
+                        .rawString());
         entries.put("zz-first-by-insertion", "1");
         entries.put("aa-second", "{\"unicode\": \"Zürich – 東京\"}");
         return FooterEntries.canonicalOf(entries);
@@ -341,8 +456,12 @@ class GeoParquetFileWriterTest {
             double x = random.nextDouble() * 360 - 180;
             double y = random.nextDouble() * 170 - 85;
             Geometry box = GEOMETRIES.createPolygon(new Coordinate[] {
-                    new Coordinate(x, y), new Coordinate(x + 1, y), new Coordinate(x + 1, y + 2),
-                    new Coordinate(x, y + 2), new Coordinate(x, y)});
+                new Coordinate(x, y),
+                new Coordinate(x + 1, y),
+                new Coordinate(x + 1, y + 2),
+                new Coordinate(x, y + 2),
+                new Coordinate(x, y)
+            });
             GeometryCodec.forColumn(SCHEMA, "geometry", GeometryEncoding.WKB).encode(box, row);
         }
         Group stale = row.addGroup("bbox");

@@ -8,7 +8,6 @@ import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.PeerData;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,15 +45,20 @@ class RewriteTest {
 
         Map<String, String> canonicalBefore = before.footer().canonicalEntries().asMap();
         Map<String, String> canonicalAfter = after.footer().canonicalEntries().asMap();
-        assertEquals(List.copyOf(canonicalBefore.keySet()), List.copyOf(canonicalAfter.keySet()), "canonical keys in order");
-        assertEquals(GeoParquetFileWriter.WRITER_MODEL, after.footer().keyValues().get(GeoParquetFileWriter.WRITER_MODEL_KEY));
+        assertEquals(
+                List.copyOf(canonicalBefore.keySet()), List.copyOf(canonicalAfter.keySet()), "canonical keys in order");
+        assertEquals(
+                GeoParquetFileWriter.WRITER_MODEL,
+                after.footer().keyValues().get(GeoParquetFileWriter.WRITER_MODEL_KEY));
 
         // DuckDB, which shares no code with parquet-java, sees the same bytes and rows in both files.
         Map<String, byte[]> duckBefore = DuckDb.footerEntries(source);
         Map<String, byte[]> duckAfter = DuckDb.footerEntries(target);
         for (String key : canonicalBefore.keySet()) {
             assertArrayEquals(duckBefore.get(key), duckAfter.get(key), "footer entry " + key + " byte for byte");
-            assertArrayEquals(canonicalBefore.get(key).getBytes(StandardCharsets.UTF_8), duckAfter.get(key),
+            assertArrayEquals(
+                    canonicalBefore.get(key).getBytes(StandardCharsets.UTF_8),
+                    duckAfter.get(key),
                     "footer entry " + key + " as our reader decoded it");
         }
         assertEquals(before.rows().size(), DuckDb.countRows(target));
@@ -68,11 +72,14 @@ class RewriteTest {
         ParquetRows.Contents before = ParquetRows.read(source);
         for (CompressionCodecName codec : WriterSettings.SUPPORTED_CODECS) {
             Path target = dir.resolve(codec + ".parquet");
-            ParquetRows.rewrite(source, target, WriterSettings.defaults().withCodec(codec).withRowGroupRowCountLimit(7));
+            ParquetRows.rewrite(
+                    source, target, WriterSettings.defaults().withCodec(codec).withRowGroupRowCountLimit(7));
             ParquetRows.Contents after = ParquetRows.read(target);
             assertEquals(rowsAsText(before), rowsAsText(after), codec.name());
-            after.footer().rowGroups().forEach(block -> block.getColumns()
-                    .forEach(column -> assertEquals(codec, column.getCodec(), peerFile)));
+            after.footer()
+                    .rowGroups()
+                    .forEach(block ->
+                            block.getColumns().forEach(column -> assertEquals(codec, column.getCodec(), peerFile)));
             assertEquals(before.rows().size(), DuckDb.countRows(target), "DuckDB reads " + codec);
         }
     }

@@ -1,7 +1,23 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.CorruptDataException;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.LocalInputFile;
@@ -11,22 +27,6 @@ import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.SeekableInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Parquet layer tells a failure of the storage beneath (reported as the storage raised it: the same work may succeed
@@ -45,8 +45,12 @@ class StorageFailureOrBadFileTest {
         for (long capacity : new long[] {2, 100, 5_000}) {
             Path file = dir.resolve("full-" + capacity + ".parquet");
             IOException failure = assertThrows(IOException.class, () -> {
-                try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(diskFull(new LocalOutputFile(file), capacity), file.toString(),
-                        SyntheticParcels.schema(), SyntheticParcels.footer(), WriterSettings.defaults().withRowGroupRowCountLimit(50))) {
+                try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                        diskFull(new LocalOutputFile(file), capacity),
+                        file.toString(),
+                        SyntheticParcels.schema(),
+                        SyntheticParcels.footer(),
+                        WriterSettings.defaults().withRowGroupRowCountLimit(50))) {
                     for (Group row : parcels(200)) {
                         writer.write(row);
                     }
@@ -54,7 +58,9 @@ class StorageFailureOrBadFileTest {
                 }
             });
             assertFalse(failure instanceof CorruptDataException, capacity + " bytes: " + failure);
-            assertTrue(String.valueOf(failure.getMessage()).contains(NO_SPACE), capacity + " bytes: " + failure.getMessage());
+            assertTrue(
+                    String.valueOf(failure.getMessage()).contains(NO_SPACE),
+                    capacity + " bytes: " + failure.getMessage());
         }
     }
 
@@ -62,11 +68,13 @@ class StorageFailureOrBadFileTest {
     void aReadFailureOfTheStorageIsReportedAsItCame() throws IOException {
         Path file = write(dir.resolve("parcels.parquet"), 200);
         IOException refused = new IOException("connection reset");
-        try (GeoParquetFileReader reader = GeoParquetFileReader.open(failingBeforeFooter(file, refused), file.toString())) {
+        try (GeoParquetFileReader reader =
+                GeoParquetFileReader.open(failingBeforeFooter(file, refused), file.toString())) {
             assertSame(refused, assertThrows(IOException.class, reader::nextRowGroup), "the storage's own failure");
         }
-        java.nio.file.AccessDeniedException denied = new java.nio.file.AccessDeniedException(file.toString());
-        try (GeoParquetFileReader reader = GeoParquetFileReader.open(failingBeforeFooter(file, denied), file.toString())) {
+        AccessDeniedException denied = new AccessDeniedException(file.toString());
+        try (GeoParquetFileReader reader =
+                GeoParquetFileReader.open(failingBeforeFooter(file, denied), file.toString())) {
             assertSame(denied, assertThrows(IOException.class, reader::nextColumnarRowGroup));
         }
     }
@@ -88,8 +96,10 @@ class StorageFailureOrBadFileTest {
             assertInstanceOf(CorruptDataException.class, bad);
             assertTrue(bad.getMessage().startsWith(damaged.toString()), bad.getMessage());
         }
-        Path truncated = Files.write(dir.resolve("truncated.parquet"), java.util.Arrays.copyOf(bytes, bytes.length - 3));
-        assertThrows(ParquetFileException.class, () -> GeoParquetFileReader.open(truncated).close());
+        Path truncated = Files.write(dir.resolve("truncated.parquet"), Arrays.copyOf(bytes, bytes.length - 3));
+        assertThrows(
+                ParquetFileException.class,
+                () -> GeoParquetFileReader.open(truncated).close());
     }
 
     private static List<Group> parcels(int count) {
@@ -102,8 +112,12 @@ class StorageFailureOrBadFileTest {
     }
 
     private static Path write(Path file, int rows) throws IOException {
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(new LocalOutputFile(file), file.toString(),
-                SyntheticParcels.schema(), SyntheticParcels.footer(), WriterSettings.defaults().withRowGroupRowCountLimit(50))) {
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                SyntheticParcels.schema(),
+                SyntheticParcels.footer(),
+                WriterSettings.defaults().withRowGroupRowCountLimit(50))) {
             for (Group row : parcels(rows)) {
                 writer.write(row);
             }
@@ -164,7 +178,9 @@ class StorageFailureOrBadFileTest {
     /** The file, on a storage that serves its footer and then fails every read of its data with {@code failure}. */
     private static InputFile failingBeforeFooter(Path file, IOException failure) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
-        int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getInt();
         long footerStart = bytes.length - 8L - footerLength;
         LocalInputFile local = new LocalInputFile(file);
         return new InputFile() {

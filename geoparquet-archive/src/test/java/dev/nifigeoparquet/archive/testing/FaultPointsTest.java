@@ -1,23 +1,23 @@
 package dev.nifigeoparquet.archive.testing;
 
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class FaultPointsTest {
 
     private static List<String> calls(int count, int... commitPoints) {
         Set<Integer> commits = IntStream.of(commitPoints).boxed().collect(Collectors.toSet());
         return IntStream.rangeClosed(1, count)
-                .mapToObj(i -> (commits.contains(i) ? "createExclusive _geoparquet_archive/log/x/" : "list dir-") + i).toList();
+                .mapToObj(i -> (commits.contains(i) ? "createExclusive _geoparquet_archive/log/x/" : "list dir-") + i)
+                .toList();
     }
 
     @Test
@@ -27,7 +27,11 @@ class FaultPointsTest {
 
         Set<Integer> chosen = sample.stream().map(FaultPoints.Point::failAt).collect(Collectors.toSet());
         assertTrue(chosen.containsAll(Set.of(1, 37, 211, 499, 500)), "commit points and both ends: " + chosen);
-        assertEquals(EnumSet.allOf(Fault.class), sample.stream().map(FaultPoints.Point::fault).collect(Collectors.toCollection(() -> EnumSet.noneOf(Fault.class))));
+        assertEquals(
+                EnumSet.allOf(Fault.class),
+                sample.stream()
+                        .map(FaultPoints.Point::fault)
+                        .collect(Collectors.toCollection(() -> EnumSet.noneOf(Fault.class))));
         assertTrue(sample.size() <= 20 + 3 + 2, "about the asked spread: " + sample.size());
         sample.forEach(point -> assertEquals(calls.get(point.failAt() - 1), point.call()));
         assertEquals(sample, FaultPoints.sample(calls, 20), "the same calls give the same sample");
@@ -38,14 +42,21 @@ class FaultPointsTest {
         List<String> calls = calls(2, 2);
         List<FaultPoints.Point> sample = FaultPoints.sample(calls, 20);
 
-        assertEquals(EnumSet.allOf(Fault.class), sample.stream().map(FaultPoints.Point::fault).collect(Collectors.toCollection(() -> EnumSet.noneOf(Fault.class))));
-        assertTrue(sample.stream().filter(point -> point.fault() == Fault.CRASH_AFTER).allMatch(point -> point.failAt() <= 2));
+        assertEquals(
+                EnumSet.allOf(Fault.class),
+                sample.stream()
+                        .map(FaultPoints.Point::fault)
+                        .collect(Collectors.toCollection(() -> EnumSet.noneOf(Fault.class))));
+        assertTrue(sample.stream()
+                .filter(point -> point.fault() == Fault.CRASH_AFTER)
+                .allMatch(point -> point.failAt() <= 2));
     }
 
     @Test
     void theFullProductIsEveryCallWithEveryKind() {
         List<String> calls = calls(7, 3);
         assertEquals(7 * Fault.values().length, FaultPoints.every(calls).size());
-        assertEquals(7 * Fault.values().length, Set.copyOf(FaultPoints.every(calls)).size());
+        assertEquals(
+                7 * Fault.values().length, Set.copyOf(FaultPoints.every(calls)).size());
     }
 }

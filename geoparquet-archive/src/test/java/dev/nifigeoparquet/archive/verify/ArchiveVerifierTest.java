@@ -1,11 +1,15 @@
 package dev.nifigeoparquet.archive.verify;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
-import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.GeneratedArchive;
 import dev.nifigeoparquet.archive.compaction.TestClock;
@@ -13,15 +17,11 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.CompactionSettings;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
-import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
-import org.apache.parquet.example.data.Group;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -29,13 +29,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ArchiveVerifierTest {
 
@@ -54,7 +54,8 @@ class ArchiveVerifierTest {
     private void createArchive() throws IOException {
         root = temp.resolve("archive");
         archive = GeneratedArchive.create(new LocalArchiveStorage(root), new TestClock(START));
-        rows = GeneratedArchive.fill(archive, 0, 0, 4, ROWS_PER_FILE) + GeneratedArchive.fill(archive, 1, 10_000, 2, ROWS_PER_FILE);
+        rows = GeneratedArchive.fill(archive, 0, 0, 4, ROWS_PER_FILE)
+                + GeneratedArchive.fill(archive, 1, 10_000, 2, ROWS_PER_FILE);
     }
 
     @Test
@@ -74,7 +75,8 @@ class ArchiveVerifierTest {
         assertTrue(report.keysChecked());
         assertTrue(report.knownVariations().isEmpty());
         for (String call : recorder.calls()) {
-            assertTrue(call.startsWith("list ") || call.startsWith("open ") || call.startsWith("read "),
+            assertTrue(
+                    call.startsWith("list ") || call.startsWith("open ") || call.startsWith("read "),
                     "verification only lists and reads, but made: " + call);
         }
         JsonNode json = JSON.readTree(report.toJsonString());
@@ -83,15 +85,18 @@ class ArchiveVerifierTest {
         assertEquals(rows, json.path("rows").asLong());
         assertEquals(0, json.path("problems").size());
 
-        VerificationReport reconciled = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive()
-                .expectingRows(rows - 10, 15, 5));
+        VerificationReport reconciled =
+                new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(rows - 10, 15, 5));
         assertTrue(reconciled.consistent(), "baseline + inserted - deleted matches: " + reconciled.problems());
     }
 
     @Test
     void theCrsIsDescribedByItsProjJsonId() throws IOException {
-        GeoParquetArchive epsg = GeneratedArchive.create(new LocalArchiveStorage(temp.resolve("epsg")), new TestClock(START),
-                CompactionSettings.DEFAULT, GeneratedArchive.GEO_EPSG_4326);
+        GeoParquetArchive epsg = GeneratedArchive.create(
+                new LocalArchiveStorage(temp.resolve("epsg")),
+                new TestClock(START),
+                CompactionSettings.DEFAULT,
+                GeneratedArchive.GEO_EPSG_4326);
         GeneratedArchive.fill(epsg, 0, 0, 1, 5);
         VerificationReport report = new ArchiveVerifier(epsg).verify();
         assertTrue(report.consistent(), report.problems().toString());
@@ -132,8 +137,13 @@ class ArchiveVerifierTest {
         String withBbox = liveFile(cell, 1);
         String withTypes = liveFile(cell, 2);
         ObjectNode crs = geoBlock();
-        column(crs).putObject("crs").put("type", "ProjectedCRS").put("name", "WGS 84 / Pseudo-Mercator")
-                .putObject("id").put("authority", "EPSG").put("code", 3857);
+        column(crs)
+                .putObject("crs")
+                .put("type", "ProjectedCRS")
+                .put("name", "WGS 84 / Pseudo-Mercator")
+                .putObject("id")
+                .put("authority", "EPSG")
+                .put("code", 3857);
         rewriteWithGeo(withCrs, JSON.writeValueAsString(crs));
         ObjectNode bbox = geoBlock();
         column(bbox).putArray("bbox").add(9.5).add(49.5).add(10.5).add(50.5);
@@ -148,10 +158,21 @@ class ArchiveVerifierTest {
         assertEquals("columns.geometry.bbox", pathOf(report, withBbox));
         assertEquals("columns.geometry.geometry_types", pathOf(report, withTypes));
         assertTrue(geoProblem(report, withCrs).message().contains("columns.geometry.crs"));
-        assertEquals("Polygon", geoProblem(report, withTypes).detail().path("differences").get(0).path("actual").get(1).asText());
+        assertEquals(
+                "Polygon",
+                geoProblem(report, withTypes)
+                        .detail()
+                        .path("differences")
+                        .get(0)
+                        .path("actual")
+                        .get(1)
+                        .asText());
         Problem crsProblem = only(report, ProblemKind.CRS_MISMATCH);
         assertEquals(withCrs, crsProblem.file());
-        assertTrue(crsProblem.message().contains("EPSG:3857") && crsProblem.message().contains("OGC:CRS84"), crsProblem.message());
+        assertTrue(
+                crsProblem.message().contains("EPSG:3857")
+                        && crsProblem.message().contains("OGC:CRS84"),
+                crsProblem.message());
     }
 
     @Test
@@ -178,12 +199,22 @@ class ArchiveVerifierTest {
         VerificationReport report = new ArchiveVerifier(archive).verify();
 
         assertEquals(truncated, only(report, ProblemKind.CORRUPT_FILE).file());
-        assertTrue(only(report, ProblemKind.CORRUPT_FILE).message().contains("truncated"), only(report, ProblemKind.CORRUPT_FILE).message());
+        assertTrue(
+                only(report, ProblemKind.CORRUPT_FILE).message().contains("truncated"),
+                only(report, ProblemKind.CORRUPT_FILE).message());
         assertEquals(truncated, only(report, ProblemKind.SIZE_MISMATCH).file());
         assertEquals(missing, only(report, ProblemKind.MISSING_FILE).file());
         assertEquals(unpublished, only(report, ProblemKind.UNPUBLISHED_FILE).file());
-        assertEquals(List.of(untracked, withoutLog), report.problemsOf(ProblemKind.UNTRACKED_FILE).stream().map(Problem::file).sorted().toList());
-        assertEquals(rows - 2 * ROWS_PER_FILE, report.rowsRead(), "the staged file is read; the truncated and missing ones cannot be");
+        assertEquals(
+                List.of(untracked, withoutLog),
+                report.problemsOf(ProblemKind.UNTRACKED_FILE).stream()
+                        .map(Problem::file)
+                        .sorted()
+                        .toList());
+        assertEquals(
+                rows - 2 * ROWS_PER_FILE,
+                report.rowsRead(),
+                "the staged file is read; the truncated and missing ones cannot be");
         assertEquals(6, report.problems().size(), report.problems().toString());
     }
 
@@ -205,21 +236,36 @@ class ArchiveVerifierTest {
             String other = duplicate.file().equals(firstFile) ? secondFile : firstFile;
             assertTrue(duplicate.message().contains(other), duplicate.message());
         }
-        assertTrue(duplicates.get(0).message().contains("key 40"), duplicates.get(0).message());
+        assertTrue(
+                duplicates.get(0).message().contains("key 40"),
+                duplicates.get(0).message());
         assertEquals(2, report.problems().size(), "nothing else is wrong: " + report.problems());
-        assertEquals(4, ((Number) DuckDb.query("SELECT count(*) FROM read_parquet(?) WHERE id IN (40, 41)",
-                root + "/*/*.parquet").get(0).get(0)).longValue(), "DuckDB sees each of the two keys twice");
+        assertEquals(
+                4,
+                ((Number) DuckDb.query(
+                                        "SELECT count(*) FROM read_parquet(?) WHERE id IN (40, 41)",
+                                        root + "/*/*.parquet")
+                                .get(0)
+                                .get(0))
+                        .longValue(),
+                "DuckDB sees each of the two keys twice");
 
-        assertTrue(new ArchiveVerifier(archive).verify(VerifyOptions.partitions(List.of(first))).consistent(),
+        assertTrue(
+                new ArchiveVerifier(archive)
+                        .verify(VerifyOptions.partitions(List.of(first)))
+                        .consistent(),
                 "within one partition the keys are unique");
     }
 
     @Test
     void aCountMismatchIsReported() throws IOException {
         createArchive();
-        VerificationReport report = new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(rows, 10, 3));
+        VerificationReport report =
+                new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(rows, 10, 3));
         Problem total = only(report, ProblemKind.TOTAL_MISMATCH);
-        assertTrue(total.message().contains(rows + " rows") && total.message().contains((rows + 7) + " were expected"), total.message());
+        assertTrue(
+                total.message().contains(rows + " rows") && total.message().contains((rows + 7) + " were expected"),
+                total.message());
         assertEquals(rows + 7, report.toJson().path("expectedRows").asLong());
     }
 
@@ -237,13 +283,18 @@ class ArchiveVerifierTest {
         assertEquals(byCell.size(), report.partitions());
         assertEquals(byCell.values().stream().mapToLong(List::size).sum(), report.rows());
         // Every adopted file carries its own bbox, and the copy of the peer file's block inside ARROW:schema.
-        assertEquals(2 * byCell.size(), report.knownVariations().size(), report.knownVariations().toString());
+        assertEquals(
+                2 * byCell.size(),
+                report.knownVariations().size(),
+                report.knownVariations().toString());
         for (Problem variation : report.knownVariations()) {
             if (variation.kind() == ProblemKind.GEO_MISMATCH) {
                 assertTrue(variation.message().contains("columns.geometry.bbox"), variation.message());
             } else {
                 assertEquals(ProblemKind.FOOTER_MISMATCH, variation.kind());
-                assertTrue(variation.message().contains("'ARROW:schema'") && variation.message().contains("its copy of 'geo'"),
+                assertTrue(
+                        variation.message().contains("'ARROW:schema'")
+                                && variation.message().contains("its copy of 'geo'"),
                         variation.message());
             }
         }
@@ -263,7 +314,11 @@ class ArchiveVerifierTest {
         Path path = root.resolve(file);
         ParquetRows.Contents contents = ParquetRows.read(path);
         Files.delete(path);
-        ArchiveFixtures.writeFile(path, contents.footer().schema(), FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo)), contents.rows());
+        ArchiveFixtures.writeFile(
+                path,
+                contents.footer().schema(),
+                FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo)),
+                contents.rows());
     }
 
     private static ObjectNode geoBlock() throws IOException {
@@ -281,7 +336,9 @@ class ArchiveVerifierTest {
     }
 
     private static Problem geoProblem(VerificationReport report, String file) {
-        List<Problem> problems = report.problemsOf(ProblemKind.GEO_MISMATCH).stream().filter(p -> p.file().equals(file)).toList();
+        List<Problem> problems = report.problemsOf(ProblemKind.GEO_MISMATCH).stream()
+                .filter(p -> p.file().equals(file))
+                .toList();
         assertEquals(1, problems.size(), file + " in " + report.problems());
         return problems.get(0);
     }
@@ -293,7 +350,7 @@ class ArchiveVerifierTest {
     }
 
     private static List<String> texts(JsonNode array) {
-        List<String> texts = new java.util.ArrayList<>();
+        List<String> texts = new ArrayList<>();
         for (Iterator<JsonNode> it = array.elements(); it.hasNext(); ) {
             texts.add(it.next().asText());
         }

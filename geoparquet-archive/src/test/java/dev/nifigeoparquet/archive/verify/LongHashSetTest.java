@@ -1,15 +1,14 @@
 package dev.nifigeoparquet.archive.verify;
 
-import dev.nifigeoparquet.archive.format.FeatureKey;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nifigeoparquet.archive.format.FeatureKey;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 class LongHashSetTest {
 
@@ -36,8 +35,10 @@ class LongHashSetTest {
 
     @Test
     void keyHashesSeparateValuesAndColumns() {
-        assertEquals(KeyHashes.hash(new FeatureKey(List.of("a", "bc"))), KeyHashes.hash(new FeatureKey(List.of("a", "bc"))));
-        assertNotEquals(KeyHashes.hash(new FeatureKey(List.of("a", "bc"))), KeyHashes.hash(new FeatureKey(List.of("ab", "c"))));
+        assertEquals(
+                KeyHashes.hash(new FeatureKey(List.of("a", "bc"))), KeyHashes.hash(new FeatureKey(List.of("a", "bc"))));
+        assertNotEquals(
+                KeyHashes.hash(new FeatureKey(List.of("a", "bc"))), KeyHashes.hash(new FeatureKey(List.of("ab", "c"))));
         assertNotEquals(KeyHashes.hash(new FeatureKey(List.of("1"))), KeyHashes.hash(new FeatureKey(List.of("2"))));
     }
 }

@@ -1,12 +1,11 @@
 package dev.nifigeoparquet.processors.geometry;
 
+import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.nifi.record.path.FieldValue;
 import org.apache.nifi.record.path.RecordPath;
 import org.apache.nifi.record.path.exception.RecordPathException;
 import org.apache.nifi.serialization.record.Record;
-
-import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The record field a geometry (or a coordinate) is read from: a RecordPath such as {@code /geometry},

@@ -1,19 +1,19 @@
 package dev.nifigeoparquet.processors.geometry;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.geojson.GeoJsonGeometry;
-import org.apache.nifi.serialization.record.Record;
-import org.locationtech.jts.geom.Geometry;
-import org.locationtech.jts.geom.GeometryFactory;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collection;
 import java.util.Map;
+import org.apache.nifi.serialization.record.Record;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
 
 /**
  * Reads GeoJSON geometries (RFC 7946, section 3.1) into JTS, from a JSON string or from the nested record or map
@@ -36,14 +36,15 @@ final class GeoJsonGeometries {
         if (value instanceof String text) {
             try {
                 node = JSON.readTree(text);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (JsonProcessingException e) {
                 throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage());
             }
         } else {
             node = toJson(value);
         }
         if (node == null || !node.isObject()) {
-            throw new IllegalArgumentException("a GeoJSON geometry must be an object, not " + (node == null ? "null" : node.getNodeType()));
+            throw new IllegalArgumentException(
+                    "a GeoJSON geometry must be an object, not " + (node == null ? "null" : node.getNodeType()));
         }
         return reader.read(node);
     }

@@ -1,5 +1,11 @@
 package dev.nifigeoparquet.processors.geometry;
 
+import static dev.nifigeoparquet.processors.geometry.UnkeyableRecordException.INVALID_GEOMETRY;
+import static dev.nifigeoparquet.processors.geometry.UnkeyableRecordException.MISSING_GEOMETRY;
+
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+import java.util.Optional;
 import org.apache.nifi.serialization.record.Record;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
@@ -7,13 +13,6 @@ import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKTReader;
-
-import java.nio.ByteBuffer;
-import java.util.HexFormat;
-import java.util.Optional;
-
-import static dev.nifigeoparquet.processors.geometry.UnkeyableRecordException.INVALID_GEOMETRY;
-import static dev.nifigeoparquet.processors.geometry.UnkeyableRecordException.MISSING_GEOMETRY;
 
 /**
  * Reads a record's geometry in the configured {@link GeometryFormat}. Holds JTS readers, which are not thread-safe:
@@ -35,7 +34,8 @@ public final class GeometryExtractor {
      * @param longitudeField the x field (only for {@link GeometryFormat#LON_LAT})
      * @param latitudeField  the y field (only for {@link GeometryFormat#LON_LAT})
      */
-    public GeometryExtractor(GeometryFormat format, FieldPath geometryField, FieldPath longitudeField, FieldPath latitudeField) {
+    public GeometryExtractor(
+            GeometryFormat format, FieldPath geometryField, FieldPath longitudeField, FieldPath latitudeField) {
         this.format = format;
         this.geometryField = geometryField;
         this.longitudeField = longitudeField;
@@ -55,7 +55,8 @@ public final class GeometryExtractor {
                 case WKB -> wkbReader.read(wkbBytes(value));
                 case WKT -> {
                     if (!(value instanceof String text)) {
-                        throw new IllegalArgumentException("WKT must be a string, found " + value.getClass().getSimpleName());
+                        throw new IllegalArgumentException("WKT must be a string, found "
+                                + value.getClass().getSimpleName());
                     }
                     yield wktReader.read(text);
                 }
@@ -63,8 +64,10 @@ public final class GeometryExtractor {
                 case LON_LAT -> throw new IllegalStateException("handled above");
             };
         } catch (ParseException | IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-            throw new UnkeyableRecordException(INVALID_GEOMETRY, "field '" + geometryField + "' is not valid " + format.getDisplayName()
-                    + ": " + e.getMessage(), e);
+            throw new UnkeyableRecordException(
+                    INVALID_GEOMETRY,
+                    "field '" + geometryField + "' is not valid " + format.getDisplayName() + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -84,7 +87,8 @@ public final class GeometryExtractor {
         try {
             return Double.parseDouble(value.toString().strip());
         } catch (NumberFormatException e) {
-            throw new UnkeyableRecordException(INVALID_GEOMETRY, "field '" + field + "' holds '" + value + "', which is not a number");
+            throw new UnkeyableRecordException(
+                    INVALID_GEOMETRY, "field '" + field + "' holds '" + value + "', which is not a number");
         }
     }
 
@@ -115,6 +119,7 @@ public final class GeometryExtractor {
                 throw new IllegalArgumentException("a WKB string must be hexadecimal: " + e.getMessage());
             }
         }
-        throw new IllegalArgumentException("WKB must be bytes or a hexadecimal string, found " + value.getClass().getSimpleName());
+        throw new IllegalArgumentException("WKB must be bytes or a hexadecimal string, found "
+                + value.getClass().getSimpleName());
     }
 }

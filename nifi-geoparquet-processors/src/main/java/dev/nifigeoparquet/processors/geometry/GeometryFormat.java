@@ -4,14 +4,18 @@ import org.apache.nifi.components.DescribedValue;
 
 /** How a record carries its geometry. */
 public enum GeometryFormat implements DescribedValue {
-
-    WKB("WKB", "The geometry field holds Well-Known Binary: bytes (as Avro, Parquet and most binary formats deliver them), an"
-            + " array of byte values, or a hexadecimal string. ISO and extended (PostGIS) WKB are both read."),
+    WKB(
+            "WKB",
+            "The geometry field holds Well-Known Binary: bytes (as Avro, Parquet and most binary formats deliver them), an"
+                    + " array of byte values, or a hexadecimal string. ISO and extended (PostGIS) WKB are both read."),
     WKT("WKT", "The geometry field holds a Well-Known Text string, such as POINT (13.4 52.5)."),
-    GEOJSON("GeoJSON", "The geometry field holds a GeoJSON geometry, either as a JSON string or as a nested record with 'type' and"
-            + " 'coordinates' (or 'geometries'), as a JSON reader delivers it. A GeoJSON Feature is accepted and its geometry used."),
-    LON_LAT("Longitude and Latitude Fields", "Two numeric fields hold a point's x (longitude, or easting) and y (latitude, or"
-            + " northing).");
+    GEOJSON(
+            "GeoJSON",
+            "The geometry field holds a GeoJSON geometry, either as a JSON string or as a nested record with 'type' and"
+                    + " 'coordinates' (or 'geometries'), as a JSON reader delivers it. A GeoJSON Feature is accepted and its geometry used."),
+    LON_LAT(
+            "Longitude and Latitude Fields",
+            "Two numeric fields hold a point's x (longitude, or easting) and y (latitude, or" + " northing).");
 
     private final String displayName;
     private final String description;

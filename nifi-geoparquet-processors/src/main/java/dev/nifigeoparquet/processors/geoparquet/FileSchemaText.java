@@ -31,51 +31,56 @@ final class FileSchemaText {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A file's schema and the footer entries every rewrite of it carries. */
-    record FileSchema(MessageType schema, FooterEntries footer) {
-    }
+    record FileSchema(MessageType schema, FooterEntries footer) {}
 
-    private FileSchemaText() {
-    }
+    private FileSchemaText() {}
 
     /**
      * The text. The schema is carried in the footer form ({@link ParquetSchemaJson}), which keeps every logical type
      * parameter (a GEOMETRY crs that is a PROJJSON document among them); empty only when the schema cannot be written
      * in it.
      */
-    static Optional<String> of(final MessageType schema, final FooterEntries footer) {
-        final ObjectNode root = JSON.createObjectNode();
+    static Optional<String> of(MessageType schema, FooterEntries footer) {
+        ObjectNode root = JSON.createObjectNode();
         try {
             root.set("parquetSchema", ParquetSchemaJson.toJson(schema));
-        } catch (final RuntimeException e) {
+        } catch (RuntimeException e) {
             return Optional.empty();
         }
-        final ObjectNode entries = root.putObject("footer");
+        ObjectNode entries = root.putObject("footer");
         footer.asMap().forEach(entries::put);
         try {
             return Optional.of(JSON.writeValueAsString(root));
-        } catch (final JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             return Optional.empty();
         }
     }
 
     /** The file schema a record schema carries, if it still describes exactly the record's top-level fields. */
-    static Optional<FileSchema> carriedBy(final RecordSchema recordSchema) {
-        if (recordSchema == null || !FORMAT.equals(recordSchema.getSchemaFormat().orElse(null))
+    static Optional<FileSchema> carriedBy(RecordSchema recordSchema) {
+        if (recordSchema == null
+                || !FORMAT.equals(recordSchema.getSchemaFormat().orElse(null))
                 || recordSchema.getSchemaText().isEmpty()) {
             return Optional.empty();
         }
         try {
-            final JsonNode root = JSON.readTree(recordSchema.getSchemaText().get());
-            final MessageType schema = ParquetSchemaJson.fromJson(root.path("parquetSchema"));
-            final List<String> parquetNames = schema.getFields().stream().map(Type::getName).toList();
-            final List<String> recordNames = recordSchema.getFields().stream().map(RecordField::getFieldName).toList();
+            JsonNode root = JSON.readTree(recordSchema.getSchemaText().get());
+            MessageType schema = ParquetSchemaJson.fromJson(root.path("parquetSchema"));
+            List<String> parquetNames =
+                    schema.getFields().stream().map(Type::getName).toList();
+            List<String> recordNames = recordSchema.getFields().stream()
+                    .map(RecordField::getFieldName)
+                    .toList();
             if (!parquetNames.equals(recordNames)) {
                 return Optional.empty();
             }
-            final Map<String, String> entries = new LinkedHashMap<>();
-            root.path("footer").properties().forEach(entry -> entries.put(entry.getKey(), entry.getValue().asText()));
+            Map<String, String> entries = new LinkedHashMap<>();
+            root.path("footer")
+                    .properties()
+                    .forEach(entry ->
+                            entries.put(entry.getKey(), entry.getValue().asText()));
             return Optional.of(new FileSchema(schema, FooterEntries.canonicalOf(entries)));
-        } catch (final JsonProcessingException | RuntimeException e) {
+        } catch (JsonProcessingException | RuntimeException e) {
             return Optional.empty();
         }
     }

@@ -2,6 +2,7 @@ package dev.nifigeoparquet.processors.geoparquet;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.nifi.annotation.documentation.CapabilityDescription;
@@ -11,6 +12,7 @@ import org.apache.nifi.annotation.lifecycle.OnEnabled;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.controller.AbstractControllerService;
 import org.apache.nifi.controller.ConfigurationContext;
+import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
 import org.apache.nifi.logging.ComponentLog;
 import org.apache.nifi.processor.DataUnit;
@@ -53,20 +55,22 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
 
     public static final PropertyDescriptor SPOOL_DIRECTORY = new PropertyDescriptor.Builder()
             .name("Spool Directory")
-            .description("Where content is copied before it is read (a Parquet footer sits at the end of the file and a "
-                    + "record reader gets a forward-only stream). Empty: the JVM's temporary directory. Point it at a disk "
-                    + "with room for Maximum Content Size times the reads that run at once. Copies are deleted when the "
-                    + "reader is closed or the content cannot be read.")
+            .description(
+                    "Where content is copied before it is read (a Parquet footer sits at the end of the file and a "
+                            + "record reader gets a forward-only stream). Empty: the JVM's temporary directory. Point it at a disk "
+                            + "with room for Maximum Content Size times the reads that run at once. Copies are deleted when the "
+                            + "reader is closed or the content cannot be read.")
             .required(false)
-            .expressionLanguageSupported(org.apache.nifi.expression.ExpressionLanguageScope.ENVIRONMENT)
+            .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.createDirectoryExistsValidator(true, false))
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(GEOMETRY_FORMAT, MAXIMUM_CONTENT_SIZE, SPOOL_DIRECTORY);
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS =
+            List.of(GEOMETRY_FORMAT, MAXIMUM_CONTENT_SIZE, SPOOL_DIRECTORY);
 
     private volatile RecordGeometryEncoding geometryFormat;
     private volatile long maximumContentBytes;
-    private volatile java.nio.file.Path spoolDirectory;
+    private volatile Path spoolDirectory;
 
     @Override
     protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
@@ -74,11 +78,15 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
     }
 
     @OnEnabled
-    public void onEnabled(final ConfigurationContext context) {
+    public void onEnabled(ConfigurationContext context) {
         geometryFormat = context.getProperty(GEOMETRY_FORMAT).asAllowableValue(RecordGeometryEncoding.class);
-        maximumContentBytes = context.getProperty(MAXIMUM_CONTENT_SIZE).asDataSize(DataUnit.B).longValue();
-        final String directory = context.getProperty(SPOOL_DIRECTORY).evaluateAttributeExpressions().getValue();
-        spoolDirectory = java.nio.file.Path.of(directory == null || directory.isBlank() ? System.getProperty("java.io.tmpdir") : directory);
+        maximumContentBytes =
+                context.getProperty(MAXIMUM_CONTENT_SIZE).asDataSize(DataUnit.B).longValue();
+        String directory = context.getProperty(SPOOL_DIRECTORY)
+                .evaluateAttributeExpressions()
+                .getValue();
+        spoolDirectory =
+                Path.of(directory == null || directory.isBlank() ? System.getProperty("java.io.tmpdir") : directory);
     }
 
     /**
@@ -86,11 +94,12 @@ public class GeoParquetReader extends AbstractControllerService implements Recor
      * reader deletes when closed.
      */
     @Override
-    public RecordReader createRecordReader(final Map<String, String> variables, final InputStream in, final long inputLength,
-                                           final ComponentLog logger) throws MalformedRecordException, IOException {
-        final String filename = variables == null ? null : variables.get(CoreAttributes.FILENAME.key());
-        final String name = filename == null ? "FlowFile content" : filename;
-        final SpooledContent content = SpooledContent.spool(in, inputLength, maximumContentBytes, spoolDirectory);
+    public RecordReader createRecordReader(
+            Map<String, String> variables, InputStream in, long inputLength, ComponentLog logger)
+            throws MalformedRecordException, IOException {
+        String filename = variables == null ? null : variables.get(CoreAttributes.FILENAME.key());
+        String name = filename == null ? "FlowFile content" : filename;
+        SpooledContent content = SpooledContent.spool(in, inputLength, maximumContentBytes, spoolDirectory);
         return new GeoParquetRecordReader(content, name, geometryFormat);
     }
 }

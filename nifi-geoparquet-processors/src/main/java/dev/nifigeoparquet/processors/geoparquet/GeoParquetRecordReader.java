@@ -46,7 +46,7 @@ public final class GeoParquetRecordReader implements RecordReader {
     private long rowIndex;
 
     /** Takes ownership of {@code content}: it is deleted when this reader is closed or cannot be created. */
-    GeoParquetRecordReader(final SpooledContent content, final String name, final RecordGeometryEncoding geometryFormat)
+    GeoParquetRecordReader(SpooledContent content, String name, RecordGeometryEncoding geometryFormat)
             throws IOException, MalformedRecordException {
         this.content = content;
         GeoParquetFileReader opened = null;
@@ -57,53 +57,55 @@ public final class GeoParquetRecordReader implements RecordReader {
             this.geo = parseGeo(footer, name);
             this.geometryColumns = GeometryColumns.of(footer.schema(), geo);
             try {
-                this.converter = new GroupToRecordConverter(footer.schema(),
-                        GeometryColumns.readers(footer.schema(), geo, geometryFormat));
-            } catch (final RecordConversionException | IllegalArgumentException e) {
+                this.converter = new GroupToRecordConverter(
+                        footer.schema(), GeometryColumns.readers(footer.schema(), geo, geometryFormat));
+            } catch (RecordConversionException | IllegalArgumentException e) {
                 throw new MalformedRecordException(name + ": " + e.getMessage(), e);
             }
-            final RecordSchema fields = converter.recordSchema();
+            RecordSchema fields = converter.recordSchema();
             this.schema = FileSchemaText.of(footer.schema(), footer.canonicalEntries())
-                    .<RecordSchema>map(text -> new SimpleRecordSchema(fields.getFields(), text, FileSchemaText.FORMAT, null))
+                    .<RecordSchema>map(
+                            text -> new SimpleRecordSchema(fields.getFields(), text, FileSchemaText.FORMAT, null))
                     .orElse(fields);
             this.rows = opened.rows();
         } catch (IOException | MalformedRecordException | RuntimeException | Error e) {
             closeQuietly(opened, e);
             try {
                 content.close();
-            } catch (final IOException deleteFailure) {
+            } catch (IOException deleteFailure) {
                 e.addSuppressed(deleteFailure);
             }
             throw e;
         }
     }
 
-    private static GeoMetadata parseGeo(final ParquetFooter footer, final String name) throws MalformedRecordException {
-        final String geo = footer.keyValues().get(FooterEntries.GEO);
+    private static GeoMetadata parseGeo(ParquetFooter footer, String name) throws MalformedRecordException {
+        String geo = footer.keyValues().get(FooterEntries.GEO);
         if (geo == null) {
             return null;
         }
         try {
             return GeoMetadata.parse(geo);
-        } catch (final IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new MalformedRecordException(name + " has invalid GeoParquet metadata: " + e.getMessage(), e);
         }
     }
 
     @Override
-    public Record nextRecord(final boolean coerceTypes, final boolean dropUnknownFields) throws IOException, MalformedRecordException {
+    public Record nextRecord(boolean coerceTypes, boolean dropUnknownFields)
+            throws IOException, MalformedRecordException {
         // Values already have exactly the types of the schema, and the schema has every field of the file.
         try {
             if (!rows.hasNext()) {
                 return null;
             }
-            final Group row = rows.next();
-            final Record record = converter.convert(row);
+            Group row = rows.next();
+            Record record = converter.convert(row);
             rowIndex++;
             return record.getSchema() == schema ? record : new MapRecord(schema, new LinkedHashMap<>(record.toMap()));
-        } catch (final UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             throw e.getCause();
-        } catch (final RecordConversionException | IllegalArgumentException e) {
+        } catch (RecordConversionException | IllegalArgumentException e) {
             throw new MalformedRecordException("Row " + rowIndex + " of " + footer.file() + ": " + e.getMessage(), e);
         }
     }
@@ -152,11 +154,11 @@ public final class GeoParquetRecordReader implements RecordReader {
         }
     }
 
-    private static void closeQuietly(final GeoParquetFileReader reader, final Throwable cause) {
+    private static void closeQuietly(GeoParquetFileReader reader, Throwable cause) {
         if (reader != null) {
             try {
                 reader.close();
-            } catch (final IOException e) {
+            } catch (IOException e) {
                 cause.addSuppressed(e);
             }
         }

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.processors.geoparquet;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
@@ -13,6 +14,7 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.processors.record.ParquetRecordSchemas;
 import dev.nifigeoparquet.processors.record.RecordConversionOptions;
 import dev.nifigeoparquet.processors.service.ArchiveLocation;
+import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -30,11 +32,11 @@ import org.apache.nifi.annotation.documentation.CapabilityDescription;
 import org.apache.nifi.annotation.documentation.SeeAlso;
 import org.apache.nifi.annotation.documentation.Tags;
 import org.apache.nifi.annotation.lifecycle.OnEnabled;
-import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.RequiredPermission;
 import org.apache.nifi.components.ValidationContext;
 import org.apache.nifi.components.ValidationResult;
+import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.controller.AbstractControllerService;
 import org.apache.nifi.controller.ConfigurationContext;
 import org.apache.nifi.expression.ExpressionLanguageScope;
@@ -64,10 +66,13 @@ import org.apache.parquet.schema.Type;
         + "converted exactly: a value that does not fit its column (out of range, too precise, wrong type) fails the "
         + "write and names the field, rather than being truncated.")
 @SeeAlso(GeoParquetReader.class)
-@Restricted(restrictions = {
-        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
-                explanation = "With Schema Source 'Archive Directory' the writer reads the archive descriptor from a local directory.")
-})
+@Restricted(
+        restrictions = {
+            @Restriction(
+                    requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                    explanation =
+                            "With Schema Source 'Archive Directory' the writer reads the archive descriptor from a local directory.")
+        })
 public class GeoParquetRecordSetWriter extends AbstractControllerService implements RecordSetWriterFactory {
 
     static final String WRITE_NULL = "Write Null";
@@ -77,7 +82,8 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor SCHEMA_SOURCE = new PropertyDescriptor.Builder()
             .name("Schema Source")
-            .description("Where the Parquet schema and the footer entries (the 'geo' block among them) of the written file come from.")
+            .description(
+                    "Where the Parquet schema and the footer entries (the 'geo' block among them) of the written file come from.")
             .required(true)
             .allowableValues(SchemaSource.class)
             .defaultValue(SchemaSource.RECORD_SCHEMA)
@@ -88,15 +94,16 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             .description("The archive whose pinned Parquet schema and canonical footer entries ('geo' among them) are "
                     + "written byte for byte, as the service cached them when it was enabled.")
             .required(true)
-            .identifiesControllerService(dev.nifigeoparquet.services.GeoParquetArchiveService.class)
+            .identifiesControllerService(GeoParquetArchiveService.class)
             .dependsOn(SCHEMA_SOURCE, SchemaSource.ARCHIVE_SERVICE)
             .build();
 
     public static final PropertyDescriptor ARCHIVE_DIRECTORY = new PropertyDescriptor.Builder()
             .name("Archive Directory")
-            .description("Root directory of a GeoParquet archive on the local filesystem. Its pinned Parquet schema and its "
-                    + "canonical footer entries ('geo' and whatever the archive's creator wrote beside it) are written byte for "
-                    + "byte. They are read when the service is enabled; re-enable it after the archive's schema changes.")
+            .description(
+                    "Root directory of a GeoParquet archive on the local filesystem. Its pinned Parquet schema and its "
+                            + "canonical footer entries ('geo' and whatever the archive's creator wrote beside it) are written byte for "
+                            + "byte. They are read when the service is enabled; re-enable it after the archive's schema changes.")
             .required(true)
             .addValidator(StandardValidators.createDirectoryExistsValidator(false, false))
             .dependsOn(SCHEMA_SOURCE, SchemaSource.ARCHIVE)
@@ -104,9 +111,10 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor ALLOWED_ROOTS = new PropertyDescriptor.Builder()
             .name("Allowed Archive Roots")
-            .description("Comma-separated base directories the Archive Directory must lie under (after resolving '..' and symbolic"
-                    + " links), as the GeoParquet archive service's property of the same name keeps its root. Leave empty to allow any"
-                    + " directory the NiFi user can read.")
+            .description(
+                    "Comma-separated base directories the Archive Directory must lie under (after resolving '..' and symbolic"
+                            + " links), as the GeoParquet archive service's property of the same name keeps its root. Leave empty to allow any"
+                            + " directory the NiFi user can read.")
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
@@ -115,10 +123,11 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor PARQUET_SCHEMA = new PropertyDescriptor.Builder()
             .name("Parquet Schema")
-            .description("The Parquet schema of the written file in Parquet's text form, for example "
-                    + "'message features { required binary id (STRING); optional binary geometry; }', or in the footer form "
-                    + "an archive descriptor's 'parquetSchema' holds (a JSON object with 'schema' and 'column_orders'), which "
-                    + "carries logical type parameters the text form cannot, such as a GEOMETRY crs that is a PROJJSON document.")
+            .description(
+                    "The Parquet schema of the written file in Parquet's text form, for example "
+                            + "'message features { required binary id (STRING); optional binary geometry; }', or in the footer form "
+                            + "an archive descriptor's 'parquetSchema' holds (a JSON object with 'schema' and 'column_orders'), which "
+                            + "carries logical type parameters the text form cannot, such as a GEOMETRY crs that is a PROJJSON document.")
             .required(true)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .dependsOn(SCHEMA_SOURCE, SchemaSource.PARQUET_SCHEMA)
@@ -126,11 +135,12 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor GEO_METADATA = new PropertyDescriptor.Builder()
             .name("GeoParquet Metadata")
-            .description("The 'geo' footer entry to write, as JSON, written byte for byte as given (GeoParquet 1.0 or 1.1: "
-                    + "version, primary_column, and per column encoding, geometry_types, crs, covering, ...). It decides "
-                    + "which columns hold geometries and their encoding. When empty, a GeoParquet 1.1.0 block is generated for "
-                    + "Geometry Column: WKB encoding, any geometry type, CRS OGC:CRS84. With Schema Source 'Record Schema' "
-                    + "it replaces the 'geo' entry of files read by GeoParquetReader; otherwise theirs is kept.")
+            .description(
+                    "The 'geo' footer entry to write, as JSON, written byte for byte as given (GeoParquet 1.0 or 1.1: "
+                            + "version, primary_column, and per column encoding, geometry_types, crs, covering, ...). It decides "
+                            + "which columns hold geometries and their encoding. When empty, a GeoParquet 1.1.0 block is generated for "
+                            + "Geometry Column: WKB encoding, any geometry type, CRS OGC:CRS84. With Schema Source 'Record Schema' "
+                            + "it replaces the 'geo' entry of files read by GeoParquetReader; otherwise theirs is kept.")
             .required(false)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .dependsOn(SCHEMA_SOURCE, SchemaSource.RECORD_SCHEMA, SchemaSource.PARQUET_SCHEMA)
@@ -138,8 +148,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor GEOMETRY_COLUMN = new PropertyDescriptor.Builder()
             .name("Geometry Column")
-            .description("The field holding the geometry when GeoParquet Metadata is empty and the records do not carry a "
-                    + "source file's 'geo' block.")
+            .description(
+                    "The field holding the geometry when GeoParquet Metadata is empty and the records do not carry a "
+                            + "source file's 'geo' block.")
             .required(true)
             .defaultValue(DEFAULT_GEOMETRY_COLUMN)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
@@ -148,8 +159,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor MISSING_FIELDS = new PropertyDescriptor.Builder()
             .name("Missing Fields")
-            .description("What to do when a record lacks a nullable column of the schema: write null, or fail the write. "
-                    + "A record lacking a required column always fails.")
+            .description(
+                    "What to do when a record lacks a nullable column of the schema: write null, or fail the write. "
+                            + "A record lacking a required column always fails.")
             .required(true)
             .allowableValues(WRITE_NULL, FAIL)
             .defaultValue(WRITE_NULL)
@@ -157,8 +169,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor UNKNOWN_FIELDS = new PropertyDescriptor.Builder()
             .name("Unknown Fields")
-            .description("What to do when a record has a field the schema has no column for: fail the write, so no data is "
-                    + "silently dropped, or ignore the field.")
+            .description(
+                    "What to do when a record has a field the schema has no column for: fail the write, so no data is "
+                            + "silently dropped, or ignore the field.")
             .required(true)
             .allowableValues(FAIL, IGNORE)
             .defaultValue(FAIL)
@@ -166,10 +179,14 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor COMPRESSION_CODEC = new PropertyDescriptor.Builder()
             .name("Compression Codec")
-            .description("Compression of every column chunk. ZSTD gives the best size for its speed among the codecs every "
-                    + "Parquet reader supports.")
+            .description(
+                    "Compression of every column chunk. ZSTD gives the best size for its speed among the codecs every "
+                            + "Parquet reader supports.")
             .required(true)
-            .allowableValues(WriterSettings.SUPPORTED_CODECS.stream().map(Enum::name).sorted().toArray(String[]::new))
+            .allowableValues(WriterSettings.SUPPORTED_CODECS.stream()
+                    .map(Enum::name)
+                    .sorted()
+                    .toArray(String[]::new))
             .defaultValue(WriterSettings.DEFAULT_CODEC.name())
             .build();
 
@@ -179,7 +196,8 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                     + WriterSettings.MAX_ZSTD_LEVEL + " (smallest).")
             .required(true)
             .defaultValue(String.valueOf(WriterSettings.DEFAULT_ZSTD_LEVEL))
-            .addValidator(StandardValidators.createLongValidator(WriterSettings.MIN_ZSTD_LEVEL, WriterSettings.MAX_ZSTD_LEVEL, true))
+            .addValidator(StandardValidators.createLongValidator(
+                    WriterSettings.MIN_ZSTD_LEVEL, WriterSettings.MAX_ZSTD_LEVEL, true))
             .dependsOn(COMPRESSION_CODEC, CompressionCodecName.ZSTD.name())
             .build();
 
@@ -193,22 +211,33 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
 
     public static final PropertyDescriptor DICTIONARY_ENCODING = new PropertyDescriptor.Builder()
             .name("Dictionary Encoding")
-            .description("Whether non-geometry columns are dictionary encoded where parquet-java finds it pays (geometry columns never"
-                    + " are). Turn it off for many small files of mostly distinct values, such as per-cell output that the next"
-                    + " processor reads once: there no dictionary ever falls back to plain encoding, and hashing every value into"
-                    + " one costs most of the write.")
+            .description(
+                    "Whether non-geometry columns are dictionary encoded where parquet-java finds it pays (geometry columns never"
+                            + " are). Turn it off for many small files of mostly distinct values, such as per-cell output that the next"
+                            + " processor reads once: there no dictionary ever falls back to plain encoding, and hashing every value into"
+                            + " one costs most of the write.")
             .required(true)
             .allowableValues("true", "false")
             .defaultValue("true")
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(SCHEMA_SOURCE, ARCHIVE_SERVICE, ARCHIVE_DIRECTORY, ALLOWED_ROOTS, PARQUET_SCHEMA,
-            GEO_METADATA, GEOMETRY_COLUMN, MISSING_FIELDS, UNKNOWN_FIELDS, COMPRESSION_CODEC, ZSTD_LEVEL, ROW_GROUP_SIZE,
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
+            SCHEMA_SOURCE,
+            ARCHIVE_SERVICE,
+            ARCHIVE_DIRECTORY,
+            ALLOWED_ROOTS,
+            PARQUET_SCHEMA,
+            GEO_METADATA,
+            GEOMETRY_COLUMN,
+            MISSING_FIELDS,
+            UNKNOWN_FIELDS,
+            COMPRESSION_CODEC,
+            ZSTD_LEVEL,
+            ROW_GROUP_SIZE,
             DICTIONARY_ENCODING);
 
     /** The schema and footer entries a file is written with. */
-    record Target(MessageType schema, FooterEntries footer) {
-    }
+    record Target(MessageType schema, FooterEntries footer) {}
 
     private volatile SchemaSource schemaSource;
     private volatile Target fixedTarget;
@@ -224,14 +253,14 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
     }
 
     @Override
-    protected Collection<ValidationResult> customValidate(final ValidationContext context) {
-        final List<ValidationResult> results = new ArrayList<>();
-        final SchemaSource source = context.getProperty(SCHEMA_SOURCE).asAllowableValue(SchemaSource.class);
-        final String geo = context.getProperty(GEO_METADATA).getValue();
+    protected Collection<ValidationResult> customValidate(ValidationContext context) {
+        List<ValidationResult> results = new ArrayList<>();
+        SchemaSource source = context.getProperty(SCHEMA_SOURCE).asAllowableValue(SchemaSource.class);
+        String geo = context.getProperty(GEO_METADATA).getValue();
         if (source != SchemaSource.ARCHIVE && source != SchemaSource.ARCHIVE_SERVICE && geo != null) {
             try {
                 GeoMetadata.parse(geo);
-            } catch (final IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) {
                 results.add(invalid(GEO_METADATA, "is not valid GeoParquet metadata: " + e.getMessage()));
                 return results;
             }
@@ -255,16 +284,18 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                     if (geo != null) {
                         GeoMetadata.parse(geo).columns().forEach((column, declared) -> {
                             if (declared.encoding().isNative()) {
-                                throw new IllegalArgumentException("declares the GeoArrow '" + declared.encoding().jsonName()
-                                        + "' encoding for '" + column + "', but a schema derived from records stores geometries "
+                                throw new IllegalArgumentException("declares the GeoArrow '"
+                                        + declared.encoding().jsonName()
+                                        + "' encoding for '" + column
+                                        + "', but a schema derived from records stores geometries "
                                         + "as WKB; set Schema Source to Parquet Schema to write a native layout");
                             }
                         });
                     }
                 }
             }
-        } catch (final IOException | RuntimeException e) {
-            final PropertyDescriptor subject = switch (source) {
+        } catch (IOException | RuntimeException e) {
+            PropertyDescriptor subject = switch (source) {
                 case ARCHIVE_SERVICE -> ARCHIVE_SERVICE;
                 case ARCHIVE -> ARCHIVE_DIRECTORY;
                 case PARQUET_SCHEMA -> PARQUET_SCHEMA;
@@ -275,12 +306,16 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         return results;
     }
 
-    private static ValidationResult invalid(final PropertyDescriptor property, final String explanation) {
-        return new ValidationResult.Builder().subject(property.getDisplayName()).valid(false).explanation(explanation).build();
+    private static ValidationResult invalid(PropertyDescriptor property, String explanation) {
+        return new ValidationResult.Builder()
+                .subject(property.getDisplayName())
+                .valid(false)
+                .explanation(explanation)
+                .build();
     }
 
     @OnEnabled
-    public void onEnabled(final ConfigurationContext context) throws IOException {
+    public void onEnabled(ConfigurationContext context) throws IOException {
         schemaSource = context.getProperty(SCHEMA_SOURCE).asAllowableValue(SchemaSource.class);
         geoProperty = context.getProperty(GEO_METADATA).getValue();
         geometryColumn = context.getProperty(GEOMETRY_COLUMN).getValue();
@@ -290,39 +325,49 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             case PARQUET_SCHEMA -> schemaTarget(context);
             case RECORD_SCHEMA -> null;
         };
-        final CompressionCodecName codec = CompressionCodecName.valueOf(context.getProperty(COMPRESSION_CODEC).getValue());
+        CompressionCodecName codec = CompressionCodecName.valueOf(
+                context.getProperty(COMPRESSION_CODEC).getValue());
         settings = WriterSettings.defaults()
                 .withCodec(codec)
-                .withZstdLevel(codec == CompressionCodecName.ZSTD ? context.getProperty(ZSTD_LEVEL).asInteger() : WriterSettings.DEFAULT_ZSTD_LEVEL)
+                .withZstdLevel(
+                        codec == CompressionCodecName.ZSTD
+                                ? context.getProperty(ZSTD_LEVEL).asInteger()
+                                : WriterSettings.DEFAULT_ZSTD_LEVEL)
                 .withRowGroupRowCountLimit(context.getProperty(ROW_GROUP_SIZE).asInteger());
-        encodings = ColumnEncodings.defaults().withDictionary(context.getProperty(DICTIONARY_ENCODING).asBoolean());
+        encodings = ColumnEncodings.defaults()
+                .withDictionary(context.getProperty(DICTIONARY_ENCODING).asBoolean());
         options = new RecordConversionOptions(
                 WRITE_NULL.equals(context.getProperty(MISSING_FIELDS).getValue())
-                        ? SchemaHandling.FILL_MISSING_NULLABLE : SchemaHandling.STRICT,
+                        ? SchemaHandling.FILL_MISSING_NULLABLE
+                        : SchemaHandling.STRICT,
                 IGNORE.equals(context.getProperty(UNKNOWN_FIELDS).getValue()));
     }
 
-    private static Target serviceTarget(final PropertyContext context) {
-        final GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE)
-                .asControllerService(dev.nifigeoparquet.services.GeoParquetArchiveService.class).archive();
+    private static Target serviceTarget(PropertyContext context) {
+        GeoParquetArchive archive = context.getProperty(ARCHIVE_SERVICE)
+                .asControllerService(GeoParquetArchiveService.class)
+                .archive();
         return new Target(archive.schema(), archive.canonicalFooter());
     }
 
-    private static Target archiveTarget(final PropertyContext context) throws IOException {
-        final Path root = Path.of(context.getProperty(ARCHIVE_DIRECTORY).getValue());
-        final List<Path> allowed = ArchiveLocation.parseBases(context.getProperty(ALLOWED_ROOTS).evaluateAttributeExpressions().getValue());
-        final Optional<String> outside = ArchiveLocation.outsideAllowedBases(root, allowed, ARCHIVE_DIRECTORY.getDisplayName());
+    private static Target archiveTarget(PropertyContext context) throws IOException {
+        Path root = Path.of(context.getProperty(ARCHIVE_DIRECTORY).getValue());
+        List<Path> allowed = ArchiveLocation.parseBases(context.getProperty(ALLOWED_ROOTS)
+                .evaluateAttributeExpressions()
+                .getValue());
+        Optional<String> outside =
+                ArchiveLocation.outsideAllowedBases(root, allowed, ARCHIVE_DIRECTORY.getDisplayName());
         if (outside.isPresent()) {
             throw new IllegalArgumentException(outside.get());
         }
-        final GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
+        GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
         return new Target(archive.schema(), archive.canonicalFooter());
     }
 
-    private static Target schemaTarget(final PropertyContext context) {
-        final MessageType schema = parquetSchema(context.getProperty(PARQUET_SCHEMA).getValue());
-        final String geo = context.getProperty(GEO_METADATA).getValue();
-        final String column = context.getProperty(GEOMETRY_COLUMN).getValue();
+    private static Target schemaTarget(PropertyContext context) {
+        MessageType schema = parquetSchema(context.getProperty(PARQUET_SCHEMA).getValue());
+        String geo = context.getProperty(GEO_METADATA).getValue();
+        String column = context.getProperty(GEOMETRY_COLUMN).getValue();
         final FooterEntries footer;
         if (geo != null) {
             footer = geoFooter(geo);
@@ -331,85 +376,96 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         } else if (schema.containsField(column) && isBinary(schema.getType(column))) {
             footer = geoFooter(defaultGeo(column));
         } else {
-            throw new IllegalArgumentException("has no binary Geometry Column '" + column + "' for a generated WKB 'geo' "
-                    + "block; name the geometry column, or give GeoParquet Metadata (required for GeoArrow native layouts)");
+            throw new IllegalArgumentException(
+                    "has no binary Geometry Column '" + column + "' for a generated WKB 'geo' "
+                            + "block; name the geometry column, or give GeoParquet Metadata (required for GeoArrow native layouts)");
         }
         checkFits(schema, footer);
         return new Target(schema, footer);
     }
 
     /** A schema given in the text form, or in the footer form (JSON) when it starts with a brace. */
-    private static MessageType parquetSchema(final String value) {
+    private static MessageType parquetSchema(String value) {
         if (value.strip().startsWith("{")) {
             try {
-                return ParquetSchemaJson.fromJson(new com.fasterxml.jackson.databind.ObjectMapper().readTree(value));
-            } catch (final IOException | IllegalArgumentException e) {
+                return ParquetSchemaJson.fromJson(new ObjectMapper().readTree(value));
+            } catch (IOException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("is not a Parquet schema in the footer form: " + e.getMessage(), e);
             }
         }
         try {
             return MessageTypeParser.parseMessageType(value);
-        } catch (final IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("is not a Parquet schema in text form: " + e.getMessage(), e);
         }
     }
 
     /** Fails with a message when a geometry column of {@code geo} is absent from the schema or has the wrong shape. */
-    private static void checkFits(final MessageType schema, final FooterEntries footer) {
+    private static void checkFits(MessageType schema, FooterEntries footer) {
         if (footer.geo() == null) {
             return;
         }
-        final GeoMetadata geo = GeoMetadata.parse(footer.geo());
-        for (final String column : geo.columns().keySet()) {
+        GeoMetadata geo = GeoMetadata.parse(footer.geo());
+        for (String column : geo.columns().keySet()) {
             if (!schema.containsField(column)) {
-                throw new IllegalArgumentException("has no column '" + column + "', which the GeoParquet Metadata declares");
+                throw new IllegalArgumentException(
+                        "has no column '" + column + "', which the GeoParquet Metadata declares");
             }
             GeometryCodec.forFile(schema, column, geo);
         }
     }
 
-    private static String defaultGeo(final String column) {
-        return GeoMetadata.builder().wkbColumn(column, List.of(), null, null).build().rawString();
+    private static String defaultGeo(String column) {
+        return GeoMetadata.builder()
+                .wkbColumn(column, List.of(), null, null)
+                .build()
+                .rawString();
     }
 
-    private static FooterEntries geoFooter(final String geo) {
+    private static FooterEntries geoFooter(String geo) {
         return FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo));
     }
 
     /** The schema and footer entries records of {@code recordSchema} are written with. */
-    Target targetFor(final RecordSchema recordSchema) throws SchemaNotFoundException {
+    Target targetFor(RecordSchema recordSchema) throws SchemaNotFoundException {
         if (fixedTarget != null) {
             return fixedTarget;
         }
-        final var carried = FileSchemaText.carriedBy(recordSchema);
+        var carried = FileSchemaText.carriedBy(recordSchema);
         if (carried.isPresent()) {
             if (geoProperty == null) {
                 return new Target(carried.get().schema(), carried.get().footer());
             }
-            final Map<String, String> entries = new LinkedHashMap<>(carried.get().footer().asMap());
+            Map<String, String> entries =
+                    new LinkedHashMap<>(carried.get().footer().asMap());
             entries.put(FooterEntries.GEO, geoProperty);
-            final Target target = new Target(carried.get().schema(), FooterEntries.canonicalOf(entries));
+            Target target = new Target(carried.get().schema(), FooterEntries.canonicalOf(entries));
             try {
                 checkFits(target.schema(), target.footer());
-            } catch (final IllegalArgumentException e) {
+            } catch (IllegalArgumentException e) {
                 throw new SchemaNotFoundException("The records' source schema " + e.getMessage());
             }
             return target;
         }
-        final String geo = geoProperty != null ? geoProperty : defaultGeo(geometryColumn);
-        final GeoMetadata parsed = GeoMetadata.parse(geo);
-        final Set<String> geometries = new LinkedHashSet<>(parsed.columns().keySet());
-        final Map<String, List<String>> coverings = new LinkedHashMap<>();
-        for (final GeoColumn column : parsed.columns().values()) {
+        String geo = geoProperty != null ? geoProperty : defaultGeo(geometryColumn);
+        GeoMetadata parsed = GeoMetadata.parse(geo);
+        Set<String> geometries = new LinkedHashSet<>(parsed.columns().keySet());
+        Map<String, List<String>> coverings = new LinkedHashMap<>();
+        for (GeoColumn column : parsed.columns().values()) {
             column.coveringBbox().ifPresent(paths -> {
-                final String struct = paths.values().iterator().next().get(0);
-                coverings.put(struct, paths.values().stream().map(path -> path.get(path.size() - 1)).toList());
+                String struct = paths.values().iterator().next().get(0);
+                coverings.put(
+                        struct,
+                        paths.values().stream()
+                                .map(path -> path.get(path.size() - 1))
+                                .toList());
             });
         }
         try {
             return new Target(RecordSchemaToParquet.of(recordSchema, geometries, coverings), geoFooter(geo));
-        } catch (final IllegalArgumentException e) {
-            throw new SchemaNotFoundException("Cannot derive a Parquet schema from the record schema: " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new SchemaNotFoundException(
+                    "Cannot derive a Parquet schema from the record schema: " + e.getMessage(), e);
         }
     }
 
@@ -418,33 +474,46 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
      * schema's, in which geometry columns accept WKB bytes or WKT text.
      */
     @Override
-    public RecordSchema getSchema(final Map<String, String> variables, final RecordSchema readSchema) throws SchemaNotFoundException {
+    public RecordSchema getSchema(Map<String, String> variables, RecordSchema readSchema)
+            throws SchemaNotFoundException {
         if (fixedTarget == null) {
             return readSchema;
         }
-        final RecordSchema exact = ParquetRecordSchemas.toRecordSchema(fixedTarget.schema());
-        final GeoMetadata geo = fixedTarget.footer().geo() == null ? null : GeoMetadata.parse(fixedTarget.footer().geo());
-        final Set<String> geometries = new LinkedHashSet<>(GeometryColumns.of(fixedTarget.schema(), geo));
-        final DataType geometryType = RecordFieldType.CHOICE.getChoiceDataType(
-                GeometryColumns.dataType(RecordGeometryEncoding.WKB), GeometryColumns.dataType(RecordGeometryEncoding.WKT));
-        final List<RecordField> fields = new ArrayList<>();
-        for (final RecordField field : exact.getFields()) {
-            fields.add(geometries.contains(field.getFieldName())
-                    ? new RecordField(field.getFieldName(), geometryType, field.isNullable()) : field);
+        RecordSchema exact = ParquetRecordSchemas.toRecordSchema(fixedTarget.schema());
+        GeoMetadata geo = fixedTarget.footer().geo() == null
+                ? null
+                : GeoMetadata.parse(fixedTarget.footer().geo());
+        Set<String> geometries = new LinkedHashSet<>(GeometryColumns.of(fixedTarget.schema(), geo));
+        DataType geometryType = RecordFieldType.CHOICE.getChoiceDataType(
+                GeometryColumns.dataType(RecordGeometryEncoding.WKB),
+                GeometryColumns.dataType(RecordGeometryEncoding.WKT));
+        List<RecordField> fields = new ArrayList<>();
+        for (RecordField field : exact.getFields()) {
+            fields.add(
+                    geometries.contains(field.getFieldName())
+                            ? new RecordField(field.getFieldName(), geometryType, field.isNullable())
+                            : field);
         }
         return new SimpleRecordSchema(fields);
     }
 
     @Override
-    public RecordSetWriter createWriter(final ComponentLog logger, final RecordSchema schema, final OutputStream out,
-                                        final Map<String, String> variables) throws SchemaNotFoundException, IOException {
-        final Target target = targetFor(schema);
-        final String filename = variables == null ? null : variables.get(CoreAttributes.FILENAME.key());
-        return new WriteGeoParquetResult(out, target.schema(), target.footer(), settings, encodings, options,
+    public RecordSetWriter createWriter(
+            ComponentLog logger, RecordSchema schema, OutputStream out, Map<String, String> variables)
+            throws SchemaNotFoundException, IOException {
+        Target target = targetFor(schema);
+        String filename = variables == null ? null : variables.get(CoreAttributes.FILENAME.key());
+        return new WriteGeoParquetResult(
+                out,
+                target.schema(),
+                target.footer(),
+                settings,
+                encodings,
+                options,
                 filename == null ? "GeoParquet output" : filename);
     }
 
-    private static boolean isBinary(final Type type) {
+    private static boolean isBinary(Type type) {
         return type.isPrimitive() && type.asPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BINARY;
     }
 }

@@ -37,16 +37,15 @@ public final class GeometryColumns {
     /** EWKB flag bits (Z, M, SRID): GeoParquet requires ISO WKB, so such input is re-encoded. */
     private static final int EWKB_FLAGS = 0xE0000000;
 
-    private GeometryColumns() {
-    }
+    private GeometryColumns() {}
 
     /**
      * Top-level geometry columns in schema order: those the {@code geo} metadata lists and those annotated with the
      * Parquet GEOMETRY or GEOGRAPHY logical type.
      */
-    static List<String> of(final MessageType schema, final GeoMetadata geo) {
-        final List<String> columns = new ArrayList<>();
-        for (final Type field : schema.getFields()) {
+    static List<String> of(MessageType schema, GeoMetadata geo) {
+        List<String> columns = new ArrayList<>();
+        for (Type field : schema.getFields()) {
             if (geo != null && geo.columns().containsKey(field.getName()) || GeometryCodec.isParquetGeospatial(field)) {
                 columns.add(field.getName());
             }
@@ -55,19 +54,20 @@ public final class GeometryColumns {
     }
 
     /** The NiFi type of a geometry value in the given format. */
-    static DataType dataType(final RecordGeometryEncoding format) {
-        return format == RecordGeometryEncoding.WKT ? RecordFieldType.STRING.getDataType()
+    static DataType dataType(RecordGeometryEncoding format) {
+        return format == RecordGeometryEncoding.WKT
+                ? RecordFieldType.STRING.getDataType()
                 : RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType(), false);
     }
 
     /** How each geometry column reads into a record. Not thread-safe: one map per open file. */
-    static Map<String, GroupToRecordConverter.ColumnOverride> readers(final MessageType schema, final GeoMetadata geo,
-                                                                      final RecordGeometryEncoding format) {
-        final Map<String, GroupToRecordConverter.ColumnOverride> readers = new LinkedHashMap<>();
-        for (final String column : of(schema, geo)) {
-            final GeometryCodec codec = GeometryCodec.forFile(schema, column, geo);
-            final boolean verbatim = format == RecordGeometryEncoding.WKB && codec.encoding() == GeometryEncoding.WKB;
-            final WKTWriter wktWriter = new WKTWriter(4);
+    static Map<String, GroupToRecordConverter.ColumnOverride> readers(
+            final MessageType schema, GeoMetadata geo, RecordGeometryEncoding format) {
+        Map<String, GroupToRecordConverter.ColumnOverride> readers = new LinkedHashMap<>();
+        for (String column : of(schema, geo)) {
+            GeometryCodec codec = GeometryCodec.forFile(schema, column, geo);
+            boolean verbatim = format == RecordGeometryEncoding.WKB && codec.encoding() == GeometryEncoding.WKB;
+            WKTWriter wktWriter = new WKTWriter(4);
             readers.put(column, new GroupToRecordConverter.ColumnOverride() {
                 private long row;
 
@@ -77,13 +77,15 @@ public final class GeometryColumns {
                 }
 
                 @Override
-                public Object read(final Group group, final int fieldIndex) {
+                public Object read(Group group, int fieldIndex) {
                     row++;
                     if (verbatim) {
                         return boxed(group.getBinary(fieldIndex, 0).getBytes());
                     }
-                    final Geometry geometry = codec.decode(group, row - 1);
-                    return format == RecordGeometryEncoding.WKT ? wktWriter.write(geometry) : boxed(Wkb.write(geometry));
+                    Geometry geometry = codec.decode(group, row - 1);
+                    return format == RecordGeometryEncoding.WKT
+                            ? wktWriter.write(geometry)
+                            : boxed(Wkb.write(geometry));
                 }
             });
         }
@@ -97,22 +99,28 @@ public final class GeometryColumns {
      * ISO WKB going into a WKB column is kept byte for byte (after checking it parses); anything else is decoded and
      * encoded for the column. Not thread-safe: one map per writer.
      */
-    public static Map<String, RecordToGroupConverter.ColumnOverride> writers(final MessageType schema, final GeoMetadata geo) {
-        final Map<String, RecordToGroupConverter.ColumnOverride> writers = new LinkedHashMap<>();
-        for (final String column : of(schema, geo)) {
-            final GeometryCodec codec = GeometryCodec.forFile(schema, column, geo);
-            final boolean keepIsoWkb = codec.encoding() == GeometryEncoding.WKB
-                    && (geo == null || !geo.columns().containsKey(column) || !geo.column(column).counterclockwise());
-            final WKBReader wkbReader = new WKBReader();
-            final WKTReader wktReader = new WKTReader();
+    public static Map<String, RecordToGroupConverter.ColumnOverride> writers(
+            final MessageType schema, GeoMetadata geo) {
+        Map<String, RecordToGroupConverter.ColumnOverride> writers = new LinkedHashMap<>();
+        for (String column : of(schema, geo)) {
+            GeometryCodec codec = GeometryCodec.forFile(schema, column, geo);
+            boolean keepIsoWkb = codec.encoding() == GeometryEncoding.WKB
+                    && (geo == null
+                            || !geo.columns().containsKey(column)
+                            || !geo.column(column).counterclockwise());
+            WKBReader wkbReader = new WKBReader();
+            WKTReader wktReader = new WKTReader();
             writers.put(column, (row, fieldIndex, value, path) -> {
                 final Geometry geometry;
                 if (value instanceof CharSequence text && isHexWkb(text)) {
-                    final byte[] wkb = HexFormat.of().parseHex(text);
+                    byte[] wkb = HexFormat.of().parseHex(text);
                     try {
                         geometry = wkbReader.read(wkb);
-                    } catch (final ParseException | RuntimeException e) {
-                        throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.UNPARSEABLE,
+                    } catch (ParseException | RuntimeException e) {
+                        throw RecordConversionException.forValue(
+                                path,
+                                value,
+                                RecordConversionException.Reason.UNPARSEABLE,
                                 "is not valid hexadecimal WKB: " + e.getMessage());
                     }
                     if (keepIsoWkb && isIsoWkb(wkb)) {
@@ -122,16 +130,22 @@ public final class GeometryColumns {
                 } else if (value instanceof CharSequence text) {
                     try {
                         geometry = wktReader.read(text.toString());
-                    } catch (final ParseException | RuntimeException e) {
-                        throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.UNPARSEABLE,
+                    } catch (ParseException | RuntimeException e) {
+                        throw RecordConversionException.forValue(
+                                path,
+                                value,
+                                RecordConversionException.Reason.UNPARSEABLE,
                                 "is not valid WKT: " + e.getMessage());
                     }
                 } else {
-                    final byte[] wkb = bytesOf(value, path);
+                    byte[] wkb = bytesOf(value, path);
                     try {
                         geometry = wkbReader.read(wkb);
-                    } catch (final ParseException | RuntimeException e) {
-                        throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.UNPARSEABLE,
+                    } catch (ParseException | RuntimeException e) {
+                        throw RecordConversionException.forValue(
+                                path,
+                                value,
+                                RecordConversionException.Reason.UNPARSEABLE,
                                 "is not valid WKB: " + e.getMessage());
                     }
                     if (keepIsoWkb && isIsoWkb(wkb)) {
@@ -141,8 +155,11 @@ public final class GeometryColumns {
                 }
                 try {
                     codec.encode(geometry, row);
-                } catch (final RuntimeException e) {
-                    throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.WRONG_TYPE,
+                } catch (RuntimeException e) {
+                    throw RecordConversionException.forValue(
+                            path,
+                            value,
+                            RecordConversionException.Reason.WRONG_TYPE,
                             "cannot be stored in this column: " + e.getMessage());
                 }
             });
@@ -151,8 +168,11 @@ public final class GeometryColumns {
     }
 
     /** Hexadecimal digit pairs starting with a WKB byte-order marker (00 or 01); no WKT text looks like this. */
-    private static boolean isHexWkb(final CharSequence text) {
-        if (text.length() < 10 || text.length() % 2 != 0 || text.charAt(0) != '0' || (text.charAt(1) != '0' && text.charAt(1) != '1')) {
+    private static boolean isHexWkb(CharSequence text) {
+        if (text.length() < 10
+                || text.length() % 2 != 0
+                || text.charAt(0) != '0'
+                || (text.charAt(1) != '0' && text.charAt(1) != '1')) {
             return false;
         }
         for (int i = 0; i < text.length(); i++) {
@@ -163,34 +183,41 @@ public final class GeometryColumns {
         return true;
     }
 
-    private static boolean isIsoWkb(final byte[] wkb) {
+    private static boolean isIsoWkb(byte[] wkb) {
         if (wkb.length < 5) {
             return false;
         }
-        final ByteOrder order = wkb[0] == 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+        ByteOrder order = wkb[0] == 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
         return (ByteBuffer.wrap(wkb, 1, 4).order(order).getInt() & EWKB_FLAGS) == 0;
     }
 
-    private static byte[] bytesOf(final Object value, final String path) {
+    private static byte[] bytesOf(Object value, String path) {
         return switch (value) {
             case byte[] bytes -> bytes;
             case ByteBuffer buffer -> {
-                final byte[] bytes = new byte[buffer.remaining()];
+                byte[] bytes = new byte[buffer.remaining()];
                 buffer.duplicate().get(bytes);
                 yield bytes;
             }
             case Object[] elements -> unboxed(elements, value, path);
             case List<?> elements -> unboxed(elements.toArray(), value, path);
-            default -> throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.WRONG_TYPE,
-                    "is not a geometry (expected WKB bytes or a WKT string)");
+            default ->
+                throw RecordConversionException.forValue(
+                        path,
+                        value,
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "is not a geometry (expected WKB bytes or a WKT string)");
         };
     }
 
-    private static byte[] unboxed(final Object[] elements, final Object value, final String path) {
-        final byte[] bytes = new byte[elements.length];
+    private static byte[] unboxed(Object[] elements, Object value, String path) {
+        byte[] bytes = new byte[elements.length];
         for (int i = 0; i < elements.length; i++) {
             if (!(elements[i] instanceof Byte element)) {
-                throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.WRONG_TYPE,
+                throw RecordConversionException.forValue(
+                        path,
+                        value,
+                        RecordConversionException.Reason.WRONG_TYPE,
                         "is not a geometry (expected WKB bytes or a WKT string)");
             }
             bytes[i] = element;
@@ -198,8 +225,8 @@ public final class GeometryColumns {
         return bytes;
     }
 
-    private static Byte[] boxed(final byte[] bytes) {
-        final Byte[] boxed = new Byte[bytes.length];
+    private static Byte[] boxed(byte[] bytes) {
+        Byte[] boxed = new Byte[bytes.length];
         for (int i = 0; i < bytes.length; i++) {
             boxed[i] = bytes[i];
         }

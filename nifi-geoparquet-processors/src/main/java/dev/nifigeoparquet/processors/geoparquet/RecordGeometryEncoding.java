@@ -10,7 +10,7 @@ public enum RecordGeometryEncoding implements DescribedValue {
     private final String displayName;
     private final String description;
 
-    RecordGeometryEncoding(final String displayName, final String description) {
+    RecordGeometryEncoding(String displayName, String description) {
         this.displayName = displayName;
         this.description = description;
     }

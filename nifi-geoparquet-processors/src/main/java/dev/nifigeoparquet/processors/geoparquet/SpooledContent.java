@@ -21,7 +21,7 @@ final class SpooledContent implements Closeable {
     private final Path file;
     private final long length;
 
-    private SpooledContent(final Path file, final long length) {
+    private SpooledContent(Path file, long length) {
         this.file = file;
         this.length = length;
     }
@@ -32,15 +32,16 @@ final class SpooledContent implements Closeable {
      * @param directory      where the copy is written
      * @throws ContentTooLargeException when the content is longer than {@code maxBytes}; nothing is left on disk
      */
-    static SpooledContent spool(final InputStream in, final long declaredLength, final long maxBytes, final Path directory) throws IOException {
+    static SpooledContent spool(final InputStream in, long declaredLength, long maxBytes, Path directory)
+            throws IOException {
         if (declaredLength > maxBytes) {
             throw new ContentTooLargeException(declaredLength, maxBytes);
         }
-        final Path file = Files.createTempFile(directory, PREFIX, SUFFIX);
+        Path file = Files.createTempFile(directory, PREFIX, SUFFIX);
         try {
             long copied = 0;
             try (OutputStream out = Files.newOutputStream(file)) {
-                final byte[] buffer = new byte[BUFFER_BYTES];
+                byte[] buffer = new byte[BUFFER_BYTES];
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
                     copied += read;
@@ -70,17 +71,17 @@ final class SpooledContent implements Closeable {
         Files.deleteIfExists(file);
     }
 
-    private static void deleteQuietly(final Path file, final Throwable cause) {
+    private static void deleteQuietly(Path file, Throwable cause) {
         try {
             Files.deleteIfExists(file);
-        } catch (final IOException e) {
+        } catch (IOException e) {
             cause.addSuppressed(e);
         }
     }
 
     /** The content is longer than the reader's configured maximum. */
     static final class ContentTooLargeException extends IOException {
-        ContentTooLargeException(final long seenBytes, final long maxBytes) {
+        ContentTooLargeException(long seenBytes, long maxBytes) {
             super("Content is larger than the Maximum Content Size of " + maxBytes + " bytes (at least " + seenBytes
                     + " bytes); raise the reader's Maximum Content Size or split the data into smaller files");
         }

@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.processors.geoparquet;
 
-import java.io.OutputStream;
 import dev.nifigeoparquet.archive.storage.CountingPositionOutputStream;
+import java.io.OutputStream;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
@@ -14,18 +14,18 @@ final class StreamOutputFile implements OutputFile {
     private final OutputStream out;
     private final String name;
 
-    StreamOutputFile(final OutputStream out, final String name) {
+    StreamOutputFile(OutputStream out, String name) {
         this.out = out;
         this.name = name;
     }
 
     @Override
-    public PositionOutputStream create(final long blockSizeHint) {
+    public PositionOutputStream create(long blockSizeHint) {
         return new CountingPositionOutputStream(out, false);
     }
 
     @Override
-    public PositionOutputStream createOrOverwrite(final long blockSizeHint) {
+    public PositionOutputStream createOrOverwrite(long blockSizeHint) {
         return create(blockSizeHint);
     }
 

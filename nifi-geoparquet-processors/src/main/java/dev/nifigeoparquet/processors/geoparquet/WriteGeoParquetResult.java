@@ -34,37 +34,44 @@ final class WriteGeoParquetResult extends AbstractRecordSetWriter {
     private boolean finished;
     private boolean failed;
 
-    WriteGeoParquetResult(final OutputStream out, final MessageType schema, final FooterEntries footer,
-                          final WriterSettings settings, final ColumnEncodings encodings, final RecordConversionOptions options,
-                          final String name) {
+    WriteGeoParquetResult(
+            OutputStream out,
+            MessageType schema,
+            FooterEntries footer,
+            WriterSettings settings,
+            ColumnEncodings encodings,
+            RecordConversionOptions options,
+            String name) {
         super(out);
         this.schema = schema;
         this.footer = footer;
         this.settings = settings;
         this.encodings = encodings;
         this.name = name;
-        final GeoMetadata geo = footer.geo() == null ? null : GeoMetadata.parse(footer.geo());
+        GeoMetadata geo = footer.geo() == null ? null : GeoMetadata.parse(footer.geo());
         this.converter = new RecordToGroupConverter(schema, options, GeometryColumns.writers(schema, geo));
     }
 
     private GeoParquetFileWriter file() throws IOException {
         if (file == null) {
-            file = GeoParquetFileWriter.create(new StreamOutputFile(getOutputStream(), name), name, schema, footer, settings, encodings);
+            file = GeoParquetFileWriter.create(
+                    new StreamOutputFile(getOutputStream(), name), name, schema, footer, settings, encodings);
         }
         return file;
     }
 
     @Override
-    protected Map<String, String> writeRecord(final Record record) throws IOException {
+    protected Map<String, String> writeRecord(Record record) throws IOException {
         if (finished) {
             throw new IllegalStateException(name + " is already finished");
         }
         try {
             file().write(converter.convert(record));
-        } catch (final RecordConversionException e) {
+        } catch (RecordConversionException e) {
             failed = true;
-            throw new IOException("Record " + (getRecordCount() + 1) + " does not fit the GeoParquet schema: " + e.getMessage(), e);
-        } catch (final IOException | RuntimeException e) {
+            throw new IOException(
+                    "Record " + (getRecordCount() + 1) + " does not fit the GeoParquet schema: " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
             failed = true;
             throw e;
         }

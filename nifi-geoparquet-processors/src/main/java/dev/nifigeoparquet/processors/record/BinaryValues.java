@@ -9,39 +9,42 @@ import java.util.List;
  */
 final class BinaryValues {
 
-    private BinaryValues() {
-    }
+    private BinaryValues() {}
 
     /** The NiFi form of binary column values. */
-    static Byte[] boxed(final byte[] bytes) {
-        final Byte[] boxed = new Byte[bytes.length];
+    static Byte[] boxed(byte[] bytes) {
+        Byte[] boxed = new Byte[bytes.length];
         for (int i = 0; i < bytes.length; i++) {
             boxed[i] = bytes[i];
         }
         return boxed;
     }
 
-    static byte[] bytesOf(final Object value) {
+    static byte[] bytesOf(Object value) {
         return switch (value) {
             case byte[] bytes -> bytes;
             case Object[] elements -> unboxed(elements);
             case List<?> elements -> unboxed(elements.toArray());
             case ByteBuffer buffer -> {
-                final byte[] bytes = new byte[buffer.remaining()];
+                byte[] bytes = new byte[buffer.remaining()];
                 buffer.duplicate().get(bytes);
                 yield bytes;
             }
-            default -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "is not binary (expected byte[], Byte[], an array of Byte or a ByteBuffer)");
+            default ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "is not binary (expected byte[], Byte[], an array of Byte or a ByteBuffer)");
         };
     }
 
-    private static byte[] unboxed(final Object[] elements) {
-        final byte[] bytes = new byte[elements.length];
+    private static byte[] unboxed(Object[] elements) {
+        byte[] bytes = new byte[elements.length];
         for (int i = 0; i < elements.length; i++) {
             if (!(elements[i] instanceof Byte element)) {
-                throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                        "is not binary: element " + i + " is " + ValueDescriptions.describe(elements[i]) + ", not a Byte");
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "is not binary: element " + i + " is " + ValueDescriptions.describe(elements[i])
+                                + ", not a Byte");
             }
             bytes[i] = element;
         }

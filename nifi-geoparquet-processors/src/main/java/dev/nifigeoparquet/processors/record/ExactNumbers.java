@@ -15,10 +15,9 @@ final class ExactNumbers {
     private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?\\d+");
     private static final Pattern DECIMAL_TEXT = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
 
-    private ExactNumbers() {
-    }
+    private ExactNumbers() {}
 
-    static BigInteger integerOf(final Object value) {
+    static BigInteger integerOf(Object value) {
         return switch (value) {
             case Byte number -> BigInteger.valueOf(number);
             case Short number -> BigInteger.valueOf(number);
@@ -29,7 +28,7 @@ final class ExactNumbers {
             case Float number -> wholePart(finite(number.doubleValue()));
             case Double number -> wholePart(finite(number));
             case CharSequence text -> {
-                final String trimmed = text.toString().trim();
+                String trimmed = text.toString().trim();
                 if (!INTEGER_TEXT.matcher(trimmed).matches()) {
                     throw new ValueRefusal(RecordConversionException.Reason.UNPARSEABLE, "is not a decimal integer");
                 }
@@ -39,7 +38,7 @@ final class ExactNumbers {
         };
     }
 
-    static BigDecimal decimalOf(final Object value) {
+    static BigDecimal decimalOf(Object value) {
         return switch (value) {
             case Byte number -> BigDecimal.valueOf(number);
             case Short number -> BigDecimal.valueOf(number);
@@ -48,14 +47,15 @@ final class ExactNumbers {
             case BigInteger number -> new BigDecimal(number);
             case BigDecimal number -> number;
             // The shortest decimal that reads back as the same float/double: what the producer meant.
-            case Float number -> new BigDecimal(Float.toString(finite(number.doubleValue()).floatValue()));
+            case Float number ->
+                new BigDecimal(Float.toString(finite(number.doubleValue()).floatValue()));
             case Double number -> BigDecimal.valueOf(finite(number));
             case CharSequence text -> parseDecimal(text.toString().trim());
             default -> throw wrongType("a decimal");
         };
     }
 
-    static double doubleOf(final Object value) {
+    static double doubleOf(Object value) {
         return switch (value) {
             case Float number -> number.doubleValue();
             case Double number -> number;
@@ -70,7 +70,7 @@ final class ExactNumbers {
         };
     }
 
-    static float floatOf(final Object value) {
+    static float floatOf(Object value) {
         return switch (value) {
             case Float number -> number;
             case Double number -> nearestFloat(number);
@@ -85,12 +85,12 @@ final class ExactNumbers {
         };
     }
 
-    static boolean booleanOf(final Object value) {
+    static boolean booleanOf(Object value) {
         if (value instanceof Boolean bool) {
             return bool;
         }
         if (value instanceof CharSequence text) {
-            final String trimmed = text.toString().trim();
+            String trimmed = text.toString().trim();
             if (trimmed.equalsIgnoreCase("true") || trimmed.equalsIgnoreCase("false")) {
                 return Boolean.parseBoolean(trimmed);
             }
@@ -99,47 +99,50 @@ final class ExactNumbers {
         throw wrongType("a boolean");
     }
 
-    private static double doubleOfText(final String text) {
-        final Double special = special(text);
+    private static double doubleOfText(String text) {
+        Double special = special(text);
         return special != null ? special : nearestDouble(parseDecimal(text));
     }
 
-    private static float floatOfText(final String text) {
-        final Double special = special(text);
+    private static float floatOfText(String text) {
+        Double special = special(text);
         if (special != null) {
             return special.floatValue();
         }
-        final BigDecimal number = parseDecimal(text);
+        BigDecimal number = parseDecimal(text);
         return nearestFloat(number.floatValue(), number);
     }
 
-    private static BigInteger wholePart(final BigDecimal number) {
+    private static BigInteger wholePart(BigDecimal number) {
         try {
             return number.toBigIntegerExact();
-        } catch (final ArithmeticException e) {
-            throw new ValueRefusal(RecordConversionException.Reason.PRECISION_LOSS, "has a fractional part an integer column would lose");
+        } catch (ArithmeticException e) {
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.PRECISION_LOSS,
+                    "has a fractional part an integer column would lose");
         }
     }
 
-    private static BigInteger wholePart(final Double number) {
+    private static BigInteger wholePart(Double number) {
         return wholePart(new BigDecimal(number));
     }
 
-    private static Double finite(final double number) {
+    private static Double finite(double number) {
         if (!Double.isFinite(number)) {
             throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE, "is not a finite number");
         }
         return number;
     }
 
-    private static BigDecimal parseDecimal(final String text) {
+    private static BigDecimal parseDecimal(String text) {
         if (!DECIMAL_TEXT.matcher(text).matches()) {
-            throw new ValueRefusal(RecordConversionException.Reason.UNPARSEABLE, "is not a number in plain decimal notation");
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.UNPARSEABLE, "is not a number in plain decimal notation");
         }
         return new BigDecimal(text);
     }
 
-    private static Double special(final String text) {
+    private static Double special(String text) {
         return switch (text) {
             case "NaN" -> Double.NaN;
             case "Infinity", "+Infinity" -> Double.POSITIVE_INFINITY;
@@ -148,47 +151,54 @@ final class ExactNumbers {
         };
     }
 
-    private static double nearestDouble(final BigDecimal number) {
-        final double result = number.doubleValue();
+    private static double nearestDouble(BigDecimal number) {
+        double result = number.doubleValue();
         if (Double.isInfinite(result)) {
             throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE, "does not fit DOUBLE");
         }
         if (result == 0 && number.signum() != 0) {
-            throw new ValueRefusal(RecordConversionException.Reason.PRECISION_LOSS, "is too small for DOUBLE and would become 0");
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.PRECISION_LOSS, "is too small for DOUBLE and would become 0");
         }
         return result;
     }
 
-    private static float nearestFloat(final double number) {
-        final float result = (float) number;
+    private static float nearestFloat(double number) {
+        float result = (float) number;
         if (Float.isInfinite(result) && !Double.isInfinite(number)) {
             throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE, "does not fit FLOAT");
         }
         if (result == 0 && number != 0) {
-            throw new ValueRefusal(RecordConversionException.Reason.PRECISION_LOSS, "is too small for FLOAT and would become 0");
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.PRECISION_LOSS, "is too small for FLOAT and would become 0");
         }
         return result;
     }
 
-    private static float nearestFloat(final float result, final BigDecimal number) {
+    private static float nearestFloat(float result, BigDecimal number) {
         if (Float.isInfinite(result)) {
             throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE, "does not fit FLOAT");
         }
         if (result == 0 && number.signum() != 0) {
-            throw new ValueRefusal(RecordConversionException.Reason.PRECISION_LOSS, "is too small for FLOAT and would become 0");
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.PRECISION_LOSS, "is too small for FLOAT and would become 0");
         }
         return result;
     }
 
-    private static double exactlyRepresented(final BigInteger number, final double converted, final String target) {
-        if (!Double.isFinite(converted) || new BigDecimal(converted).toBigIntegerExact().compareTo(number) != 0) {
-            throw new ValueRefusal(RecordConversionException.Reason.PRECISION_LOSS,
-                    "cannot be represented exactly as " + target + " (nearest is " + (target.equals("FLOAT") ? Float.toString((float) converted) : Double.toString(converted)) + ")");
+    private static double exactlyRepresented(BigInteger number, double converted, String target) {
+        if (!Double.isFinite(converted)
+                || new BigDecimal(converted).toBigIntegerExact().compareTo(number) != 0) {
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.PRECISION_LOSS,
+                    "cannot be represented exactly as " + target + " (nearest is "
+                            + (target.equals("FLOAT") ? Float.toString((float) converted) : Double.toString(converted))
+                            + ")");
         }
         return converted;
     }
 
-    private static ValueRefusal wrongType(final String expected) {
+    private static ValueRefusal wrongType(String expected) {
         return new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE, "is not " + expected);
     }
 }

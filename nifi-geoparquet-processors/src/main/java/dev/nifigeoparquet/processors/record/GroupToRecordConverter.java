@@ -42,15 +42,16 @@ public final class GroupToRecordConverter {
     private final MessageType parquetSchema;
     private final StructReader root;
 
-    public GroupToRecordConverter(final MessageType parquetSchema) {
+    public GroupToRecordConverter(MessageType parquetSchema) {
         this(parquetSchema, Map.of());
     }
 
     /** @param overrides top-level column name to the reader used for it instead of the exact mapping */
-    public GroupToRecordConverter(final MessageType parquetSchema, final Map<String, ColumnOverride> overrides) {
-        for (final String column : overrides.keySet()) {
+    public GroupToRecordConverter(MessageType parquetSchema, Map<String, ColumnOverride> overrides) {
+        for (String column : overrides.keySet()) {
             if (!parquetSchema.containsField(column)) {
-                throw new IllegalArgumentException("no top-level column '" + column + "' to override in " + parquetSchema.getName());
+                throw new IllegalArgumentException(
+                        "no top-level column '" + column + "' to override in " + parquetSchema.getName());
             }
         }
         this.parquetSchema = parquetSchema;
@@ -66,15 +67,15 @@ public final class GroupToRecordConverter {
     }
 
     /** @throws RecordConversionException if a stored value has no exact NiFi form (e.g. invalid UTF-8 in a STRING). */
-    public Record convert(final Group row) {
+    public Record convert(Group row) {
         return root.toRecord(row);
     }
 
-    private static ValueReader readerOf(final Type type, final String path) {
+    private static ValueReader readerOf(Type type, String path) {
         return switch (ParquetShape.of(type, path)) {
             case ParquetShape.Scalar scalar -> ScalarReader.of(ParquetScalar.of(scalar.type()), path)::read;
             case ParquetShape.Struct struct -> {
-                final StructReader reader = new StructReader(struct.type(), path, Map.of());
+                StructReader reader = new StructReader(struct.type(), path, Map.of());
                 yield (parent, field, index) -> reader.toRecord(parent.getGroup(field, index));
             }
             case ParquetShape.ListOf list -> listReader(list, path);
@@ -82,17 +83,17 @@ public final class GroupToRecordConverter {
         };
     }
 
-    private static ValueReader listReader(final ParquetShape.ListOf list, final String path) {
-        final ValueReader element = readerOf(list.element(), FieldPaths.child(path, "element"));
-        final boolean elementIsRepeated = list.elementIsRepeated();
+    private static ValueReader listReader(ParquetShape.ListOf list, String path) {
+        ValueReader element = readerOf(list.element(), FieldPaths.child(path, "element"));
+        boolean elementIsRepeated = list.elementIsRepeated();
         return (parent, field, index) -> {
-            final Group listGroup = parent.getGroup(field, index);
-            final Object[] elements = new Object[listGroup.getFieldRepetitionCount(0)];
+            Group listGroup = parent.getGroup(field, index);
+            Object[] elements = new Object[listGroup.getFieldRepetitionCount(0)];
             for (int i = 0; i < elements.length; i++) {
                 if (elementIsRepeated) {
                     elements[i] = element.read(listGroup, 0, i);
                 } else {
-                    final Group wrapper = listGroup.getGroup(0, i);
+                    Group wrapper = listGroup.getGroup(0, i);
                     elements[i] = wrapper.getFieldRepetitionCount(0) == 0 ? null : element.read(wrapper, 0, 0);
                 }
             }
@@ -100,17 +101,17 @@ public final class GroupToRecordConverter {
         };
     }
 
-    private static ValueReader mapReader(final ParquetShape.MapOf map, final String path) {
+    private static ValueReader mapReader(ParquetShape.MapOf map, String path) {
         MapKeys.requireSupported(map.key(), path);
-        final ScalarReader key = ScalarReader.of(ParquetScalar.of(map.key()), FieldPaths.child(path, "key"));
-        final ValueReader value = readerOf(map.value(), FieldPaths.child(path, "value"));
+        ScalarReader key = ScalarReader.of(ParquetScalar.of(map.key()), FieldPaths.child(path, "key"));
+        ValueReader value = readerOf(map.value(), FieldPaths.child(path, "value"));
         return (parent, field, index) -> {
-            final Group mapGroup = parent.getGroup(field, index);
-            final int size = mapGroup.getFieldRepetitionCount(0);
-            final Map<String, Object> entries = new LinkedHashMap<>();
+            Group mapGroup = parent.getGroup(field, index);
+            int size = mapGroup.getFieldRepetitionCount(0);
+            Map<String, Object> entries = new LinkedHashMap<>();
             for (int i = 0; i < size; i++) {
-                final Group entry = mapGroup.getGroup(0, i);
-                final String entryKey = String.valueOf(key.read(entry, 0, 0));
+                Group entry = mapGroup.getGroup(0, i);
+                String entryKey = String.valueOf(key.read(entry, 0, 0));
                 entries.put(entryKey, entry.getFieldRepetitionCount(1) == 0 ? null : value.read(entry, 1, 0));
             }
             return entries;
@@ -124,36 +125,39 @@ public final class GroupToRecordConverter {
         private final boolean[] repeated;
         private final ValueReader[] readers;
 
-        StructReader(final GroupType type, final String path, final Map<String, ColumnOverride> overrides) {
-            final int count = type.getFieldCount();
+        StructReader(GroupType type, String path, Map<String, ColumnOverride> overrides) {
+            int count = type.getFieldCount();
             this.names = new String[count];
             this.repeated = new boolean[count];
             this.readers = new ValueReader[count];
-            final List<RecordField> fields = new ArrayList<>(count);
+            List<RecordField> fields = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                final Type field = type.getType(i);
-                final String fieldPath = FieldPaths.child(path, field.getName());
-                final ColumnOverride override = overrides.get(field.getName());
+                Type field = type.getType(i);
+                String fieldPath = FieldPaths.child(path, field.getName());
+                ColumnOverride override = overrides.get(field.getName());
                 names[i] = field.getName();
                 if (override == null) {
                     repeated[i] = field.isRepetition(Type.Repetition.REPEATED);
                     readers[i] = readerOf(field, fieldPath);
-                    fields.add(new RecordField(field.getName(), ParquetRecordSchemas.fieldTypeOf(field, fieldPath),
+                    fields.add(new RecordField(
+                            field.getName(),
+                            ParquetRecordSchemas.fieldTypeOf(field, fieldPath),
                             field.isRepetition(Type.Repetition.OPTIONAL)));
                 } else {
                     readers[i] = (parent, fieldIndex, index) -> override.read(parent, fieldIndex);
-                    fields.add(new RecordField(field.getName(), override.dataType(), !field.isRepetition(Type.Repetition.REQUIRED)));
+                    fields.add(new RecordField(
+                            field.getName(), override.dataType(), !field.isRepetition(Type.Repetition.REQUIRED)));
                 }
             }
             this.schema = new SimpleRecordSchema(fields);
         }
 
-        Record toRecord(final Group group) {
-            final Map<String, Object> values = new LinkedHashMap<>(names.length * 2);
+        Record toRecord(Group group) {
+            Map<String, Object> values = new LinkedHashMap<>(names.length * 2);
             for (int i = 0; i < names.length; i++) {
-                final int count = group.getFieldRepetitionCount(i);
+                int count = group.getFieldRepetitionCount(i);
                 if (repeated[i]) {
-                    final Object[] elements = new Object[count];
+                    Object[] elements = new Object[count];
                     for (int k = 0; k < count; k++) {
                         elements[k] = readers[i].read(group, i, k);
                     }

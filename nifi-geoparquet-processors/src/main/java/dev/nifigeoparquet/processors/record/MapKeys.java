@@ -9,17 +9,18 @@ import org.apache.parquet.schema.PrimitiveType;
  */
 final class MapKeys {
 
-    private static final Set<ParquetScalar.Kind> SUPPORTED = Set.of(
-            ParquetScalar.Kind.STRING, ParquetScalar.Kind.INTEGER, ParquetScalar.Kind.UUID);
+    private static final Set<ParquetScalar.Kind> SUPPORTED =
+            Set.of(ParquetScalar.Kind.STRING, ParquetScalar.Kind.INTEGER, ParquetScalar.Kind.UUID);
 
-    private MapKeys() {
-    }
+    private MapKeys() {}
 
-    static void requireSupported(final PrimitiveType key, final String path) {
+    static void requireSupported(PrimitiveType key, String path) {
         if (!SUPPORTED.contains(ParquetScalar.of(key).kind())) {
-            throw RecordConversionException.forField(path, RecordConversionException.Reason.UNSUPPORTED_SCHEMA,
-                    "field {} is not supported: NiFi maps need string keys and " + ParquetScalar.of(key).describe()
-                            + " keys have no exact string form");
+            throw RecordConversionException.forField(
+                    path,
+                    RecordConversionException.Reason.UNSUPPORTED_SCHEMA,
+                    "field {} is not supported: NiFi maps need string keys and "
+                            + ParquetScalar.of(key).describe() + " keys have no exact string form");
         }
     }
 }

@@ -17,38 +17,43 @@ import org.apache.parquet.schema.Type;
  */
 public final class ParquetRecordSchemas {
 
-    private ParquetRecordSchemas() {
-    }
+    private ParquetRecordSchemas() {}
 
-    public static RecordSchema toRecordSchema(final MessageType schema) {
+    public static RecordSchema toRecordSchema(MessageType schema) {
         return recordSchemaOf(schema, "");
     }
 
-    static RecordSchema recordSchemaOf(final GroupType group, final String path) {
-        final List<RecordField> fields = new ArrayList<>(group.getFieldCount());
-        for (final Type field : group.getFields()) {
-            final String fieldPath = FieldPaths.child(path, field.getName());
-            fields.add(new RecordField(field.getName(), fieldTypeOf(field, fieldPath), field.isRepetition(Type.Repetition.OPTIONAL)));
+    static RecordSchema recordSchemaOf(GroupType group, String path) {
+        List<RecordField> fields = new ArrayList<>(group.getFieldCount());
+        for (Type field : group.getFields()) {
+            String fieldPath = FieldPaths.child(path, field.getName());
+            fields.add(new RecordField(
+                    field.getName(), fieldTypeOf(field, fieldPath), field.isRepetition(Type.Repetition.OPTIONAL)));
         }
         return new SimpleRecordSchema(fields);
     }
 
     /** Type of a field as it sits in its parent: a repeated field without LIST annotation is an array. */
-    static DataType fieldTypeOf(final Type field, final String path) {
-        final DataType valueType = dataTypeOf(field, path);
-        return field.isRepetition(Type.Repetition.REPEATED) ? RecordFieldType.ARRAY.getArrayDataType(valueType, false) : valueType;
+    static DataType fieldTypeOf(Type field, String path) {
+        DataType valueType = dataTypeOf(field, path);
+        return field.isRepetition(Type.Repetition.REPEATED)
+                ? RecordFieldType.ARRAY.getArrayDataType(valueType, false)
+                : valueType;
     }
 
     /** Type of one value of {@code type}, ignoring the type's own repetition. */
-    static DataType dataTypeOf(final Type type, final String path) {
+    static DataType dataTypeOf(Type type, String path) {
         return switch (ParquetShape.of(type, path)) {
             case ParquetShape.Scalar scalar -> ParquetScalar.of(scalar.type()).nifiType();
-            case ParquetShape.Struct struct -> RecordFieldType.RECORD.getRecordDataType(recordSchemaOf(struct.type(), path));
-            case ParquetShape.ListOf list -> RecordFieldType.ARRAY.getArrayDataType(
-                    dataTypeOf(list.element(), FieldPaths.child(path, "element")), list.elementsNullable());
+            case ParquetShape.Struct struct ->
+                RecordFieldType.RECORD.getRecordDataType(recordSchemaOf(struct.type(), path));
+            case ParquetShape.ListOf list ->
+                RecordFieldType.ARRAY.getArrayDataType(
+                        dataTypeOf(list.element(), FieldPaths.child(path, "element")), list.elementsNullable());
             case ParquetShape.MapOf map -> {
                 MapKeys.requireSupported(map.key(), path);
-                yield RecordFieldType.MAP.getMapDataType(dataTypeOf(map.value(), FieldPaths.child(path, "value")),
+                yield RecordFieldType.MAP.getMapDataType(
+                        dataTypeOf(map.value(), FieldPaths.child(path, "value")),
                         map.value().isRepetition(Type.Repetition.OPTIONAL));
             }
         };

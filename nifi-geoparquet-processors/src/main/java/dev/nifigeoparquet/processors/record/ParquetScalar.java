@@ -17,32 +17,50 @@ import org.apache.parquet.schema.PrimitiveType;
  */
 record ParquetScalar(Kind kind, PrimitiveType type) {
 
-    enum Kind { BOOLEAN, INTEGER, FLOAT, DOUBLE, DECIMAL, DATE, TIME, TIMESTAMP, INT96_TIMESTAMP, STRING, UUID, BYTES }
+    enum Kind {
+        BOOLEAN,
+        INTEGER,
+        FLOAT,
+        DOUBLE,
+        DECIMAL,
+        DATE,
+        TIME,
+        TIMESTAMP,
+        INT96_TIMESTAMP,
+        STRING,
+        UUID,
+        BYTES
+    }
 
-    static ParquetScalar of(final PrimitiveType type) {
+    static ParquetScalar of(PrimitiveType type) {
         return new ParquetScalar(kindOf(type), type);
     }
 
-    private static Kind kindOf(final PrimitiveType type) {
-        final LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
+    private static Kind kindOf(PrimitiveType type) {
+        LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
         if (annotation instanceof DecimalLogicalTypeAnnotation) {
             return Kind.DECIMAL;
         }
         return switch (type.getPrimitiveTypeName()) {
             case BOOLEAN -> Kind.BOOLEAN;
-            case INT32, INT64 -> switch (annotation) {
-                case LogicalTypeAnnotation.DateLogicalTypeAnnotation ignored -> Kind.DATE;
-                case TimeLogicalTypeAnnotation ignored -> Kind.TIME;
-                case TimestampLogicalTypeAnnotation ignored -> Kind.TIMESTAMP;
-                case null, default -> Kind.INTEGER;
-            };
+            case INT32, INT64 ->
+                switch (annotation) {
+                    case LogicalTypeAnnotation.DateLogicalTypeAnnotation ignored -> Kind.DATE;
+                    case TimeLogicalTypeAnnotation ignored -> Kind.TIME;
+                    case TimestampLogicalTypeAnnotation ignored -> Kind.TIMESTAMP;
+                    case null, default -> Kind.INTEGER;
+                };
             case INT96 -> Kind.INT96_TIMESTAMP;
             case FLOAT -> Kind.FLOAT;
             case DOUBLE -> Kind.DOUBLE;
-            case BINARY -> annotation instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
-                    || annotation instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
-                    || annotation instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation ? Kind.STRING : Kind.BYTES;
-            case FIXED_LEN_BYTE_ARRAY -> annotation instanceof LogicalTypeAnnotation.UUIDLogicalTypeAnnotation ? Kind.UUID : Kind.BYTES;
+            case BINARY ->
+                annotation instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+                                || annotation instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
+                                || annotation instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation
+                        ? Kind.STRING
+                        : Kind.BYTES;
+            case FIXED_LEN_BYTE_ARRAY ->
+                annotation instanceof LogicalTypeAnnotation.UUIDLogicalTypeAnnotation ? Kind.UUID : Kind.BYTES;
         };
     }
 
@@ -53,7 +71,9 @@ record ParquetScalar(Kind kind, PrimitiveType type) {
             case INTEGER -> integerNifiType();
             case FLOAT -> RecordFieldType.FLOAT.getDataType();
             case DOUBLE -> RecordFieldType.DOUBLE.getDataType();
-            case DECIMAL -> RecordFieldType.DECIMAL.getDecimalDataType(decimal().getPrecision(), decimal().getScale());
+            case DECIMAL ->
+                RecordFieldType.DECIMAL.getDecimalDataType(
+                        decimal().getPrecision(), decimal().getScale());
             case DATE -> RecordFieldType.DATE.getDataType();
             case TIME -> RecordFieldType.TIME.getDataType();
             case TIMESTAMP, INT96_TIMESTAMP -> RecordFieldType.TIMESTAMP.getDataType();
@@ -64,8 +84,8 @@ record ParquetScalar(Kind kind, PrimitiveType type) {
     }
 
     private DataType integerNifiType() {
-        final int bits = bitWidth();
-        final int widened = signed() ? bits : bits * 2;
+        int bits = bitWidth();
+        int widened = signed() ? bits : bits * 2;
         return switch (widened) {
             case 8 -> RecordFieldType.BYTE.getDataType();
             case 16 -> RecordFieldType.SHORT.getDataType();
@@ -92,7 +112,8 @@ record ParquetScalar(Kind kind, PrimitiveType type) {
     }
 
     BigInteger maximum() {
-        return signed() ? BigInteger.ONE.shiftLeft(bitWidth() - 1).subtract(BigInteger.ONE)
+        return signed()
+                ? BigInteger.ONE.shiftLeft(bitWidth() - 1).subtract(BigInteger.ONE)
                 : BigInteger.ONE.shiftLeft(bitWidth()).subtract(BigInteger.ONE);
     }
 
@@ -111,19 +132,26 @@ record ParquetScalar(Kind kind, PrimitiveType type) {
 
     /** Whether a TIMESTAMP column holds instants (true) or zone-less wall-clock values (false). INT96 holds instants. */
     boolean adjustedToUtc() {
-        return !(type.getLogicalTypeAnnotation() instanceof TimestampLogicalTypeAnnotation timestamp) || timestamp.isAdjustedToUTC();
+        return !(type.getLogicalTypeAnnotation() instanceof TimestampLogicalTypeAnnotation timestamp)
+                || timestamp.isAdjustedToUTC();
     }
 
     /** Name of the target type as shown in refusals, e.g. {@code INT(16, unsigned)} or {@code DECIMAL(9,2)}. */
     String describe() {
         return switch (kind) {
-            case INTEGER -> type.getLogicalTypeAnnotation() instanceof IntLogicalTypeAnnotation
-                    ? "INT(" + bitWidth() + (signed() ? ", signed)" : ", unsigned)") : type.getPrimitiveTypeName().name();
-            case DECIMAL -> "DECIMAL(" + decimal().getPrecision() + "," + decimal().getScale() + ")";
-            case TIME, TIMESTAMP -> kind + "(" + timeUnit() + (kind == Kind.TIMESTAMP ? ", adjustedToUTC=" + adjustedToUtc() : "") + ")";
+            case INTEGER ->
+                type.getLogicalTypeAnnotation() instanceof IntLogicalTypeAnnotation
+                        ? "INT(" + bitWidth() + (signed() ? ", signed)" : ", unsigned)")
+                        : type.getPrimitiveTypeName().name();
+            case DECIMAL ->
+                "DECIMAL(" + decimal().getPrecision() + "," + decimal().getScale() + ")";
+            case TIME, TIMESTAMP ->
+                kind + "(" + timeUnit() + (kind == Kind.TIMESTAMP ? ", adjustedToUTC=" + adjustedToUtc() : "") + ")";
             case INT96_TIMESTAMP -> "INT96 timestamp";
-            case BYTES -> type.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-                    ? "FIXED_LEN_BYTE_ARRAY(" + type.getTypeLength() + ")" : "BINARY";
+            case BYTES ->
+                type.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+                        ? "FIXED_LEN_BYTE_ARRAY(" + type.getTypeLength() + ")"
+                        : "BINARY";
             default -> kind.name();
         };
     }

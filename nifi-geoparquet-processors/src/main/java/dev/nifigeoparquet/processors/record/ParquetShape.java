@@ -13,12 +13,10 @@ import org.apache.parquet.schema.Type;
 sealed interface ParquetShape {
 
     /** A primitive column value. */
-    record Scalar(PrimitiveType type) implements ParquetShape {
-    }
+    record Scalar(PrimitiveType type) implements ParquetShape {}
 
     /** A group without LIST or MAP annotation: a nested record. */
-    record Struct(GroupType type) implements ParquetShape {
-    }
+    record Struct(GroupType type) implements ParquetShape {}
 
     /**
      * A LIST-annotated group. When {@code elementIsRepeated} the repeated field itself is the element
@@ -32,15 +30,14 @@ sealed interface ParquetShape {
     }
 
     /** A MAP (or legacy MAP_KEY_VALUE) group: a repeated key/value group. */
-    record MapOf(GroupType mapType, GroupType keyValue, PrimitiveType key, Type value) implements ParquetShape {
-    }
+    record MapOf(GroupType mapType, GroupType keyValue, PrimitiveType key, Type value) implements ParquetShape {}
 
-    static ParquetShape of(final Type type, final String path) {
+    static ParquetShape of(Type type, String path) {
         if (type.isPrimitive()) {
             return new Scalar(type.asPrimitiveType());
         }
-        final GroupType group = type.asGroupType();
-        final LogicalTypeAnnotation annotation = group.getLogicalTypeAnnotation();
+        GroupType group = type.asGroupType();
+        LogicalTypeAnnotation annotation = group.getLogicalTypeAnnotation();
         if (annotation instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation) {
             return listOf(group, path);
         }
@@ -51,37 +48,38 @@ sealed interface ParquetShape {
         return new Struct(group);
     }
 
-    private static ListOf listOf(final GroupType list, final String path) {
+    private static ListOf listOf(GroupType list, String path) {
         if (list.getFieldCount() != 1 || !list.getType(0).isRepetition(Type.Repetition.REPEATED)) {
             throw unsupported(path, "a LIST group must hold exactly one repeated field: " + list);
         }
-        final Type repeated = list.getType(0);
+        Type repeated = list.getType(0);
         if (repeated.isPrimitive()
                 || repeated.asGroupType().getFieldCount() > 1
                 || repeated.getName().equals("array")
                 || repeated.getName().equals(list.getName() + "_tuple")) {
             return new ListOf(list, repeated, repeated, true);
         }
-        final Type element = repeated.asGroupType().getType(0);
+        Type element = repeated.asGroupType().getType(0);
         if (element.isRepetition(Type.Repetition.REPEATED)) {
             throw unsupported(path, "a LIST element must not itself be repeated: " + list);
         }
         return new ListOf(list, repeated, element, false);
     }
 
-    private static MapOf mapOf(final GroupType map, final String path) {
-        if (map.getFieldCount() != 1 || map.getType(0).isPrimitive()
+    private static MapOf mapOf(GroupType map, String path) {
+        if (map.getFieldCount() != 1
+                || map.getType(0).isPrimitive()
                 || !map.getType(0).isRepetition(Type.Repetition.REPEATED)
                 || map.getType(0).asGroupType().getFieldCount() != 2
                 || !map.getType(0).asGroupType().getType(0).isPrimitive()) {
             throw unsupported(path, "a MAP group must hold one repeated group of a primitive key and a value: " + map);
         }
-        final GroupType keyValue = map.getType(0).asGroupType();
+        GroupType keyValue = map.getType(0).asGroupType();
         return new MapOf(map, keyValue, keyValue.getType(0).asPrimitiveType(), keyValue.getType(1));
     }
 
-    private static RecordConversionException unsupported(final String path, final String why) {
-        return RecordConversionException.forField(path, RecordConversionException.Reason.UNSUPPORTED_SCHEMA,
-                "field {} is not supported: " + why);
+    private static RecordConversionException unsupported(String path, String why) {
+        return RecordConversionException.forField(
+                path, RecordConversionException.Reason.UNSUPPORTED_SCHEMA, "field {} is not supported: " + why);
     }
 }

@@ -32,7 +32,7 @@ public final class RecordConversionException extends RuntimeException {
     private final String fieldPath;
     private final Reason reason;
 
-    RecordConversionException(final String fieldPath, final Reason reason, final String message) {
+    RecordConversionException(String fieldPath, Reason reason, String message) {
         super(message);
         this.fieldPath = Objects.requireNonNull(fieldPath);
         this.reason = Objects.requireNonNull(reason);
@@ -52,12 +52,12 @@ public final class RecordConversionException extends RuntimeException {
      *
      * @param why completes "field 'path' value v ...", e.g. "is not valid WKB"
      */
-    public static RecordConversionException forValue(final String path, final Object value, final Reason reason, final String why) {
-        return new RecordConversionException(path, reason,
-                "field '" + path + "' value " + ValueDescriptions.describe(value) + " " + why);
+    public static RecordConversionException forValue(final String path, Object value, Reason reason, String why) {
+        return new RecordConversionException(
+                path, reason, "field '" + path + "' value " + ValueDescriptions.describe(value) + " " + why);
     }
 
-    static RecordConversionException forField(final String path, final Reason reason, final String what) {
+    static RecordConversionException forField(String path, Reason reason, String what) {
         return new RecordConversionException(path, reason, what.replace("{}", "'" + path + "'"));
     }
 }

@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.processors.record;
 
 import dev.nifigeoparquet.archive.ops.SchemaHandling;
-
 import java.util.Objects;
 
 /**
@@ -23,11 +22,11 @@ public record RecordConversionOptions(SchemaHandling schemaHandling, boolean ign
         Objects.requireNonNull(schemaHandling, "schemaHandling");
     }
 
-    public RecordConversionOptions withSchemaHandling(final SchemaHandling handling) {
+    public RecordConversionOptions withSchemaHandling(SchemaHandling handling) {
         return new RecordConversionOptions(handling, ignoreExtraFields);
     }
 
-    public RecordConversionOptions withIgnoreExtraFields(final boolean ignore) {
+    public RecordConversionOptions withIgnoreExtraFields(boolean ignore) {
         return new RecordConversionOptions(schemaHandling, ignore);
     }
 }

@@ -45,18 +45,20 @@ public final class RecordToGroupConverter {
     private final RecordConversionOptions options;
     private final StructWriter root;
 
-    public RecordToGroupConverter(final MessageType parquetSchema, final RecordConversionOptions options) {
+    public RecordToGroupConverter(MessageType parquetSchema, RecordConversionOptions options) {
         this(parquetSchema, options, Map.of());
     }
 
     /** @param overrides top-level column name to the writer used for it instead of the exact mapping */
-    public RecordToGroupConverter(final MessageType parquetSchema, final RecordConversionOptions options,
-                                  final Map<String, ColumnOverride> overrides) {
+    public RecordToGroupConverter(
+            MessageType parquetSchema, RecordConversionOptions options, Map<String, ColumnOverride> overrides) {
         this.parquetSchema = Objects.requireNonNull(parquetSchema, "parquetSchema");
         this.options = Objects.requireNonNull(options, "options");
-        for (final String column : overrides.keySet()) {
-            if (!parquetSchema.containsField(column) || parquetSchema.getType(column).isRepetition(Type.Repetition.REPEATED)) {
-                throw new IllegalArgumentException("no non-repeated top-level column '" + column + "' to override in " + parquetSchema.getName());
+        for (String column : overrides.keySet()) {
+            if (!parquetSchema.containsField(column)
+                    || parquetSchema.getType(column).isRepetition(Type.Repetition.REPEATED)) {
+                throw new IllegalArgumentException(
+                        "no non-repeated top-level column '" + column + "' to override in " + parquetSchema.getName());
             }
         }
         this.root = new StructWriter(parquetSchema, "", overrides);
@@ -67,8 +69,8 @@ public final class RecordToGroupConverter {
     }
 
     /** @throws RecordConversionException if the record does not fit the target schema exactly. */
-    public Group convert(final Record record) {
-        final Group row = new SimpleGroup(parquetSchema);
+    public Group convert(Record record) {
+        Group row = new SimpleGroup(parquetSchema);
         root.fill(row, record, "");
         return row;
     }
@@ -79,17 +81,17 @@ public final class RecordToGroupConverter {
      *
      * @throws RecordConversionException if the fields do not fit the target schema exactly.
      */
-    public Group convertFields(final Map<String, ?> fields) {
-        final Group row = new SimpleGroup(parquetSchema);
+    public Group convertFields(Map<String, ?> fields) {
+        Group row = new SimpleGroup(parquetSchema);
         root.fill(row, fields, "");
         return row;
     }
 
-    private ValueWriter writerOf(final Type type, final String path) {
+    private ValueWriter writerOf(Type type, String path) {
         return switch (ParquetShape.of(type, path)) {
             case ParquetShape.Scalar scalar -> scalarWriter(ScalarWriter.of(ParquetScalar.of(scalar.type())));
             case ParquetShape.Struct struct -> {
-                final StructWriter writer = new StructWriter(struct.type(), path, Map.of());
+                StructWriter writer = new StructWriter(struct.type(), path, Map.of());
                 yield (parent, field, value, valuePath) -> writer.fill(parent.addGroup(field), value, valuePath);
             }
             case ParquetShape.ListOf list -> listWriter(list, path);
@@ -97,36 +99,41 @@ public final class RecordToGroupConverter {
         };
     }
 
-    private static ValueWriter scalarWriter(final ScalarWriter writer) {
+    private static ValueWriter scalarWriter(ScalarWriter writer) {
         return (parent, field, value, path) -> {
             try {
                 writer.write(parent, field, value);
-            } catch (final ValueRefusal refusal) {
+            } catch (ValueRefusal refusal) {
                 throw refusal.at(path, value);
-            } catch (final ArithmeticException e) {
-                throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.OUT_OF_RANGE,
+            } catch (ArithmeticException e) {
+                throw RecordConversionException.forValue(
+                        path,
+                        value,
+                        RecordConversionException.Reason.OUT_OF_RANGE,
                         "is outside the range of the column type");
             }
         };
     }
 
-    private ValueWriter listWriter(final ParquetShape.ListOf list, final String path) {
-        final ValueWriter element = writerOf(list.element(), FieldPaths.child(path, "element"));
-        final boolean elementIsRepeated = list.elementIsRepeated();
-        final boolean elementsNullable = list.elementsNullable();
+    private ValueWriter listWriter(ParquetShape.ListOf list, String path) {
+        ValueWriter element = writerOf(list.element(), FieldPaths.child(path, "element"));
+        boolean elementIsRepeated = list.elementIsRepeated();
+        boolean elementsNullable = list.elementsNullable();
         return (parent, field, value, valuePath) -> {
-            final Object[] elements = elementsOf(value, valuePath);
-            final Group listGroup = parent.addGroup(field);
+            Object[] elements = elementsOf(value, valuePath);
+            Group listGroup = parent.addGroup(field);
             for (int i = 0; i < elements.length; i++) {
-                final String elementPath = FieldPaths.element(valuePath, i);
+                String elementPath = FieldPaths.element(valuePath, i);
                 if (elements[i] == null && !elementsNullable) {
-                    throw RecordConversionException.forField(elementPath, RecordConversionException.Reason.NULL_INTO_REQUIRED,
+                    throw RecordConversionException.forField(
+                            elementPath,
+                            RecordConversionException.Reason.NULL_INTO_REQUIRED,
                             "list element {} is null but the list's elements are required");
                 }
                 if (elementIsRepeated) {
                     element.write(listGroup, 0, elements[i], elementPath);
                 } else {
-                    final Group wrapper = listGroup.addGroup(0);
+                    Group wrapper = listGroup.addGroup(0);
                     if (elements[i] != null) {
                         element.write(wrapper, 0, elements[i], elementPath);
                     }
@@ -135,30 +142,33 @@ public final class RecordToGroupConverter {
         };
     }
 
-    private ValueWriter mapWriter(final ParquetShape.MapOf map, final String path) {
+    private ValueWriter mapWriter(ParquetShape.MapOf map, String path) {
         MapKeys.requireSupported(map.key(), path);
-        final ValueWriter key = scalarWriter(ScalarWriter.of(ParquetScalar.of(map.key())));
-        final ValueWriter value = writerOf(map.value(), FieldPaths.child(path, "value"));
-        final boolean valuesNullable = map.value().isRepetition(Type.Repetition.OPTIONAL);
+        ValueWriter key = scalarWriter(ScalarWriter.of(ParquetScalar.of(map.key())));
+        ValueWriter value = writerOf(map.value(), FieldPaths.child(path, "value"));
+        boolean valuesNullable = map.value().isRepetition(Type.Repetition.OPTIONAL);
         return (parent, field, mapValue, valuePath) -> {
-            final Map<?, ?> entries = switch (mapValue) {
+            Map<?, ?> entries = switch (mapValue) {
                 case Map<?, ?> javaMap -> javaMap;
                 case Record record -> record.toMap();
-                default -> throw RecordConversionException.forValue(valuePath, mapValue, RecordConversionException.Reason.WRONG_TYPE,
-                        "is not a map");
+                default ->
+                    throw RecordConversionException.forValue(
+                            valuePath, mapValue, RecordConversionException.Reason.WRONG_TYPE, "is not a map");
             };
-            final Group mapGroup = parent.addGroup(field);
-            for (final Map.Entry<?, ?> entry : entries.entrySet()) {
-                final String entryPath = FieldPaths.entry(valuePath, entry.getKey());
+            Group mapGroup = parent.addGroup(field);
+            for (Map.Entry<?, ?> entry : entries.entrySet()) {
+                String entryPath = FieldPaths.entry(valuePath, entry.getKey());
                 if (entry.getKey() == null) {
-                    throw RecordConversionException.forField(valuePath, RecordConversionException.Reason.NULL_INTO_REQUIRED,
-                            "map {} has a null key");
+                    throw RecordConversionException.forField(
+                            valuePath, RecordConversionException.Reason.NULL_INTO_REQUIRED, "map {} has a null key");
                 }
                 if (entry.getValue() == null && !valuesNullable) {
-                    throw RecordConversionException.forField(entryPath, RecordConversionException.Reason.NULL_INTO_REQUIRED,
+                    throw RecordConversionException.forField(
+                            entryPath,
+                            RecordConversionException.Reason.NULL_INTO_REQUIRED,
                             "map value {} is null but the map's values are required");
                 }
-                final Group keyValue = mapGroup.addGroup(0);
+                Group keyValue = mapGroup.addGroup(0);
                 key.write(keyValue, 0, entry.getKey(), entryPath);
                 if (entry.getValue() != null) {
                     value.write(keyValue, 1, entry.getValue(), entryPath);
@@ -167,12 +177,13 @@ public final class RecordToGroupConverter {
         };
     }
 
-    private static Object[] elementsOf(final Object value, final String path) {
+    private static Object[] elementsOf(Object value, String path) {
         return switch (value) {
             case Object[] array -> array;
             case Collection<?> collection -> collection.toArray();
-            default -> throw RecordConversionException.forValue(path, value, RecordConversionException.Reason.WRONG_TYPE,
-                    "is not an array or list");
+            default ->
+                throw RecordConversionException.forValue(
+                        path, value, RecordConversionException.Reason.WRONG_TYPE, "is not an array or list");
         };
     }
 
@@ -181,42 +192,49 @@ public final class RecordToGroupConverter {
         private final GroupType type;
         private final ValueWriter[] writers;
 
-        StructWriter(final GroupType type, final String path, final Map<String, ColumnOverride> overrides) {
+        StructWriter(GroupType type, String path, Map<String, ColumnOverride> overrides) {
             this.type = type;
             this.writers = new ValueWriter[type.getFieldCount()];
             for (int i = 0; i < writers.length; i++) {
-                final ColumnOverride override = overrides.get(type.getType(i).getName());
-                writers[i] = override != null ? override::write
-                        : writerOf(type.getType(i), FieldPaths.child(path, type.getType(i).getName()));
+                ColumnOverride override = overrides.get(type.getType(i).getName());
+                writers[i] = override != null
+                        ? override::write
+                        : writerOf(
+                                type.getType(i),
+                                FieldPaths.child(path, type.getType(i).getName()));
             }
         }
 
-        void fill(final Group target, final Object value, final String path) {
-            final FieldSource source = FieldSource.of(value, path);
+        void fill(Group target, Object value, String path) {
+            FieldSource source = FieldSource.of(value, path);
             if (!options.ignoreExtraFields()) {
-                for (final String name : source.names()) {
+                for (String name : source.names()) {
                     if (!type.containsField(name)) {
-                        throw RecordConversionException.forField(FieldPaths.child(path, name), RecordConversionException.Reason.EXTRA_FIELD,
+                        throw RecordConversionException.forField(
+                                FieldPaths.child(path, name),
+                                RecordConversionException.Reason.EXTRA_FIELD,
                                 "field {} is not in the target schema");
                     }
                 }
             }
             for (int i = 0; i < writers.length; i++) {
-                final Type field = type.getType(i);
-                final String fieldPath = FieldPaths.child(path, field.getName());
+                Type field = type.getType(i);
+                String fieldPath = FieldPaths.child(path, field.getName());
                 if (!source.has(field.getName())) {
                     requireMayBeMissing(field, fieldPath);
                     continue;
                 }
-                final Object fieldValue = source.get(field.getName());
+                Object fieldValue = source.get(field.getName());
                 if (fieldValue == null) {
                     requireMayBeNull(field, fieldPath);
                 } else if (field.isRepetition(Type.Repetition.REPEATED)) {
-                    final Object[] elements = elementsOf(fieldValue, fieldPath);
+                    Object[] elements = elementsOf(fieldValue, fieldPath);
                     for (int k = 0; k < elements.length; k++) {
                         if (elements[k] == null) {
-                            throw RecordConversionException.forField(FieldPaths.element(fieldPath, k),
-                                    RecordConversionException.Reason.NULL_INTO_REQUIRED, "element {} of a repeated field is null");
+                            throw RecordConversionException.forField(
+                                    FieldPaths.element(fieldPath, k),
+                                    RecordConversionException.Reason.NULL_INTO_REQUIRED,
+                                    "element {} of a repeated field is null");
                         }
                         writers[i].write(target, i, elements[k], FieldPaths.element(fieldPath, k));
                     }
@@ -226,21 +244,29 @@ public final class RecordToGroupConverter {
             }
         }
 
-        private void requireMayBeMissing(final Type field, final String path) {
+        private void requireMayBeMissing(Type field, String path) {
             if (!field.isRepetition(Type.Repetition.OPTIONAL)) {
-                throw RecordConversionException.forField(path, RecordConversionException.Reason.MISSING_FIELD,
-                        (field.isRepetition(Type.Repetition.REQUIRED) ? "required" : "repeated") + " field {} is missing");
+                throw RecordConversionException.forField(
+                        path,
+                        RecordConversionException.Reason.MISSING_FIELD,
+                        (field.isRepetition(Type.Repetition.REQUIRED) ? "required" : "repeated")
+                                + " field {} is missing");
             }
             if (options.schemaHandling() == SchemaHandling.STRICT) {
-                throw RecordConversionException.forField(path, RecordConversionException.Reason.MISSING_FIELD,
+                throw RecordConversionException.forField(
+                        path,
+                        RecordConversionException.Reason.MISSING_FIELD,
                         "optional field {} is missing (schema handling is strict; fill-missing-nullable would write null)");
             }
         }
 
-        private static void requireMayBeNull(final Type field, final String path) {
+        private static void requireMayBeNull(Type field, String path) {
             if (!field.isRepetition(Type.Repetition.OPTIONAL)) {
-                throw RecordConversionException.forField(path, RecordConversionException.Reason.NULL_INTO_REQUIRED,
-                        (field.isRepetition(Type.Repetition.REQUIRED) ? "required field {} is null"
+                throw RecordConversionException.forField(
+                        path,
+                        RecordConversionException.Reason.NULL_INTO_REQUIRED,
+                        (field.isRepetition(Type.Repetition.REQUIRED)
+                                ? "required field {} is null"
                                 : "repeated field {} is null (use an empty array for no values)"));
             }
         }
@@ -249,28 +275,33 @@ public final class RecordToGroupConverter {
     /** Field names and values of a record-like value. */
     private record FieldSource(Set<String> names, Record record, Map<?, ?> map) {
 
-        static FieldSource of(final Object value, final String path) {
+        static FieldSource of(Object value, String path) {
             return switch (value) {
                 case Record record -> {
-                    final Set<String> names = new LinkedHashSet<>(record.getSchema().getFieldNames());
+                    Set<String> names = new LinkedHashSet<>(record.getSchema().getFieldNames());
                     names.addAll(record.getRawFieldNames());
                     yield new FieldSource(names, record, null);
                 }
                 case Map<?, ?> map -> {
-                    final Set<String> names = new LinkedHashSet<>();
+                    Set<String> names = new LinkedHashSet<>();
                     map.keySet().forEach(key -> names.add(String.valueOf(key)));
                     yield new FieldSource(names, null, map);
                 }
-                default -> throw RecordConversionException.forValue(path.isEmpty() ? "<record>" : path, value,
-                        RecordConversionException.Reason.WRONG_TYPE, "is not a record");
+                default ->
+                    throw RecordConversionException.forValue(
+                            path.isEmpty() ? "<record>" : path,
+                            value,
+                            RecordConversionException.Reason.WRONG_TYPE,
+                            "is not a record");
             };
         }
 
-        boolean has(final String name) {
-            return names.contains(name) || record != null && record.getSchema().getField(name).isPresent();
+        boolean has(String name) {
+            return names.contains(name)
+                    || record != null && record.getSchema().getField(name).isPresent();
         }
 
-        Object get(final String name) {
+        Object get(String name) {
             return record != null ? record.getValue(name) : map.get(name);
         }
     }

@@ -15,12 +15,13 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 @FunctionalInterface
 interface ScalarWriter {
 
-    Pattern CANONICAL_UUID = Pattern.compile("\\p{XDigit}{8}-\\p{XDigit}{4}-\\p{XDigit}{4}-\\p{XDigit}{4}-\\p{XDigit}{12}");
+    Pattern CANONICAL_UUID =
+            Pattern.compile("\\p{XDigit}{8}-\\p{XDigit}{4}-\\p{XDigit}{4}-\\p{XDigit}{4}-\\p{XDigit}{12}");
 
     void write(Group group, int field, Object value);
 
-    static ScalarWriter of(final ParquetScalar scalar) {
-        final PrimitiveTypeName physical = scalar.type().getPrimitiveTypeName();
+    static ScalarWriter of(ParquetScalar scalar) {
+        PrimitiveTypeName physical = scalar.type().getPrimitiveTypeName();
         return switch (scalar.kind()) {
             case BOOLEAN -> (group, field, value) -> group.add(field, ExactNumbers.booleanOf(value));
             case INTEGER -> integerWriter(scalar);
@@ -28,24 +29,30 @@ interface ScalarWriter {
             case DOUBLE -> (group, field, value) -> group.add(field, ExactNumbers.doubleOf(value));
             case DECIMAL -> decimalWriter(scalar);
             case DATE -> (group, field, value) -> group.add(field, TemporalValues.epochDayOf(value));
-            case TIME -> physical == PrimitiveTypeName.INT32
-                    ? (group, field, value) -> group.add(field, (int) TemporalValues.timeCountOf(value, scalar.timeUnit()))
-                    : (group, field, value) -> group.add(field, TemporalValues.timeCountOf(value, scalar.timeUnit()));
-            case TIMESTAMP -> (group, field, value) -> group.add(field,
-                    TemporalValues.timestampCountOf(value, scalar.timeUnit(), scalar.adjustedToUtc()));
-            case INT96_TIMESTAMP -> (group, field, value) -> group.add(field, Binary.fromConstantByteArray(TemporalValues.int96Of(value)));
+            case TIME ->
+                physical == PrimitiveTypeName.INT32
+                        ? (group, field, value) ->
+                                group.add(field, (int) TemporalValues.timeCountOf(value, scalar.timeUnit()))
+                        : (group, field, value) ->
+                                group.add(field, TemporalValues.timeCountOf(value, scalar.timeUnit()));
+            case TIMESTAMP ->
+                (group, field, value) -> group.add(
+                        field, TemporalValues.timestampCountOf(value, scalar.timeUnit(), scalar.adjustedToUtc()));
+            case INT96_TIMESTAMP ->
+                (group, field, value) -> group.add(field, Binary.fromConstantByteArray(TemporalValues.int96Of(value)));
             case STRING -> (group, field, value) -> group.add(field, Binary.fromString(textOf(value)));
             case UUID -> (group, field, value) -> group.add(field, Binary.fromConstantByteArray(uuidBytesOf(value)));
             case BYTES -> bytesWriter(scalar);
         };
     }
 
-    private static ScalarWriter integerWriter(final ParquetScalar scalar) {
-        final boolean int32 = scalar.type().getPrimitiveTypeName() == PrimitiveTypeName.INT32;
+    private static ScalarWriter integerWriter(ParquetScalar scalar) {
+        boolean int32 = scalar.type().getPrimitiveTypeName() == PrimitiveTypeName.INT32;
         return (group, field, value) -> {
-            final BigInteger number = ExactNumbers.integerOf(value);
+            BigInteger number = ExactNumbers.integerOf(value);
             if (number.compareTo(scalar.minimum()) < 0 || number.compareTo(scalar.maximum()) > 0) {
-                throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE,
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.OUT_OF_RANGE,
                         "does not fit " + scalar.describe() + " [" + scalar.minimum() + ", " + scalar.maximum() + "]");
             }
             // Unsigned values above the signed maximum are stored as their two's complement bit pattern.
@@ -57,26 +64,41 @@ interface ScalarWriter {
         };
     }
 
-    private static ScalarWriter decimalWriter(final ParquetScalar scalar) {
+    private static ScalarWriter decimalWriter(ParquetScalar scalar) {
         return switch (scalar.type().getPrimitiveTypeName()) {
-            case INT32 -> (group, field, value) -> group.add(field,
-                    DecimalValues.unscaledFor(ExactNumbers.decimalOf(value), scalar.decimal()).intValueExact());
-            case INT64 -> (group, field, value) -> group.add(field,
-                    DecimalValues.unscaledFor(ExactNumbers.decimalOf(value), scalar.decimal()).longValueExact());
-            case FIXED_LEN_BYTE_ARRAY -> (group, field, value) -> group.add(field, Binary.fromConstantByteArray(DecimalValues.fixedLength(
-                    DecimalValues.unscaledFor(ExactNumbers.decimalOf(value), scalar.decimal()), scalar.type().getTypeLength())));
-            default -> (group, field, value) -> group.add(field, Binary.fromConstantByteArray(
-                    DecimalValues.unscaledFor(ExactNumbers.decimalOf(value), scalar.decimal()).toByteArray()));
+            case INT32 ->
+                (group, field, value) -> group.add(
+                        field,
+                        DecimalValues.unscaledFor(ExactNumbers.decimalOf(value), scalar.decimal())
+                                .intValueExact());
+            case INT64 ->
+                (group, field, value) -> group.add(
+                        field,
+                        DecimalValues.unscaledFor(ExactNumbers.decimalOf(value), scalar.decimal())
+                                .longValueExact());
+            case FIXED_LEN_BYTE_ARRAY ->
+                (group, field, value) -> group.add(
+                        field,
+                        Binary.fromConstantByteArray(DecimalValues.fixedLength(
+                                DecimalValues.unscaledFor(ExactNumbers.decimalOf(value), scalar.decimal()),
+                                scalar.type().getTypeLength())));
+            default ->
+                (group, field, value) -> group.add(
+                        field,
+                        Binary.fromConstantByteArray(
+                                DecimalValues.unscaledFor(ExactNumbers.decimalOf(value), scalar.decimal())
+                                        .toByteArray()));
         };
     }
 
-    private static ScalarWriter bytesWriter(final ParquetScalar scalar) {
-        final boolean fixed = scalar.type().getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
-        final int length = scalar.type().getTypeLength();
+    private static ScalarWriter bytesWriter(ParquetScalar scalar) {
+        boolean fixed = scalar.type().getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+        int length = scalar.type().getTypeLength();
         return (group, field, value) -> {
-            final byte[] bytes = BinaryValues.bytesOf(value);
+            byte[] bytes = BinaryValues.bytesOf(value);
             if (fixed && bytes.length != length) {
-                throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE,
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.OUT_OF_RANGE,
                         "has " + bytes.length + " bytes; " + scalar.describe() + " needs exactly " + length);
             }
             // Copy: the caller's array may be reused or changed after the row is built.
@@ -85,7 +107,7 @@ interface ScalarWriter {
     }
 
     /** Text, and values whose string form is unique and lossless (integers, booleans, UUIDs, enum names). */
-    private static String textOf(final Object value) {
+    private static String textOf(Object value) {
         return switch (value) {
             case CharSequence text -> text.toString();
             case Character character -> character.toString();
@@ -97,29 +119,38 @@ interface ScalarWriter {
             case Integer number -> number.toString();
             case Long number -> number.toString();
             case BigInteger number -> number.toString();
-            default -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "cannot be stored as STRING without choosing a format");
+            default ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "cannot be stored as STRING without choosing a format");
         };
     }
 
-    private static byte[] uuidBytesOf(final Object value) {
-        final UUID uuid = switch (value) {
+    private static byte[] uuidBytesOf(Object value) {
+        UUID uuid = switch (value) {
             case UUID id -> id;
             case CharSequence text -> {
-                final String trimmed = text.toString().trim();
+                String trimmed = text.toString().trim();
                 if (!CANONICAL_UUID.matcher(trimmed).matches()) {
-                    throw new ValueRefusal(RecordConversionException.Reason.UNPARSEABLE, "is not a UUID in 8-4-4-4-12 hex form");
+                    throw new ValueRefusal(
+                            RecordConversionException.Reason.UNPARSEABLE, "is not a UUID in 8-4-4-4-12 hex form");
                 }
                 yield UUID.fromString(trimmed);
             }
             default -> {
-                final byte[] bytes = BinaryValues.bytesOf(value);
+                byte[] bytes = BinaryValues.bytesOf(value);
                 if (bytes.length != 16) {
-                    throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE, "has " + bytes.length + " bytes; a UUID has 16");
+                    throw new ValueRefusal(
+                            RecordConversionException.Reason.OUT_OF_RANGE,
+                            "has " + bytes.length + " bytes; a UUID has 16");
                 }
-                yield new UUID(ByteBuffer.wrap(bytes).getLong(), ByteBuffer.wrap(bytes).getLong(8));
+                yield new UUID(
+                        ByteBuffer.wrap(bytes).getLong(), ByteBuffer.wrap(bytes).getLong(8));
             }
         };
-        return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array();
+        return ByteBuffer.allocate(16)
+                .putLong(uuid.getMostSignificantBits())
+                .putLong(uuid.getLeastSignificantBits())
+                .array();
     }
 }

@@ -1,5 +1,7 @@
 package dev.nifigeoparquet.processors.record;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -11,6 +13,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
 
@@ -30,100 +34,114 @@ final class TemporalValues {
     private static final long JULIAN_DAY_OF_EPOCH = 2_440_588L;
     private static final Pattern ISO_DATE = Pattern.compile("[+-]?\\d{4,}-\\d{2}-\\d{2}");
 
-    private TemporalValues() {
-    }
+    private TemporalValues() {}
 
     // ---- Parquet -> NiFi
 
-    static java.sql.Date dateOf(final int epochDay) {
+    static java.sql.Date dateOf(int epochDay) {
         return java.sql.Date.valueOf(LocalDate.ofEpochDay(epochDay));
     }
 
-    static java.util.Date timeOf(final long count, final TimeUnit unit, final String path) {
-        final long nanoOfDay = Math.multiplyExact(count, nanosPer(unit));
+    static java.util.Date timeOf(long count, TimeUnit unit, String path) {
+        long nanoOfDay = Math.multiplyExact(count, nanosPer(unit));
         if (nanoOfDay < 0 || nanoOfDay >= LocalTime.MAX.toNanoOfDay() + 1) {
-            throw RecordConversionException.forValue(path, count, RecordConversionException.Reason.OUT_OF_RANGE,
-                    "is not a time of day in " + unit);
+            throw RecordConversionException.forValue(
+                    path, count, RecordConversionException.Reason.OUT_OF_RANGE, "is not a time of day in " + unit);
         }
-        final LocalDateTime onEpochDay = LocalDateTime.of(EPOCH_DAY, LocalTime.ofNanoOfDay(nanoOfDay));
+        LocalDateTime onEpochDay = LocalDateTime.of(EPOCH_DAY, LocalTime.ofNanoOfDay(nanoOfDay));
         if (unit == TimeUnit.MILLIS) {
-            return new Time(onEpochDay.atZone(ZoneId.systemDefault()).toInstant().toEpochMilli());
+            return new Time(
+                    onEpochDay.atZone(ZoneId.systemDefault()).toInstant().toEpochMilli());
         }
         return Timestamp.valueOf(onEpochDay);
     }
 
-    static Timestamp timestampOf(final long count, final TimeUnit unit, final boolean adjustedToUtc, final String path) {
-        final long perSecond = NANOS_PER_SECOND / nanosPer(unit);
-        final Instant instant = Instant.ofEpochSecond(Math.floorDiv(count, perSecond), Math.floorMod(count, perSecond) * nanosPer(unit));
-        return adjustedToUtc ? Timestamp.from(instant) : wallClock(LocalDateTime.ofInstant(instant, ZoneOffset.UTC), count, path);
+    static Timestamp timestampOf(final long count, TimeUnit unit, boolean adjustedToUtc, String path) {
+        long perSecond = NANOS_PER_SECOND / nanosPer(unit);
+        Instant instant = Instant.ofEpochSecond(
+                Math.floorDiv(count, perSecond), Math.floorMod(count, perSecond) * nanosPer(unit));
+        return adjustedToUtc
+                ? Timestamp.from(instant)
+                : wallClock(LocalDateTime.ofInstant(instant, ZoneOffset.UTC), count, path);
     }
 
     /** INT96: 8 bytes little-endian nanos of day, then 4 bytes little-endian Julian day; an instant in UTC. */
-    static Timestamp timestampOfInt96(final byte[] bytes) {
-        final java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        final long nanosOfDay = buffer.getLong();
-        final long julianDay = Integer.toUnsignedLong(buffer.getInt());
-        final long epochDay = julianDay - JULIAN_DAY_OF_EPOCH;
+    static Timestamp timestampOfInt96(byte[] bytes) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        long nanosOfDay = buffer.getLong();
+        long julianDay = Integer.toUnsignedLong(buffer.getInt());
+        long epochDay = julianDay - JULIAN_DAY_OF_EPOCH;
         return Timestamp.from(Instant.ofEpochSecond(Math.multiplyExact(epochDay, 86_400L), nanosOfDay));
     }
 
-    private static Timestamp wallClock(final LocalDateTime local, final long count, final String path) {
-        final Timestamp timestamp = Timestamp.valueOf(local);
+    private static Timestamp wallClock(LocalDateTime local, long count, String path) {
+        Timestamp timestamp = Timestamp.valueOf(local);
         if (!timestamp.toLocalDateTime().equals(local)) {
             // The JVM zone skips this wall-clock time (a DST gap): NiFi's Timestamp cannot hold it unchanged.
-            throw RecordConversionException.forValue(path, count, RecordConversionException.Reason.OUT_OF_RANGE,
-                    "is the wall-clock time " + local + ", which does not exist in the JVM time zone " + ZoneId.systemDefault());
+            throw RecordConversionException.forValue(
+                    path,
+                    count,
+                    RecordConversionException.Reason.OUT_OF_RANGE,
+                    "is the wall-clock time " + local + ", which does not exist in the JVM time zone "
+                            + ZoneId.systemDefault());
         }
         return timestamp;
     }
 
     // ---- NiFi -> Parquet
 
-    static int epochDayOf(final Object value) {
-        final LocalDate date = switch (value) {
+    static int epochDayOf(Object value) {
+        LocalDate date = switch (value) {
             case java.sql.Date sqlDate -> sqlDate.toLocalDate();
             case LocalDate localDate -> localDate;
             case CharSequence text -> parseDate(text.toString().trim());
-            default -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "cannot be stored as DATE (expected java.sql.Date, LocalDate or an ISO yyyy-MM-dd string)");
+            default ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "cannot be stored as DATE (expected java.sql.Date, LocalDate or an ISO yyyy-MM-dd string)");
         };
         return Math.toIntExact(date.toEpochDay());
     }
 
-    private static LocalDate parseDate(final String text) {
+    private static LocalDate parseDate(String text) {
         if (!ISO_DATE.matcher(text).matches()) {
             throw new ValueRefusal(RecordConversionException.Reason.UNPARSEABLE, "is not an ISO date (yyyy-MM-dd)");
         }
         try {
             return LocalDate.parse(text);
-        } catch (final DateTimeParseException e) {
-            throw new ValueRefusal(RecordConversionException.Reason.UNPARSEABLE, "is not an ISO date: " + e.getMessage());
+        } catch (DateTimeParseException e) {
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.UNPARSEABLE, "is not an ISO date: " + e.getMessage());
         }
     }
 
-    static long timeCountOf(final Object value, final TimeUnit unit) {
-        final LocalTime time = switch (value) {
+    static long timeCountOf(Object value, TimeUnit unit) {
+        LocalTime time = switch (value) {
             case Timestamp timestamp -> timeOfDayOnEpochDay(timestamp);
             case Time sqlTime -> LocalTime.ofInstant(Instant.ofEpochMilli(sqlTime.getTime()), ZoneId.systemDefault());
             case LocalTime localTime -> localTime;
-            case CharSequence text -> parse(text.toString().trim(), LocalTime::parse, "an ISO time (HH:mm:ss[.fraction])");
-            default -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "cannot be stored as TIME (expected java.sql.Time, LocalTime or an ISO time string)");
+            case CharSequence text ->
+                parse(text.toString().trim(), LocalTime::parse, "an ISO time (HH:mm:ss[.fraction])");
+            default ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "cannot be stored as TIME (expected java.sql.Time, LocalTime or an ISO time string)");
         };
         return exactCount(time.toNanoOfDay(), unit);
     }
 
-    private static LocalTime timeOfDayOnEpochDay(final Timestamp timestamp) {
-        final LocalDateTime local = timestamp.toLocalDateTime();
+    private static LocalTime timeOfDayOnEpochDay(Timestamp timestamp) {
+        LocalDateTime local = timestamp.toLocalDateTime();
         if (!local.toLocalDate().equals(EPOCH_DAY)) {
-            throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.WRONG_TYPE,
                     "is a timestamp with a date; a TIME column keeps only the time of day (expected a Timestamp on 1970-01-01)");
         }
         return local.toLocalTime();
     }
 
     /** Seconds and nanos since the epoch: of the instant, or of the wall clock read as if it were UTC. */
-    static long timestampCountOf(final Object value, final TimeUnit unit, final boolean adjustedToUtc) {
+    static long timestampCountOf(Object value, TimeUnit unit, boolean adjustedToUtc) {
         final Instant instant;
         if (adjustedToUtc) {
             instant = instantOf(value);
@@ -133,79 +151,103 @@ final class TemporalValues {
         return countOf(instant, unit);
     }
 
-    static byte[] int96Of(final Object value) {
-        final Instant instant = instantOf(value);
-        final long epochDay = Math.floorDiv(instant.getEpochSecond(), 86_400L);
-        final long nanosOfDay = Math.floorMod(instant.getEpochSecond(), 86_400L) * NANOS_PER_SECOND + instant.getNano();
-        final long julianDay = epochDay + JULIAN_DAY_OF_EPOCH;
+    static byte[] int96Of(Object value) {
+        Instant instant = instantOf(value);
+        long epochDay = Math.floorDiv(instant.getEpochSecond(), 86_400L);
+        long nanosOfDay = Math.floorMod(instant.getEpochSecond(), 86_400L) * NANOS_PER_SECOND + instant.getNano();
+        long julianDay = epochDay + JULIAN_DAY_OF_EPOCH;
         if (julianDay < 0 || julianDay > 0xFFFF_FFFFL) {
-            throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE, "is outside the INT96 timestamp range");
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.OUT_OF_RANGE, "is outside the INT96 timestamp range");
         }
-        return java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                .putLong(nanosOfDay).putInt((int) julianDay).array();
+        return ByteBuffer.allocate(12)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(nanosOfDay)
+                .putInt((int) julianDay)
+                .array();
     }
 
-    private static Instant instantOf(final Object value) {
+    private static Instant instantOf(Object value) {
         return switch (value) {
             case Timestamp timestamp -> timestamp.toInstant();
-            case java.sql.Time ignored -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "is a time of day and cannot be stored as a timestamp");
-            case java.sql.Date ignored -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "is a date and cannot be stored as a timestamp without choosing a time zone");
+            case Time ignored ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "is a time of day and cannot be stored as a timestamp");
+            case java.sql.Date ignored ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "is a date and cannot be stored as a timestamp without choosing a time zone");
             case java.util.Date date -> date.toInstant();
             case Instant instant -> instant;
             case OffsetDateTime dateTime -> dateTime.toInstant();
             case ZonedDateTime dateTime -> dateTime.toInstant();
             case Long millis -> Instant.ofEpochMilli(millis);
-            case LocalDateTime ignored -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "has no time zone; the column holds UTC instants (isAdjustedToUTC=true)");
-            case CharSequence text -> parse(text.toString().trim(), TemporalValues::parseInstant,
-                    "an ISO-8601 timestamp with a UTC offset (e.g. 2024-05-01T10:15:30.123456Z)");
-            default -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "cannot be stored as a timestamp (expected java.sql.Timestamp, Instant, OffsetDateTime, ZonedDateTime or epoch millis)");
+            case LocalDateTime ignored ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "has no time zone; the column holds UTC instants (isAdjustedToUTC=true)");
+            case CharSequence text ->
+                parse(
+                        text.toString().trim(),
+                        TemporalValues::parseInstant,
+                        "an ISO-8601 timestamp with a UTC offset (e.g. 2024-05-01T10:15:30.123456Z)");
+            default ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "cannot be stored as a timestamp (expected java.sql.Timestamp, Instant, OffsetDateTime, ZonedDateTime or epoch millis)");
         };
     }
 
-    private static Instant parseInstant(final String text) {
+    private static Instant parseInstant(String text) {
         return OffsetDateTime.parse(text).toInstant();
     }
 
-    private static LocalDateTime wallClockOf(final Object value) {
+    private static LocalDateTime wallClockOf(Object value) {
         return switch (value) {
             case Timestamp timestamp -> timestamp.toLocalDateTime();
             case LocalDateTime dateTime -> dateTime;
-            case CharSequence text -> parse(text.toString().trim(), LocalDateTime::parse,
-                    "an ISO-8601 local date-time without offset (e.g. 2024-05-01T10:15:30.123456)");
-            case java.sql.Time ignored -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "is a time of day and cannot be stored as a timestamp");
-            case java.sql.Date ignored -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "is a date and cannot be stored as a timestamp");
+            case CharSequence text ->
+                parse(
+                        text.toString().trim(),
+                        LocalDateTime::parse,
+                        "an ISO-8601 local date-time without offset (e.g. 2024-05-01T10:15:30.123456)");
+            case Time ignored ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "is a time of day and cannot be stored as a timestamp");
+            case java.sql.Date ignored ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE, "is a date and cannot be stored as a timestamp");
             case java.util.Date date -> LocalDateTime.ofInstant(date.toInstant(), ZoneId.systemDefault());
             case Long millis -> LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneId.systemDefault());
             case Instant ignored -> throw zoneNeeded();
             case OffsetDateTime ignored -> throw zoneNeeded();
             case ZonedDateTime ignored -> throw zoneNeeded();
-            default -> throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
-                    "cannot be stored as a local timestamp (expected java.sql.Timestamp, LocalDateTime or epoch millis)");
+            default ->
+                throw new ValueRefusal(
+                        RecordConversionException.Reason.WRONG_TYPE,
+                        "cannot be stored as a local timestamp (expected java.sql.Timestamp, LocalDateTime or epoch millis)");
         };
     }
 
     private static ValueRefusal zoneNeeded() {
-        return new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE,
+        return new ValueRefusal(
+                RecordConversionException.Reason.WRONG_TYPE,
                 "is an instant; the column holds wall-clock times (isAdjustedToUTC=false), so storing it would need a time zone");
     }
 
-    private static <T> T parse(final String text, final java.util.function.Function<String, T> parser, final String expected) {
+    private static <T> T parse(final String text, Function<String, T> parser, String expected) {
         try {
             return parser.apply(text);
-        } catch (final DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             throw new ValueRefusal(RecordConversionException.Reason.UNPARSEABLE, "is not " + expected);
         }
     }
 
-    private static long countOf(final Instant instant, final TimeUnit unit) {
+    private static long countOf(Instant instant, TimeUnit unit) {
         try {
-            final long perSecond = NANOS_PER_SECOND / nanosPer(unit);
+            long perSecond = NANOS_PER_SECOND / nanosPer(unit);
             long seconds = instant.getEpochSecond();
             long fraction = exactCount(instant.getNano(), unit);
             if (seconds < 0 && fraction > 0) {
@@ -214,22 +256,24 @@ final class TemporalValues {
                 fraction -= perSecond;
             }
             return Math.addExact(Math.multiplyExact(seconds, perSecond), fraction);
-        } catch (final ArithmeticException e) {
-            throw new ValueRefusal(RecordConversionException.Reason.OUT_OF_RANGE, "is outside the range of a 64-bit count of " + unit);
+        } catch (ArithmeticException e) {
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.OUT_OF_RANGE, "is outside the range of a 64-bit count of " + unit);
         }
     }
 
-    private static long exactCount(final long nanos, final TimeUnit unit) {
-        final long perUnit = nanosPer(unit);
+    private static long exactCount(long nanos, TimeUnit unit) {
+        long perUnit = nanosPer(unit);
         if (nanos % perUnit != 0) {
-            throw new ValueRefusal(RecordConversionException.Reason.PRECISION_LOSS,
-                    "has sub-" + unit.name().toLowerCase(java.util.Locale.ROOT) + " digits (nanos " + nanos % NANOS_PER_SECOND
+            throw new ValueRefusal(
+                    RecordConversionException.Reason.PRECISION_LOSS,
+                    "has sub-" + unit.name().toLowerCase(Locale.ROOT) + " digits (nanos " + nanos % NANOS_PER_SECOND
                             + ") that a " + unit + " column would lose");
         }
         return nanos / perUnit;
     }
 
-    private static long nanosPer(final TimeUnit unit) {
+    private static long nanosPer(TimeUnit unit) {
         return switch (unit) {
             case MILLIS -> 1_000_000L;
             case MICROS -> 1_000L;

@@ -8,26 +8,25 @@ final class ValueDescriptions {
 
     private static final int MAX_TEXT = 60;
 
-    private ValueDescriptions() {
-    }
+    private ValueDescriptions() {}
 
     /** {@code 1.0E40 (Double)}, {@code "abc" (String)}, {@code [17 elements] (byte[])}. */
-    static String describe(final Object value) {
+    static String describe(Object value) {
         if (value == null) {
             return "null";
         }
         return render(value) + " (" + value.getClass().getSimpleName() + ")";
     }
 
-    private static String render(final Object value) {
+    private static String render(Object value) {
         if (value.getClass().isArray()) {
             return "[" + Array.getLength(value) + " elements]";
         }
         if (value instanceof ByteBuffer buffer) {
             return "[" + buffer.remaining() + " bytes]";
         }
-        final String text = String.valueOf(value);
-        final String shortened = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) + "..." : text;
+        String text = String.valueOf(value);
+        String shortened = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) + "..." : text;
         return value instanceof CharSequence ? "\"" + shortened + "\"" : shortened;
     }
 }

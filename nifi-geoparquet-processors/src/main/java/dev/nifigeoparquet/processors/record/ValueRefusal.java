@@ -8,7 +8,7 @@ final class ValueRefusal extends RuntimeException {
 
     private final RecordConversionException.Reason reason;
 
-    ValueRefusal(final RecordConversionException.Reason reason, final String why) {
+    ValueRefusal(RecordConversionException.Reason reason, String why) {
         super(why, null, false, false);
         this.reason = reason;
     }
@@ -17,7 +17,7 @@ final class ValueRefusal extends RuntimeException {
         return reason;
     }
 
-    RecordConversionException at(final String path, final Object value) {
+    RecordConversionException at(String path, Object value) {
         return RecordConversionException.forValue(path, value, reason, getMessage());
     }
 }

@@ -15,8 +15,7 @@ import java.util.Optional;
  */
 public final class ArchiveLocation {
 
-    private ArchiveLocation() {
-    }
+    private ArchiveLocation() {}
 
     /** Parses a comma-separated list of base directories; blank entries are ignored. */
     public static List<Path> parseBases(String value) {

@@ -4,13 +4,15 @@ import org.apache.nifi.components.DescribedValue;
 
 /** What the archive service does when the root directory holds no archive descriptor. */
 public enum MissingArchiveStrategy implements DescribedValue {
-
-    FAIL("Require Existing Archive",
+    FAIL(
+            "Require Existing Archive",
             "The root must already hold an archive (a _geoparquet_archive/descriptor.json); otherwise the service is invalid."),
-    ADOPT("Adopt Existing Partitions",
+    ADOPT(
+            "Adopt Existing Partitions",
             "The root holds h3_cell=<cell>/*.parquet files written by another tool (GeoPandas, pyarrow, DuckDB): adopt them"
                     + " once, pinning the resolution their cell names encode and the schema and geo block of their files."),
-    CREATE("Create From Template",
+    CREATE(
+            "Create From Template",
             "Create a new, empty archive whose schema and canonical footer (geo block included) are those of the"
                     + " Template GeoParquet File, at the configured H3 Resolution.");
 

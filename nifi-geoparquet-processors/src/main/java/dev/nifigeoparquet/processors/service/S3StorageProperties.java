@@ -3,6 +3,12 @@ package dev.nifigeoparquet.processors.service;
 import dev.nifigeoparquet.archive.s3.ColdStorage;
 import dev.nifigeoparquet.archive.s3.S3Location;
 import dev.nifigeoparquet.archive.s3.S3StorageSettings;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.expression.ExpressionLanguageScope;
@@ -13,13 +19,6 @@ import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.model.StorageClass;
 
-import java.net.URI;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-
 /**
  * The archive service's properties for an archive on S3 or an S3-compatible store (an Archive Root of the form
  * {@code s3://bucket/prefix}), and their translation into the engine's {@link S3StorageSettings}.
@@ -28,14 +27,14 @@ final class S3StorageProperties {
 
     static final String BUCKET_DEFAULT = "Bucket Default";
 
-    private S3StorageProperties() {
-    }
+    private S3StorageProperties() {}
 
     static final PropertyDescriptor ENDPOINT_OVERRIDE = new PropertyDescriptor.Builder()
             .name("S3 Endpoint Override URL")
-            .description("For an s3:// Archive Root on an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2...): the store's endpoint,"
-                    + " for example https://minio.example.org:9000. Requests then use path-style addressing. The store must honour"
-                    + " conditional PUTs (If-None-Match: *), which the commit protocol relies on. Leave empty for Amazon S3.")
+            .description(
+                    "For an s3:// Archive Root on an S3-compatible store (MinIO, Ceph RGW, Cloudflare R2...): the store's endpoint,"
+                            + " for example https://minio.example.org:9000. Requests then use path-style addressing. The store must honour"
+                            + " conditional PUTs (If-None-Match: *), which the commit protocol relies on. Leave empty for Amazon S3.")
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.URL_VALIDATOR)
@@ -43,8 +42,9 @@ final class S3StorageProperties {
 
     static final PropertyDescriptor REGION = new PropertyDescriptor.Builder()
             .name("S3 Region")
-            .description("The bucket's region, for example eu-central-1. Leave empty to take it from the AWS environment (AWS_REGION,"
-                    + " the profile file).")
+            .description(
+                    "The bucket's region, for example eu-central-1. Leave empty to take it from the AWS environment (AWS_REGION,"
+                            + " the profile file).")
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
@@ -52,40 +52,52 @@ final class S3StorageProperties {
 
     static final PropertyDescriptor STORAGE_CLASS = new PropertyDescriptor.Builder()
             .name("S3 Storage Class")
-            .description("Storage class of new data files. Commit entries and the descriptor are always STANDARD. With a class that has a"
-                    + " minimum storage duration (Standard-IA and One Zone-IA 30 days, Glacier Instant Retrieval 90 days), compaction"
-                    + " leaves files younger than that duration alone unless S3 Minimum Object Age says otherwise. GLACIER and"
-                    + " DEEP_ARCHIVE are refused: data files must stay readable without a restore.")
+            .description(
+                    "Storage class of new data files. Commit entries and the descriptor are always STANDARD. With a class that has a"
+                            + " minimum storage duration (Standard-IA and One Zone-IA 30 days, Glacier Instant Retrieval 90 days), compaction"
+                            + " leaves files younger than that duration alone unless S3 Minimum Object Age says otherwise. GLACIER and"
+                            + " DEEP_ARCHIVE are refused: data files must stay readable without a restore.")
             .required(true)
-            .allowableValues(Stream.concat(Stream.of(BUCKET_DEFAULT), Stream.of(StorageClass.STANDARD, StorageClass.STANDARD_IA,
-                    StorageClass.ONEZONE_IA, StorageClass.INTELLIGENT_TIERING, StorageClass.GLACIER_IR).map(StorageClass::toString))
+            .allowableValues(Stream.concat(
+                            Stream.of(BUCKET_DEFAULT),
+                            Stream.of(
+                                            StorageClass.STANDARD,
+                                            StorageClass.STANDARD_IA,
+                                            StorageClass.ONEZONE_IA,
+                                            StorageClass.INTELLIGENT_TIERING,
+                                            StorageClass.GLACIER_IR)
+                                    .map(StorageClass::toString))
                     .toArray(String[]::new))
             .defaultValue(BUCKET_DEFAULT)
             .build();
 
     static final PropertyDescriptor MINIMUM_OBJECT_AGE = new PropertyDescriptor.Builder()
             .name("S3 Minimum Object Age")
-            .description("Compaction never deletes data files committed more recently than this, so a cold storage class is not charged"
-                    + " for early deletion. Leave empty for the storage class's minimum storage duration; set 0 sec to allow early"
-                    + " deletion. Upserts and deletes still supersede files whose rows change; their cost reports list every deleted"
-                    + " object with its age.")
+            .description(
+                    "Compaction never deletes data files committed more recently than this, so a cold storage class is not charged"
+                            + " for early deletion. Leave empty for the storage class's minimum storage duration; set 0 sec to allow early"
+                            + " deletion. Upserts and deletes still supersede files whose rows change; their cost reports list every deleted"
+                            + " object with its age.")
             .required(false)
             .addValidator(StandardValidators.TIME_PERIOD_VALIDATOR)
             .build();
 
     static final PropertyDescriptor PART_SIZE = new PropertyDescriptor.Builder()
             .name("S3 Multipart Part Size")
-            .description("Data files up to this size are uploaded in one PUT; larger ones in a multipart upload of parts of this size"
-                    + " (at least 5 MB). Each open writer buffers one part in memory. A failed upload is aborted.")
+            .description(
+                    "Data files up to this size are uploaded in one PUT; larger ones in a multipart upload of parts of this size"
+                            + " (at least 5 MB). Each open writer buffers one part in memory. A failed upload is aborted.")
             .required(true)
             .defaultValue("8 MB")
-            .addValidator(StandardValidators.createDataSizeBoundsValidator(S3StorageSettings.MIN_PART_SIZE, 512L * 1024 * 1024))
+            .addValidator(StandardValidators.createDataSizeBoundsValidator(
+                    S3StorageSettings.MIN_PART_SIZE, 512L * 1024 * 1024))
             .build();
 
     static final PropertyDescriptor ACCESS_KEY_ID = new PropertyDescriptor.Builder()
             .name("S3 Access Key ID")
-            .description("Access key for the bucket. Leave S3 Access Key ID and S3 Secret Access Key empty to use the AWS default"
-                    + " credentials chain (environment variables, the profile file, web identity, container or instance role).")
+            .description(
+                    "Access key for the bucket. Leave S3 Access Key ID and S3 Secret Access Key empty to use the AWS default"
+                            + " credentials chain (environment variables, the profile file, web identity, container or instance role).")
             .required(false)
             .sensitive(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
@@ -110,8 +122,15 @@ final class S3StorageProperties {
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .build();
 
-    static final List<PropertyDescriptor> PROPERTIES = List.of(ENDPOINT_OVERRIDE, REGION, STORAGE_CLASS, MINIMUM_OBJECT_AGE, PART_SIZE,
-            ACCESS_KEY_ID, SECRET_ACCESS_KEY, SESSION_TOKEN);
+    static final List<PropertyDescriptor> PROPERTIES = List.of(
+            ENDPOINT_OVERRIDE,
+            REGION,
+            STORAGE_CLASS,
+            MINIMUM_OBJECT_AGE,
+            PART_SIZE,
+            ACCESS_KEY_ID,
+            SECRET_ACCESS_KEY,
+            SESSION_TOKEN);
 
     /** Problems with the S3 properties that need no request to find; empty when they are consistent. */
     static List<String> problems(PropertyContext context) {
@@ -119,7 +138,8 @@ final class S3StorageProperties {
         boolean access = isSet(context, ACCESS_KEY_ID);
         boolean secret = isSet(context, SECRET_ACCESS_KEY);
         if (access != secret) {
-            problems.add("S3 Access Key ID and S3 Secret Access Key must be set together, or both left empty for the default credentials chain");
+            problems.add(
+                    "S3 Access Key ID and S3 Secret Access Key must be set together, or both left empty for the default credentials chain");
         }
         if (isSet(context, SESSION_TOKEN) && !access) {
             problems.add("S3 Session Token needs S3 Access Key ID and S3 Secret Access Key");
@@ -140,7 +160,8 @@ final class S3StorageProperties {
             settings = settings.withStorageClass(StorageClass.fromValue(storageClass));
         }
         if (context.getProperty(MINIMUM_OBJECT_AGE).isSet()) {
-            settings = settings.withMinimumObjectAge(Duration.ofMillis(context.getProperty(MINIMUM_OBJECT_AGE).asTimePeriod(TimeUnit.MILLISECONDS)));
+            settings = settings.withMinimumObjectAge(
+                    Duration.ofMillis(context.getProperty(MINIMUM_OBJECT_AGE).asTimePeriod(TimeUnit.MILLISECONDS)));
         }
         Double partSize = context.getProperty(PART_SIZE).asDataSize(DataUnit.B);
         if (partSize != null) {
@@ -150,8 +171,10 @@ final class S3StorageProperties {
         String secret = value(context, SECRET_ACCESS_KEY);
         if (access != null && secret != null) {
             String token = value(context, SESSION_TOKEN);
-            settings = settings.withCredentials(StaticCredentialsProvider.create(token == null
-                    ? AwsBasicCredentials.create(access, secret) : AwsSessionCredentials.create(access, secret, token)));
+            settings = settings.withCredentials(StaticCredentialsProvider.create(
+                    token == null
+                            ? AwsBasicCredentials.create(access, secret)
+                            : AwsSessionCredentials.create(access, secret, token)));
         }
         return settings;
     }
@@ -160,11 +183,15 @@ final class S3StorageProperties {
     static String describe(S3StorageSettings settings) {
         return settings.location() + (settings.endpoint() == null ? " on Amazon S3" : " at " + settings.endpoint())
                 + (settings.region() == null ? "" : " in " + settings.region())
-                + ", data files " + (settings.storageClass() == null ? "in the bucket's default class" : "in " + settings.storageClass())
+                + ", data files "
+                + (settings.storageClass() == null ? "in the bucket's default class" : "in " + settings.storageClass())
                 + ", compaction minimum object age " + settings.effectiveMinimumObjectAge()
                 + (settings.minimumObjectAge() == null && settings.storageClass() != null
-                        ? " (the class's minimum storage duration " + ColdStorage.minimumStorageDuration(settings.storageClass()) + ")" : "")
-                + ", credentials " + (settings.credentials() == null ? "from the default chain" : "from the service's properties");
+                        ? " (the class's minimum storage duration "
+                                + ColdStorage.minimumStorageDuration(settings.storageClass()) + ")"
+                        : "")
+                + ", credentials "
+                + (settings.credentials() == null ? "from the default chain" : "from the service's properties");
     }
 
     private static boolean isSet(PropertyContext context, PropertyDescriptor property) {
@@ -172,7 +199,8 @@ final class S3StorageProperties {
     }
 
     private static String value(PropertyContext context, PropertyDescriptor property) {
-        String value = context.getProperty(property).evaluateAttributeExpressions().getValue();
+        String value =
+                context.getProperty(property).evaluateAttributeExpressions().getValue();
         return value == null || value.isBlank() ? null : value.strip();
     }
 }

@@ -1,12 +1,12 @@
 package dev.nifigeoparquet.processors.service;
 
-import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
-import dev.nifigeoparquet.archive.adoption.AdoptionReport;
-import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
+import dev.nifigeoparquet.archive.adoption.AdoptionReport;
+import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
@@ -16,7 +16,19 @@ import dev.nifigeoparquet.archive.s3.S3Location;
 import dev.nifigeoparquet.archive.s3.S3StorageSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.nifi.annotation.behavior.Restricted;
 import org.apache.nifi.annotation.behavior.Restriction;
 import org.apache.nifi.annotation.documentation.CapabilityDescription;
@@ -42,32 +54,28 @@ import org.apache.nifi.processor.util.StandardValidators;
 import org.apache.nifi.reporting.InitializationException;
 import org.apache.parquet.io.LocalInputFile;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
-
 @Tags({"geoparquet", "parquet", "archive", "h3", "geospatial", "partition"})
-@CapabilityDescription("Opens one H3-partitioned GeoParquet archive (<root>/h3_cell=<cell>/*.parquet) when enabled and shares it"
-        + " with the processors that use it, with its pinned settings: the H3 resolution, the CRS, the geometry column, the schema and"
-        + " the canonical footer ('geo' among it). The archive descriptor is read once; processors never re-read a file for these settings."
-        + " A root that holds GeoParquet partitions written by another tool can be adopted, and a missing archive can be created from a"
-        + " template GeoParquet file. Writers of one partition inside this NiFi node take turns through the engine's per-partition lock.")
+@CapabilityDescription(
+        "Opens one H3-partitioned GeoParquet archive (<root>/h3_cell=<cell>/*.parquet) when enabled and shares it"
+                + " with the processors that use it, with its pinned settings: the H3 resolution, the CRS, the geometry column, the schema and"
+                + " the canonical footer ('geo' among it). The archive descriptor is read once; processors never re-read a file for these settings."
+                + " A root that holds GeoParquet partitions written by another tool can be adopted, and a missing archive can be created from a"
+                + " template GeoParquet file. Writers of one partition inside this NiFi node take turns through the engine's per-partition lock.")
 @SeeAlso(classNames = {"dev.nifigeoparquet.processors.RouteByH3Cell"})
-@Restricted(restrictions = {
-        @Restriction(requiredPermission = RequiredPermission.READ_FILESYSTEM,
-                explanation = "Reads the archive descriptor, commit logs and data files under the Archive Root Directory, and the Template GeoParquet File."),
-        @Restriction(requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
-                explanation = "Creates or adopts an archive under the Archive Root Directory, writing its descriptor and commit logs.")
-})
+@Restricted(
+        restrictions = {
+            @Restriction(
+                    requiredPermission = RequiredPermission.READ_FILESYSTEM,
+                    explanation =
+                            "Reads the archive descriptor, commit logs and data files under the Archive Root Directory, and the Template GeoParquet File."),
+            @Restriction(
+                    requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
+                    explanation =
+                            "Creates or adopts an archive under the Archive Root Directory, writing its descriptor and commit logs.")
+        })
 @UseCase(
-        description = "Point a flow at an existing H3-partitioned GeoParquet archive and make sure it is the one the flow was built for.",
+        description =
+                "Point a flow at an existing H3-partitioned GeoParquet archive and make sure it is the one the flow was built for.",
         keywords = {"geoparquet", "archive", "h3", "resolution", "open"},
         configuration = """
                 Set "Archive Root Directory" to the directory that holds the h3_cell=<cell> partition folders, for example \
@@ -78,8 +86,7 @@ import java.util.stream.Stream;
                 resolution, the service is invalid and says both numbers, instead of routing features to the wrong cells.
                 Leave "Missing Archive Strategy" at "Require Existing Archive".
                 Run "Verify Properties" before enabling: it reports the archive found, its resolution, CRS and any warning.
-                """
-)
+                """)
 @UseCase(
         description = "Start managing a partitioned GeoParquet dataset that GeoPandas, pyarrow or DuckDB wrote.",
         keywords = {"adopt", "geopandas", "pyarrow", "duckdb", "existing"},
@@ -90,17 +97,17 @@ import java.util.stream.Stream;
                 dataset whose cells disagree with it.
                 Enable the service. Adoption runs once and records the archive's settings; bulletins report what it had to derive \
                 (for example when the files carry different per-file bbox values in their geo metadata).
-                """
-)
+                """)
 public class StandardGeoParquetArchiveService extends AbstractControllerService
         implements GeoParquetArchiveService, VerifiableControllerService {
 
     public static final PropertyDescriptor ARCHIVE_ROOT = new PropertyDescriptor.Builder()
             .name("Archive Root Directory")
-            .description("The directory that holds the archive: its h3_cell=<cell> partition folders and its _geoparquet_archive folder;"
-                    + " or an object-store location s3://bucket/prefix, configured with the S3 properties."
-                    + " Expression Language sees parameters and environment variables only; FlowFile attributes are not available to a"
-                    + " controller service.")
+            .description(
+                    "The directory that holds the archive: its h3_cell=<cell> partition folders and its _geoparquet_archive folder;"
+                            + " or an object-store location s3://bucket/prefix, configured with the S3 properties."
+                            + " Expression Language sees parameters and environment variables only; FlowFile attributes are not available to a"
+                            + " controller service.")
             .required(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
@@ -108,8 +115,9 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     public static final PropertyDescriptor ALLOWED_ROOTS = new PropertyDescriptor.Builder()
             .name("Allowed Archive Roots")
-            .description("Comma-separated base directories the Archive Root Directory must lie under (after resolving '..' and symbolic"
-                    + " links); for an s3:// root, s3://bucket/prefix bases it must start with. Leave empty to allow any directory the NiFi user can write.")
+            .description(
+                    "Comma-separated base directories the Archive Root Directory must lie under (after resolving '..' and symbolic"
+                            + " links); for an s3:// root, s3://bucket/prefix bases it must start with. Leave empty to allow any directory the NiFi user can write.")
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
@@ -117,9 +125,10 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     public static final PropertyDescriptor H3_RESOLUTION = new PropertyDescriptor.Builder()
             .name("H3 Resolution")
-            .description("The H3 resolution (0 to 15) the flow expects. An existing archive must be pinned at exactly this resolution,"
-                    + " otherwise the service is invalid. Required to create an archive; checked against the cell names when adopting."
-                    + " Leave empty to accept the archive's pinned resolution.")
+            .description(
+                    "The H3 resolution (0 to 15) the flow expects. An existing archive must be pinned at exactly this resolution,"
+                            + " otherwise the service is invalid. Required to create an archive; checked against the cell names when adopting."
+                            + " Leave empty to accept the archive's pinned resolution.")
             .required(false)
             .addValidator(StandardValidators.createLongValidator(0, 15, true))
             .build();
@@ -134,9 +143,10 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     public static final PropertyDescriptor TEMPLATE_FILE = new PropertyDescriptor.Builder()
             .name("Template GeoParquet File")
-            .description("A GeoParquet file whose schema and footer metadata (the geo block among them) every data file of the new archive"
-                    + " will carry. Only its footer is read. A file-level bbox in its geo block (GeoPandas writes one) is left out,"
-                    + " and reported as a warning.")
+            .description(
+                    "A GeoParquet file whose schema and footer metadata (the geo block among them) every data file of the new archive"
+                            + " will carry. Only its footer is read. A file-level bbox in its geo block (GeoPandas writes one) is left out,"
+                            + " and reported as a warning.")
             .required(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
@@ -145,8 +155,9 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     public static final PropertyDescriptor KEY_COLUMNS = new PropertyDescriptor.Builder()
             .name("Key Columns")
-            .description("Comma-separated column(s) whose values identify a feature, used by upserts and deletes. Leave empty for an"
-                    + " append-only archive.")
+            .description(
+                    "Comma-separated column(s) whose values identify a feature, used by upserts and deletes. Leave empty for an"
+                            + " append-only archive.")
             .required(false)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .dependsOn(MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE, MissingArchiveStrategy.ADOPT)
@@ -154,7 +165,8 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     public static final PropertyDescriptor VERSION_COLUMN = new PropertyDescriptor.Builder()
             .name("Version Column")
-            .description("Optional column holding a feature's version; an upsert keeps the row with the higher version.")
+            .description(
+                    "Optional column holding a feature's version; an upsert keeps the row with the higher version.")
             .required(false)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
             .dependsOn(MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE, MissingArchiveStrategy.ADOPT)
@@ -164,21 +176,32 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
      * Properties of earlier versions that no component used: {@link #migrateProperties} drops them from flows that still
      * set them.
      */
-    static final List<String> REMOVED_PROPERTIES = List.of("Partition State Cache Size", "Partition State Cache Expiration");
+    static final List<String> REMOVED_PROPERTIES =
+            List.of("Partition State Cache Size", "Partition State Cache Expiration");
 
     public static final PropertyDescriptor WORKER_THREADS = new PropertyDescriptor.Builder()
             .name("Worker Threads")
-            .description("How many threads an operation on the archive uses for its independent parts: scanning the keys of and rewriting"
-                    + " the partitions a run of UpsertGeoParquetPartition changes (compaction does not use them yet). Every processor"
-                    + " using this service shares these threads, so two concurrent tasks never run more of them. Leave empty for one per"
-                    + " core available to NiFi; 1 does everything on the task's own thread.")
+            .description(
+                    "How many threads an operation on the archive uses for its independent parts: scanning the keys of and rewriting"
+                            + " the partitions a run of UpsertGeoParquetPartition changes (compaction does not use them yet). Every processor"
+                            + " using this service shares these threads, so two concurrent tasks never run more of them. Leave empty for one per"
+                            + " core available to NiFi; 1 does everything on the task's own thread.")
             .required(false)
             .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = java.util.stream.Stream.concat(Stream.of(
-            ARCHIVE_ROOT, ALLOWED_ROOTS, H3_RESOLUTION, MISSING_ARCHIVE_STRATEGY, TEMPLATE_FILE, KEY_COLUMNS, VERSION_COLUMN,
-            WORKER_THREADS), S3StorageProperties.PROPERTIES.stream()).toList();
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = Stream.concat(
+                    Stream.of(
+                            ARCHIVE_ROOT,
+                            ALLOWED_ROOTS,
+                            H3_RESOLUTION,
+                            MISSING_ARCHIVE_STRATEGY,
+                            TEMPLATE_FILE,
+                            KEY_COLUMNS,
+                            VERSION_COLUMN,
+                            WORKER_THREADS),
+                    S3StorageProperties.PROPERTIES.stream())
+            .toList();
 
     private static final String TEMPLATE_NAME = "template";
 
@@ -210,16 +233,25 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     @Override
     protected Collection<ValidationResult> customValidate(ValidationContext context) {
         List<ValidationResult> results = new ArrayList<>();
-        String root = context.getProperty(ARCHIVE_ROOT).evaluateAttributeExpressions().getValue();
+        String root =
+                context.getProperty(ARCHIVE_ROOT).evaluateAttributeExpressions().getValue();
         if (S3Location.isS3(root)) {
             try {
                 S3Location.parse(root);
             } catch (IllegalArgumentException e) {
-                results.add(new ValidationResult.Builder().subject(ARCHIVE_ROOT.getDisplayName()).valid(false).explanation(e.getMessage()).build());
+                results.add(new ValidationResult.Builder()
+                        .subject(ARCHIVE_ROOT.getDisplayName())
+                        .valid(false)
+                        .explanation(e.getMessage())
+                        .build());
                 return results;
             }
             for (String problem : S3StorageProperties.problems(context)) {
-                results.add(new ValidationResult.Builder().subject("S3 credentials").valid(false).explanation(problem).build());
+                results.add(new ValidationResult.Builder()
+                        .subject("S3 credentials")
+                        .valid(false)
+                        .explanation(problem)
+                        .build());
             }
         }
         Settings settings;
@@ -231,17 +263,25 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         // Validation runs often: an object store is only contacted by Verify Properties and when enabling.
         for (Finding finding : inspect(settings, settings.s3() == null)) {
             if (finding.outcome() == Outcome.FAILED) {
-                results.add(new ValidationResult.Builder().subject(finding.step()).valid(false).explanation(finding.explanation()).build());
+                results.add(new ValidationResult.Builder()
+                        .subject(finding.step())
+                        .valid(false)
+                        .explanation(finding.explanation())
+                        .build());
             }
         }
         return results;
     }
 
     @Override
-    public List<ConfigVerificationResult> verify(ConfigurationContext context, ComponentLog verificationLogger, java.util.Map<String, String> variables) {
+    public List<ConfigVerificationResult> verify(
+            ConfigurationContext context, ComponentLog verificationLogger, Map<String, String> variables) {
         return inspect(Settings.of(context), true).stream()
-                .map(finding -> new ConfigVerificationResult.Builder().verificationStepName(finding.step())
-                        .outcome(finding.outcome()).explanation(finding.explanation()).build())
+                .map(finding -> new ConfigVerificationResult.Builder()
+                        .verificationStepName(finding.step())
+                        .outcome(finding.outcome())
+                        .explanation(finding.explanation())
+                        .build())
                 .toList();
     }
 
@@ -254,11 +294,13 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             archive = openOrInitialise(settings, warnings);
         } catch (IOException | RuntimeException e) {
             // Validation catches configuration mistakes first; what is left here is the archive changing under us.
-            throw new InitializationException("Cannot open the GeoParquet archive at " + settings.location() + ": " + e.getMessage(), e);
+            throw new InitializationException(
+                    "Cannot open the GeoParquet archive at " + settings.location() + ": " + e.getMessage(), e);
         }
         if (settings.resolution() != null && settings.resolution() != archive.h3Resolution()) {
-            throw new InitializationException("H3 Resolution " + settings.resolution() + " does not match the resolution "
-                    + archive.h3Resolution() + " pinned by the archive at " + settings.location());
+            throw new InitializationException(
+                    "H3 Resolution " + settings.resolution() + " does not match the resolution "
+                            + archive.h3Resolution() + " pinned by the archive at " + settings.location());
         }
         if (settings.threads() != null) {
             archive.useThreads(settings.threads());
@@ -276,8 +318,13 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         for (String warning : warnings) {
             getLogger().warn("GeoParquet archive at {}: {}", settings.location(), warning);
         }
-        getLogger().info("Opened {} (geometry column '{}', CRS {}, key columns {})", archive,
-                archive.descriptor().geometryColumn(), archive.sourceCrs(), archive.descriptor().keyColumns());
+        getLogger()
+                .info(
+                        "Opened {} (geometry column '{}', CRS {}, key columns {})",
+                        archive,
+                        archive.descriptor().geometryColumn(),
+                        archive.sourceCrs(),
+                        archive.descriptor().keyColumns());
     }
 
     @OnDisabled
@@ -317,21 +364,29 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         }
     }
 
-    private static GeoParquetArchive openOrInitialise(Settings settings, ArchiveStorage storage, List<String> warnings) throws IOException {
+    private static GeoParquetArchive openOrInitialise(Settings settings, ArchiveStorage storage, List<String> warnings)
+            throws IOException {
         if (GeoParquetArchive.exists(storage)) {
             return GeoParquetArchive.open(storage);
         }
         return switch (settings.strategy()) {
             case FAIL -> throw new ArchiveNotFoundException(storage.describe());
             case ADOPT -> {
-                AdoptionOptions options = new AdoptionOptions(settings.keyColumns(), settings.versionColumn(), settings.resolution(), null, null);
+                AdoptionOptions options = new AdoptionOptions(
+                        settings.keyColumns(), settings.versionColumn(), settings.resolution(), null, null);
                 AdoptionReport report = ArchiveAdopter.adopt(storage, options, Clock.systemUTC());
-                warnings.add("Adopted " + report.files() + " files with " + report.rows() + " rows in " + report.partitions() + " partitions");
+                warnings.add("Adopted " + report.files() + " files with " + report.rows() + " rows in "
+                        + report.partitions() + " partitions");
                 yield report.archive();
             }
             case CREATE -> {
-                ArchiveSpec spec = ArchiveSpec.fromTemplate(new LocalInputFile(settings.template()), settings.template().toString(),
-                        settings.keyColumns(), settings.versionColumn(), settings.resolution(), WriterSettings.defaults());
+                ArchiveSpec spec = ArchiveSpec.fromTemplate(
+                        new LocalInputFile(settings.template()),
+                        settings.template().toString(),
+                        settings.keyColumns(),
+                        settings.versionColumn(),
+                        settings.resolution(),
+                        WriterSettings.defaults());
                 warnings.addAll(spec.warnings());
                 if (settings.s3() == null) {
                     Files.createDirectories(settings.root());
@@ -342,12 +397,20 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     }
 
     /** One checked aspect of the configuration, shared by validation and verification. */
-    record Finding(String step, Outcome outcome, String explanation) {
-    }
+    record Finding(String step, Outcome outcome, String explanation) {}
 
     /** The configuration, resolved. */
-    record Settings(Path root, List<Path> allowedBases, Integer resolution, MissingArchiveStrategy strategy, Path template,
-                    List<String> keyColumns, String versionColumn, S3StorageSettings s3, List<String> allowedS3Bases, Integer threads) {
+    record Settings(
+            Path root,
+            List<Path> allowedBases,
+            Integer resolution,
+            MissingArchiveStrategy strategy,
+            Path template,
+            List<String> keyColumns,
+            String versionColumn,
+            S3StorageSettings s3,
+            List<String> allowedS3Bases,
+            Integer threads) {
 
         /** The root as the operator wrote it: a directory, or s3://bucket/prefix. */
         String location() {
@@ -360,22 +423,45 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         }
 
         static Settings of(PropertyContext context) {
-            String root = context.getProperty(ARCHIVE_ROOT).evaluateAttributeExpressions().getValue();
-            String bases = context.getProperty(ALLOWED_ROOTS).evaluateAttributeExpressions().getValue();
+            String root = context.getProperty(ARCHIVE_ROOT)
+                    .evaluateAttributeExpressions()
+                    .getValue();
+            String bases = context.getProperty(ALLOWED_ROOTS)
+                    .evaluateAttributeExpressions()
+                    .getValue();
             Integer resolution = context.getProperty(H3_RESOLUTION).asInteger();
-            MissingArchiveStrategy strategy = context.getProperty(MISSING_ARCHIVE_STRATEGY).asAllowableValue(MissingArchiveStrategy.class);
+            MissingArchiveStrategy strategy =
+                    context.getProperty(MISSING_ARCHIVE_STRATEGY).asAllowableValue(MissingArchiveStrategy.class);
             String template = strategy == MissingArchiveStrategy.CREATE
-                    ? context.getProperty(TEMPLATE_FILE).evaluateAttributeExpressions().getValue() : null;
-            String keys = strategy == MissingArchiveStrategy.FAIL ? null : context.getProperty(KEY_COLUMNS).getValue();
-            String version = strategy == MissingArchiveStrategy.FAIL ? null : context.getProperty(VERSION_COLUMN).getValue();
+                    ? context.getProperty(TEMPLATE_FILE)
+                            .evaluateAttributeExpressions()
+                            .getValue()
+                    : null;
+            String keys = strategy == MissingArchiveStrategy.FAIL
+                    ? null
+                    : context.getProperty(KEY_COLUMNS).getValue();
+            String version = strategy == MissingArchiveStrategy.FAIL
+                    ? null
+                    : context.getProperty(VERSION_COLUMN).getValue();
             boolean s3 = S3Location.isS3(root);
-            return new Settings(root == null || root.isBlank() || s3 ? null : Path.of(root.strip()).toAbsolutePath().normalize(),
-                    s3 ? List.of() : ArchiveLocation.parseBases(bases), resolution, strategy,
+            return new Settings(
+                    root == null || root.isBlank() || s3
+                            ? null
+                            : Path.of(root.strip()).toAbsolutePath().normalize(),
+                    s3 ? List.of() : ArchiveLocation.parseBases(bases),
+                    resolution,
+                    strategy,
                     template == null || template.isBlank() ? null : Path.of(template.strip()),
-                    keys == null ? List.of() : Arrays.stream(keys.split(",")).map(String::strip).filter(k -> !k.isEmpty()).toList(),
+                    keys == null
+                            ? List.of()
+                            : Arrays.stream(keys.split(","))
+                                    .map(String::strip)
+                                    .filter(k -> !k.isEmpty())
+                                    .toList(),
                     version == null || version.isBlank() ? null : version.strip(),
                     s3 ? S3StorageProperties.settings(context, root.strip()) : null,
-                    s3 ? ArchiveLocation.parseS3Bases(bases) : List.of(), context.getProperty(WORKER_THREADS).asInteger());
+                    s3 ? ArchiveLocation.parseS3Bases(bases) : List.of(),
+                    context.getProperty(WORKER_THREADS).asInteger());
         }
     }
 
@@ -402,8 +488,13 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             findings.add(new Finding(STEP_ROOT, Outcome.FAILED, outside.get()));
             return findings;
         }
-        findings.add(new Finding(STEP_ROOT, Outcome.SUCCESSFUL, settings.root() + (settings.allowedBases().isEmpty() ? ""
-                : " lies under the allowed bases " + settings.allowedBases())));
+        findings.add(new Finding(
+                STEP_ROOT,
+                Outcome.SUCCESSFUL,
+                settings.root()
+                        + (settings.allowedBases().isEmpty()
+                                ? ""
+                                : " lies under the allowed bases " + settings.allowedBases())));
 
         inspectArchive(settings, new LocalArchiveStorage(settings.root()), findings);
         return findings;
@@ -415,9 +506,14 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     private static List<Finding> inspectS3(Settings settings, boolean touchStorage) {
         List<Finding> findings = new ArrayList<>();
         String location = settings.location();
-        if (!settings.allowedS3Bases().isEmpty() && settings.allowedS3Bases().stream().noneMatch(base -> (location + "/").startsWith(base + "/"))) {
-            findings.add(new Finding(STEP_ROOT, Outcome.FAILED, "Archive Root Directory " + location + " lies outside every s3:// base of"
-                    + " Allowed Archive Roots " + settings.allowedS3Bases() + "; choose a root under one of them or add its base"));
+        if (!settings.allowedS3Bases().isEmpty()
+                && settings.allowedS3Bases().stream().noneMatch(base -> (location + "/").startsWith(base + "/"))) {
+            findings.add(new Finding(
+                    STEP_ROOT,
+                    Outcome.FAILED,
+                    "Archive Root Directory " + location + " lies outside every s3:// base of"
+                            + " Allowed Archive Roots " + settings.allowedS3Bases()
+                            + "; choose a root under one of them or add its base"));
             return findings;
         }
         findings.add(new Finding(STEP_S3, Outcome.SUCCESSFUL, S3StorageProperties.describe(settings.s3())));
@@ -426,10 +522,13 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         }
         try (S3ArchiveStorage storage = S3ArchiveStorage.open(settings.s3())) {
             inspectArchive(settings, storage, findings);
-            List<dev.nifigeoparquet.archive.storage.StoredObject> cold = storage.objectsNeedingRestore("");
+            List<StoredObject> cold = storage.objectsNeedingRestore("");
             if (!cold.isEmpty()) {
-                findings.add(new Finding(STEP_S3, Outcome.FAILED, cold.size() + " objects need a restore before they can be read (first: "
-                        + cold.get(0).path() + "); operations that read them fail until they are restored"));
+                findings.add(new Finding(
+                        STEP_S3,
+                        Outcome.FAILED,
+                        cold.size() + " objects need a restore before they can be read (first: "
+                                + cold.get(0).path() + "); operations that read them fail until they are restored"));
             }
         } catch (IOException | RuntimeException e) {
             findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "Cannot reach " + location + ": " + e.getMessage()));
@@ -446,29 +545,57 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                 archive = GeoParquetArchive.open(storage);
             }
         } catch (IOException | RuntimeException e) {
-            findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "Cannot read the archive descriptor at " + where + ": " + e.getMessage()));
+            findings.add(new Finding(
+                    STEP_ARCHIVE,
+                    Outcome.FAILED,
+                    "Cannot read the archive descriptor at " + where + ": " + e.getMessage()));
             return;
         }
         if (archive != null) {
-            findings.add(new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "Found an archive at " + where + " pinned at H3 resolution "
-                    + archive.h3Resolution() + ", geometry column '" + archive.descriptor().geometryColumn() + "' in " + archive.sourceCrs()
-                    + archive.sourceCrs().conformanceWarning().map(w -> " (warning: " + w + ")").orElse("")
-                    + ", key columns " + archive.descriptor().keyColumns()));
+            findings.add(new Finding(
+                    STEP_ARCHIVE,
+                    Outcome.SUCCESSFUL,
+                    "Found an archive at " + where + " pinned at H3 resolution "
+                            + archive.h3Resolution() + ", geometry column '"
+                            + archive.descriptor().geometryColumn() + "' in " + archive.sourceCrs()
+                            + archive.sourceCrs()
+                                    .conformanceWarning()
+                                    .map(w -> " (warning: " + w + ")")
+                                    .orElse("")
+                            + ", key columns " + archive.descriptor().keyColumns()));
             findings.add(resolutionFinding(settings.resolution(), archive.h3Resolution(), where));
             if (!settings.keyColumns().isEmpty()) {
-                findings.add(keyColumnsFinding(settings.keyColumns(), archive.descriptor().keyColumns(), where));
+                findings.add(keyColumnsFinding(
+                        settings.keyColumns(), archive.descriptor().keyColumns(), where));
             }
             return;
         }
         switch (settings.strategy()) {
-            case FAIL -> findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "No archive at " + where
-                    + " (it has no _geoparquet_archive/descriptor.json) and Missing Archive Strategy is '"
-                    + MissingArchiveStrategy.FAIL.getDisplayName() + "'; point the service at an existing archive, or choose '"
-                    + MissingArchiveStrategy.ADOPT.getDisplayName() + "' or '" + MissingArchiveStrategy.CREATE.getDisplayName() + "'"));
-            case ADOPT -> findings.add(holdsSomethingToAdopt(settings, storage)
-                    ? new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "No archive descriptor at " + where
-                            + "; its h3_cell=<cell> partitions will be adopted when the service is enabled")
-                    : new Finding(STEP_ARCHIVE, Outcome.FAILED, "Nothing to adopt: " + where + (settings.s3() != null ? " holds no objects" : " is not a directory")));
+            case FAIL ->
+                findings.add(new Finding(
+                        STEP_ARCHIVE,
+                        Outcome.FAILED,
+                        "No archive at " + where
+                                + " (it has no _geoparquet_archive/descriptor.json) and Missing Archive Strategy is '"
+                                + MissingArchiveStrategy.FAIL.getDisplayName()
+                                + "'; point the service at an existing archive, or choose '"
+                                + MissingArchiveStrategy.ADOPT.getDisplayName() + "' or '"
+                                + MissingArchiveStrategy.CREATE.getDisplayName() + "'"));
+            case ADOPT ->
+                findings.add(
+                        holdsSomethingToAdopt(settings, storage)
+                                ? new Finding(
+                                        STEP_ARCHIVE,
+                                        Outcome.SUCCESSFUL,
+                                        "No archive descriptor at " + where
+                                                + "; its h3_cell=<cell> partitions will be adopted when the service is enabled")
+                                : new Finding(
+                                        STEP_ARCHIVE,
+                                        Outcome.FAILED,
+                                        "Nothing to adopt: " + where
+                                                + (settings.s3() != null
+                                                        ? " holds no objects"
+                                                        : " is not a directory")));
             case CREATE -> findings.add(templateFinding(settings));
         }
     }
@@ -486,13 +613,21 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     private static Finding resolutionFinding(Integer configured, int pinned, String root) {
         if (configured == null) {
-            return new Finding(STEP_RESOLUTION, Outcome.SUCCESSFUL, "Using the archive's pinned H3 resolution " + pinned);
+            return new Finding(
+                    STEP_RESOLUTION, Outcome.SUCCESSFUL, "Using the archive's pinned H3 resolution " + pinned);
         }
         if (configured != pinned) {
-            return new Finding(STEP_RESOLUTION, Outcome.FAILED, "H3 Resolution " + configured + " does not match the resolution " + pinned
-                    + " pinned by the archive at " + root + "; set H3 Resolution to " + pinned + " or leave it empty");
+            return new Finding(
+                    STEP_RESOLUTION,
+                    Outcome.FAILED,
+                    "H3 Resolution " + configured + " does not match the resolution " + pinned
+                            + " pinned by the archive at " + root + "; set H3 Resolution to " + pinned
+                            + " or leave it empty");
         }
-        return new Finding(STEP_RESOLUTION, Outcome.SUCCESSFUL, "H3 Resolution " + configured + " matches the archive's pinned resolution");
+        return new Finding(
+                STEP_RESOLUTION,
+                Outcome.SUCCESSFUL,
+                "H3 Resolution " + configured + " matches the archive's pinned resolution");
     }
 
     /**
@@ -501,29 +636,53 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
      */
     private static Finding keyColumnsFinding(List<String> configured, List<String> pinned, String root) {
         if (!configured.equals(pinned)) {
-            return new Finding(STEP_KEY_COLUMNS, Outcome.FAILED, "Key Columns " + configured + " differ from the key columns " + pinned
-                    + " pinned by the archive at " + root + "; set Key Columns to " + String.join(",", pinned) + " or leave it empty");
+            return new Finding(
+                    STEP_KEY_COLUMNS,
+                    Outcome.FAILED,
+                    "Key Columns " + configured + " differ from the key columns " + pinned
+                            + " pinned by the archive at " + root + "; set Key Columns to " + String.join(",", pinned)
+                            + " or leave it empty");
         }
-        return new Finding(STEP_KEY_COLUMNS, Outcome.SUCCESSFUL, "Key Columns " + configured + " match the archive's pinned key columns");
+        return new Finding(
+                STEP_KEY_COLUMNS,
+                Outcome.SUCCESSFUL,
+                "Key Columns " + configured + " match the archive's pinned key columns");
     }
 
     private static Finding templateFinding(Settings settings) {
         if (settings.resolution() == null) {
-            return new Finding(STEP_ARCHIVE, Outcome.FAILED, "Creating an archive at " + settings.location()
-                    + " needs H3 Resolution: the resolution is pinned for the archive's lifetime");
+            return new Finding(
+                    STEP_ARCHIVE,
+                    Outcome.FAILED,
+                    "Creating an archive at " + settings.location()
+                            + " needs H3 Resolution: the resolution is pinned for the archive's lifetime");
         }
         if (settings.template() == null || !Files.isRegularFile(settings.template())) {
-            return new Finding(STEP_ARCHIVE, Outcome.FAILED, "Template GeoParquet File " + settings.template() + " is not a readable file");
+            return new Finding(
+                    STEP_ARCHIVE,
+                    Outcome.FAILED,
+                    "Template GeoParquet File " + settings.template() + " is not a readable file");
         }
         try {
-            ArchiveSpec spec = ArchiveSpec.fromTemplate(new LocalInputFile(settings.template()), settings.template().toString(),
-                    settings.keyColumns(), settings.versionColumn(), settings.resolution(), WriterSettings.defaults());
-            return new Finding(STEP_ARCHIVE, Outcome.SUCCESSFUL, "No archive at " + settings.location() + "; one will be created at H3 resolution "
-                    + spec.h3Resolution() + " from " + settings.template() + " (geometry column '" + spec.geometryColumn() + "')"
-                    + (spec.warnings().isEmpty() ? "" : "; warnings: " + spec.warnings()));
+            ArchiveSpec spec = ArchiveSpec.fromTemplate(
+                    new LocalInputFile(settings.template()),
+                    settings.template().toString(),
+                    settings.keyColumns(),
+                    settings.versionColumn(),
+                    settings.resolution(),
+                    WriterSettings.defaults());
+            return new Finding(
+                    STEP_ARCHIVE,
+                    Outcome.SUCCESSFUL,
+                    "No archive at " + settings.location() + "; one will be created at H3 resolution "
+                            + spec.h3Resolution() + " from " + settings.template() + " (geometry column '"
+                            + spec.geometryColumn() + "')"
+                            + (spec.warnings().isEmpty() ? "" : "; warnings: " + spec.warnings()));
         } catch (IOException | RuntimeException e) {
-            return new Finding(STEP_ARCHIVE, Outcome.FAILED, "Template GeoParquet File " + settings.template()
-                    + " cannot pin an archive: " + e.getMessage());
+            return new Finding(
+                    STEP_ARCHIVE,
+                    Outcome.FAILED,
+                    "Template GeoParquet File " + settings.template() + " cannot pin an archive: " + e.getMessage());
         }
     }
 

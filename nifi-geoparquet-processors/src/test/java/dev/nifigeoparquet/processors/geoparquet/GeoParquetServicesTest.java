@@ -7,14 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
-import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.PeerData;
+import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,7 +68,7 @@ class GeoParquetServicesTest {
         writer = new GeoParquetRecordSetWriter();
         runner.addControllerService("reader", reader);
         runner.addControllerService("writer", writer);
-        spool = java.nio.file.Files.createDirectories(temp.resolve("spool"));
+        spool = Files.createDirectories(temp.resolve("spool"));
         runner.setProperty(reader, GeoParquetReader.SPOOL_DIRECTORY, spool.toString());
         runner.setProperty(ReadThenWrite.READER, "reader");
         runner.setProperty(ReadThenWrite.WRITER, "writer");
@@ -79,49 +80,55 @@ class GeoParquetServicesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("peerFiles")
-    void readerThenWriterReproducesEveryPeerFile(final String peerFile) throws IOException {
+    void readerThenWriterReproducesEveryPeerFile(String peerFile) throws IOException {
         runner.enableControllerService(reader);
         runner.enableControllerService(writer);
-        final Path input = PeerData.copy(peerFile, temp.resolve("in"));
+        Path input = PeerData.copy(peerFile, temp.resolve("in"));
 
-        final Path output = convert(input);
+        Path output = convert(input);
 
         assertSameFile(input, output);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("peerFiles")
-    void wktRecordsAreEncodedBackForEveryPeerFile(final String peerFile) throws IOException {
+    void wktRecordsAreEncodedBackForEveryPeerFile(String peerFile) throws IOException {
         runner.setProperty(reader, GeoParquetReader.GEOMETRY_FORMAT, RecordGeometryEncoding.WKT.getValue());
         runner.enableControllerService(reader);
         runner.enableControllerService(writer);
-        final Path input = PeerData.copy(peerFile, temp.resolve("in"));
+        Path input = PeerData.copy(peerFile, temp.resolve("in"));
 
-        final Path output = convert(input);
+        Path output = convert(input);
 
-        // WKB columns may come back as re-encoded ISO WKB, so compare what the geometries are, through DuckDB and counts.
+        // WKB columns may come back as re-encoded ISO WKB, so compare what the geometries are, through DuckDB and
+        // counts.
         assertEquals(DuckDb.countRows(input), DuckDb.countRows(output));
-        assertEquals(ParquetRows.read(input).footer().schema(), ParquetRows.read(output).footer().schema());
-        assertEquals(ParquetRows.read(input).footer().canonicalEntries(), ParquetRows.read(output).footer().canonicalEntries());
+        assertEquals(
+                ParquetRows.read(input).footer().schema(),
+                ParquetRows.read(output).footer().schema());
+        assertEquals(
+                ParquetRows.read(input).footer().canonicalEntries(),
+                ParquetRows.read(output).footer().canonicalEntries());
     }
 
     @Test
     void nativePolygonsAreDeliveredAsWkbAndAsWkt() throws Exception {
-        final Path input = PeerData.copy("geoparquet-1.1.0/data-polygon-encoding_native.parquet", temp);
+        Path input = PeerData.copy("geoparquet-1.1.0/data-polygon-encoding_native.parquet", temp);
         runner.enableControllerService(reader);
         try (RecordReader records = read(input)) {
-            final Record first = records.nextRecord();
-            final Byte[] wkb = (Byte[]) first.getValue("geometry");
+            Record first = records.nextRecord();
+            Byte[] wkb = (Byte[]) first.getValue("geometry");
             assertEquals(1, (int) wkb[0], "little-endian ISO WKB");
             assertEquals(3, (int) wkb[1], "polygon type code");
         }
         runner.disableControllerService(reader);
         runner.setProperty(reader, GeoParquetReader.GEOMETRY_FORMAT, RecordGeometryEncoding.WKT.getValue());
         runner.enableControllerService(reader);
-        final List<String> expected = Files.readAllLines(PeerData.file("geoparquet-1.1.0/data-polygon-wkt.csv")).stream()
-                .skip(1).toList();
+        List<String> expected = Files.readAllLines(PeerData.file("geoparquet-1.1.0/data-polygon-wkt.csv")).stream()
+                .skip(1)
+                .toList();
         try (RecordReader records = read(input)) {
-            final String wkt = (String) records.nextRecord().getValue("geometry");
+            String wkt = (String) records.nextRecord().getValue("geometry");
             assertTrue(wkt.startsWith("POLYGON"), wkt);
             assertTrue(expected.getFirst().contains("POLYGON"), "peer csv lists the polygon: " + expected);
         }
@@ -129,12 +136,13 @@ class GeoParquetServicesTest {
 
     @Test
     void readerExposesTheGeoBlockAndExactSchema() throws Exception {
-        final Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp);
+        Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp);
         runner.enableControllerService(reader);
         try (RecordReader records = read(input)) {
-            final GeoParquetRecordReader geoReader = assertInstanceOf(GeoParquetRecordReader.class, records);
-            final Map<String, byte[]> duckFooter = DuckDb.footerEntries(input);
-            assertArrayEquals(duckFooter.get("geo"), geoReader.geoJson().orElseThrow().getBytes(StandardCharsets.UTF_8));
+            GeoParquetRecordReader geoReader = assertInstanceOf(GeoParquetRecordReader.class, records);
+            Map<String, byte[]> duckFooter = DuckDb.footerEntries(input);
+            assertArrayEquals(
+                    duckFooter.get("geo"), geoReader.geoJson().orElseThrow().getBytes(StandardCharsets.UTF_8));
             assertEquals("geometry", geoReader.geoMetadata().orElseThrow().primaryColumn());
             assertEquals(List.of("geometry"), geoReader.geometryColumns());
             assertEquals(ParquetRows.read(input).footer().schema(), geoReader.parquetSchema());
@@ -146,13 +154,14 @@ class GeoParquetServicesTest {
         runner.setProperty(reader, GeoParquetReader.MAXIMUM_CONTENT_SIZE, "1 KB");
         runner.enableControllerService(reader);
         runner.enableControllerService(writer);
-        final long before = spooledFiles();
-        final Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp);
+        long before = spooledFiles();
+        Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp);
 
-        final IOException declared = assertThrows(IOException.class,
+        IOException declared = assertThrows(
+                IOException.class,
                 () -> reader.createRecordReader(Map.of(), Files.newInputStream(input), Files.size(input), LOG));
-        final IOException undeclared = assertThrows(IOException.class,
-                () -> reader.createRecordReader(Map.of(), Files.newInputStream(input), -1, LOG));
+        IOException undeclared = assertThrows(
+                IOException.class, () -> reader.createRecordReader(Map.of(), Files.newInputStream(input), -1, LOG));
 
         assertTrue(declared.getMessage().contains("Maximum Content Size"), declared.getMessage());
         assertTrue(undeclared.getMessage().contains("Maximum Content Size"), undeclared.getMessage());
@@ -162,57 +171,69 @@ class GeoParquetServicesTest {
     @Test
     void spooledCopyIsDeletedOnCloseAndWhenTheContentIsNotParquet() throws Exception {
         runner.enableControllerService(reader);
-        final long before = spooledFiles();
-        final Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp);
+        long before = spooledFiles();
+        Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp);
         try (RecordReader records = read(input)) {
             records.nextRecord();
             assertEquals(before + 1, spooledFiles());
         }
         assertEquals(before, spooledFiles());
 
-        final Exception notParquet = assertThrows(Exception.class, () -> reader.createRecordReader(Map.of("filename", "bad.parquet"),
-                InputStream.nullInputStream(), 0, LOG));
+        Exception notParquet = assertThrows(
+                Exception.class,
+                () -> reader.createRecordReader(
+                        Map.of("filename", "bad.parquet"), InputStream.nullInputStream(), 0, LOG));
         assertTrue(notParquet.getMessage().contains("bad.parquet"), notParquet.getMessage());
         assertEquals(before, spooledFiles());
     }
 
     @Test
     void archiveSchemaAndCanonicalFooterAreWrittenVerbatim() throws Exception {
-        final Path root = temp.resolve("archive");
+        Path root = temp.resolve("archive");
         ArchiveFixtures.writeGeoPandasStyleArchive(root, 0);
         ArchiveAdopter.adopt(new LocalArchiveStorage(root), AdoptionOptions.withKey("name"), Clock.systemUTC());
-        final GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
+        GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
         runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.ARCHIVE.getValue());
         runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_DIRECTORY, root.toString());
         runner.enableControllerService(reader);
         runner.enableControllerService(writer);
 
-        final Path output = convert(PeerData.copy(ArchiveFixtures.COUNTRIES, temp.resolve("in")));
+        Path output = convert(PeerData.copy(ArchiveFixtures.COUNTRIES, temp.resolve("in")));
 
-        final ParquetRows.Contents written = ParquetRows.read(output);
+        ParquetRows.Contents written = ParquetRows.read(output);
         assertEquals(archive.schema(), written.footer().schema());
         assertEquals(archive.canonicalFooter(), written.footer().canonicalEntries());
-        assertArrayEquals(archive.canonicalFooter().geo().getBytes(StandardCharsets.UTF_8), DuckDb.footerEntries(output).get("geo"));
+        assertArrayEquals(
+                archive.canonicalFooter().geo().getBytes(StandardCharsets.UTF_8),
+                DuckDb.footerEntries(output).get("geo"));
         assertEquals(DuckDb.countRows(PeerData.file(ArchiveFixtures.COUNTRIES)), DuckDb.countRows(output));
     }
 
     @Test
     void anArchiveDirectoryOutsideTheAllowedRootsIsRefusedAsTheServiceRefusesIt() throws Exception {
-        final Path allowed = Files.createDirectories(temp.resolve("allowed"));
-        final Path root = temp.resolve("elsewhere/archive");
+        Path allowed = Files.createDirectories(temp.resolve("allowed"));
+        Path root = temp.resolve("elsewhere/archive");
         ArchiveFixtures.writeGeoPandasStyleArchive(root, 0);
         ArchiveAdopter.adopt(new LocalArchiveStorage(root), AdoptionOptions.withKey("name"), Clock.systemUTC());
         runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.ARCHIVE.getValue());
         runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_DIRECTORY, root.toString());
         runner.setProperty(writer, GeoParquetRecordSetWriter.ALLOWED_ROOTS, allowed.toString());
         runner.assertNotValid(writer);
-        final String explanation = runner.validate(writer).stream().filter(result -> !result.isValid())
-                .map(result -> result.getExplanation()).toList().toString();
-        assertTrue(explanation.contains("Archive Directory " + root.toRealPath()) && explanation.contains(allowed.toRealPath().toString()),
+        String explanation = runner.validate(writer).stream()
+                .filter(result -> !result.isValid())
+                .map(result -> result.getExplanation())
+                .toList()
+                .toString();
+        assertTrue(
+                explanation.contains("Archive Directory " + root.toRealPath())
+                        && explanation.contains(allowed.toRealPath().toString()),
                 explanation);
 
         // '..' cannot climb out of the base either.
-        runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_DIRECTORY, allowed.resolve("../elsewhere/archive").toString());
+        runner.setProperty(
+                writer,
+                GeoParquetRecordSetWriter.ARCHIVE_DIRECTORY,
+                allowed.resolve("../elsewhere/archive").toString());
         runner.assertNotValid(writer);
 
         runner.setProperty(writer, GeoParquetRecordSetWriter.ALLOWED_ROOTS, allowed + ", " + temp.resolve("elsewhere"));
@@ -222,26 +243,27 @@ class GeoParquetServicesTest {
 
     @Test
     void theArchiveServicesPinnedSchemaAndGeoBytesAreWrittenVerbatim() throws Exception {
-        final Path root = temp.resolve("served-archive");
+        Path root = temp.resolve("served-archive");
         ArchiveFixtures.writeGeoPandasStyleArchive(root, 0);
         ArchiveAdopter.adopt(new LocalArchiveStorage(root), AdoptionOptions.withKey("name"), Clock.systemUTC());
-        final GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
-        final dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService service =
-                new dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService();
+        GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
+        StandardGeoParquetArchiveService service = new StandardGeoParquetArchiveService();
         runner.addControllerService("archive", service);
-        runner.setProperty(service, dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
         runner.enableControllerService(service);
         runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.ARCHIVE_SERVICE.getValue());
         runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_SERVICE, "archive");
         runner.enableControllerService(reader);
         runner.enableControllerService(writer);
 
-        final Path output = convert(PeerData.copy(ArchiveFixtures.COUNTRIES, temp.resolve("served-in")));
+        Path output = convert(PeerData.copy(ArchiveFixtures.COUNTRIES, temp.resolve("served-in")));
 
-        final ParquetRows.Contents written = ParquetRows.read(output);
+        ParquetRows.Contents written = ParquetRows.read(output);
         assertEquals(archive.schema(), written.footer().schema());
         assertEquals(archive.canonicalFooter(), written.footer().canonicalEntries());
-        assertArrayEquals(archive.canonicalFooter().geo().getBytes(StandardCharsets.UTF_8), DuckDb.footerEntries(output).get("geo"));
+        assertArrayEquals(
+                archive.canonicalFooter().geo().getBytes(StandardCharsets.UTF_8),
+                DuckDb.footerEntries(output).get("geo"));
         assertEquals(DuckDb.countRows(PeerData.file(ArchiveFixtures.COUNTRIES)), DuckDb.countRows(output));
     }
 
@@ -249,55 +271,78 @@ class GeoParquetServicesTest {
     void dictionaryEncodingOffWritesTheSameRowsWithoutDictionaries() throws Exception {
         runner.enableControllerService(reader);
         runner.enableControllerService(writer);
-        final Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp.resolve("in"));
-        final Path withDictionaries = Files.move(convert(input), temp.resolve("with-dictionaries.parquet"));
+        Path input = PeerData.copy(ArchiveFixtures.COUNTRIES, temp.resolve("in"));
+        Path withDictionaries = Files.move(convert(input), temp.resolve("with-dictionaries.parquet"));
         runner.clearTransferState();
         runner.disableControllerService(writer);
         runner.setProperty(writer, GeoParquetRecordSetWriter.DICTIONARY_ENCODING, "false");
         runner.enableControllerService(writer);
-        final Path plain = convert(input);
+        Path plain = convert(input);
 
-        final String dictionaryChunks = "SELECT count(*) FROM parquet_metadata(?) WHERE encodings LIKE '%DICTIONARY%'";
-        assertTrue(((Number) DuckDb.query(dictionaryChunks, withDictionaries.toString()).get(0).get(0)).longValue() > 0);
-        assertEquals(0L, ((Number) DuckDb.query(dictionaryChunks, plain.toString()).get(0).get(0)).longValue());
+        String dictionaryChunks = "SELECT count(*) FROM parquet_metadata(?) WHERE encodings LIKE '%DICTIONARY%'";
+        assertTrue(((Number) DuckDb.query(dictionaryChunks, withDictionaries.toString())
+                                .get(0)
+                                .get(0))
+                        .longValue()
+                > 0);
+        assertEquals(
+                0L,
+                ((Number) DuckDb.query(dictionaryChunks, plain.toString())
+                                .get(0)
+                                .get(0))
+                        .longValue());
         assertSameFile(input, plain);
     }
 
     @Test
     void recordsWithoutAParquetSchemaGetADerivedOneAndADefaultGeoBlock() throws Exception {
         runner.enableControllerService(writer);
-        final RecordSchema schema = new SimpleRecordSchema(List.of(
+        RecordSchema schema = new SimpleRecordSchema(List.of(
                 new RecordField("id", RecordFieldType.STRING.getDataType(), false),
                 new RecordField("seen", RecordFieldType.TIMESTAMP.getDataType()),
                 new RecordField("geometry", RecordFieldType.STRING.getDataType())));
-        final Timestamp seen = Timestamp.valueOf("2024-05-01 10:15:30.123456");
-        final Path output = write(schema, List.of(
-                record(schema, "a", seen, "POINT (1 2)"),
-                record(schema, "b", null, "LINESTRING (0 0, 1 1)"),
-                record(schema, "c", seen, null)));
+        Timestamp seen = Timestamp.valueOf("2024-05-01 10:15:30.123456");
+        Path output = write(
+                schema,
+                List.of(
+                        record(schema, "a", seen, "POINT (1 2)"),
+                        record(schema, "b", null, "LINESTRING (0 0, 1 1)"),
+                        record(schema, "c", seen, null)));
 
-        final List<List<Object>> rows = DuckDb.query(
+        List<List<Object>> rows = DuckDb.query(
                 "SELECT id, epoch_us(seen), hex(geometry::BLOB) FROM read_parquet(?) ORDER BY id", output.toString());
-        assertEquals(List.of("a", seen.toInstant().getEpochSecond() * 1_000_000 + 123_456L, "0101000000000000000000F03F0000000000000040"),
+        assertEquals(
+                List.of(
+                        "a",
+                        seen.toInstant().getEpochSecond() * 1_000_000 + 123_456L,
+                        "0101000000000000000000F03F0000000000000040"),
                 rows.get(0));
         assertEquals("b", rows.get(1).get(0));
         assertEquals(null, rows.get(1).get(1));
         assertEquals(null, rows.get(2).get(2));
-        final String geo = new String(DuckDb.footerEntries(output).get("geo"), StandardCharsets.UTF_8);
+        String geo = new String(DuckDb.footerEntries(output).get("geo"), StandardCharsets.UTF_8);
         assertTrue(geo.contains("\"primary_column\":\"geometry\"") && geo.contains("\"encoding\":\"WKB\""), geo);
     }
 
     @Test
     void parquetSchemaWithConfiguredGeoEncodesWktIntoTheNativeLayout() throws Exception {
-        final Path peer = PeerData.copy("geoparquet-1.1.0/data-point-encoding_native.parquet", temp);
-        final ParquetRows.Contents source = ParquetRows.read(peer);
+        Path peer = PeerData.copy("geoparquet-1.1.0/data-point-encoding_native.parquet", temp);
+        ParquetRows.Contents source = ParquetRows.read(peer);
         runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.PARQUET_SCHEMA.getValue());
-        runner.setProperty(writer, GeoParquetRecordSetWriter.PARQUET_SCHEMA, source.footer().schema().toString());
-        runner.setProperty(writer, GeoParquetRecordSetWriter.GEO_METADATA, source.footer().canonicalEntries().geo());
+        runner.setProperty(
+                writer,
+                GeoParquetRecordSetWriter.PARQUET_SCHEMA,
+                source.footer().schema().toString());
+        runner.setProperty(
+                writer,
+                GeoParquetRecordSetWriter.GEO_METADATA,
+                source.footer().canonicalEntries().geo());
         runner.enableControllerService(writer);
-        final RecordSchema schema = writer.getSchema(Map.of(), null);
-        final List<Record> records = new ArrayList<>();
-        final List<String> wkt = Files.readAllLines(PeerData.file("geoparquet-1.1.0/data-point-wkt.csv")).stream().skip(1).toList();
+        RecordSchema schema = writer.getSchema(Map.of(), null);
+        List<Record> records = new ArrayList<>();
+        List<String> wkt = Files.readAllLines(PeerData.file("geoparquet-1.1.0/data-point-wkt.csv")).stream()
+                .skip(1)
+                .toList();
         try (RecordReader peerRecords = readWith(peer, RecordGeometryEncoding.WKT)) {
             Record record;
             while ((record = peerRecords.nextRecord()) != null) {
@@ -306,11 +351,13 @@ class GeoParquetServicesTest {
         }
         assertEquals(wkt.size(), records.size());
 
-        final Path output = write(schema, records);
+        Path output = write(schema, records);
 
-        final ParquetRows.Contents written = ParquetRows.read(output);
+        ParquetRows.Contents written = ParquetRows.read(output);
         assertEquals(source.footer().schema(), written.footer().schema());
-        assertEquals(source.footer().canonicalEntries().geo(), written.footer().canonicalEntries().geo());
+        assertEquals(
+                source.footer().canonicalEntries().geo(),
+                written.footer().canonicalEntries().geo());
         for (int i = 0; i < source.rows().size(); i++) {
             assertGroupsEqual(source.rows().get(i), written.rows().get(i));
         }
@@ -321,16 +368,22 @@ class GeoParquetServicesTest {
         runner.setProperty(writer, GeoParquetRecordSetWriter.GEO_METADATA, "{\"version\": \"1.1.0\"}");
         runner.assertNotValid(writer);
 
-        runner.setProperty(writer, GeoParquetRecordSetWriter.GEO_METADATA,
+        runner.setProperty(
+                writer,
+                GeoParquetRecordSetWriter.GEO_METADATA,
                 "{\"version\":\"1.1.0\",\"primary_column\":\"g\",\"columns\":{\"g\":{\"encoding\":\"point\",\"geometry_types\":[]}}}");
         runner.assertNotValid(writer);
 
         runner.removeProperty(writer, GeoParquetRecordSetWriter.GEO_METADATA);
         runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.PARQUET_SCHEMA.getValue());
-        runner.setProperty(writer, GeoParquetRecordSetWriter.PARQUET_SCHEMA, "message m { required binary id (STRING); }");
+        runner.setProperty(
+                writer, GeoParquetRecordSetWriter.PARQUET_SCHEMA, "message m { required binary id (STRING); }");
         runner.assertNotValid(writer);
 
-        runner.setProperty(writer, GeoParquetRecordSetWriter.PARQUET_SCHEMA, "message m { required binary id (STRING); optional binary geometry; }");
+        runner.setProperty(
+                writer,
+                GeoParquetRecordSetWriter.PARQUET_SCHEMA,
+                "message m { required binary id (STRING); optional binary geometry; }");
         runner.assertValid(writer);
 
         runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.ARCHIVE.getValue());
@@ -341,77 +394,96 @@ class GeoParquetServicesTest {
     @Test
     void aValueThatDoesNotFitFailsTheWriteAndNamesTheField() throws Exception {
         runner.enableControllerService(writer);
-        final RecordSchema schema = new SimpleRecordSchema(List.of(
-                new RecordField("geometry", RecordFieldType.STRING.getDataType())));
-        final IOException error = assertThrows(IOException.class, () -> write(schema, List.of(record(schema, "POINT (1")))); 
-        assertTrue(error.getMessage().contains("'geometry'") && error.getMessage().contains("WKT"), error.getMessage());
+        RecordSchema schema =
+                new SimpleRecordSchema(List.of(new RecordField("geometry", RecordFieldType.STRING.getDataType())));
+        IOException error = assertThrows(IOException.class, () -> write(schema, List.of(record(schema, "POINT (1"))));
+        assertTrue(
+                error.getMessage().contains("'geometry'") && error.getMessage().contains("WKT"), error.getMessage());
     }
 
     // ---- helpers
 
-    private Path convert(final Path input) throws IOException {
+    private Path convert(Path input) throws IOException {
         runner.enqueue(input, Map.of("filename", input.getFileName().toString()));
         runner.run();
         if (!runner.getFlowFilesForRelationship(ReadThenWrite.FAILURE).isEmpty()) {
-            throw new AssertionError(runner.getFlowFilesForRelationship(ReadThenWrite.FAILURE).getFirst().getAttribute("error"));
+            throw new AssertionError(runner.getFlowFilesForRelationship(ReadThenWrite.FAILURE)
+                    .getFirst()
+                    .getAttribute("error"));
         }
-        final MockFlowFile out = runner.getFlowFilesForRelationship(ReadThenWrite.SUCCESS).getFirst();
-        final Path output = temp.resolve("out-" + input.getFileName());
+        MockFlowFile out =
+                runner.getFlowFilesForRelationship(ReadThenWrite.SUCCESS).getFirst();
+        Path output = temp.resolve("out-" + input.getFileName());
         Files.write(output, out.toByteArray());
         return output;
     }
 
     /** Same schema, canonical footer bytes and every stored bit of every row; DuckDB sees the same rows too. */
-    private static void assertSameFile(final Path input, final Path output) throws IOException {
-        final ParquetRows.Contents expected = ParquetRows.read(input);
-        final ParquetRows.Contents actual = ParquetRows.read(output);
+    private static void assertSameFile(Path input, Path output) throws IOException {
+        ParquetRows.Contents expected = ParquetRows.read(input);
+        ParquetRows.Contents actual = ParquetRows.read(output);
         assertEquals(expected.footer().schema(), actual.footer().schema());
         assertEquals(expected.footer().canonicalEntries(), actual.footer().canonicalEntries());
         assertEquals(expected.rows().size(), actual.rows().size());
         for (int i = 0; i < expected.rows().size(); i++) {
             assertGroupsEqual(expected.rows().get(i), actual.rows().get(i));
         }
-        final Map<String, byte[]> inFooter = DuckDb.footerEntries(input);
-        final Map<String, byte[]> outFooter = DuckDb.footerEntries(output);
-        for (final String key : expected.footer().canonicalEntries().asMap().keySet()) {
+        Map<String, byte[]> inFooter = DuckDb.footerEntries(input);
+        Map<String, byte[]> outFooter = DuckDb.footerEntries(output);
+        for (String key : expected.footer().canonicalEntries().asMap().keySet()) {
             assertArrayEquals(inFooter.get(key), outFooter.get(key), "footer entry " + key + " as DuckDB reads it");
         }
         assertEquals(DuckDb.countRows(input), DuckDb.countRows(output));
-        final String difference = "SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL SELECT * FROM read_parquet(?))";
-        assertEquals(0L, ((Number) DuckDb.query(difference, input.toString(), output.toString()).getFirst().getFirst()).longValue(),
+        String difference =
+                "SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL SELECT * FROM read_parquet(?))";
+        assertEquals(
+                0L,
+                ((Number) DuckDb.query(difference, input.toString(), output.toString())
+                                .getFirst()
+                                .getFirst())
+                        .longValue(),
                 "rows DuckDB reads from the input but not the output");
-        assertEquals(0L, ((Number) DuckDb.query(difference, output.toString(), input.toString()).getFirst().getFirst()).longValue(),
+        assertEquals(
+                0L,
+                ((Number) DuckDb.query(difference, output.toString(), input.toString())
+                                .getFirst()
+                                .getFirst())
+                        .longValue(),
                 "rows DuckDB reads from the output but not the input");
     }
 
-    private RecordReader read(final Path input) throws Exception {
-        return reader.createRecordReader(Map.of("filename", input.getFileName().toString()), Files.newInputStream(input), Files.size(input), LOG);
+    private RecordReader read(Path input) throws Exception {
+        return reader.createRecordReader(
+                Map.of("filename", input.getFileName().toString()),
+                Files.newInputStream(input),
+                Files.size(input),
+                LOG);
     }
 
-    private RecordReader readWith(final Path input, final RecordGeometryEncoding format) throws Exception {
-        final GeoParquetReader other = new GeoParquetReader();
+    private RecordReader readWith(Path input, RecordGeometryEncoding format) throws Exception {
+        GeoParquetReader other = new GeoParquetReader();
         runner.addControllerService("other-reader", other);
         runner.setProperty(other, GeoParquetReader.GEOMETRY_FORMAT, format.getValue());
         runner.enableControllerService(other);
         return other.createRecordReader(Map.of(), Files.newInputStream(input), Files.size(input), LOG);
     }
 
-    private Path write(final RecordSchema schema, final List<Record> records) throws Exception {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private Path write(RecordSchema schema, List<Record> records) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (RecordSetWriter out = writer.createWriter(LOG, schema, bytes, Map.of())) {
             out.beginRecordSet();
-            for (final Record record : records) {
+            for (Record record : records) {
                 out.write(record);
             }
             out.finishRecordSet();
         }
-        final Path file = Files.createTempFile(temp, "written", ".parquet");
+        Path file = Files.createTempFile(temp, "written", ".parquet");
         Files.write(file, bytes.toByteArray());
         return file;
     }
 
-    private static Record record(final RecordSchema schema, final Object... values) {
-        final Map<String, Object> map = new LinkedHashMap<>();
+    private static Record record(RecordSchema schema, Object... values) {
+        Map<String, Object> map = new LinkedHashMap<>();
         for (int i = 0; i < values.length; i++) {
             map.put(schema.getField(i).getFieldName(), values[i]);
         }
@@ -420,9 +492,8 @@ class GeoParquetServicesTest {
 
     private long spooledFiles() throws IOException {
         try (Stream<Path> files = Files.list(spool)) {
-            return files.filter(file -> file.getFileName().toString().startsWith("nifi-geoparquet-")).count();
+            return files.filter(file -> file.getFileName().toString().startsWith("nifi-geoparquet-"))
+                    .count();
         }
     }
-
-
 }

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.processors.geoparquet;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,12 +19,20 @@ import org.apache.nifi.serialization.record.Record;
 /** A minimal ConvertRecord: reads every record with the reader and writes it with the writer. */
 public class ReadThenWrite extends AbstractProcessor {
 
-    static final PropertyDescriptor READER = new PropertyDescriptor.Builder().name("Record Reader")
-            .identifiesControllerService(RecordReaderFactory.class).required(true).build();
-    static final PropertyDescriptor WRITER = new PropertyDescriptor.Builder().name("Record Writer")
-            .identifiesControllerService(RecordSetWriterFactory.class).required(true).build();
-    static final Relationship SUCCESS = new Relationship.Builder().name("success").build();
-    static final Relationship FAILURE = new Relationship.Builder().name("failure").build();
+    static final PropertyDescriptor READER = new PropertyDescriptor.Builder()
+            .name("Record Reader")
+            .identifiesControllerService(RecordReaderFactory.class)
+            .required(true)
+            .build();
+    static final PropertyDescriptor WRITER = new PropertyDescriptor.Builder()
+            .name("Record Writer")
+            .identifiesControllerService(RecordSetWriterFactory.class)
+            .required(true)
+            .build();
+    static final Relationship SUCCESS =
+            new Relationship.Builder().name("success").build();
+    static final Relationship FAILURE =
+            new Relationship.Builder().name("failure").build();
 
     @Override
     protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
@@ -36,34 +45,43 @@ public class ReadThenWrite extends AbstractProcessor {
     }
 
     @Override
-    public void onTrigger(final ProcessContext context, final ProcessSession session) {
+    public void onTrigger(ProcessContext context, ProcessSession session) {
         FlowFile flowFile = session.get();
         if (flowFile == null) {
             return;
         }
-        final RecordReaderFactory readerFactory = context.getProperty(READER).asControllerService(RecordReaderFactory.class);
-        final RecordSetWriterFactory writerFactory = context.getProperty(WRITER).asControllerService(RecordSetWriterFactory.class);
-        final Map<String, String> attributes = flowFile.getAttributes();
+        RecordReaderFactory readerFactory = context.getProperty(READER).asControllerService(RecordReaderFactory.class);
+        RecordSetWriterFactory writerFactory =
+                context.getProperty(WRITER).asControllerService(RecordSetWriterFactory.class);
+        Map<String, String> attributes = flowFile.getAttributes();
         try {
-            final FlowFile original = flowFile;
+            FlowFile original = flowFile;
             flowFile = session.write(flowFile, (in, out) -> {
                 try (RecordReader reader = readerFactory.createRecordReader(original, in, getLogger());
-                     RecordSetWriter writer = writerFactory.createWriter(getLogger(),
-                             writerFactory.getSchema(attributes, reader.getSchema()), out, attributes)) {
+                        RecordSetWriter writer = writerFactory.createWriter(
+                                getLogger(),
+                                writerFactory.getSchema(attributes, reader.getSchema()),
+                                out,
+                                attributes)) {
                     writer.beginRecordSet();
                     Record record;
                     while ((record = reader.nextRecord()) != null) {
                         writer.write(record);
                     }
                     writer.finishRecordSet();
-                } catch (final Exception e) {
-                    throw new java.io.IOException(e.getMessage(), e);
+                } catch (Exception e) {
+                    throw new IOException(e.getMessage(), e);
                 }
             });
             session.transfer(flowFile, SUCCESS);
-        } catch (final Exception e) {
+        } catch (Exception e) {
             getLogger().error("Cannot convert {}", flowFile, e);
-            session.transfer(session.putAttribute(flowFile, "error", String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage())), FAILURE);
+            session.transfer(
+                    session.putAttribute(
+                            flowFile,
+                            "error",
+                            String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage())),
+                    FAILURE);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.nifi.serialization.record.DataType;
 import org.apache.nifi.serialization.record.RecordField;
@@ -18,13 +19,14 @@ import org.junit.jupiter.api.Test;
 
 class ParquetRecordSchemasTest {
 
-    private static final DataType BYTES = RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType(), false);
+    private static final DataType BYTES =
+            RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType(), false);
 
     private final RecordSchema schema = ParquetRecordSchemas.toRecordSchema(AllTypes.SCHEMA);
 
     @Test
     void everyScalarColumnMapsToTheNiFiTypeThatHoldsItExactly() {
-        final Map<String, DataType> expected = Map.ofEntries(
+        Map<String, DataType> expected = Map.ofEntries(
                 Map.entry("flag", RecordFieldType.BOOLEAN.getDataType()),
                 Map.entry("i32", RecordFieldType.INT.getDataType()),
                 Map.entry("i8", RecordFieldType.BYTE.getDataType()),
@@ -62,54 +64,62 @@ class ParquetRecordSchemasTest {
         assertFalse(field("i32").isNullable());
         assertTrue(field("i8").isNullable());
         assertFalse(field("bare_repeated").isNullable());
-        assertEquals(RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.LONG.getDataType(), false), field("bare_repeated").getDataType());
+        assertEquals(
+                RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.LONG.getDataType(), false),
+                field("bare_repeated").getDataType());
     }
 
     @Test
     void listsOfEveryLayoutBecomeArraysWithTheRightElementNullability() {
-        final ArrayDataType tags = (ArrayDataType) field("tags").getDataType();
+        ArrayDataType tags = (ArrayDataType) field("tags").getDataType();
         assertEquals(RecordFieldType.STRING.getDataType(), tags.getElementType());
         assertTrue(tags.isElementsNullable());
 
-        final ArrayDataType owners = (ArrayDataType) field("owners").getDataType();
+        ArrayDataType owners = (ArrayDataType) field("owners").getDataType();
         assertFalse(owners.isElementsNullable());
-        final RecordSchema owner = ((RecordDataType) owners.getElementType()).getChildSchema();
-        assertEquals(java.util.List.of("name", "share", "phones"), owner.getFieldNames());
+        RecordSchema owner = ((RecordDataType) owners.getElementType()).getChildSchema();
+        assertEquals(List.of("name", "share", "phones"), owner.getFieldNames());
         assertFalse(owner.getField("name").orElseThrow().isNullable());
-        assertEquals(RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.INT.getDataType(), false),
+        assertEquals(
+                RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.INT.getDataType(), false),
                 owner.getField("phones").orElseThrow().getDataType());
 
-        assertEquals(RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.INT.getDataType(), false), field("legacy_ints").getDataType());
-        final ArrayDataType points = (ArrayDataType) field("legacy_points").getDataType();
-        assertEquals(java.util.List.of("x", "y"), ((RecordDataType) points.getElementType()).getChildSchema().getFieldNames());
+        assertEquals(
+                RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.INT.getDataType(), false),
+                field("legacy_ints").getDataType());
+        ArrayDataType points = (ArrayDataType) field("legacy_points").getDataType();
+        assertEquals(
+                List.of("x", "y"),
+                ((RecordDataType) points.getElementType()).getChildSchema().getFieldNames());
     }
 
     @Test
     void mapsHaveStringKeysAndStructsBecomeRecords() {
-        final MapDataType attrs = (MapDataType) field("attrs").getDataType();
+        MapDataType attrs = (MapDataType) field("attrs").getDataType();
         assertEquals(RecordFieldType.DOUBLE.getDataType(), attrs.getValueType());
         assertTrue(attrs.isValuesNullable());
-        final MapDataType counts = (MapDataType) field("counts").getDataType();
+        MapDataType counts = (MapDataType) field("counts").getDataType();
         assertFalse(counts.isValuesNullable());
         assertEquals(RecordFieldType.RECORD, counts.getValueType().getFieldType());
 
-        final RecordSchema address = ((RecordDataType) field("address").getDataType()).getChildSchema();
-        assertEquals(java.util.List.of("street", "geo"), address.getFieldNames());
+        RecordSchema address = ((RecordDataType) field("address").getDataType()).getChildSchema();
+        assertEquals(List.of("street", "geo"), address.getFieldNames());
     }
 
     @Test
     void mapsWithKeysThatHaveNoExactStringFormAreRefused() {
-        final var schema = MessageTypeParser.parseMessageType(
+        var schema = MessageTypeParser.parseMessageType(
                 "message m { optional group by_day (MAP) { repeated group key_value { required double key; optional int32 value; } } }");
 
-        final RecordConversionException refusal = assertThrows(RecordConversionException.class,
-                () -> ParquetRecordSchemas.toRecordSchema(schema));
+        RecordConversionException refusal =
+                assertThrows(RecordConversionException.class, () -> ParquetRecordSchemas.toRecordSchema(schema));
         assertEquals(RecordConversionException.Reason.UNSUPPORTED_SCHEMA, refusal.reason());
-        assertEquals("field 'by_day' is not supported: NiFi maps need string keys and DOUBLE keys have no exact string form",
+        assertEquals(
+                "field 'by_day' is not supported: NiFi maps need string keys and DOUBLE keys have no exact string form",
                 refusal.getMessage());
     }
 
-    private RecordField field(final String name) {
+    private RecordField field(String name) {
         return schema.getField(name).orElseThrow(() -> new AssertionError("no field " + name));
     }
 }

@@ -39,10 +39,12 @@ class PeerFilesRoundTripTest {
     Path workDir;
 
     static Stream<String> peerParquetFiles() throws IOException {
-        final Path root = peerRoot();
+        Path root = peerRoot();
         try (Stream<Path> files = Files.walk(root)) {
-            final List<String> names = files.filter(file -> file.toString().endsWith(".parquet"))
-                    .map(file -> root.relativize(file).toString()).sorted().toList();
+            List<String> names = files.filter(file -> file.toString().endsWith(".parquet"))
+                    .map(file -> root.relativize(file).toString())
+                    .sorted()
+                    .toList();
             assertFalse(names.isEmpty(), "no peer parquet files under " + root);
             return names.stream();
         }
@@ -50,48 +52,53 @@ class PeerFilesRoundTripTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("peerParquetFiles")
-    void everyRowSurvivesTheRoundTrip(final String relativePath) throws IOException {
-        final Path copy = copyToWorkDir(relativePath);
-        final ParquetRows rows = readAll(copy);
-        final GroupToRecordConverter toRecord = new GroupToRecordConverter(rows.schema());
-        final RecordToGroupConverter toGroup = new RecordToGroupConverter(rows.schema(), RecordConversionOptions.STRICT);
+    void everyRowSurvivesTheRoundTrip(String relativePath) throws IOException {
+        Path copy = copyToWorkDir(relativePath);
+        ParquetRows rows = readAll(copy);
+        GroupToRecordConverter toRecord = new GroupToRecordConverter(rows.schema());
+        RecordToGroupConverter toGroup = new RecordToGroupConverter(rows.schema(), RecordConversionOptions.STRICT);
 
         assertFalse(rows.groups().isEmpty(), relativePath + " has rows");
-        for (final Group original : rows.groups()) {
+        for (Group original : rows.groups()) {
             assertGroupsEqual(original, toGroup.convert(toRecord.convert(original)));
         }
     }
 
     @Test
     void nativeGeoArrowPolygonsBecomeNestedArraysOfPointRecords() throws IOException {
-        final ParquetRows rows = readAll(copyToWorkDir("geoparquet-1.1.0/data-polygon-encoding_native.parquet"));
-        final GroupToRecordConverter toRecord = new GroupToRecordConverter(rows.schema());
+        ParquetRows rows = readAll(copyToWorkDir("geoparquet-1.1.0/data-polygon-encoding_native.parquet"));
+        GroupToRecordConverter toRecord = new GroupToRecordConverter(rows.schema());
 
-        final ArrayDataType rings = (ArrayDataType) toRecord.recordSchema().getField("geometry").orElseThrow().getDataType();
-        final ArrayDataType points = (ArrayDataType) rings.getElementType();
+        ArrayDataType rings = (ArrayDataType)
+                toRecord.recordSchema().getField("geometry").orElseThrow().getDataType();
+        ArrayDataType points = (ArrayDataType) rings.getElementType();
         assertEquals(RecordFieldType.RECORD, points.getElementType().getFieldType());
-        final Object geometry = rows.groups().stream().map(toRecord::convert)
-                .map(record -> record.getValue("geometry")).filter(value -> value != null && ((Object[]) value).length > 0)
-                .findFirst().orElseThrow();
-        final Object[] firstRing = (Object[]) ((Object[]) geometry)[0];
-        final Record firstPoint = (Record) firstRing[0];
+        Object geometry = rows.groups().stream()
+                .map(toRecord::convert)
+                .map(record -> record.getValue("geometry"))
+                .filter(value -> value != null && ((Object[]) value).length > 0)
+                .findFirst()
+                .orElseThrow();
+        Object[] firstRing = (Object[]) ((Object[]) geometry)[0];
+        Record firstPoint = (Record) firstRing[0];
         assertInstanceOf(Double.class, firstPoint.getValue("x"));
         assertInstanceOf(Double.class, firstPoint.getValue("y"));
     }
 
     @Test
     void nativeGeometryColumnStaysWkbBytes() throws IOException {
-        final ParquetRows rows = readAll(copyToWorkDir("parquet-format-geospatial/geospatial.parquet"));
-        final GroupToRecordConverter toRecord = new GroupToRecordConverter(rows.schema());
+        ParquetRows rows = readAll(copyToWorkDir("parquet-format-geospatial/geospatial.parquet"));
+        GroupToRecordConverter toRecord = new GroupToRecordConverter(rows.schema());
 
-        assertEquals(RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType(), false),
+        assertEquals(
+                RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType(), false),
                 toRecord.recordSchema().getField("geometry").orElseThrow().getDataType());
         int seen = 0;
-        for (final Group row : rows.groups()) {
+        for (Group row : rows.groups()) {
             if (row.getFieldRepetitionCount("geometry") == 0) {
                 continue;
             }
-            final Byte[] wkb = (Byte[]) toRecord.convert(row).getValue("geometry");
+            Byte[] wkb = (Byte[]) toRecord.convert(row).getValue("geometry");
             assertArrayEquals(BinaryValues.boxed(row.getBinary("geometry", 0).getBytes()), wkb);
             assertTrue(wkb[0] == 0 || wkb[0] == 1, "WKB starts with a byte-order marker");
             seen++;
@@ -99,19 +106,19 @@ class PeerFilesRoundTripTest {
         assertTrue(seen > 0);
     }
 
-    private record ParquetRows(MessageType schema, List<Group> groups) {
-    }
+    private record ParquetRows(MessageType schema, List<Group> groups) {}
 
-    private static ParquetRows readAll(final Path file) throws IOException {
-        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file),
+    private static ParquetRows readAll(Path file) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(
+                new LocalInputFile(file),
                 // Plain configuration: reading needs no Hadoop Configuration (and its classpath).
                 ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
-            final MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-            final MessageColumnIO columnIO = new ColumnIOFactory().getColumnIO(schema);
-            final List<Group> groups = new ArrayList<>();
+            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+            MessageColumnIO columnIO = new ColumnIOFactory().getColumnIO(schema);
+            List<Group> groups = new ArrayList<>();
             PageReadStore rowGroup;
             while ((rowGroup = reader.readNextRowGroup()) != null) {
-                final RecordReader<Group> records = columnIO.getRecordReader(rowGroup, new GroupRecordConverter(schema));
+                RecordReader<Group> records = columnIO.getRecordReader(rowGroup, new GroupRecordConverter(schema));
                 for (long i = 0; i < rowGroup.getRowCount(); i++) {
                     groups.add(records.read());
                 }
@@ -120,15 +127,17 @@ class PeerFilesRoundTripTest {
         }
     }
 
-    private Path copyToWorkDir(final String relativePath) throws IOException {
-        final Path target = workDir.resolve(relativePath.replace('/', '_'));
+    private Path copyToWorkDir(String relativePath) throws IOException {
+        Path target = workDir.resolve(relativePath.replace('/', '_'));
         Files.copy(peerRoot().resolve(relativePath), target);
         return target;
     }
 
     private static Path peerRoot() {
-        final String dir = System.getProperty("peer.testdata.dir");
-        assertTrue(dir != null && Files.isDirectory(Path.of(dir)), "system property peer.testdata.dir points at the peer data: " + dir);
+        String dir = System.getProperty("peer.testdata.dir");
+        assertTrue(
+                dir != null && Files.isDirectory(Path.of(dir)),
+                "system property peer.testdata.dir points at the peer data: " + dir);
         return Path.of(dir);
     }
 }

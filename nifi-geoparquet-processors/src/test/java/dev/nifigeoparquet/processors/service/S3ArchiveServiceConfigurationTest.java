@@ -1,18 +1,22 @@
 package dev.nifigeoparquet.processors.service;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.nifi.components.PropertyDescriptor;
+import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.reporting.InitializationException;
+import org.apache.nifi.util.MockConfigurationContext;
 import org.apache.nifi.util.NoOpProcessor;
 import org.apache.nifi.util.TestRunner;
 import org.apache.nifi.util.TestRunners;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** An s3:// root and its properties: validated without contacting the store, translated into the engine's settings. */
 class S3ArchiveServiceConfigurationTest {
@@ -32,7 +36,9 @@ class S3ArchiveServiceConfigurationTest {
 
     @Test
     void credentialsAreSensitiveAndTheDefaultChainNeedsNone() {
-        for (PropertyDescriptor credential : java.util.List.of(S3StorageProperties.ACCESS_KEY_ID, S3StorageProperties.SECRET_ACCESS_KEY,
+        for (PropertyDescriptor credential : List.of(
+                S3StorageProperties.ACCESS_KEY_ID,
+                S3StorageProperties.SECRET_ACCESS_KEY,
                 S3StorageProperties.SESSION_TOKEN)) {
             assertTrue(credential.isSensitive(), credential.getName());
         }
@@ -58,7 +64,9 @@ class S3ArchiveServiceConfigurationTest {
         assertEquals(Duration.ofDays(90), settings.effectiveMinimumObjectAge());
 
         set(S3StorageProperties.MINIMUM_OBJECT_AGE, "0 sec");
-        assertEquals(Duration.ZERO, StandardGeoParquetArchiveService.Settings.of(context()).s3().effectiveMinimumObjectAge());
+        assertEquals(
+                Duration.ZERO,
+                StandardGeoParquetArchiveService.Settings.of(context()).s3().effectiveMinimumObjectAge());
     }
 
     @Test
@@ -75,15 +83,15 @@ class S3ArchiveServiceConfigurationTest {
         runner.assertValid(service);
     }
 
-    private final java.util.Map<PropertyDescriptor, String> properties = new java.util.HashMap<>();
+    private final Map<PropertyDescriptor, String> properties = new HashMap<>();
 
     private void set(PropertyDescriptor property, String value) {
         runner.setProperty(service, property, value);
         properties.put(property, value);
     }
 
-    private org.apache.nifi.context.PropertyContext context() {
-        return new org.apache.nifi.util.MockConfigurationContext(service, properties, runner.getProcessContext().getControllerServiceLookup(),
-                java.util.Map.of());
+    private PropertyContext context() {
+        return new MockConfigurationContext(
+                service, properties, runner.getProcessContext().getControllerServiceLookup(), Map.of());
     }
 }

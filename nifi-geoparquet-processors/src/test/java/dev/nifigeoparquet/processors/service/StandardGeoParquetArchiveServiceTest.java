@@ -1,9 +1,19 @@
 package dev.nifigeoparquet.processors.service;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.processors.testing.TestArchives;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.components.ValidationResult;
@@ -15,17 +25,6 @@ import org.apache.nifi.util.TestRunners;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StandardGeoParquetArchiveServiceTest {
 
@@ -66,15 +65,22 @@ class StandardGeoParquetArchiveServiceTest {
     @Test
     void flowsThatStillSetThePartitionStateCacheLoseTheProperties() {
         MockPropertyConfiguration config = new MockPropertyConfiguration(Map.of(
-                StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "/data/archives/parcels",
-                "Partition State Cache Size", "1000",
-                "Partition State Cache Expiration", "30 sec"));
+                StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(),
+                "/data/archives/parcels",
+                "Partition State Cache Size",
+                "1000",
+                "Partition State Cache Expiration",
+                "30 sec"));
         service.migrateProperties(config);
-        assertEquals(Set.of("Partition State Cache Size", "Partition State Cache Expiration"),
+        assertEquals(
+                Set.of("Partition State Cache Size", "Partition State Cache Expiration"),
                 config.toPropertyMigrationResult().getPropertiesRemoved());
-        assertEquals(Map.of(StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "/data/archives/parcels"), config.getProperties());
-        assertTrue(service.getPropertyDescriptors().stream().noneMatch(
-                property -> StandardGeoParquetArchiveService.REMOVED_PROPERTIES.contains(property.getName())));
+        assertEquals(
+                Map.of(StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "/data/archives/parcels"),
+                config.getProperties());
+        assertTrue(service.getPropertyDescriptors().stream()
+                .noneMatch(
+                        property -> StandardGeoParquetArchiveService.REMOVED_PROPERTIES.contains(property.getName())));
     }
 
     @Test
@@ -87,9 +93,13 @@ class StandardGeoParquetArchiveServiceTest {
         String explanation = explanations(runner.validate(service));
         assertTrue(explanation.contains("H3 Resolution 9 does not match the resolution 7"), explanation);
 
-        ConfigVerificationResult resolution = step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_RESOLUTION);
+        ConfigVerificationResult resolution =
+                step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_RESOLUTION);
         assertEquals(Outcome.FAILED, resolution.getOutcome());
-        assertTrue(resolution.getExplanation().contains("9") && resolution.getExplanation().contains("7"), resolution.getExplanation());
+        assertTrue(
+                resolution.getExplanation().contains("9")
+                        && resolution.getExplanation().contains("7"),
+                resolution.getExplanation());
     }
 
     @Test
@@ -101,16 +111,24 @@ class StandardGeoParquetArchiveServiceTest {
         runner.setProperty(service, StandardGeoParquetArchiveService.ALLOWED_ROOTS, allowed.toString());
         runner.assertNotValid(service);
         String explanation = explanations(runner.validate(service));
-        assertTrue(explanation.contains(root.toRealPath().toString()) && explanation.contains(allowed.toRealPath().toString()), explanation);
+        assertTrue(
+                explanation.contains(root.toRealPath().toString())
+                        && explanation.contains(allowed.toRealPath().toString()),
+                explanation);
 
         // '..' cannot climb out of the base either.
-        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, allowed.resolve("../elsewhere/archive").toString());
+        runner.setProperty(
+                service,
+                StandardGeoParquetArchiveService.ARCHIVE_ROOT,
+                allowed.resolve("../elsewhere/archive").toString());
         runner.assertNotValid(service);
 
-        ConfigVerificationResult rootStep = step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ROOT);
+        ConfigVerificationResult rootStep =
+                step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ROOT);
         assertEquals(Outcome.FAILED, rootStep.getOutcome());
 
-        runner.setProperty(service, StandardGeoParquetArchiveService.ALLOWED_ROOTS, allowed + ", " + dir.resolve("elsewhere"));
+        runner.setProperty(
+                service, StandardGeoParquetArchiveService.ALLOWED_ROOTS, allowed + ", " + dir.resolve("elsewhere"));
         runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
         runner.assertValid(service);
     }
@@ -122,7 +140,10 @@ class StandardGeoParquetArchiveServiceTest {
         runner.assertNotValid(service);
         String explanation = explanations(runner.validate(service));
         assertTrue(explanation.contains("No archive at " + root), explanation);
-        assertEquals(Outcome.FAILED, step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ARCHIVE).getOutcome());
+        assertEquals(
+                Outcome.FAILED,
+                step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ARCHIVE)
+                        .getOutcome());
     }
 
     @Test
@@ -130,14 +151,18 @@ class StandardGeoParquetArchiveServiceTest {
         Path template = TestArchives.template(dir);
         Path root = dir.resolve("new-archive");
         runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
-        runner.setProperty(service, StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE);
+        runner.setProperty(
+                service, StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.CREATE);
         runner.setProperty(service, StandardGeoParquetArchiveService.TEMPLATE_FILE, template.toString());
         runner.setProperty(service, StandardGeoParquetArchiveService.KEY_COLUMNS, "id");
         runner.assertNotValid(service); // the resolution is pinned for life, so it must be given
 
         runner.setProperty(service, StandardGeoParquetArchiveService.H3_RESOLUTION, "6");
         runner.assertValid(service);
-        assertEquals(Outcome.SUCCESSFUL, step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ARCHIVE).getOutcome());
+        assertEquals(
+                Outcome.SUCCESSFUL,
+                step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ARCHIVE)
+                        .getOutcome());
         assertFalse(GeoParquetArchive.exists(new LocalArchiveStorage(root)), "verification changes nothing");
 
         runner.enableControllerService(service);
@@ -151,7 +176,8 @@ class StandardGeoParquetArchiveServiceTest {
         Path root = dir.resolve("geopandas");
         ArchiveFixtures.writeGeoPandasStyleArchive(root, 2);
         runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
-        runner.setProperty(service, StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.ADOPT);
+        runner.setProperty(
+                service, StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.ADOPT);
         runner.setProperty(service, StandardGeoParquetArchiveService.KEY_COLUMNS, "name");
         runner.setProperty(service, StandardGeoParquetArchiveService.H3_RESOLUTION, "2");
         runner.assertValid(service);
@@ -159,16 +185,24 @@ class StandardGeoParquetArchiveServiceTest {
 
         assertEquals(2, service.h3Resolution());
         assertTrue(GeoParquetArchive.exists(new LocalArchiveStorage(root)));
-        List<String> bulletins = runner.getControllerServiceLogger(ID).getWarnMessages().stream().map(m -> m.getMsg()).toList();
+        List<String> bulletins = runner.getControllerServiceLogger(ID).getWarnMessages().stream()
+                .map(m -> m.getMsg())
+                .toList();
         assertTrue(bulletins.stream().anyMatch(m -> m.contains("derived")), bulletins.toString());
     }
 
     private static String explanations(Collection<ValidationResult> results) {
-        return results.stream().filter(r -> !r.isValid()).map(ValidationResult::getExplanation).toList().toString();
+        return results.stream()
+                .filter(r -> !r.isValid())
+                .map(ValidationResult::getExplanation)
+                .toList()
+                .toString();
     }
 
     private static ConfigVerificationResult step(List<ConfigVerificationResult> results, String name) {
-        return results.stream().filter(r -> r.getVerificationStepName().equals(name)).findFirst()
+        return results.stream()
+                .filter(r -> r.getVerificationStepName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no step " + name + " in " + results));
     }
 }

@@ -2,16 +2,11 @@ package dev.nifigeoparquet.processors.templates;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
-import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.LiveFiles;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.schema.GroupType;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
-import org.apache.parquet.schema.Type;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +17,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.Type;
 
 /**
  * What two archives must agree on to count as the same archive, whatever their file names and file counts: per
@@ -33,7 +32,8 @@ import java.util.TreeSet;
  * @param geo     the distinct {@code geo} footer values of the live files (one for a consistent archive)
  * @param schemas the distinct schemas of the live files, as text
  */
-record ArchiveSnapshot(Map<String, List<String>> rows, Map<String, Set<String>> keys, Set<String> geo, Set<String> schemas) {
+record ArchiveSnapshot(
+        Map<String, List<String>> rows, Map<String, Set<String>> keys, Set<String> geo, Set<String> schemas) {
 
     static ArchiveSnapshot of(Path root) throws IOException {
         GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
@@ -59,7 +59,8 @@ record ArchiveSnapshot(Map<String, List<String>> rows, Map<String, Set<String>> 
                         cellRows.add(canonical(row, row.getType()));
                         List<String> key = new ArrayList<>();
                         for (String column : keyColumns) {
-                            key.add(String.join(",", canonical(row, row.getType().getFieldIndex(column))));
+                            key.add(String.join(
+                                    ",", canonical(row, row.getType().getFieldIndex(column))));
                         }
                         cellKeys.add(String.join("|", key));
                     }
@@ -79,7 +80,10 @@ record ArchiveSnapshot(Map<String, List<String>> rows, Map<String, Set<String>> 
     private static String canonical(Group row, GroupType type) {
         StringBuilder text = new StringBuilder("{");
         for (int field = 0; field < type.getFieldCount(); field++) {
-            text.append(type.getFieldName(field)).append('=').append(canonical(row, field)).append(';');
+            text.append(type.getFieldName(field))
+                    .append('=')
+                    .append(canonical(row, field))
+                    .append(';');
         }
         return text.append('}').toString();
     }
@@ -94,16 +98,19 @@ record ArchiveSnapshot(Map<String, List<String>> rows, Map<String, Set<String>> 
                 values.add(canonical(nested, nested.getType()));
                 continue;
             }
-            values.add(switch (type.asPrimitiveType().getPrimitiveTypeName()) {
-                case BOOLEAN -> String.valueOf(row.getBoolean(field, r));
-                case INT32 -> String.valueOf(row.getInteger(field, r));
-                case INT64 -> String.valueOf(row.getLong(field, r));
-                case FLOAT -> String.valueOf(row.getFloat(field, r));
-                case DOUBLE -> String.valueOf(row.getDouble(field, r));
-                case INT96, BINARY, FIXED_LEN_BYTE_ARRAY -> type.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
-                        ? row.getBinary(field, r).toStringUsingUTF8()
-                        : HexFormat.of().formatHex(row.getBinary(field, r).getBytes());
-            });
+            values.add(
+                    switch (type.asPrimitiveType().getPrimitiveTypeName()) {
+                        case BOOLEAN -> String.valueOf(row.getBoolean(field, r));
+                        case INT32 -> String.valueOf(row.getInteger(field, r));
+                        case INT64 -> String.valueOf(row.getLong(field, r));
+                        case FLOAT -> String.valueOf(row.getFloat(field, r));
+                        case DOUBLE -> String.valueOf(row.getDouble(field, r));
+                        case INT96, BINARY, FIXED_LEN_BYTE_ARRAY ->
+                            type.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+                                    ? row.getBinary(field, r).toStringUsingUTF8()
+                                    : HexFormat.of()
+                                            .formatHex(row.getBinary(field, r).getBytes());
+                    });
         }
         return values;
     }

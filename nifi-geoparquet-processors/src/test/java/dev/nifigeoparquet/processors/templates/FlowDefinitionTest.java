@@ -1,9 +1,30 @@
 package dev.nifigeoparquet.processors.templates;
 
-import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
 import dev.nifigeoparquet.processors.testing.S3Archives;
+import dev.nifigeoparquet.services.GeoParquetArchiveService;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.components.AllowableValue;
 import org.apache.nifi.components.ConfigurableComponent;
@@ -21,32 +42,11 @@ import org.apache.nifi.flow.VersionedPropertyDescriptor;
 import org.apache.nifi.processor.Processor;
 import org.apache.nifi.processor.Relationship;
 import org.apache.nifi.util.TestRunner;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Supplier;
-import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every flow definition in {@code templates/}: it is a {@code RegisteredFlowSnapshot}; its components name real
@@ -62,7 +62,7 @@ class FlowDefinitionTest {
     static final String ARCHIVE_SERVICE_TYPE = "dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService";
 
     /** The S3 parameters every flow carries, and the archive service property each one sets. */
-    static final Map<String, String> S3_PARAMETERS = new java.util.LinkedHashMap<>();
+    static final Map<String, String> S3_PARAMETERS = new LinkedHashMap<>();
 
     static {
         S3_PARAMETERS.put("s3.endpoint", "S3 Endpoint Override URL");
@@ -78,8 +78,13 @@ class FlowDefinitionTest {
     static final Set<String> CREDENTIALS = Set.of("s3.access.key.id", "s3.secret.access.key", "s3.session.token");
 
     /** Optional settings shipped without a value, so the property stays unset (NiFi does not substitute an empty string). */
-    static final Set<String> SHIPPED_WITHOUT_VALUE = Set.of("s3.endpoint", "s3.region", "s3.minimum.object.age",
-            "s3.access.key.id", "s3.secret.access.key", "s3.session.token");
+    static final Set<String> SHIPPED_WITHOUT_VALUE = Set.of(
+            "s3.endpoint",
+            "s3.region",
+            "s3.minimum.object.age",
+            "s3.access.key.id",
+            "s3.secret.access.key",
+            "s3.session.token");
 
     @TempDir
     Path dir;
@@ -95,7 +100,8 @@ class FlowDefinitionTest {
         parameters.put("archive.allowed.roots", dir.toString());
         parameters.put("h3.resolution", String.valueOf(ParcelArchives.RESOLUTION));
         parameters.computeIfPresent("archive.key.columns", (name, value) -> "parcel_id");
-        for (String name : List.of("delta.input.directory", "delta.processed.directory", "quarantine.directory", "reports.directory")) {
+        for (String name : List.of(
+                "delta.input.directory", "delta.processed.directory", "quarantine.directory", "reports.directory")) {
             if (parameters.containsKey(name)) {
                 parameters.put(name, Files.createDirectories(dir.resolve(name)).toString());
             }
@@ -112,10 +118,19 @@ class FlowDefinitionTest {
         assertNotNull(flow.parameterContext(), file + " names a parameter context it does not carry");
         assertFalse(flow.group().getProcessors().isEmpty());
         for (VersionedParameter parameter : flow.parameterContext().getParameters()) {
-            assertEquals(CREDENTIALS.contains(parameter.getName()), parameter.isSensitive(), parameter.getName() + ": only credentials are sensitive");
-            assertEquals(SHIPPED_WITHOUT_VALUE.contains(parameter.getName()), parameter.getValue() == null,
-                    parameter.getName() + ": a value to start from, unless it is an optional S3 setting or a credential");
-            assertFalse(parameter.getDescription() == null || parameter.getDescription().isBlank(), parameter.getName() + " is described");
+            assertEquals(
+                    CREDENTIALS.contains(parameter.getName()),
+                    parameter.isSensitive(),
+                    parameter.getName() + ": only credentials are sensitive");
+            assertEquals(
+                    SHIPPED_WITHOUT_VALUE.contains(parameter.getName()),
+                    parameter.getValue() == null,
+                    parameter.getName()
+                            + ": a value to start from, unless it is an optional S3 setting or a credential");
+            assertFalse(
+                    parameter.getDescription() == null
+                            || parameter.getDescription().isBlank(),
+                    parameter.getName() + " is described");
         }
         Set<String> identifiers = new HashSet<>();
         flow.group().getProcessors().forEach(p -> assertTrue(identifiers.add(p.getIdentifier()), p.getName()));
@@ -129,7 +144,10 @@ class FlowDefinitionTest {
         FlowDefinitions flow = FlowDefinitions.load(file);
         Set<String> referenced = new TreeSet<>();
         for (VersionedConfigurableExtension component : components(flow)) {
-            component.getProperties().values().forEach(value -> referenced.addAll(FlowDefinitions.referencedParameters(value)));
+            component
+                    .getProperties()
+                    .values()
+                    .forEach(value -> referenced.addAll(FlowDefinitions.referencedParameters(value)));
         }
         Set<String> defined = new TreeSet<>(flow.parameters().keySet());
         Set<String> undefined = new TreeSet<>(referenced);
@@ -148,34 +166,63 @@ class FlowDefinitionTest {
             Bundle bundle = component.getBundle();
             if (FlowDefinitions.isThisBundlesType(component.getType())) {
                 assertTrue(FlowDefinitions.isThisBundle(bundle), component.getName() + " names this bundle's NAR");
-                assertTrue(registeredExtensions().contains(component.getType()), component.getType() + " is registered in META-INF/services");
+                assertTrue(
+                        registeredExtensions().contains(component.getType()),
+                        component.getType() + " is registered in META-INF/services");
                 ConfigurableComponent instance = instantiate(component.getType());
-                Set<String> supported = instance.getPropertyDescriptors().stream().map(PropertyDescriptor::getName).collect(Collectors.toSet());
+                Set<String> supported = instance.getPropertyDescriptors().stream()
+                        .map(PropertyDescriptor::getName)
+                        .collect(Collectors.toSet());
                 assertSubset(component, supported);
-                for (Map.Entry<String, String> property : component.getProperties().entrySet()) {
+                for (Map.Entry<String, String> property :
+                        component.getProperties().entrySet()) {
                     PropertyDescriptor descriptor = instance.getPropertyDescriptor(property.getKey());
-                    assertAllowed(component, property.getKey(), property.getValue(),
-                            descriptor.getAllowableValues() == null ? null
-                                    : descriptor.getAllowableValues().stream().map(AllowableValue::getValue).collect(Collectors.toSet()));
-                    assertEquals(descriptor.getControllerServiceDefinition() != null,
-                            component.getPropertyDescriptors().get(property.getKey()).getIdentifiesControllerService(),
+                    assertAllowed(
+                            component,
+                            property.getKey(),
+                            property.getValue(),
+                            descriptor.getAllowableValues() == null
+                                    ? null
+                                    : descriptor.getAllowableValues().stream()
+                                            .map(AllowableValue::getValue)
+                                            .collect(Collectors.toSet()));
+                    assertEquals(
+                            descriptor.getControllerServiceDefinition() != null,
+                            component
+                                    .getPropertyDescriptors()
+                                    .get(property.getKey())
+                                    .getIdentifiesControllerService(),
                             component.getName() + " " + property.getKey() + ": identifiesControllerService");
                 }
             } else {
                 StandardComponents.Component standard = StandardComponents.of(component.getType())
-                        .orElseThrow(() -> new AssertionError(component.getType() + " is not among the standard NiFi 2.8.0 components checked"));
-                assertEquals(List.of(standard.group(), standard.artifact(), standard.version()),
-                        List.of(bundle.getGroup(), bundle.getArtifact(), bundle.getVersion()), component.getName() + " bundle");
+                        .orElseThrow(() -> new AssertionError(
+                                component.getType() + " is not among the standard NiFi 2.8.0 components checked"));
+                assertEquals(
+                        List.of(standard.group(), standard.artifact(), standard.version()),
+                        List.of(bundle.getGroup(), bundle.getArtifact(), bundle.getVersion()),
+                        component.getName() + " bundle");
                 assertSubset(component, standard.properties());
-                for (Map.Entry<String, String> property : component.getProperties().entrySet()) {
-                    assertAllowed(component, property.getKey(), property.getValue(), standard.allowableValues().get(property.getKey()));
+                for (Map.Entry<String, String> property :
+                        component.getProperties().entrySet()) {
+                    assertAllowed(
+                            component,
+                            property.getKey(),
+                            property.getValue(),
+                            standard.allowableValues().get(property.getKey()));
                 }
             }
-            for (Map.Entry<String, VersionedPropertyDescriptor> descriptor : component.getPropertyDescriptors().entrySet()) {
+            for (Map.Entry<String, VersionedPropertyDescriptor> descriptor :
+                    component.getPropertyDescriptors().entrySet()) {
                 assertEquals(descriptor.getKey(), descriptor.getValue().getName());
                 boolean sensitive = FlowDefinitions.isThisBundlesType(component.getType())
-                        && instantiate(component.getType()).getPropertyDescriptor(descriptor.getKey()).isSensitive();
-                assertEquals(sensitive, descriptor.getValue().isSensitive(), component.getName() + " " + descriptor.getKey() + " sensitive");
+                        && instantiate(component.getType())
+                                .getPropertyDescriptor(descriptor.getKey())
+                                .isSensitive();
+                assertEquals(
+                        sensitive,
+                        descriptor.getValue().isSensitive(),
+                        component.getName() + " " + descriptor.getKey() + " sensitive");
             }
         }
     }
@@ -191,43 +238,69 @@ class FlowDefinitionTest {
                 if (!component.getPropertyDescriptors().get(property.getKey()).getIdentifiesControllerService()) {
                     continue;
                 }
-                assertTrue(flow.hasService(property.getValue()), component.getName() + " " + property.getKey() + " refers to a service of the flow");
+                assertTrue(
+                        flow.hasService(property.getValue()),
+                        component.getName() + " " + property.getKey() + " refers to a service of the flow");
                 VersionedControllerService service = flow.service(property.getValue());
                 used.add(service.getIdentifier());
-                Set<String> apis = service.getControllerServiceApis().stream().map(ControllerServiceAPI::getType).collect(Collectors.toSet());
+                Set<String> apis = service.getControllerServiceApis().stream()
+                        .map(ControllerServiceAPI::getType)
+                        .collect(Collectors.toSet());
                 if (FlowDefinitions.isThisBundlesType(component.getType())) {
-                    String needed = instantiate(component.getType()).getPropertyDescriptor(property.getKey()).getControllerServiceDefinition().getName();
-                    assertTrue(apis.contains(needed), component.getName() + " " + property.getKey() + " needs " + needed + ", " + service.getName() + " offers " + apis);
+                    String needed = instantiate(component.getType())
+                            .getPropertyDescriptor(property.getKey())
+                            .getControllerServiceDefinition()
+                            .getName();
+                    assertTrue(
+                            apis.contains(needed),
+                            component.getName() + " " + property.getKey() + " needs " + needed + ", "
+                                    + service.getName() + " offers " + apis);
                 }
                 if (FlowDefinitions.isThisBundlesType(service.getType())) {
                     for (String api : apis) {
-                        assertTrue(Class.forName(api).isAssignableFrom(Class.forName(service.getType())), service.getType() + " implements " + api);
+                        assertTrue(
+                                Class.forName(api).isAssignableFrom(Class.forName(service.getType())),
+                                service.getType() + " implements " + api);
                     }
                 } else {
-                    assertEquals(StandardComponents.of(service.getType()).orElseThrow().controllerServiceApis(), apis, service.getName());
+                    assertEquals(
+                            StandardComponents.of(service.getType())
+                                    .orElseThrow()
+                                    .controllerServiceApis(),
+                            apis,
+                            service.getName());
                 }
                 for (ControllerServiceAPI api : service.getControllerServiceApis()) {
                     Bundle bundle = api.getBundle();
                     if (api.getType().equals(ARCHIVE_SERVICE_API)) {
-                        assertTrue(FlowDefinitions.isThisBundle(bundle), "the archive service API ships in this bundle's NAR");
+                        assertTrue(
+                                FlowDefinitions.isThisBundle(bundle),
+                                "the archive service API ships in this bundle's NAR");
                     } else {
-                        assertEquals(List.of("org.apache.nifi", "nifi-standard-services-api-nar", "2.8.0"),
-                                List.of(bundle.getGroup(), bundle.getArtifact(), bundle.getVersion()), api.getType());
+                        assertEquals(
+                                List.of("org.apache.nifi", "nifi-standard-services-api-nar", "2.8.0"),
+                                List.of(bundle.getGroup(), bundle.getArtifact(), bundle.getVersion()),
+                                api.getType());
                     }
                 }
             }
         }
-        Set<String> declared = flow.group().getControllerServices().stream().map(VersionedControllerService::getIdentifier).collect(Collectors.toSet());
+        Set<String> declared = flow.group().getControllerServices().stream()
+                .map(VersionedControllerService::getIdentifier)
+                .collect(Collectors.toSet());
         assertEquals(declared, used, file + ": every controller service is used");
     }
 
     @ParameterizedTest
     @FieldSource("FILES")
-    void everyRelationshipIsConnectedOrAutoTerminatedAndConnectionsJoinProcessorsOfTheFlow(String file) throws Exception {
+    void everyRelationshipIsConnectedOrAutoTerminatedAndConnectionsJoinProcessorsOfTheFlow(String file)
+            throws Exception {
         FlowDefinitions flow = FlowDefinitions.load(file);
         for (VersionedConnection connection : flow.group().getConnections()) {
-            VersionedProcessor source = flow.processorById(connection.getSource().getId());
-            VersionedProcessor destination = flow.processorById(connection.getDestination().getId());
+            VersionedProcessor source =
+                    flow.processorById(connection.getSource().getId());
+            VersionedProcessor destination =
+                    flow.processorById(connection.getDestination().getId());
             assertEquals(source.getName(), connection.getSource().getName());
             assertEquals(destination.getName(), connection.getDestination().getName());
             assertFalse(connection.getSelectedRelationships().isEmpty());
@@ -243,9 +316,15 @@ class FlowDefinitionTest {
             assertEquals(Set.of(), both, processor.getName() + ": connected and auto-terminated at once");
             Set<String> handled = new TreeSet<>(connected);
             handled.addAll(terminated);
-            assertEquals(new TreeSet<>(relationships), handled, processor.getName() + ": every relationship, and only those, is handled");
+            assertEquals(
+                    new TreeSet<>(relationships),
+                    handled,
+                    processor.getName() + ": every relationship, and only those, is handled");
             if (!acceptsInput(processor) || requiresInput(processor)) {
-                assertEquals(requiresInput(processor), flow.hasIncomingConnection(processor), processor.getName() + " input");
+                assertEquals(
+                        requiresInput(processor),
+                        flow.hasIncomingConnection(processor),
+                        processor.getName() + " input");
             }
         }
     }
@@ -264,7 +343,9 @@ class FlowDefinitionTest {
             TestRunner runner = harness.runner(processor.getName());
             Collection<ValidationResult> results = runner.validate();
             List<String> invalid = new ArrayList<>();
-            results.stream().filter(r -> !r.isValid()).forEach(r -> invalid.add(r.getSubject() + ": " + r.getExplanation()));
+            results.stream()
+                    .filter(r -> !r.isValid())
+                    .forEach(r -> invalid.add(r.getSubject() + ": " + r.getExplanation()));
             assertEquals(List.of(), invalid, file + ": " + processor.getName());
             runner.assertValid();
         }
@@ -272,26 +353,36 @@ class FlowDefinitionTest {
 
     @ParameterizedTest
     @FieldSource("FILES")
-    void theS3ParametersSetTheArchiveServicesS3PropertiesAndCredentialsStaySensitiveOnBothSides(String file) throws Exception {
+    void theS3ParametersSetTheArchiveServicesS3PropertiesAndCredentialsStaySensitiveOnBothSides(String file)
+            throws Exception {
         FlowDefinitions flow = FlowDefinitions.load(file);
         Map<String, VersionedParameter> parameters = new LinkedHashMap<>();
         flow.parameterContext().getParameters().forEach(parameter -> parameters.put(parameter.getName(), parameter));
         VersionedControllerService service = flow.group().getControllerServices().stream()
-                .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE)).findFirst().orElseThrow();
+                .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE))
+                .findFirst()
+                .orElseThrow();
         for (Map.Entry<String, String> s3 : S3_PARAMETERS.entrySet()) {
             assertTrue(parameters.containsKey(s3.getKey()), file + " has parameter " + s3.getKey());
-            assertEquals("#{" + s3.getKey() + "}", service.getProperties().get(s3.getValue()), file + ": " + s3.getValue());
+            assertEquals(
+                    "#{" + s3.getKey() + "}", service.getProperties().get(s3.getValue()), file + ": " + s3.getValue());
         }
         for (String credential : CREDENTIALS) {
             assertTrue(parameters.get(credential).isSensitive(), credential + " is sensitive");
             assertNull(parameters.get(credential).getValue(), credential + " ships without a value");
         }
-        // NiFi lets a sensitive property reference only sensitive parameters, and a non-sensitive one only non-sensitive ones.
+        // NiFi lets a sensitive property reference only sensitive parameters, and a non-sensitive one only
+        // non-sensitive ones.
         for (VersionedConfigurableExtension component : components(flow)) {
             for (Map.Entry<String, String> property : component.getProperties().entrySet()) {
-                boolean sensitiveProperty = component.getPropertyDescriptors().get(property.getKey()).isSensitive();
+                boolean sensitiveProperty = component
+                        .getPropertyDescriptors()
+                        .get(property.getKey())
+                        .isSensitive();
                 for (String name : FlowDefinitions.referencedParameters(property.getValue())) {
-                    assertEquals(sensitiveProperty, parameters.get(name).isSensitive(),
+                    assertEquals(
+                            sensitiveProperty,
+                            parameters.get(name).isSensitive(),
                             file + ": " + component.getName() + " " + property.getKey() + " references " + name);
                 }
             }
@@ -308,8 +399,8 @@ class FlowDefinitionTest {
         assertNull(FlowDefinitions.resolve("#{s3.region}", parameters), "no value: the property is unset");
         new FlowHarness(flow, parameters, STAND_INS);
         parameters.put("s3.region", "");
-        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                () -> new FlowHarness(flow, parameters, STAND_INS));
+        IllegalStateException refused = Assertions.assertThrows(
+                IllegalStateException.class, () -> new FlowHarness(flow, parameters, STAND_INS));
         assertTrue(refused.getMessage().contains("S3 Region"), refused.getMessage());
     }
 
@@ -337,12 +428,21 @@ class FlowDefinitionTest {
         for (VersionedProcessor processor : flow.group().getProcessors()) {
             if (FlowDefinitions.isThisBundlesType(processor.getType())) {
                 TestRunner runner = harness.runner(processor.getName());
-                assertEquals(List.of(), runner.validate().stream().filter(r -> !r.isValid()).map(ValidationResult::toString).toList(),
+                assertEquals(
+                        List.of(),
+                        runner.validate().stream()
+                                .filter(r -> !r.isValid())
+                                .map(ValidationResult::toString)
+                                .toList(),
                         file + ": " + processor.getName());
                 ControllerService service = runner.getControllerService(flow.group().getControllerServices().stream()
-                        .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE)).findFirst().orElseThrow().getIdentifier());
-                assertTrue(runner.isControllerServiceEnabled(service), file + ": the archive service enabled on " + root);
-                assertEquals(root, ((dev.nifigeoparquet.services.GeoParquetArchiveService) service).location());
+                        .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE))
+                        .findFirst()
+                        .orElseThrow()
+                        .getIdentifier());
+                assertTrue(
+                        runner.isControllerServiceEnabled(service), file + ": the archive service enabled on " + root);
+                assertEquals(root, ((GeoParquetArchiveService) service).location());
             }
         }
     }
@@ -354,24 +454,35 @@ class FlowDefinitionTest {
         ParcelArchives.create(root, 20);
         Map<String, String> parameters = testParameters(flow, dir, root);
         parameters.put("archive.key.columns", "land_use");
-        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        IllegalStateException refused = Assertions.assertThrows(
+                IllegalStateException.class,
                 () -> new FlowHarness(flow, parameters, STAND_INS).runners().forEach(TestRunner::assertValid));
-        assertTrue(refused.getMessage().contains("parcel_id") || String.valueOf(refused.getCause()).contains("parcel_id"), refused.getMessage());
+        assertTrue(
+                refused.getMessage().contains("parcel_id")
+                        || String.valueOf(refused.getCause()).contains("parcel_id"),
+                refused.getMessage());
     }
 
     @Test
     void inAClusterRoutedCellsAreSpreadByTheirCellAndSchedulesRunOnThePrimaryNode() throws Exception {
         for (String file : List.of("incremental-upsert.json", "append-only.json")) {
             FlowDefinitions flow = FlowDefinitions.load(file);
-            VersionedProcessor route = flow.processorsOfType("dev.nifigeoparquet.processors.RouteByH3Cell").getFirst();
+            VersionedProcessor route = flow.processorsOfType("dev.nifigeoparquet.processors.RouteByH3Cell")
+                    .getFirst();
             VersionedConnection routed = flow.connectionsOf(route, "success").getFirst();
             assertEquals("PARTITION_BY_ATTRIBUTE", routed.getLoadBalanceStrategy(), file);
             assertEquals("h3.cell", routed.getPartitioningAttribute(), file);
-            assertEquals("dev.nifigeoparquet.processors.UpsertGeoParquetPartition",
-                    flow.processorById(routed.getDestination().getId()).getType(), file);
-            VersionedProcessor list = flow.processorsOfType("org.apache.nifi.processors.standard.ListFile").getFirst();
+            assertEquals(
+                    "dev.nifigeoparquet.processors.UpsertGeoParquetPartition",
+                    flow.processorById(routed.getDestination().getId()).getType(),
+                    file);
+            VersionedProcessor list = flow.processorsOfType("org.apache.nifi.processors.standard.ListFile")
+                    .getFirst();
             assertEquals("PRIMARY", list.getExecutionNode(), file + ": one node lists");
-            assertEquals("ROUND_ROBIN", flow.connectionsOf(list, "success").getFirst().getLoadBalanceStrategy(), file);
+            assertEquals(
+                    "ROUND_ROBIN",
+                    flow.connectionsOf(list, "success").getFirst().getLoadBalanceStrategy(),
+                    file);
         }
         FlowDefinitions sweep = FlowDefinitions.load("nightly-compaction-sweep.json");
         for (VersionedProcessor processor : sweep.group().getProcessors()) {
@@ -385,7 +496,8 @@ class FlowDefinitionTest {
     // ---- helpers
 
     static List<VersionedConfigurableExtension> components(FlowDefinitions flow) {
-        List<VersionedConfigurableExtension> components = new ArrayList<>(flow.group().getProcessors());
+        List<VersionedConfigurableExtension> components =
+                new ArrayList<>(flow.group().getProcessors());
         components.addAll(flow.group().getControllerServices());
         return components;
     }
@@ -393,22 +505,38 @@ class FlowDefinitionTest {
     private static void assertSubset(VersionedConfigurableExtension component, Set<String> supported) {
         Set<String> unknown = new TreeSet<>(component.getProperties().keySet());
         unknown.removeAll(supported);
-        assertEquals(Set.of(), unknown, component.getName() + " (" + component.getType() + ") sets properties it does not have");
-        assertEquals(component.getProperties().keySet(), component.getPropertyDescriptors().keySet(), component.getName() + " describes what it sets");
+        assertEquals(
+                Set.of(),
+                unknown,
+                component.getName() + " (" + component.getType() + ") sets properties it does not have");
+        assertEquals(
+                component.getProperties().keySet(),
+                component.getPropertyDescriptors().keySet(),
+                component.getName() + " describes what it sets");
     }
 
-    private static void assertAllowed(VersionedConfigurableExtension component, String property, String value, Set<String> allowed) {
-        if (allowed == null || allowed.isEmpty() || !FlowDefinitions.referencedParameters(value).isEmpty()) {
+    private static void assertAllowed(
+            VersionedConfigurableExtension component, String property, String value, Set<String> allowed) {
+        if (allowed == null
+                || allowed.isEmpty()
+                || !FlowDefinitions.referencedParameters(value).isEmpty()) {
             return;
         }
-        assertTrue(allowed.contains(value), component.getName() + " " + property + " = " + value + " is not one of " + allowed);
+        assertTrue(
+                allowed.contains(value),
+                component.getName() + " " + property + " = " + value + " is not one of " + allowed);
     }
 
     static Set<String> registeredExtensions() throws IOException {
         Set<String> types = new HashSet<>();
-        for (String file : List.of("META-INF/services/org.apache.nifi.processor.Processor", "META-INF/services/org.apache.nifi.controller.ControllerService")) {
+        for (String file : List.of(
+                "META-INF/services/org.apache.nifi.processor.Processor",
+                "META-INF/services/org.apache.nifi.controller.ControllerService")) {
             try (InputStream in = FlowDefinitionTest.class.getClassLoader().getResourceAsStream(file)) {
-                new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                        .lines()
+                        .map(String::strip)
+                        .filter(l -> !l.isEmpty() && !l.startsWith("#"))
                         .forEach(types::add);
             }
         }
@@ -417,7 +545,10 @@ class FlowDefinitionTest {
 
     static ConfigurableComponent instantiate(String type) {
         try {
-            return Class.forName(type).asSubclass(ConfigurableComponent.class).getDeclaredConstructor().newInstance();
+            return Class.forName(type)
+                    .asSubclass(ConfigurableComponent.class)
+                    .getDeclaredConstructor()
+                    .newInstance();
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("Cannot instantiate " + type, e);
         }
@@ -426,14 +557,17 @@ class FlowDefinitionTest {
     private static Set<String> relationships(VersionedProcessor processor) {
         if (FlowDefinitions.isThisBundlesType(processor.getType())) {
             Processor instance = (Processor) instantiate(processor.getType());
-            return instance.getRelationships().stream().map(Relationship::getName).collect(Collectors.toSet());
+            return instance.getRelationships().stream()
+                    .map(Relationship::getName)
+                    .collect(Collectors.toSet());
         }
         return StandardComponents.of(processor.getType()).orElseThrow().relationships();
     }
 
     private static boolean acceptsInput(VersionedProcessor processor) {
         if (FlowDefinitions.isThisBundlesType(processor.getType())) {
-            InputRequirement requirement = FlowHarness.processorClass(processor.getType()).getAnnotation(InputRequirement.class);
+            InputRequirement requirement =
+                    FlowHarness.processorClass(processor.getType()).getAnnotation(InputRequirement.class);
             return requirement == null || requirement.value() != InputRequirement.Requirement.INPUT_FORBIDDEN;
         }
         return !"org.apache.nifi.processors.standard.ListFile".equals(processor.getType());
@@ -441,7 +575,8 @@ class FlowDefinitionTest {
 
     private static boolean requiresInput(VersionedProcessor processor) {
         if (FlowDefinitions.isThisBundlesType(processor.getType())) {
-            InputRequirement requirement = FlowHarness.processorClass(processor.getType()).getAnnotation(InputRequirement.class);
+            InputRequirement requirement =
+                    FlowHarness.processorClass(processor.getType()).getAnnotation(InputRequirement.class);
             return requirement != null && requirement.value() == InputRequirement.Requirement.INPUT_REQUIRED;
         }
         return !"org.apache.nifi.processors.standard.ListFile".equals(processor.getType());

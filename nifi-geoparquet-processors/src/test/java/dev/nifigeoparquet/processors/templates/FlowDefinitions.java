@@ -2,15 +2,6 @@ package dev.nifigeoparquet.processors.templates;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.nifi.flow.Bundle;
-import org.apache.nifi.flow.VersionedConnection;
-import org.apache.nifi.flow.VersionedControllerService;
-import org.apache.nifi.flow.VersionedParameter;
-import org.apache.nifi.flow.VersionedParameterContext;
-import org.apache.nifi.flow.VersionedProcessGroup;
-import org.apache.nifi.flow.VersionedProcessor;
-import org.apache.nifi.registry.flow.RegisteredFlowSnapshot;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +13,14 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.nifi.flow.Bundle;
+import org.apache.nifi.flow.VersionedConnection;
+import org.apache.nifi.flow.VersionedControllerService;
+import org.apache.nifi.flow.VersionedParameter;
+import org.apache.nifi.flow.VersionedParameterContext;
+import org.apache.nifi.flow.VersionedProcessGroup;
+import org.apache.nifi.flow.VersionedProcessor;
+import org.apache.nifi.registry.flow.RegisteredFlowSnapshot;
 
 /**
  * One flow definition of {@code templates/}, read into nifi-api's {@code RegisteredFlowSnapshot} exactly as NiFi's
@@ -30,10 +29,12 @@ import java.util.regex.Pattern;
 final class FlowDefinitions {
 
     /** The flow definitions shipped in {@code templates/}. */
-    static final List<String> FILES = List.of("incremental-upsert.json", "append-only.json", "nightly-compaction-sweep.json");
+    static final List<String> FILES =
+            List.of("incremental-upsert.json", "append-only.json", "nightly-compaction-sweep.json");
 
     /** Coordinates of this bundle's NAR, which every component of this bundle in a flow must name. */
     static final String BUNDLE_GROUP = "dev.nifigeoparquet";
+
     static final String BUNDLE_ARTIFACT = "nifi-geoparquet-nar";
     static final String BUNDLE_VERSION = "0.1.0-SNAPSHOT";
 
@@ -61,7 +62,8 @@ final class FlowDefinitions {
     }
 
     static FlowDefinitions load(String file) throws IOException {
-        return new FlowDefinitions(file, STRICT.readValue(directory().resolve(file).toFile(), RegisteredFlowSnapshot.class));
+        return new FlowDefinitions(
+                file, STRICT.readValue(directory().resolve(file).toFile(), RegisteredFlowSnapshot.class));
     }
 
     VersionedProcessGroup group() {
@@ -82,44 +84,59 @@ final class FlowDefinitions {
     }
 
     VersionedProcessor processor(String name) {
-        return group().getProcessors().stream().filter(p -> p.getName().equals(name)).findFirst()
+        return group().getProcessors().stream()
+                .filter(p -> p.getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new NoSuchElementException(file + " has no processor named " + name));
     }
 
     List<VersionedProcessor> processorsOfType(String type) {
-        return group().getProcessors().stream().filter(p -> p.getType().equals(type)).toList();
+        return group().getProcessors().stream()
+                .filter(p -> p.getType().equals(type))
+                .toList();
     }
 
     VersionedControllerService service(String identifier) {
-        return group().getControllerServices().stream().filter(s -> s.getIdentifier().equals(identifier)).findFirst()
+        return group().getControllerServices().stream()
+                .filter(s -> s.getIdentifier().equals(identifier))
+                .findFirst()
                 .orElseThrow(() -> new NoSuchElementException(file + " has no controller service " + identifier));
     }
 
     boolean hasService(String identifier) {
-        return group().getControllerServices().stream().anyMatch(s -> s.getIdentifier().equals(identifier));
+        return group().getControllerServices().stream()
+                .anyMatch(s -> s.getIdentifier().equals(identifier));
     }
 
     List<VersionedConnection> connectionsFrom(VersionedProcessor processor) {
-        return group().getConnections().stream().filter(c -> c.getSource().getId().equals(processor.getIdentifier())).toList();
+        return group().getConnections().stream()
+                .filter(c -> c.getSource().getId().equals(processor.getIdentifier()))
+                .toList();
     }
 
     boolean hasIncomingConnection(VersionedProcessor processor) {
-        return group().getConnections().stream().anyMatch(c -> c.getDestination().getId().equals(processor.getIdentifier())
-                && !c.getSource().getId().equals(processor.getIdentifier()));
+        return group().getConnections().stream()
+                .anyMatch(c -> c.getDestination().getId().equals(processor.getIdentifier())
+                        && !c.getSource().getId().equals(processor.getIdentifier()));
     }
 
     /** The connection a processor's relationship is routed to; empty when it is auto-terminated. */
     List<VersionedConnection> connectionsOf(VersionedProcessor processor, String relationship) {
-        return connectionsFrom(processor).stream().filter(c -> c.getSelectedRelationships().contains(relationship)).toList();
+        return connectionsFrom(processor).stream()
+                .filter(c -> c.getSelectedRelationships().contains(relationship))
+                .toList();
     }
 
     VersionedProcessor processorById(String identifier) {
-        return group().getProcessors().stream().filter(p -> p.getIdentifier().equals(identifier)).findFirst()
+        return group().getProcessors().stream()
+                .filter(p -> p.getIdentifier().equals(identifier))
+                .findFirst()
                 .orElseThrow(() -> new NoSuchElementException(file + " has no processor " + identifier));
     }
 
     static boolean isThisBundle(Bundle bundle) {
-        return BUNDLE_GROUP.equals(bundle.getGroup()) && BUNDLE_ARTIFACT.equals(bundle.getArtifact())
+        return BUNDLE_GROUP.equals(bundle.getGroup())
+                && BUNDLE_ARTIFACT.equals(bundle.getArtifact())
                 && BUNDLE_VERSION.equals(bundle.getVersion());
     }
 

@@ -1,5 +1,12 @@
 package dev.nifigeoparquet.processors.templates;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.ValidationResult;
 import org.apache.nifi.controller.ControllerService;
@@ -13,14 +20,6 @@ import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.TestRunner;
 import org.apache.nifi.util.TestRunners;
 
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
-
 /**
  * Runs the processors of this bundle in a flow definition with nifi-mock TestRunners, configured exactly as the flow
  * configures them (parameters resolved), and moves FlowFiles along the flow's own connections. Standard processors
@@ -31,8 +30,7 @@ import java.util.function.Supplier;
 final class FlowHarness {
 
     /** A FlowFile delivered to a standard processor: its content and attributes, and where it came from. */
-    record Delivered(String from, String relationship, byte[] content, Map<String, String> attributes) {
-    }
+    record Delivered(String from, String relationship, byte[] content, Map<String, String> attributes) {}
 
     private final FlowDefinitions flow;
     private final Map<String, String> parameters;
@@ -46,7 +44,10 @@ final class FlowHarness {
      *                   archive and directories)
      * @param standIns   stand-ins for standard controller services, by the type the flow names
      */
-    FlowHarness(FlowDefinitions flow, Map<String, String> parameters, Map<String, Supplier<? extends ControllerService>> standIns)
+    FlowHarness(
+            FlowDefinitions flow,
+            Map<String, String> parameters,
+            Map<String, Supplier<? extends ControllerService>> standIns)
             throws InitializationException {
         this.flow = flow;
         this.parameters = parameters;
@@ -92,8 +93,8 @@ final class FlowHarness {
                 }
                 ValidationResult result = runner.setProperty(service, property.getKey(), value);
                 if (!result.isValid()) {
-                    throw new IllegalStateException(flow + ": " + definition.getName() + " property " + property.getKey() + ": "
-                            + result.getExplanation());
+                    throw new IllegalStateException(flow + ": " + definition.getName() + " property "
+                            + property.getKey() + ": " + result.getExplanation());
                 }
             }
         }
@@ -103,7 +104,10 @@ final class FlowHarness {
     private ControllerService newService(String type) {
         if (FlowDefinitions.isThisBundlesType(type)) {
             try {
-                return Class.forName(type).asSubclass(ControllerService.class).getDeclaredConstructor().newInstance();
+                return Class.forName(type)
+                        .asSubclass(ControllerService.class)
+                        .getDeclaredConstructor()
+                        .newInstance();
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("Cannot instantiate " + type, e);
             }
@@ -184,29 +188,38 @@ final class FlowHarness {
             List<VersionedConnection> connections = flow.connectionsOf(processor, relationship.getName());
             boolean autoTerminated = processor.getAutoTerminatedRelationships().contains(relationship.getName());
             if (connections.isEmpty() && !autoTerminated) {
-                throw new IllegalStateException(flow + ": " + processor.getName() + " transferred to " + relationship.getName()
-                        + ", which is neither connected nor auto-terminated");
+                throw new IllegalStateException(flow + ": " + processor.getName() + " transferred to "
+                        + relationship.getName() + ", which is neither connected nor auto-terminated");
             }
             for (MockFlowFile flowFile : flowFiles) {
                 byte[] content = flowFile.toByteArray();
                 if (autoTerminated) {
-                    terminated.add(new Delivered(processor.getName(), relationship.getName(), content, flowFile.getAttributes()));
+                    terminated.add(new Delivered(
+                            processor.getName(), relationship.getName(), content, flowFile.getAttributes()));
                 }
                 for (VersionedConnection connection : connections) {
-                    deliver(processor.getName(), relationship.getName(), connection.getDestination().getId(), content, flowFile.getAttributes());
+                    deliver(
+                            processor.getName(),
+                            relationship.getName(),
+                            connection.getDestination().getId(),
+                            content,
+                            flowFile.getAttributes());
                 }
             }
         }
         runner.clearTransferState();
     }
 
-    private void deliver(String from, String relationship, String destinationId, byte[] content, Map<String, String> attributes) {
+    private void deliver(
+            String from, String relationship, String destinationId, byte[] content, Map<String, String> attributes) {
         TestRunner next = runners.get(destinationId);
         if (next != null) {
             next.enqueue(content, attributes);
         } else {
             String destination = flow.processorById(destinationId).getName();
-            delivered.computeIfAbsent(destination, name -> new ArrayList<>()).add(new Delivered(from, relationship, content, attributes));
+            delivered
+                    .computeIfAbsent(destination, name -> new ArrayList<>())
+                    .add(new Delivered(from, relationship, content, attributes));
         }
     }
 
@@ -222,6 +235,9 @@ final class FlowHarness {
 
     /** The descriptor a processor of the flow declares under the name the flow uses. */
     static PropertyDescriptor descriptor(TestRunner runner, String name) {
-        return runner.getProcessor().getPropertyDescriptors().stream().filter(d -> d.getName().equals(name)).findFirst().orElse(null);
+        return runner.getProcessor().getPropertyDescriptors().stream()
+                .filter(d -> d.getName().equals(name))
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -5,6 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.api.Binary;
@@ -13,24 +18,16 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 import org.locationtech.jts.io.WKBReader;
 
-import java.nio.file.Path;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
-
 /** Delta files for a generated parcel archive, as a nightly export would deliver them. */
 final class ParcelDeltas {
 
     static final String DELETE_MARKER = "is_deleted";
     static final Instant EDIT_TIME = Instant.parse("2026-02-01T00:00:00Z");
 
-    private ParcelDeltas() {
-    }
+    private ParcelDeltas() {}
 
     /** A delta row: the parcel's columns and whether it deletes its key. */
-    record Row(Group values, boolean deleted) {
-    }
+    record Row(Group values, boolean deleted) {}
 
     /**
      * Edits, inserts and deletions in the three largest cells, and one key that moves: an existing parcel of the
@@ -125,7 +122,11 @@ final class ParcelDeltas {
                     .put(SyntheticParcels.KEY, key(row))
                     .put("land_use", row.getString("land_use", 0))
                     .put("area_m2", row.getDouble("area_m2", 0))
-                    .put(SyntheticParcels.VERSION, Instant.EPOCH.plus(row.getLong(SyntheticParcels.VERSION, 0), ChronoUnit.MICROS).toString())
+                    .put(
+                            SyntheticParcels.VERSION,
+                            Instant.EPOCH
+                                    .plus(row.getLong(SyntheticParcels.VERSION, 0), ChronoUnit.MICROS)
+                                    .toString())
                     .put("wkt", wkb.read(geometry(row).getBytes()).toText()));
         }
         return mapper.writeValueAsBytes(array);

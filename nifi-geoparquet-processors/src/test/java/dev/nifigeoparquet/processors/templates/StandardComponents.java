@@ -2,7 +2,6 @@ package dev.nifigeoparquet.processors.templates;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,14 +21,19 @@ import java.util.TreeSet;
  */
 final class StandardComponents {
 
-    record Component(String type, String group, String artifact, String version, Set<String> properties,
-                     Map<String, Set<String>> allowableValues, Set<String> relationships, Set<String> controllerServiceApis) {
-    }
+    record Component(
+            String type,
+            String group,
+            String artifact,
+            String version,
+            Set<String> properties,
+            Map<String, Set<String>> allowableValues,
+            Set<String> relationships,
+            Set<String> controllerServiceApis) {}
 
     private static final Map<String, Component> COMPONENTS = load();
 
-    private StandardComponents() {
-    }
+    private StandardComponents() {}
 
     static Optional<Component> of(String type) {
         return Optional.ofNullable(COMPONENTS.get(type));
@@ -42,11 +46,21 @@ final class StandardComponents {
             root.get("components").properties().forEach(entry -> {
                 JsonNode node = entry.getValue();
                 Map<String, Set<String>> allowable = new TreeMap<>();
-                node.path("allowableValues").properties().forEach(values -> allowable.put(values.getKey(), strings(values.getValue())));
+                node.path("allowableValues")
+                        .properties()
+                        .forEach(values -> allowable.put(values.getKey(), strings(values.getValue())));
                 JsonNode bundle = node.get("bundle");
-                components.put(entry.getKey(), new Component(entry.getKey(), bundle.get("group").asText(), bundle.get("artifact").asText(),
-                        bundle.get("version").asText(), strings(node.get("properties")), allowable, strings(node.get("relationships")),
-                        strings(node.path("controllerServiceApis"))));
+                components.put(
+                        entry.getKey(),
+                        new Component(
+                                entry.getKey(),
+                                bundle.get("group").asText(),
+                                bundle.get("artifact").asText(),
+                                bundle.get("version").asText(),
+                                strings(node.get("properties")),
+                                allowable,
+                                strings(node.get("relationships")),
+                                strings(node.path("controllerServiceApis"))));
             });
             return components;
         } catch (IOException e) {

@@ -4,6 +4,13 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.nifi.controller.AbstractControllerService;
 import org.apache.nifi.logging.ComponentLog;
 import org.apache.nifi.serialization.MalformedRecordException;
@@ -16,14 +23,8 @@ import org.apache.nifi.serialization.record.Record;
 import org.apache.nifi.serialization.record.RecordField;
 import org.apache.nifi.serialization.record.RecordFieldType;
 import org.apache.nifi.serialization.record.RecordSchema;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import org.apache.nifi.serialization.record.type.ArrayDataType;
+import org.apache.nifi.serialization.record.type.RecordDataType;
 
 /**
  * A record reader for tests: a JSON array of objects, read one object at a time. The schema is inferred from the
@@ -35,7 +36,8 @@ public class JsonRecordReaderService extends AbstractControllerService implement
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
-    public RecordReader createRecordReader(Map<String, String> variables, InputStream in, long inputLength, ComponentLog logger)
+    public RecordReader createRecordReader(
+            Map<String, String> variables, InputStream in, long inputLength, ComponentLog logger)
             throws MalformedRecordException, IOException {
         byte[] content = in.readAllBytes();
         RecordSchema schema = inferSchema(content);
@@ -125,13 +127,15 @@ public class JsonRecordReaderService extends AbstractControllerService implement
             return null;
         }
         if (value.isObject()) {
-            RecordSchema nested = type instanceof org.apache.nifi.serialization.record.type.RecordDataType recordType
-                    ? recordType.getChildSchema() : new SimpleRecordSchema(List.of());
+            RecordSchema nested = type instanceof RecordDataType recordType
+                    ? recordType.getChildSchema()
+                    : new SimpleRecordSchema(List.of());
             return toRecord(value, nested);
         }
         if (value.isArray()) {
-            DataType element = type instanceof org.apache.nifi.serialization.record.type.ArrayDataType arrayType
-                    ? arrayType.getElementType() : RecordFieldType.STRING.getDataType();
+            DataType element = type instanceof ArrayDataType arrayType
+                    ? arrayType.getElementType()
+                    : RecordFieldType.STRING.getDataType();
             Object[] array = new Object[value.size()];
             for (int i = 0; i < array.length; i++) {
                 array[i] = valueOf(value.get(i), element);

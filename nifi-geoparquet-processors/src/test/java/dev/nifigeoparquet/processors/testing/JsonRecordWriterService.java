@@ -2,6 +2,11 @@ package dev.nifigeoparquet.processors.testing;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.nifi.controller.AbstractControllerService;
 import org.apache.nifi.logging.ComponentLog;
 import org.apache.nifi.serialization.AbstractRecordSetWriter;
@@ -9,12 +14,6 @@ import org.apache.nifi.serialization.RecordSetWriter;
 import org.apache.nifi.serialization.RecordSetWriterFactory;
 import org.apache.nifi.serialization.record.Record;
 import org.apache.nifi.serialization.record.RecordSchema;
-
-import java.io.IOException;
-import java.io.OutputStream;
-import java.util.HexFormat;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A record writer for tests: a JSON array of objects; bytes (WKB) are written as hexadecimal strings. Counts the
@@ -46,7 +45,8 @@ public class JsonRecordWriterService extends AbstractControllerService implement
     }
 
     @Override
-    public RecordSetWriter createWriter(ComponentLog logger, RecordSchema schema, OutputStream out, Map<String, String> variables)
+    public RecordSetWriter createWriter(
+            ComponentLog logger, RecordSchema schema, OutputStream out, Map<String, String> variables)
             throws IOException {
         maxOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
         created.incrementAndGet();

@@ -11,8 +11,6 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
-import org.apache.parquet.example.data.Group;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.apache.parquet.example.data.Group;
 
 /** A generated parcel archive (SyntheticParcels) for the processor chain tests, and ways to look at it from outside. */
 public final class ParcelArchives {
@@ -49,8 +48,14 @@ public final class ParcelArchives {
      * commits (the first half of its rows, then the rest), so a partition of more than one row holds two files.
      */
     public static ParcelArchives create(Path root, int count) throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(SyntheticParcels.schema(), SyntheticParcels.footer(), List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION, RESOLUTION, WriterSettings.defaults(), "synthetic parcels");
+        ArchiveSpec spec = ArchiveSpec.of(
+                SyntheticParcels.schema(),
+                SyntheticParcels.footer(),
+                List.of(SyntheticParcels.KEY),
+                SyntheticParcels.VERSION,
+                RESOLUTION,
+                WriterSettings.defaults(),
+                "synthetic parcels");
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         SyntheticParcels parcels = new SyntheticParcels(42, 6);
         Map<String, List<Group>> byCell = new TreeMap<>();
@@ -63,9 +68,14 @@ public final class ParcelArchives {
         for (Map.Entry<String, List<Group>> cell : byCell.entrySet()) {
             List<Group> rows = cell.getValue();
             int half = Math.max(1, rows.size() / 2);
-            for (List<Group> part : rows.size() > 1 ? List.of(rows.subList(0, half), rows.subList(half, rows.size())) : List.of(rows)) {
-                writer.apply(PartitionDelta.prepare(archive, cell.getKey(), WriteMode.APPEND,
-                        part.stream().map(DeltaRow::upsert).toList(), null));
+            for (List<Group> part :
+                    rows.size() > 1 ? List.of(rows.subList(0, half), rows.subList(half, rows.size())) : List.of(rows)) {
+                writer.apply(PartitionDelta.prepare(
+                        archive,
+                        cell.getKey(),
+                        WriteMode.APPEND,
+                        part.stream().map(DeltaRow::upsert).toList(),
+                        null));
             }
         }
         return new ParcelArchives(root, archive, byCell);
@@ -74,8 +84,10 @@ public final class ParcelArchives {
     /** The cells with the most rows first. */
     public List<String> cellsBySize() {
         return initial.entrySet().stream()
-                .sorted((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size()))
-                .map(Map.Entry::getKey).toList();
+                .sorted((a, b) ->
+                        Integer.compare(b.getValue().size(), a.getValue().size()))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** Rows of the whole archive as DuckDB reads it through the Hive layout. */
@@ -93,7 +105,9 @@ public final class ParcelArchives {
         Map<String, String> hashes = new TreeMap<>();
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                hashes.put(dir.relativize(file).toString(), HexFormat.of().formatHex(sha256().digest(Files.readAllBytes(file))));
+                hashes.put(
+                        dir.relativize(file).toString(),
+                        HexFormat.of().formatHex(sha256().digest(Files.readAllBytes(file))));
             }
         }
         return hashes;

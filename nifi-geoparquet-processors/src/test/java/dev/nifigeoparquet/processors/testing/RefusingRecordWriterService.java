@@ -1,14 +1,13 @@
 package dev.nifigeoparquet.processors.testing;
 
+import java.io.OutputStream;
+import java.util.Map;
 import org.apache.nifi.controller.AbstractControllerService;
 import org.apache.nifi.logging.ComponentLog;
 import org.apache.nifi.schema.access.SchemaNotFoundException;
 import org.apache.nifi.serialization.RecordSetWriter;
 import org.apache.nifi.serialization.RecordSetWriterFactory;
 import org.apache.nifi.serialization.record.RecordSchema;
-
-import java.io.OutputStream;
-import java.util.Map;
 
 /**
  * A record writer for tests that refuses every schema when asked for a writer, after the caller has opened the
@@ -24,7 +23,8 @@ public class RefusingRecordWriterService extends AbstractControllerService imple
     }
 
     @Override
-    public RecordSetWriter createWriter(ComponentLog logger, RecordSchema schema, OutputStream out, Map<String, String> variables)
+    public RecordSetWriter createWriter(
+            ComponentLog logger, RecordSchema schema, OutputStream out, Map<String, String> variables)
             throws SchemaNotFoundException {
         throw new SchemaNotFoundException(REFUSAL);
     }

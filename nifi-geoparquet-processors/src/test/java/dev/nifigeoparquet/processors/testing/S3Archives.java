@@ -1,24 +1,23 @@
 package dev.nifigeoparquet.processors.testing;
 
 import dev.nifigeoparquet.archive.s3.S3MockServer;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** Archives on S3Mock for processor tests: a local archive copied object for object into a bucket of its own. */
 public final class S3Archives {
 
     /** Credentials S3Mock accepts (it checks none). */
     public static final String ACCESS_KEY_ID = "test-access-key";
+
     public static final String SECRET_ACCESS_KEY = "test-secret-key";
     public static final String REGION = "us-east-1";
 
-    private S3Archives() {
-    }
+    private S3Archives() {}
 
     /** Copies every file under {@code localRoot} into a new bucket under {@code prefix}; returns the s3:// root. */
     public static String upload(Path localRoot, String prefix) throws IOException {
@@ -27,7 +26,8 @@ public final class S3Archives {
         String bucket = server.newBucket("processors");
         try (Stream<Path> files = Files.walk(localRoot)) {
             for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                String key = prefix + "/" + localRoot.relativize(file).toString().replace('\\', '/');
+                String key =
+                        prefix + "/" + localRoot.relativize(file).toString().replace('\\', '/');
                 client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(file));
             }
         }
