@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.benchmarks;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.delta.DeltaReader;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
-import dev.nifigeoparquet.archive.ops.DeltaReader;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;

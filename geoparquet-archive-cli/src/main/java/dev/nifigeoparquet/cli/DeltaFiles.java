@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.cli;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.ops.DeltaReader;
+import dev.nifigeoparquet.archive.delta.DeltaReader;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import java.io.IOException;

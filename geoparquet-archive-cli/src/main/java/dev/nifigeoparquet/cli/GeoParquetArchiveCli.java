@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.cli;
 
 import dev.nifigeoparquet.archive.ArchiveNotFoundException;
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.keying.KeyingException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;

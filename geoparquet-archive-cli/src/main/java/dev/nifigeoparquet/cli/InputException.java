@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.cli;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 
 /** Something the user gave cannot be used (a missing or unreadable file, an option that does not fit): exit 2. */
 final class InputException extends RejectedInputException {

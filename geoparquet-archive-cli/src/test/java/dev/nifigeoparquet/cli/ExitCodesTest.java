@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.nifigeoparquet.archive.ArchiveNotFoundException;
-import dev.nifigeoparquet.archive.CorruptDataException;
-import dev.nifigeoparquet.archive.DeltaRejectedException;
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.CorruptDataException;
+import dev.nifigeoparquet.archive.error.DeltaRejectedException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.format.PublishIncompleteException;
 import dev.nifigeoparquet.archive.keying.H3Cells;

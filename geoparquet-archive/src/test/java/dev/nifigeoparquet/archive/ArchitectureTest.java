@@ -15,10 +15,10 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The engine's layering: plain Java that the processors, the command line and the benchmarks drive, with packages that
- * depend on each other in one direction only. From the bottom: {@code storage}, {@code geo}, {@code parquet},
+ * depend on each other in one direction only. From the bottom: {@code error} (the engine's failure types), {@code storage}, {@code geo}, {@code parquet},
  * {@code keying}, {@code concurrent}; {@code format} (the on-disk records and the commit protocol); the root package (an
  * opened archive and its settings); {@code index}; {@code ops} (planning and applying deltas); and on top
- * {@code verify}, {@code compaction}, {@code adoption} and {@code geojson}.
+ * {@code verify}, {@code compaction}, {@code adoption}, {@code geojson} and {@code delta} (reading a delta file).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ArchitectureTest {

@@ -21,6 +21,7 @@ import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
@@ -48,6 +49,7 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
@@ -155,7 +157,7 @@ class SpecVectorsTest {
         assertEquals(
                 new String(descriptorJson, StandardCharsets.UTF_8),
                 new String(DescriptorParser.toJson(descriptor), StandardCharsets.UTF_8));
-        assertEquals(SyntheticParcels.schema(), descriptor.parquetSchema());
+        assertEquals(SyntheticParcels.schema(), descriptor.exactSchema());
 
         Map<String, TransactionDecision> decisions = new HashMap<>();
         for (Path file : list(metadata.resolve("txn"))) {
@@ -227,6 +229,20 @@ class SpecVectorsTest {
                         vector.get("description").textValue());
             }
         }
+    }
+
+    /** The spec's example of a schema's footer form is what the engine reads and writes for that schema. */
+    @Test
+    void theFooterFormOfASchemaReadsAndWritesBack() throws IOException {
+        JsonNode vector =
+                JSON.readTree(docs().resolve("test-vectors/parquet-schema.json").toFile());
+        MessageType schema = ParquetSchemaJson.fromJson(vector);
+        assertEquals(
+                "srid:5070",
+                ((LogicalTypeAnnotation.GeometryLogicalTypeAnnotation)
+                                schema.getType("geometry").getLogicalTypeAnnotation())
+                        .getCrs());
+        assertEquals(vector, ParquetSchemaJson.toJson(schema));
     }
 
     @Test

@@ -62,7 +62,7 @@ final class DeltaRecords {
      * Refuses a Parquet delta that declares another CRS for the geometry column than the archive's (in its {@code geo}
      * metadata or its GEOMETRY/GEOGRAPHY logical type); other readers carry no CRS and pass.
      *
-     * @throws dev.nifigeoparquet.archive.DeltaRejectedException naming the delta and both CRSs
+     * @throws dev.nifigeoparquet.archive.error.DeltaRejectedException naming the delta and both CRSs
      */
     void requireArchiveCrs(RecordReader reader, String source) {
         if (reader instanceof GeoParquetRecordReader geoParquet) {

@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.processors;
 
-import dev.nifigeoparquet.archive.ArchiveException;
-import dev.nifigeoparquet.archive.CorruptDataException;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.ArchiveException;
+import dev.nifigeoparquet.archive.error.CorruptDataException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import java.io.IOException;

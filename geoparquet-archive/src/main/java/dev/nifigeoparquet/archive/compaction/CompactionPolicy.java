@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.compaction;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import java.time.Duration;
 import java.time.Instant;

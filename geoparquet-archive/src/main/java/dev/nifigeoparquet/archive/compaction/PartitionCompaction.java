@@ -19,7 +19,7 @@ import dev.nifigeoparquet.archive.storage.StorageCost;
  * @param replays      groups found already committed (a replay of the same compaction)
  * @param skipReason   why nothing was rewritten; null when something was
  * @param failure      what stopped the partition's compaction, of the type that says what to do about it
- *                     ({@link dev.nifigeoparquet.archive.ArchiveException}); null when nothing did
+ *                     ({@link dev.nifigeoparquet.archive.error.ArchiveException}); null when nothing did
  * @param cost         the storage requests and bytes it took, failed attempts included ({@link StorageCost#NONE} on
  *                     storage that bills nothing)
  */

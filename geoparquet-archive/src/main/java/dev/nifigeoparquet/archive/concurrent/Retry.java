@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.archive.concurrent;
 
-import dev.nifigeoparquet.archive.format.CommitConflictException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.NoSuchFileException;
@@ -13,7 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * Runs work again while it fails with one type of exception, and only that type: whether a failure is worth another
  * attempt is said by its type, never by its message. Every other failure propagates at once, as it came.
  *
- * <p>Two uses. {@link #onConflict} redoes work that lost a race to another writer (a {@link CommitConflictException}),
+ * <p>Two uses. {@link #withBackoff} redoes work that lost a race to another writer (a commit conflict),
  * after a random pause that grows with each attempt (so two writers that collided do not collide again in step), up to
  * a bound, then gives up with the last conflict. {@link #onVanishedFile} reads again at once after a file vanished
  * under a concurrent writer, and gives up with the last failure.
@@ -34,7 +33,7 @@ public final class Retry<E extends IOException> {
 
     /** What is thrown when the attempts are used up, from the last failure and the number of attempts made. */
     @FunctionalInterface
-    private interface GiveUp<E extends IOException> {
+    public interface GiveUp<E extends IOException> {
         IOException after(E last, int attempts);
     }
 
@@ -63,14 +62,11 @@ public final class Retry<E extends IOException> {
     }
 
     /**
-     * Retries conflicts of type {@code type} up to {@code maxAttempts} attempts in all, pausing before each; then throws
-     * the last conflict {@linkplain CommitConflictException#afterAttempts as the end of the operation}, naming what was
-     * {@code contended} ("the partition", "the archive").
+     * Retries failures of type {@code type} (conflicts with other writers) up to {@code maxAttempts} attempts in all,
+     * pausing longer before each; then throws what {@code giveUp} makes of the last one.
      */
-    public static <C extends CommitConflictException> Retry<C> onConflict(
-            Class<C> type, int maxAttempts, String contended) {
-        return new Retry<>(
-                type, List.of(), maxAttempts, true, (last, attempts) -> last.afterAttempts(attempts, contended));
+    public static <E extends IOException> Retry<E> withBackoff(Class<E> type, int maxAttempts, GiveUp<E> giveUp) {
+        return new Retry<>(type, List.of(), maxAttempts, true, giveUp);
     }
 
     /** Reads again at once while a file vanishes under a concurrent writer, up to {@code maxAttempts} attempts in all. */

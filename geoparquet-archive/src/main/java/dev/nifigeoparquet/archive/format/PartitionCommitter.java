@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.PartitionRecovery.PartitionBusyException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
@@ -123,7 +122,8 @@ public final class PartitionCommitter {
     /** Commits on the state it finds, redoing the work while another writer gets in the way. */
     private Map<String, CommitOutcome> commitLocked(
             List<String> operationIds, TreeMap<String, Participant> participants) throws IOException {
-        return Retry.onConflict(CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
+        return CommitConflictException.retried(
+                        CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
                 .run(attempt -> commitOnce(operationIds, participants, attempt));
     }
 
@@ -415,7 +415,8 @@ public final class PartitionCommitter {
     }
 
     private PartitionRecovery.Report recoverWhenFree(String cell, Set<String> ownStaged) throws IOException {
-        return Retry.onConflict(PartitionBusyException.class, settings.maxCommitAttempts(), "the partition")
+        return CommitConflictException.retried(
+                        PartitionBusyException.class, settings.maxCommitAttempts(), "the partition")
                 .run(attempt -> recovery.recover(cell, clock.instant(), ownStaged));
     }
 
@@ -541,7 +542,8 @@ public final class PartitionCommitter {
         late.files().forEach(file -> ownStaged.add(file.name()));
         try (Locks ignored = Locks.take(storage, List.of(cell))) {
             // A partition busy with another transaction and a lost race are waited out; a conflicting commit is final.
-            return Retry.onConflict(CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
+            return CommitConflictException.retried(
+                            CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
                     .except(StalePlanException.class)
                     .run(attempt -> {
                         PartitionRecovery.Report report = recovery.recover(cell, clock.instant(), ownStaged);

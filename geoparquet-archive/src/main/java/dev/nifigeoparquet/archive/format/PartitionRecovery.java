@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.CorruptDataException;
+import dev.nifigeoparquet.archive.error.CorruptDataException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.ArchiveException;
+import dev.nifigeoparquet.archive.error.ArchiveException;
 import java.io.IOException;
 
 /**

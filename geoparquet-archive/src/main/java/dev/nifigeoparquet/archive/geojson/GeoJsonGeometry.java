@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.archive.geojson;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateXYZM;
 import org.locationtech.jts.geom.Geometry;

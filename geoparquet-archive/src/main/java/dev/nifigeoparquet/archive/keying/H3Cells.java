@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.archive.keying;
 
 import com.uber.h3core.H3Core;
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.keying.InvalidCellException.Rule;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.keying;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import java.util.Objects;
 
 /**

@@ -1,9 +1,8 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.CorruptDataException;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.error.CorruptDataException;
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
@@ -166,7 +165,7 @@ public final class ArchiveWriter {
 
     /** Plans and commits one transaction's batches, planning again while another writer gets in the way. */
     private void runTransaction(List<BatchPlan> batches, OperationResult[] results) throws IOException {
-        Retry.onConflict(
+        CommitConflictException.retried(
                         CommitConflictException.class,
                         archive.descriptor().protocol().maxCommitAttempts(),
                         "the archive")

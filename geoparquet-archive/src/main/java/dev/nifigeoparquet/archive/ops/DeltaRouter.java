@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.DeltaRejectedException;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.KeyingException;

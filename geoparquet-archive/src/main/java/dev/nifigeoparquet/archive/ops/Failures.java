@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.CorruptDataException;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.error.CorruptDataException;
 import dev.nifigeoparquet.archive.format.StalePlanException;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.DeltaRejectedException;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.LiveFiles;

@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.ops;
 
-import dev.nifigeoparquet.archive.DeltaRejectedException;
+import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.archive.parquet;
 
-import dev.nifigeoparquet.archive.CorruptDataException;
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.CorruptDataException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 
 /**
  * A Parquet file whose bytes cannot be read, or rows that cannot be encoded into one; the message always starts with

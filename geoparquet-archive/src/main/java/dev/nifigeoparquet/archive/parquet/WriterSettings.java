@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.parquet;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;

@@ -1,6 +1,6 @@
 package dev.nifigeoparquet.archive.verify;
 
-import dev.nifigeoparquet.archive.RejectedInputException;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;

@@ -33,7 +33,7 @@ class RetryTest {
     @Test
     void retriesTheConflictUntilTheWorkSucceeds() throws IOException {
         AtomicInteger attempts = new AtomicInteger();
-        String result = Retry.onConflict(CommitConflictException.class, 8, "the partition")
+        String result = CommitConflictException.retried(CommitConflictException.class, 8, "the partition")
                 .run(attempt -> {
                     assertEquals(attempts.incrementAndGet(), attempt);
                     if (attempt < 3) {
@@ -50,7 +50,7 @@ class RetryTest {
         AtomicInteger attempts = new AtomicInteger();
         CommitConflictException gaveUp = assertThrows(
                 CommitConflictException.class,
-                () -> Retry.onConflict(CommitConflictException.class, 4, "the archive")
+                () -> CommitConflictException.retried(CommitConflictException.class, 4, "the archive")
                         .run(attempt -> {
                             attempts.incrementAndGet();
                             throw new CommitConflictException(CELL, attempt, "another writer");
@@ -70,7 +70,7 @@ class RetryTest {
                 unknown,
                 assertThrows(
                         IOException.class,
-                        () -> Retry.onConflict(CommitConflictException.class, 8, "the partition")
+                        () -> CommitConflictException.retried(CommitConflictException.class, 8, "the partition")
                                 .run(attempt -> {
                                     attempts.incrementAndGet();
                                     throw unknown;
@@ -84,7 +84,7 @@ class RetryTest {
                 lost,
                 assertThrows(
                         CommitConflictException.class,
-                        () -> Retry.onConflict(PartitionBusyException.class, 8, "the partition")
+                        () -> CommitConflictException.retried(PartitionBusyException.class, 8, "the partition")
                                 .run(attempt -> {
                                     attempts.incrementAndGet();
                                     throw lost;
@@ -100,7 +100,7 @@ class RetryTest {
                 stale,
                 assertThrows(
                         StalePlanException.class,
-                        () -> Retry.onConflict(CommitConflictException.class, 8, "the partition")
+                        () -> CommitConflictException.retried(CommitConflictException.class, 8, "the partition")
                                 .except(StalePlanException.class)
                                 .run(attempt -> {
                                     attempts.incrementAndGet();
@@ -134,7 +134,7 @@ class RetryTest {
         AtomicInteger attempts = new AtomicInteger();
         InterruptedIOException stopped = assertThrows(
                 InterruptedIOException.class,
-                () -> Retry.onConflict(CommitConflictException.class, 8, "the partition")
+                () -> CommitConflictException.retried(CommitConflictException.class, 8, "the partition")
                         .run(attempt -> {
                             attempts.incrementAndGet();
                             Thread.currentThread().interrupt(); // NiFi stopping the processor while the attempt ran
@@ -164,7 +164,7 @@ class RetryTest {
         CountDownLatch failedTwice = new CountDownLatch(2);
         Thread writer = new Thread(() -> {
             try {
-                Retry.onConflict(CommitConflictException.class, 1_000, "the partition")
+                CommitConflictException.retried(CommitConflictException.class, 1_000, "the partition")
                         .run(attempt -> {
                             attempts.incrementAndGet();
                             failedTwice.countDown();

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive;
+package dev.nifigeoparquet.archive.error;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive;
+package dev.nifigeoparquet.archive.error;
 
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.format.PublishIncompleteException;

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive;
+package dev.nifigeoparquet.archive.error;
 
 /**
  * The archive refuses what it was given: a delta, a template, a cell name, an option. Nothing was written because of

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive;
+package dev.nifigeoparquet.archive.error;
 
 /**
  * Data the archive holds cannot be used as its commit log describes it: a data file that cannot be read as Parquet, is
