@@ -4,8 +4,9 @@ import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
-import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
+import dev.nifigeoparquet.archive.ops.SchemaConformer;
+import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
@@ -23,6 +24,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 
@@ -48,14 +50,19 @@ public final class ParcelArchives {
      * commits (the first half of its rows, then the rest), so a partition of more than one row holds two files.
      */
     public static ParcelArchives create(Path root, int count) throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(
+        return create(root, count, UnaryOperator.identity());
+    }
+
+    /** The same archive, its spec changed first by {@code adjust} (for example to type the geometry column natively). */
+    public static ParcelArchives create(Path root, int count, UnaryOperator<ArchiveSpec> adjust) throws IOException {
+        ArchiveSpec spec = adjust.apply(ArchiveSpec.of(
                 SyntheticParcels.schema(),
                 SyntheticParcels.footer(),
                 List.of(SyntheticParcels.KEY),
                 SyntheticParcels.VERSION,
                 RESOLUTION,
                 WriterSettings.defaults(),
-                "synthetic parcels");
+                "synthetic parcels"));
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         SyntheticParcels parcels = new SyntheticParcels(42, 6);
         Map<String, List<Group>> byCell = new TreeMap<>();
@@ -65,6 +72,9 @@ public final class ParcelArchives {
             byCell.computeIfAbsent(cell, c -> new ArrayList<>()).add(row);
         }
         ArchiveWriter writer = new ArchiveWriter(archive);
+        // The generator's rows in the archive's own schema (the spec may have typed a column differently).
+        SchemaConformer conformer = SchemaConformer.of(
+                archive.schema(), SyntheticParcels.schema(), SchemaHandling.STRICT, null, "synthetic parcels");
         for (Map.Entry<String, List<Group>> cell : byCell.entrySet()) {
             List<Group> rows = cell.getValue();
             int half = Math.max(1, rows.size() / 2);
@@ -74,7 +84,7 @@ public final class ParcelArchives {
                         archive,
                         cell.getKey(),
                         WriteMode.APPEND,
-                        part.stream().map(DeltaRow::upsert).toList(),
+                        part.stream().map(row -> conformer.conform(row, 0)).toList(),
                         null));
             }
         }
