@@ -26,6 +26,15 @@ class S3FaultMatrixTest extends FaultMatrixTest {
         return 4;
     }
 
+    /**
+     * The first, the last and a few commit points between: an operation that commits one entry per key-index shard
+     * repeats the same requests at each, and the local run fails every one.
+     */
+    @Override
+    int sampledCommitPointsPerOperation() {
+        return 4;
+    }
+
     @Override
     @Tag("heavy")
     @TestFactory

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.testing;
 import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -60,7 +61,17 @@ public final class FaultPoints {
      * kinds, the missing kinds are added at the commit points (or the last call), so no kind is ever left out.
      */
     public static List<Point> sample(List<String> calls, int spread) {
+        return sample(calls, spread, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #sample(List, int)}, with at most {@code maxCommitPoints} of the exclusive creations, evenly spaced and
+     * always the first and the last: for storages where every point is slow and an operation commits many alike
+     * (one entry per key-index shard).
+     */
+    public static List<Point> sample(List<String> calls, int spread, int maxCommitPoints) {
         int total = calls.size();
+        Set<Integer> commitPoints = commitPoints(calls, maxCommitPoints);
         int stride = Math.max(1, (total + spread - 1) / Math.max(1, spread));
         Fault[] kinds = Fault.values();
         List<Point> points = new ArrayList<>();
@@ -68,7 +79,7 @@ public final class FaultPoints {
         int chosen = 0;
         for (int failAt = 1; failAt <= total; failAt++) {
             String call = calls.get(failAt - 1);
-            if (isCommitPoint(call) || failAt % stride == 0 || failAt == 1 || failAt == total) {
+            if (commitPoints.contains(failAt) || failAt % stride == 0 || failAt == 1 || failAt == total) {
                 Fault fault = kinds[chosen++ % kinds.length];
                 points.add(new Point(failAt, fault, call));
                 used.add(fault);
@@ -87,6 +98,24 @@ public final class FaultPoints {
     public static String describe(List<Point> points, int calls) {
         return points.size() + " fault points over " + calls + " calls ("
                 + (everyPoint() ? "every call x every kind" : "sampled, kinds rotating") + ")";
+    }
+
+    private static Set<Integer> commitPoints(List<String> calls, int max) {
+        List<Integer> all = new ArrayList<>();
+        for (int failAt = 1; failAt <= calls.size(); failAt++) {
+            if (isCommitPoint(calls.get(failAt - 1))) {
+                all.add(failAt);
+            }
+        }
+        if (all.size() <= max) {
+            return new HashSet<>(all);
+        }
+        Set<Integer> chosen = new HashSet<>();
+        for (int i = 0; i < max; i++) {
+            chosen.add(
+                    all.get(max == 1 ? all.size() - 1 : (int) Math.round(i * (all.size() - 1) / (double) (max - 1))));
+        }
+        return chosen;
     }
 
     private static boolean isCommitPoint(String call) {

@@ -96,6 +96,11 @@ class FaultMatrixTest {
         return 16;
     }
 
+    /** Commit points per operation the default profile fails: every one on the local filesystem. */
+    int sampledCommitPointsPerOperation() {
+        return Integer.MAX_VALUE;
+    }
+
     private static final String REHOMING_ADOPTION = "adoption with re-homing";
 
     private final AtomicInteger exercised = new AtomicInteger();
@@ -363,7 +368,7 @@ class FaultMatrixTest {
         int failures = 0;
         List<FaultPoints.Point> sample = everyKind
                 ? FaultPoints.every(counter.calls())
-                : FaultPoints.sample(counter.calls(), sampledPointsPerOperation());
+                : FaultPoints.sample(counter.calls(), sampledPointsPerOperation(), sampledCommitPointsPerOperation());
         for (FaultPoints.Point point : sample) {
             Fault fault = point.fault();
             int failAt = point.failAt();

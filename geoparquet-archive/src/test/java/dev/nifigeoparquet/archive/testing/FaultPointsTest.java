@@ -59,4 +59,14 @@ class FaultPointsTest {
         assertEquals(
                 7 * Fault.values().length, Set.copyOf(FaultPoints.every(calls)).size());
     }
+
+    @Test
+    void aCapOnCommitPointsKeepsTheFirstAndTheLast() {
+        List<String> calls = calls(300, 20, 40, 60, 80, 100, 120, 140, 160);
+        Set<Integer> chosen = FaultPoints.sample(calls, 4, 3).stream()
+                .map(FaultPoints.Point::failAt)
+                .filter(failAt -> calls.get(failAt - 1).startsWith("createExclusive "))
+                .collect(Collectors.toSet());
+        assertEquals(Set.of(20, 100, 160), chosen);
+    }
 }
