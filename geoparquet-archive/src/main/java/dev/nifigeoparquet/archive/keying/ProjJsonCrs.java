@@ -275,7 +275,7 @@ final class ProjJsonCrs {
         }
         throw new KeyingException(
                 Reason.UNKNOWN_CRS,
-                describe(crs) + " has an ellipsoid with neither inverse_flattening, " + "semi_minor_axis nor radius");
+                describe(crs) + " has an ellipsoid with neither inverse_flattening, semi_minor_axis nor radius");
     }
 
     private static String primeMeridian(JsonNode meridian) {
@@ -351,7 +351,7 @@ final class ProjJsonCrs {
                 p -> "+proj=tmerc" + p.degrees("lat_0", "8801", "Latitude of natural origin")
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
                         + p.unity("k_0", "8805", "Scale factor at natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         LAMBERT_CONIC_CONFORMAL_2SP(
                 "9802",
                 "Lambert Conic Conformal (2SP)",
@@ -370,7 +370,7 @@ final class ProjJsonCrs {
                         + p.degrees("lat_1", "8801", "Latitude of natural origin")
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
                         + p.unity("k_0", "8805", "Scale factor at natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         ALBERS_EQUAL_AREA(
                 "9822",
                 "Albers Equal Area",
@@ -387,25 +387,25 @@ final class ProjJsonCrs {
                 p -> "+proj=laea"
                         + p.degrees("lat_0", "8801", "Latitude of natural origin")
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         MERCATOR_A(
                 "9804",
                 "Mercator (variant A)",
                 p -> "+proj=merc" + p.degrees("lon_0", "8802", "Longitude of natural origin")
                         + p.unity("k_0", "8805", "Scale factor at natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         MERCATOR_B(
                 "9805",
                 "Mercator (variant B)",
                 p -> "+proj=merc" + p.degrees("lat_ts", "8823", "Latitude of 1st standard parallel")
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         PSEUDO_MERCATOR(
                 "1024",
                 "Popular Visualisation Pseudo Mercator",
                 p -> "+proj=merc +lat_ts=0 +k=1"
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         POLAR_STEREOGRAPHIC_A(
                 "9810",
                 "Polar Stereographic (variant A)",
@@ -413,7 +413,7 @@ final class ProjJsonCrs {
                         + p.degrees("lat_0", "8801", "Latitude of natural origin")
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
                         + p.unity("k_0", "8805", "Scale factor at natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         POLAR_STEREOGRAPHIC_B(
                 "9829",
                 "Polar Stereographic (variant B)",
@@ -421,7 +421,7 @@ final class ProjJsonCrs {
                         + (p.angle("8832", "Latitude of standard parallel") < 0 ? "-90" : "90")
                         + p.degrees("lat_ts", "8832", "Latitude of standard parallel")
                         + p.degrees("lon_0", "8833", "Longitude of origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         OBLIQUE_STEREOGRAPHIC(
                 "9809",
                 "Oblique Stereographic",
@@ -429,21 +429,21 @@ final class ProjJsonCrs {
                         + p.degrees("lat_0", "8801", "Latitude of natural origin")
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
                         + p.unity("k_0", "8805", "Scale factor at natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         EQUIDISTANT_CYLINDRICAL(
                 "1028",
                 "Equidistant Cylindrical",
                 p -> "+proj=eqc"
                         + p.degrees("lat_ts", "8823", "Latitude of 1st standard parallel")
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing")),
+                        + p.falseEastingAndNorthing()),
         CASSINI_SOLDNER(
                 "9806",
                 "Cassini-Soldner",
                 p -> "+proj=cass"
                         + p.degrees("lat_0", "8801", "Latitude of natural origin")
                         + p.degrees("lon_0", "8802", "Longitude of natural origin")
-                        + p.metres("x_0", "8806", "False easting") + p.metres("y_0", "8807", "False northing"));
+                        + p.falseEastingAndNorthing());
 
         private final String code;
         private final String name;
@@ -544,6 +544,11 @@ final class ProjJsonCrs {
 
         String metres(String key, String code, String name) {
             return find(code, name).isPresent() ? " +" + key + "=" + length(code, name) : "";
+        }
+
+        /** The false easting and northing (EPSG 8806, 8807) most projection methods share. */
+        String falseEastingAndNorthing() {
+            return metres("x_0", "8806", "False easting") + metres("y_0", "8807", "False northing");
         }
 
         String unity(String key, String code, String name) {
