@@ -98,7 +98,7 @@ class AdoptionIntegrityTest {
             }
             try (Statement statement = connection.createStatement()) {
                 statement.execute("COPY (SELECT * FROM features ORDER BY id) TO '" + root
-                        + "' (FORMAT parquet, PARTITION_BY (h3_cell), " + "KV_METADATA {geo: '" + GEO + "'})");
+                        + "' (FORMAT parquet, PARTITION_BY (h3_cell), KV_METADATA {geo: '" + GEO + "'})");
             }
         }
         assertEquals(4, new LinkedHashSet<>(towns).size(), "fixture: four towns in four cells");

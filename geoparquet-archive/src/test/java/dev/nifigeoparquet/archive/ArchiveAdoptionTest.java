@@ -295,7 +295,7 @@ class ArchiveAdoptionTest {
             }
             try (Statement statement = connection.createStatement()) {
                 statement.execute("COPY (SELECT * FROM features ORDER BY id) TO '" + root
-                        + "' (FORMAT parquet, PARTITION_BY (h3_cell), " + "KV_METADATA {geo: '" + geo.replace("'", "''")
+                        + "' (FORMAT parquet, PARTITION_BY (h3_cell), KV_METADATA {geo: '" + geo.replace("'", "''")
                         + "'})");
             }
         }

@@ -62,7 +62,7 @@ import org.apache.nifi.processor.util.StandardValidators;
                     + " rewritten; false when every partition was below the threshold and passed through"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.COMPACTION_FILES_BEFORE,
-            description = "Live data files before, summed over the" + " partitions"),
+            description = "Live data files before, summed over the partitions"),
     @WritesAttribute(attribute = GeoParquetAttributes.COMPACTION_FILES_AFTER, description = "Live data files after"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.COMPACTION_BYTES_READ,

@@ -34,7 +34,7 @@ final class StorageCostAttributes {
     static final String BYTES_UPLOADED_DESCRIPTION = "Bytes sent in request bodies; 0 on a local root";
     static final String BYTES_DOWNLOADED_DESCRIPTION = "Bytes received in response bodies; 0 on a local root";
     static final String OBJECTS_DELETED_DESCRIPTION =
-            "Objects deleted: superseded data files, pruned commit entries, staging" + " records; 0 on a local root";
+            "Objects deleted: superseded data files, pruned commit entries, staging records; 0 on a local root";
     static final String YOUNGEST_DELETED_AGE_DESCRIPTION =
             "Age in milliseconds of the youngest object deleted whose age was known;"
                     + " compare it with a cold storage class's minimum storage duration to see early-deletion charges. Absent when no"

@@ -88,7 +88,7 @@ import org.apache.nifi.serialization.record.Record;
 @ReadsAttributes({
     @ReadsAttribute(
             attribute = GeoParquetAttributes.H3_CELL,
-            description = "The H3 cell of every record" + " (the attribute is configurable: H3 Cell Attribute)"),
+            description = "The H3 cell of every record (the attribute is configurable: H3 Cell Attribute)"),
     @ReadsAttribute(
             attribute = GeoParquetAttributes.DELTA_ID,
             description = "The delta's id, as RouteByH3Cell writes it; when"
@@ -101,7 +101,7 @@ import org.apache.nifi.serialization.record.Record;
                     + " commit log: the write mode and the delta id, e.g. upsert:3f0c..."),
     @WritesAttribute(
             attribute = GeoParquetAttributes.REPLAY,
-            description = "true when the delta had already been committed and" + " nothing changed"),
+            description = "true when the delta had already been committed and nothing changed"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.ROWS_BEFORE,
             description = "Rows in the partitions the delta changed"
@@ -109,7 +109,7 @@ import org.apache.nifi.serialization.record.Record;
                     + " applied one after another in queue order; for a replay, the partition's rows now"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.ROWS_AFTER,
-            description = "Rows in those partitions after the delta's" + " own changes"),
+            description = "Rows in those partitions after the delta's own changes"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.ROWS_NET,
             description = "Rows after minus rows before, which is"
@@ -125,7 +125,7 @@ import org.apache.nifi.serialization.record.Record;
                     + " geometry moved them from another cell into this one"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.ROWS_DELETED,
-            description = "Features removed, from whichever cell" + " held them"),
+            description = "Features removed, from whichever cell held them"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.ROWS_SKIPPED,
             description = "Delta rows ignored because the archive"
@@ -501,7 +501,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         }
         if (settings.deleteMarker() != null && archive.schema().containsField(settings.deleteMarker())) {
             problems.add("Delete Marker Field '" + settings.deleteMarker()
-                    + "' is a column of the archive; it must be a field" + " that only the delta carries");
+                    + "' is a column of the archive; it must be a field that only the delta carries");
         }
         return problems;
     }

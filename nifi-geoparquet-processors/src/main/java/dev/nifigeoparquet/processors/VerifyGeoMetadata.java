@@ -70,7 +70,7 @@ import org.apache.nifi.processor.util.StandardValidators;
 @WritesAttributes({
     @WritesAttribute(
             attribute = GeoParquetAttributes.GEO_CONSISTENT,
-            description = "true when verification found no problem of any" + " kind (the FlowFile went to valid)"),
+            description = "true when verification found no problem of any kind (the FlowFile went to valid)"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.GEO_CRS,
             description = "The archive's CRS in short form, e.g. OGC:CRS84 or EPSG:4326"),

@@ -229,7 +229,7 @@ public final class Compactor {
             if (!reader.footer().schema().equals(archive.schema())) {
                 throw new ParquetFileException(
                         reader.footer().file(),
-                        "schema differs from the archive's, refusing to " + "rewrite it under the archive's schema: "
+                        "schema differs from the archive's, refusing to rewrite it under the archive's schema: "
                                 + reader.footer().schema());
             }
             long copied = 0;

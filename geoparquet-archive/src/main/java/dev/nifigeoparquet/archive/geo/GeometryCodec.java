@@ -70,7 +70,7 @@ public final class GeometryCodec {
             return forColumn(schema, column, GeometryEncoding.WKB);
         }
         throw new IllegalArgumentException(
-                "'" + column + "' is neither described by geo metadata nor a Parquet " + "GEOMETRY/GEOGRAPHY column");
+                "'" + column + "' is neither described by geo metadata nor a Parquet GEOMETRY/GEOGRAPHY column");
     }
 
     /** For a column the {@code geo} metadata describes. */

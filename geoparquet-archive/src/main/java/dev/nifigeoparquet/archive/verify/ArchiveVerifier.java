@@ -334,7 +334,7 @@ public final class ArchiveVerifier {
                 findings.problem(new Problem(
                         path,
                         ProblemKind.UNTRACKED_FILE,
-                        "is in the partition directory but in no commit" + " (version " + state.version()
+                        "is in the partition directory but in no commit (version " + state.version()
                                 + "); plain readers read it, the engine does not",
                         null));
             }

@@ -196,8 +196,7 @@ class MovedKeysTest {
             Map<String, String> state = cellsOf(root);
             assertTrue(
                     state.equals(oldCells) || state.equals(newCells),
-                    where + ": the key is in exactly one of its cells, " + "old state or new: "
-                            + state.get(key(moving)));
+                    where + ": the key is in exactly one of its cells, old state or new: " + state.get(key(moving)));
             ParcelArchive.apply(later, cells.get(1), WriteMode.UPSERT, delta);
             assertEquals(newCells, cellsOf(root), where + ": the retried move lands exactly once");
         }

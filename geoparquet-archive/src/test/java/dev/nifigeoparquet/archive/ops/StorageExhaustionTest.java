@@ -139,7 +139,7 @@ class StorageExhaustionTest {
             System.out.println("read-only root ("
                     + (permissionsEnforced
                             ? "POSIX permissions r-x"
-                            : "running as root: permissions" + " do not stop writes, simulated by a storage wrapper")
+                            : "running as root: permissions do not stop writes, simulated by a storage wrapper")
                     + "): " + error.getMessage());
         } finally {
             makeWritable(baseline.root);

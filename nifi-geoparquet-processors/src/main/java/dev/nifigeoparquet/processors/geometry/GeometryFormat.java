@@ -15,7 +15,7 @@ public enum GeometryFormat implements DescribedValue {
                     + " 'coordinates' (or 'geometries'), as a JSON reader delivers it. A GeoJSON Feature is accepted and its geometry used."),
     LON_LAT(
             "Longitude and Latitude Fields",
-            "Two numeric fields hold a point's x (longitude, or easting) and y (latitude, or" + " northing).");
+            "Two numeric fields hold a point's x (longitude, or easting) and y (latitude, or northing).");
 
     private final String displayName;
     private final String description;
