@@ -31,19 +31,7 @@ class ApplyCommandTest {
     @BeforeEach
     void createArchiveWithBaseline() throws Exception {
         archive = temp.resolve("parcels");
-        Cli.run(
-                        "init",
-                        "--archive",
-                        archive,
-                        "--template",
-                        Parcels.template(temp),
-                        "--key",
-                        SyntheticParcels.KEY,
-                        "--version-column",
-                        SyntheticParcels.VERSION,
-                        "--h3-resolution",
-                        4)
-                .expect(0);
+        Parcels.initKeyed(archive, temp, "--version-column", SyntheticParcels.VERSION, "--h3-resolution", 4);
         baseline = Parcels.generate(7, 0, 2000);
         Path delta = Parcels.write(temp.resolve("baseline.parquet"), SyntheticParcels.schema(), baseline);
         Cli.Result result = Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta)

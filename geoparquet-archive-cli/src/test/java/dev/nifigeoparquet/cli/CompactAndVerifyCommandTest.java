@@ -25,17 +25,7 @@ class CompactAndVerifyCommandTest {
     @Test
     void compactsAppendedFilesAndVerifiesTheResult() throws Exception {
         Path archive = temp.resolve("parcels");
-        Cli.run(
-                        "init",
-                        "--archive",
-                        archive,
-                        "--template",
-                        Parcels.template(temp),
-                        "--key",
-                        SyntheticParcels.KEY,
-                        "--h3-resolution",
-                        3)
-                .expect(0);
+        Parcels.initKeyed(archive, temp, "--h3-resolution", 3);
         for (int batch = 0; batch < 3; batch++) {
             List<Group> rows = Parcels.generate(3, batch * 400, batch * 400 + 400);
             Path delta = Parcels.write(temp.resolve("batch-" + batch + ".parquet"), SyntheticParcels.schema(), rows);
@@ -72,17 +62,7 @@ class CompactAndVerifyCommandTest {
     @Test
     void verifyExitsOneNamingTheFileWhenACheckFails() throws Exception {
         Path archive = temp.resolve("parcels");
-        Cli.run(
-                        "init",
-                        "--archive",
-                        archive,
-                        "--template",
-                        Parcels.template(temp),
-                        "--key",
-                        SyntheticParcels.KEY,
-                        "--h3-resolution",
-                        3)
-                .expect(0);
+        Parcels.initKeyed(archive, temp, "--h3-resolution", 3);
         Path delta =
                 Parcels.write(temp.resolve("rows.parquet"), SyntheticParcels.schema(), Parcels.generate(4, 0, 300));
         Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q")

@@ -120,17 +120,7 @@ class IntegrityEdgesCommandTest {
     @Test
     void aDeleteFieldTheDeltaDoesNotHaveIsAnError() throws Exception {
         Path archive = temp.resolve("parcels");
-        Cli.run(
-                        "init",
-                        "--archive",
-                        archive,
-                        "--template",
-                        Parcels.template(temp),
-                        "--key",
-                        SyntheticParcels.KEY,
-                        "--h3-resolution",
-                        4)
-                .expect(0);
+        Parcels.initKeyed(archive, temp, "--h3-resolution", 4);
         List<Group> parcels = Parcels.generate(3, 0, 20);
         Cli.run(
                         "apply",
@@ -196,17 +186,7 @@ class IntegrityEdgesCommandTest {
     @Test
     void aGeoJsonWithNaNNamesWhereAndWhatInsteadOfAParserSetting() throws Exception {
         Path archive = temp.resolve("parcels");
-        Cli.run(
-                        "init",
-                        "--archive",
-                        archive,
-                        "--template",
-                        Parcels.template(temp),
-                        "--key",
-                        SyntheticParcels.KEY,
-                        "--h3-resolution",
-                        4)
-                .expect(0);
+        Parcels.initKeyed(archive, temp, "--h3-resolution", 4);
         Path nan = Files.writeString(
                 temp.resolve("nan.geojson"),
                 "{\"type\": \"FeatureCollection\", \"features\": [\n"

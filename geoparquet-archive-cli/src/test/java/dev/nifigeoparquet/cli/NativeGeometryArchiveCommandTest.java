@@ -221,18 +221,7 @@ class NativeGeometryArchiveCommandTest {
     @Test
     void nativeGeometryTogetherWithTheGeoBlock() throws Exception {
         Path archive = temp.resolve("both");
-        Cli.run(
-                        "init",
-                        "--archive",
-                        archive,
-                        "--template",
-                        Parcels.template(temp),
-                        "--key",
-                        SyntheticParcels.KEY,
-                        "--h3-resolution",
-                        5,
-                        "--native-geometry")
-                .expect(0);
+        Parcels.initKeyed(archive, temp, "--h3-resolution", 5, "--native-geometry");
         GeoParquetArchive opened = GeoParquetArchive.open(new LocalArchiveStorage(archive));
         assertEquals(
                 LogicalTypeAnnotation.geometryType(null),

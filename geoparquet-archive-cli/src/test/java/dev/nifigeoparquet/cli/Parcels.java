@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -54,6 +55,17 @@ final class Parcels {
     }
 
     /** Parcels p-from .. p-(to-1) around a few towns. */
+    /**
+     * Creates a parcels archive keyed by parcel id from the template in {@code dir}, with the further {@code init}
+     * options given, and requires exit 0.
+     */
+    static void initKeyed(Path archive, Path dir, Object... options) throws IOException {
+        List<Object> args = new ArrayList<>(
+                List.of("init", "--archive", archive, "--template", template(dir), "--key", SyntheticParcels.KEY));
+        args.addAll(List.of(options));
+        Cli.run(args.toArray()).expect(0);
+    }
+
     static List<Group> generate(long seed, int from, int to) {
         SyntheticParcels parcels = new SyntheticParcels(seed, 6);
         return IntStream.range(from, to)

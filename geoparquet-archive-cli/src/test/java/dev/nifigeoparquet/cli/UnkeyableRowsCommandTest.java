@@ -42,17 +42,7 @@ class UnkeyableRowsCommandTest {
     @BeforeEach
     void createArchive() throws Exception {
         archive = temp.resolve("parcels");
-        Cli.run(
-                        "init",
-                        "--archive",
-                        archive,
-                        "--template",
-                        Parcels.template(temp),
-                        "--key",
-                        SyntheticParcels.KEY,
-                        "--h3-resolution",
-                        5)
-                .expect(0);
+        Parcels.initKeyed(archive, temp, "--h3-resolution", 5);
         baseline = Parcels.generate(11, 0, 200);
         Cli.run(
                         "apply",
