@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Collectors;
 
 /**
  * Runs operations under the commit protocol (docs/archive-format.md, section 5).
@@ -281,8 +280,11 @@ public final class PartitionCommitter {
         if (participants.isEmpty() && late == null) {
             throw new IllegalArgumentException("An operation needs at least one partition");
         }
-        TreeMap<String, Planned> sorted = new TreeMap<>();
-        participants.forEach(participant -> sorted.put(participant.cell(), participant));
+        // By partition: sorted to take the locks, and in the caller's order (the largest first, so the staging threads
+        // finish together); a partition given twice keeps its last plan in both.
+        Map<String, Planned> inCallerOrder = new LinkedHashMap<>();
+        participants.forEach(participant -> inCallerOrder.put(participant.cell(), participant));
+        TreeMap<String, Planned> sorted = new TreeMap<>(inCallerOrder);
         try (Locks ignored = Locks.take(storage, sorted.keySet())) {
             Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
             for (Planned participant : sorted.values()) {
@@ -300,14 +302,7 @@ public final class PartitionCommitter {
             DataFileStager lateStager = late == null ? null : new DataFileStager(storage, late.cell());
             Map<String, CommitOutcome> committed;
             try {
-                // In the caller's order (the largest first, so the threads finish together), the results by partition.
-                List<Planned> inOrder = new ArrayList<>(new LinkedHashMap<>(participants.stream()
-                                .collect(Collectors.toMap(
-                                        Planned::cell,
-                                        participant -> participant,
-                                        (first, second) -> second,
-                                        LinkedHashMap::new)))
-                        .values());
+                List<Planned> inOrder = List.copyOf(inCallerOrder.values());
                 List<Workers.Outcome<PartitionChange>> staged = workers.map(
                         inOrder,
                         participant -> participant
