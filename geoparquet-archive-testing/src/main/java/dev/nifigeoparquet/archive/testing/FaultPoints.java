@@ -13,13 +13,18 @@ import java.util.Set;
  * <p>The default test run takes a deterministic sample: every exclusive creation (the commit points of data, index and
  * transaction decisions) and an even spread of the other calls, the fault kind rotating over the chosen calls so that
  * every kind is exercised. The heavy profile ({@code -Pheavy}, system property {@value #PROPERTY} = {@code every}) runs
- * the full product: every call with every fault kind. The sample is a function of the call list only, so a failure
- * reproduces on every run.
+ * the full product: every call with every fault kind. The sample is a function of the call list and the rotation only
+ * (system property {@value #ROTATION_PROPERTY}, 0 unless set), so a failure reproduces on every run with the same
+ * rotation; another rotation shifts the spread, the capped commit points and the kinds over the calls, so successive
+ * rotations cover calls the default leaves out.
  */
 public final class FaultPoints {
 
     /** System property choosing the full product ({@code every}) or the sample (anything else). */
     public static final String PROPERTY = "fault.points";
+
+    /** System property shifting the sample over the calls: a non-negative integer, 0 when unset. */
+    public static final String ROTATION_PROPERTY = "fault.rotation";
 
     /** One fault to inject: the 1-based call that fails, how, and what that call was in the healthy run. */
     public record Point(int failAt, Fault fault, String call) {
@@ -70,16 +75,21 @@ public final class FaultPoints {
      * (one entry per key-index shard).
      */
     public static List<Point> sample(List<String> calls, int spread, int maxCommitPoints) {
+        return sample(calls, spread, maxCommitPoints, rotation());
+    }
+
+    /** As {@link #sample(List, int, int)}, shifted by {@code rotation} (see {@link #ROTATION_PROPERTY}). */
+    public static List<Point> sample(List<String> calls, int spread, int maxCommitPoints, int rotation) {
         int total = calls.size();
-        Set<Integer> commitPoints = commitPoints(calls, maxCommitPoints);
+        Set<Integer> commitPoints = commitPoints(calls, maxCommitPoints, rotation);
         int stride = Math.max(1, (total + spread - 1) / Math.max(1, spread));
         Fault[] kinds = Fault.values();
         List<Point> points = new ArrayList<>();
         Set<Fault> used = EnumSet.noneOf(Fault.class);
-        int chosen = 0;
+        int chosen = rotation;
         for (int failAt = 1; failAt <= total; failAt++) {
             String call = calls.get(failAt - 1);
-            if (commitPoints.contains(failAt) || failAt % stride == 0 || failAt == 1 || failAt == total) {
+            if (commitPoints.contains(failAt) || (failAt + rotation) % stride == 0 || failAt == 1 || failAt == total) {
                 Fault fault = kinds[chosen++ % kinds.length];
                 points.add(new Point(failAt, fault, call));
                 used.add(fault);
@@ -94,13 +104,26 @@ public final class FaultPoints {
         return points;
     }
 
+    /** The rotation this run samples with: {@value #ROTATION_PROPERTY}, 0 when unset. */
+    public static int rotation() {
+        String value = System.getProperty(ROTATION_PROPERTY, "");
+        if (value.isBlank()) {
+            return 0;
+        }
+        int rotation = Integer.parseInt(value.strip());
+        if (rotation < 0) {
+            throw new IllegalArgumentException(ROTATION_PROPERTY + " must not be negative: " + rotation);
+        }
+        return rotation;
+    }
+
     /** A one-line account of what a run exercised, for the test output. */
     public static String describe(List<Point> points, int calls) {
         return points.size() + " fault points over " + calls + " calls ("
-                + (everyPoint() ? "every call x every kind" : "sampled, kinds rotating") + ")";
+                + (everyPoint() ? "every call x every kind" : "sampled, kinds rotating, rotation " + rotation()) + ")";
     }
 
-    private static Set<Integer> commitPoints(List<String> calls, int max) {
+    private static Set<Integer> commitPoints(List<String> calls, int max, int rotation) {
         List<Integer> all = new ArrayList<>();
         for (int failAt = 1; failAt <= calls.size(); failAt++) {
             if (isCommitPoint(calls.get(failAt - 1))) {
@@ -110,10 +133,16 @@ public final class FaultPoints {
         if (all.size() <= max) {
             return new HashSet<>(all);
         }
+        // The first and the last always; the ones between evenly spaced, shifted by the rotation among the inner ones.
         Set<Integer> chosen = new HashSet<>();
-        for (int i = 0; i < max; i++) {
-            chosen.add(
-                    all.get(max == 1 ? all.size() - 1 : (int) Math.round(i * (all.size() - 1) / (double) (max - 1))));
+        chosen.add(all.get(all.size() - 1));
+        if (max > 1) {
+            chosen.add(all.get(0));
+        }
+        int inner = all.size() - 2;
+        for (int i = 1; i < max - 1; i++) {
+            int evenly = (int) Math.round(i * (all.size() - 1) / (double) (max - 1));
+            chosen.add(all.get(1 + Math.floorMod(evenly - 1 + rotation, inner)));
         }
         return chosen;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -68,5 +69,31 @@ class FaultPointsTest {
                 .filter(failAt -> calls.get(failAt - 1).startsWith("createExclusive "))
                 .collect(Collectors.toSet());
         assertEquals(Set.of(20, 100, 160), chosen);
+    }
+
+    @Test
+    void anotherRotationShiftsTheSampleAndKeepsItsGuarantees() {
+        List<String> calls = calls(500, 37, 120, 211, 300, 420, 499);
+        List<FaultPoints.Point> first = FaultPoints.sample(calls, 20, 4, 0);
+        List<FaultPoints.Point> second = FaultPoints.sample(calls, 20, 4, 1);
+
+        assertTrue(!first.equals(second), "a rotation changes the sample");
+        assertEquals(second, FaultPoints.sample(calls, 20, 4, 1), "the same rotation gives the same sample");
+        for (List<FaultPoints.Point> sample : List.of(first, second)) {
+            Set<Integer> chosen = sample.stream().map(FaultPoints.Point::failAt).collect(Collectors.toSet());
+            assertTrue(chosen.containsAll(Set.of(1, 37, 499, 500)), "both ends and both end commit points: " + chosen);
+            assertEquals(
+                    EnumSet.allOf(Fault.class),
+                    sample.stream()
+                            .map(FaultPoints.Point::fault)
+                            .collect(Collectors.toCollection(() -> EnumSet.noneOf(Fault.class))));
+        }
+        Set<String> covered = new HashSet<>();
+        for (int rotation = 0; rotation < 25; rotation++) {
+            FaultPoints.sample(calls, 20, 4, rotation)
+                    .forEach(point -> covered.add(point.failAt() + " " + point.fault()));
+        }
+        assertTrue(
+                covered.size() > 3 * first.size(), "rotations reach calls the default leaves out: " + covered.size());
     }
 }
