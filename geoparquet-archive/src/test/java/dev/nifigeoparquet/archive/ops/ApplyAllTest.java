@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ApplyAllTest {
 
     /** Storage calls sampled besides the commit points (the heavy profile runs every call with every fault). */
-    private static final int SPREAD = 24;
+    private static final int SPREAD = 16;
 
     @TempDir
     Path temp;
