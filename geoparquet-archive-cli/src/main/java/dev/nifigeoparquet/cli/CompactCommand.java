@@ -4,6 +4,7 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.compaction.CompactionOptions;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
+import dev.nifigeoparquet.archive.compaction.RowOrder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,6 +36,14 @@ final class CompactCommand extends ArchiveCommand {
     Integer minFiles;
 
     @Option(
+            names = "--row-order",
+            paramLabel = "ORDER",
+            description = "input (default): rows keep their order; hilbert: rows are ordered along a Hilbert curve,"
+                    + " one row group after another, so readers pruning by the bbox statistics skip most row groups"
+                    + " of a small query box.")
+    String rowOrder;
+
+    @Option(
             names = "--cell",
             paramLabel = "CELL",
             split = ",",
@@ -50,6 +59,9 @@ final class CompactCommand extends ArchiveCommand {
                 throw new InputException("--min-files must be at least 1, was " + minFiles);
             }
             options = options.withMinFiles(minFiles);
+        }
+        if (rowOrder != null) {
+            options = options.withRowOrder(RowOrder.fromOption(rowOrder)); // an unknown order is a usage error
         }
         Compactor compactor = new Compactor(opened, options);
         List<String> selected = cells.isEmpty() ? opened.partitionCells() : cells;

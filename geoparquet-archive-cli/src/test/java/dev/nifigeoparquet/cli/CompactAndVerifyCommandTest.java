@@ -60,6 +60,31 @@ class CompactAndVerifyCommandTest {
     }
 
     @Test
+    void compactionAlongAHilbertCurveChangesNoRowAndAnUnknownOrderIsAUsageError() throws Exception {
+        Path archive = temp.resolve("parcels");
+        Parcels.initKeyed(archive, temp, "--h3-resolution", 3);
+        for (int batch = 0; batch < 3; batch++) {
+            List<Group> rows = Parcels.generate(3, batch * 400, batch * 400 + 400);
+            Path delta = Parcels.write(temp.resolve("batch-" + batch + ".parquet"), SyntheticParcels.schema(), rows);
+            Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q")
+                    .expect(0);
+        }
+        Map<String, Double> areas = Parcels.areas(archive);
+
+        String unknown = Cli.run("compact", "--archive", archive, "--row-order", "z-order")
+                .expect(2)
+                .reason();
+        assertTrue(unknown.contains("z-order") && unknown.contains("hilbert"), unknown);
+
+        Cli.run("compact", "--archive", archive, "--min-files", 2, "--row-order", "hilbert", "-q")
+                .expect(0);
+        filesPerPartition(archive)
+                .forEach((cell, files) -> assertEquals(1L, files, cell + " holds one file after compaction"));
+        assertEquals(areas, Parcels.areas(archive), "ordering changes no row");
+        Cli.run("verify", "--archive", archive, "--expect-count", 1200).expect(0);
+    }
+
+    @Test
     void verifyExitsOneNamingTheFileWhenACheckFails() throws Exception {
         Path archive = temp.resolve("parcels");
         Parcels.initKeyed(archive, temp, "--h3-resolution", 3);

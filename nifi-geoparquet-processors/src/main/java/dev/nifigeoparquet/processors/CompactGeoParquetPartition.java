@@ -5,6 +5,7 @@ import dev.nifigeoparquet.archive.compaction.CompactionOptions;
 import dev.nifigeoparquet.archive.compaction.CompactionPolicy;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
+import dev.nifigeoparquet.archive.compaction.RowOrder;
 import dev.nifigeoparquet.archive.compaction.SweepResult;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.StorageCost;
@@ -30,6 +31,7 @@ import org.apache.nifi.annotation.documentation.Tags;
 import org.apache.nifi.annotation.documentation.UseCase;
 import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
+import org.apache.nifi.components.DescribedValue;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.RequiredPermission;
 import org.apache.nifi.components.ValidationContext;
@@ -188,8 +190,60 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             .addValidator(StandardValidators.TIME_PERIOD_VALIDATOR)
             .build();
 
-    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS =
-            List.of(ARCHIVE_SERVICE, PARTITIONS, MIN_FILES, TARGET_FILE_SIZE, SMALL_FILE_FRACTION, MIN_FILE_AGE);
+    /** The order rewritten rows are written in, as the canvas names it. */
+    enum RowOrderChoice implements DescribedValue {
+        INPUT(
+                "Input Order",
+                RowOrder.INPUT,
+                "Rows keep their order, file after file: compaction only changes which files hold them."),
+        HILBERT(
+                "Hilbert Curve",
+                RowOrder.HILBERT,
+                "Rows are ordered along a Hilbert curve over their envelopes' centres, one row group after another, so"
+                        + " each row group covers a compact area and readers that prune by the covering bbox statistics skip"
+                        + " most row groups of a small query box. Reads the geometry column once more and the input files once"
+                        + " per output row group.");
+
+        private final String displayName;
+        private final RowOrder order;
+        private final String description;
+
+        RowOrderChoice(String displayName, RowOrder order, String description) {
+            this.displayName = displayName;
+            this.order = order;
+            this.description = description;
+        }
+
+        RowOrder order() {
+            return order;
+        }
+
+        @Override
+        public String getValue() {
+            return displayName;
+        }
+
+        @Override
+        public String getDisplayName() {
+            return displayName;
+        }
+
+        @Override
+        public String getDescription() {
+            return description;
+        }
+    }
+
+    public static final PropertyDescriptor ROW_ORDER = new PropertyDescriptor.Builder()
+            .name("Row Order")
+            .description("The order the rows of a compacted partition are written in.")
+            .required(true)
+            .allowableValues(RowOrderChoice.class)
+            .defaultValue(RowOrderChoice.INPUT)
+            .build();
+
+    private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
+            ARCHIVE_SERVICE, PARTITIONS, MIN_FILES, TARGET_FILE_SIZE, SMALL_FILE_FRACTION, MIN_FILE_AGE, ROW_ORDER);
 
     public static final Relationship REL_SUCCESS = new Relationship.Builder()
             .name("success")
@@ -267,7 +321,9 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             options = options.withMinFileAge(
                     Duration.ofMillis(context.getProperty(MIN_FILE_AGE).asTimePeriod(TimeUnit.MILLISECONDS)));
         }
-        return options;
+        return options.withRowOrder(context.getProperty(ROW_ORDER)
+                .asAllowableValue(RowOrderChoice.class)
+                .order());
     }
 
     @Override

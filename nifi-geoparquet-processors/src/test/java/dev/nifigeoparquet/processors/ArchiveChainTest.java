@@ -39,6 +39,8 @@ import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The whole flow on a generated archive: RouteByH3Cell, then UpsertGeoParquetPartition, CompactGeoParquetPartition and
@@ -189,13 +191,16 @@ class ArchiveChainTest {
         }
     }
 
-    @Test
-    void aSweepWithoutInputCompactsEveryQualifyingPartitionAndKeepsTheRows() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"Input Order", "Hilbert Curve"})
+    void aSweepWithoutInputCompactsEveryQualifyingPartitionAndKeepsTheRows(String rowOrder) throws Exception {
         long rows = parcels.duckDbCount();
         long qualifying = parcels.initial.values().stream()
                 .filter(cellRows -> cellRows.size() > 1)
                 .count();
         TestRunner sweep = compact(root);
+        sweep.setProperty(CompactGeoParquetPartition.ROW_ORDER, rowOrder);
+        sweep.assertValid();
         sweep.setIncomingConnection(false);
         sweep.run();
         sweep.assertAllFlowFilesTransferred(CompactGeoParquetPartition.REL_SUCCESS, (int) qualifying);

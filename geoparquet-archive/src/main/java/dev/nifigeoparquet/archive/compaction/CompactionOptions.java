@@ -40,22 +40,32 @@ public final class CompactionOptions {
      */
     public static final String MIN_FILE_AGE_SECONDS = "min-file-age-seconds";
 
+    /**
+     * The order the rewritten rows are written in: {@code input} (the default) or {@code hilbert} ({@link RowOrder}).
+     * Not an archive setting: it changes no file a reader relies on, only how well row groups prune.
+     */
+    public static final String ROW_ORDER = "row-order";
+
     /** The option names {@link #fromMap} accepts. */
     public static final Set<String> NAMES =
-            Set.of(MIN_FILES, SMALL_FILE_FRACTION, TARGET_FILE_BYTES, MIN_FILE_AGE_SECONDS);
+            Set.of(MIN_FILES, SMALL_FILE_FRACTION, TARGET_FILE_BYTES, MIN_FILE_AGE_SECONDS, ROW_ORDER);
 
-    private static final CompactionOptions ARCHIVE_DEFAULTS = new CompactionOptions(null, null, null, null);
+    private static final CompactionOptions ARCHIVE_DEFAULTS =
+            new CompactionOptions(null, null, null, null, RowOrder.INPUT);
 
     private final Integer minFiles;
     private final Double smallFileFraction;
     private final Long targetFileBytes;
     private final Duration minFileAge;
+    private final RowOrder rowOrder;
 
-    private CompactionOptions(Integer minFiles, Double smallFileFraction, Long targetFileBytes, Duration minFileAge) {
+    private CompactionOptions(
+            Integer minFiles, Double smallFileFraction, Long targetFileBytes, Duration minFileAge, RowOrder rowOrder) {
         this.minFiles = minFiles;
         this.smallFileFraction = smallFileFraction;
         this.targetFileBytes = targetFileBytes;
         this.minFileAge = minFileAge;
+        this.rowOrder = rowOrder;
     }
 
     /** Everything from the archive's descriptor. */
@@ -75,6 +85,7 @@ public final class CompactionOptions {
                     case SMALL_FILE_FRACTION -> options.withSmallFileFraction(Double.parseDouble(value));
                     case TARGET_FILE_BYTES -> options.withTargetFileBytes(Long.parseLong(value));
                     case MIN_FILE_AGE_SECONDS -> options.withMinFileAge(Duration.ofSeconds(Long.parseLong(value)));
+                    case ROW_ORDER -> options.withRowOrder(RowOrder.fromOption(value));
                     default ->
                         throw new RejectedInputException(
                                 "Unknown compaction option '" + entry.getKey() + "'; known options: " + NAMES);
@@ -88,19 +99,30 @@ public final class CompactionOptions {
     }
 
     public CompactionOptions withMinFiles(int files) {
-        return new CompactionOptions(files, smallFileFraction, targetFileBytes, minFileAge);
+        return new CompactionOptions(files, smallFileFraction, targetFileBytes, minFileAge, rowOrder);
     }
 
     public CompactionOptions withSmallFileFraction(double fraction) {
-        return new CompactionOptions(minFiles, fraction, targetFileBytes, minFileAge);
+        return new CompactionOptions(minFiles, fraction, targetFileBytes, minFileAge, rowOrder);
     }
 
     public CompactionOptions withTargetFileBytes(long bytes) {
-        return new CompactionOptions(minFiles, smallFileFraction, bytes, minFileAge);
+        return new CompactionOptions(minFiles, smallFileFraction, bytes, minFileAge, rowOrder);
     }
 
     public CompactionOptions withMinFileAge(Duration age) {
-        return new CompactionOptions(minFiles, smallFileFraction, targetFileBytes, Objects.requireNonNull(age, "age"));
+        return new CompactionOptions(
+                minFiles, smallFileFraction, targetFileBytes, Objects.requireNonNull(age, "age"), rowOrder);
+    }
+
+    public CompactionOptions withRowOrder(RowOrder order) {
+        return new CompactionOptions(
+                minFiles, smallFileFraction, targetFileBytes, minFileAge, Objects.requireNonNull(order, "order"));
+    }
+
+    /** The order rewritten rows are written in. */
+    public RowOrder rowOrder() {
+        return rowOrder;
     }
 
     /** The effective policy: these overrides on top of the archive's settings, validated together. */
@@ -116,6 +138,7 @@ public final class CompactionOptions {
     @Override
     public String toString() {
         return "CompactionOptions[minFiles=" + minFiles + ", smallFileFraction=" + smallFileFraction
-                + ", targetFileBytes=" + targetFileBytes + ", minFileAge=" + minFileAge + "]";
+                + ", targetFileBytes=" + targetFileBytes + ", minFileAge=" + minFileAge + ", rowOrder=" + rowOrder
+                + "]";
     }
 }

@@ -25,19 +25,22 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongPredicate;
 import org.apache.parquet.example.data.Group;
 
 /**
  * Executes compaction plans: rewrites each group of consecutive small files into files of the target size
  * through {@link RollingFileWriter} (so the output carries the archive's schema, canonical footer entries, codec,
  * level and row-group size, like any originally written file), and commits each group as one {@code COMPACT}
- * commit that supersedes its input files. Rows keep their order and their count.
+ * commit that supersedes its input files. Rows keep their count, and their order unless the options ask for
+ * {@link RowOrder#HILBERT}.
  */
 public final class Compactor {
 
     private final GeoParquetArchive archive;
     private final CompactionPlanner planner;
     private final WriterSettings writerSettings;
+    private final RowOrder rowOrder;
 
     public Compactor(GeoParquetArchive archive) {
         this(archive, CompactionOptions.archiveDefaults());
@@ -50,6 +53,7 @@ public final class Compactor {
         this.writerSettings = archive.descriptor()
                 .writer()
                 .withTargetFileBytes(planner.policy().targetFileBytes());
+        this.rowOrder = options.rowOrder();
     }
 
     /**
@@ -207,8 +211,12 @@ public final class Compactor {
         try (RollingFileWriter writer = new RollingFileWriter(
                         stager, archive.schema(), archive.canonicalFooter(), writerSettings)
                 .replacing(List.of(group.files().get(0).name()))) {
-            for (DataFileEntry file : group.files()) {
-                copyRows(current, file, writer);
+            if (rowOrder == RowOrder.HILBERT) {
+                copyAlongHilbertCurve(current, group.files(), writer);
+            } else {
+                for (DataFileEntry file : group.files()) {
+                    copyRows(current, file, writer, row -> true);
+                }
             }
             written = writer.finish();
         }
@@ -221,10 +229,30 @@ public final class Compactor {
     }
 
     /**
-     * Copies a file's rows into the compacted output. Files this engine wrote are copied column by column (their
-     * covering columns are right); others, such as adopted files, row by row, so the writer recomputes coverings.
+     * Writes the files' rows one Hilbert chunk after another; the writer's row groups hold exactly the row count the
+     * chunks are cut to, so each row group is one chunk. A file without a row of the chunk is not opened for it.
      */
-    private void copyRows(PartitionCommit state, DataFileEntry file, RollingFileWriter writer) throws IOException {
+    private void copyAlongHilbertCurve(PartitionCommit state, List<DataFileEntry> files, RollingFileWriter writer)
+            throws IOException {
+        HilbertChunks chunks = HilbertChunks.of(archive, state, files, writerSettings.rowGroupRowCount());
+        for (int chunk = 0; chunk < chunks.chunkCount(); chunk++) {
+            for (int f = 0; f < files.size(); f++) {
+                if (chunks.fileHolds(f, chunk)) {
+                    int file = f;
+                    int wanted = chunk;
+                    copyRows(state, files.get(f), writer, row -> chunks.chunkOf(file, row) == wanted);
+                }
+            }
+        }
+    }
+
+    /**
+     * Copies a file's rows that {@code keep} selects (by their 0-based index in the file) into the compacted output.
+     * Files this engine wrote are copied column by column (their covering columns are right); others, such as
+     * adopted files, row by row, so the writer recomputes coverings.
+     */
+    private void copyRows(PartitionCommit state, DataFileEntry file, RollingFileWriter writer, LongPredicate keep)
+            throws IOException {
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state, file)) {
             if (!reader.footer().schema().equals(archive.schema())) {
                 throw new ParquetFileException(
@@ -232,26 +260,33 @@ public final class Compactor {
                         "schema differs from the archive's, refusing to rewrite it under the archive's schema: "
                                 + reader.footer().schema());
             }
-            long copied = 0;
+            long read = 0;
             if (GeoParquetFileWriter.wrote(reader.footer())) {
                 for (ColumnarRowGroup group = reader.nextColumnarRowGroup();
                         group != null;
                         group = reader.nextColumnarRowGroup()) {
                     while (group.hasNext()) {
-                        writer.copyRow(group);
-                        copied++;
+                        if (keep.test(read)) {
+                            writer.copyRow(group);
+                        } else {
+                            group.skipNextRow();
+                        }
+                        read++;
                     }
                 }
             } else {
                 Iterator<Group> rows = reader.rows();
                 while (rows.hasNext()) {
-                    writer.write(rows.next());
-                    copied++;
+                    Group row = rows.next();
+                    if (keep.test(read)) {
+                        writer.write(row);
+                    }
+                    read++;
                 }
             }
-            if (copied != file.rows()) {
+            if (read != file.rows()) {
                 throw new ParquetFileException(
-                        reader.footer().file(), "holds " + copied + " rows but is committed with " + file.rows());
+                        reader.footer().file(), "holds " + read + " rows but is committed with " + file.rows());
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();

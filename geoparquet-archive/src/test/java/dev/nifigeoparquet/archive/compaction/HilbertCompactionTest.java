@@ -1,0 +1,148 @@
+package dev.nifigeoparquet.archive.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.testing.DuckDb;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.Envelope;
+import org.locationtech.jts.io.ParseException;
+import org.locationtech.jts.io.WKBReader;
+
+/**
+ * Compaction along a Hilbert curve, checked from the outside: DuckDB reads the compacted file's rows with their row
+ * numbers and its row-group metadata; each row's position comes from the generator, not from the engine.
+ */
+class HilbertCompactionTest {
+
+    private static final Instant START = Instant.parse("2026-01-05T10:00:00Z");
+    private static final int FILES = 10;
+    private static final int ROWS_PER_FILE = 37;
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void rowGroupsOfTheOrderedPartitionCoverSmallAreasAndHoldTheSameRows() throws IOException {
+        Map<Long, Coordinate> where = new HashMap<>();
+        for (int f = 0; f < FILES; f++) {
+            for (Group row : GeneratedArchive.rows(0, (long) f * ROWS_PER_FILE, ROWS_PER_FILE)) {
+                where.put(row.getLong("id", 0), point(row));
+            }
+        }
+        Compacted input = compact("input-order", RowOrder.INPUT);
+        Compacted hilbert = compact("hilbert-order", RowOrder.HILBERT);
+
+        assertEquals(where.keySet(), input.rowGroupOfId().keySet(), "the input-order compaction keeps every row");
+        assertEquals(where.keySet(), hilbert.rowGroupOfId().keySet(), "the ordered compaction keeps every row, once");
+        int rowGroups = (FILES * ROWS_PER_FILE - 1) / GeneratedArchive.ROW_GROUP_ROWS + 1;
+        assertEquals(rowGroups, hilbert.rowsPerRowGroup().size());
+        assertEquals(input.rowsPerRowGroup(), hilbert.rowsPerRowGroup(), "row groups of the archive's row count");
+        assertArrayEquals(
+                GeneratedArchive.GEO.getBytes(StandardCharsets.UTF_8),
+                DuckDb.footerEntries(hilbert.file()).get(FooterEntries.GEO),
+                "the canonical geo bytes, verbatim");
+
+        double inputArea = totalRowGroupArea(input, where);
+        double hilbertArea = totalRowGroupArea(hilbert, where);
+        assertTrue(
+                hilbertArea < inputArea / 3,
+                "ordered row groups cover " + hilbertArea + " square degrees in all, unordered " + inputArea);
+
+        // A small query box, as a reader pruning by row-group extents sees it.
+        Envelope query = new Envelope(9.6, 9.8, 49.6, 49.8);
+        long inputHits = rowGroupsIntersecting(input, where, query);
+        long hilbertHits = rowGroupsIntersecting(hilbert, where, query);
+        assertEquals(rowGroups, inputHits, "unordered, every row group spans the partition");
+        assertTrue(hilbertHits <= rowGroups / 4, "ordered: " + hilbertHits + " of " + rowGroups + " row groups");
+    }
+
+    @Test
+    void theRowOrderIsAnOptionByName() {
+        assertEquals(RowOrder.INPUT, CompactionOptions.archiveDefaults().rowOrder());
+        assertEquals(
+                RowOrder.HILBERT,
+                CompactionOptions.fromMap(Map.of(CompactionOptions.ROW_ORDER, "Hilbert"))
+                        .rowOrder());
+        RejectedInputException unknown = assertThrows(
+                RejectedInputException.class,
+                () -> CompactionOptions.fromMap(Map.of(CompactionOptions.ROW_ORDER, "z-order")));
+        assertTrue(unknown.getMessage().contains("z-order"), unknown.getMessage());
+    }
+
+    private record Compacted(Path file, Map<Long, Integer> rowGroupOfId, Map<Integer, Long> rowsPerRowGroup) {}
+
+    private Compacted compact(String name, RowOrder order) throws IOException {
+        Path root = temp.resolve(name);
+        GeoParquetArchive archive = GeneratedArchive.create(new LocalArchiveStorage(root), new TestClock(START));
+        GeneratedArchive.fill(archive, 0, 0, FILES, ROWS_PER_FILE);
+        String cell = GeneratedArchive.cellOf(0);
+        PartitionCompaction result =
+                new Compactor(archive, CompactionOptions.archiveDefaults().withRowOrder(order)).compact(cell);
+        assertEquals(1, result.commits(), result.toString());
+        assertEquals(1, result.filesAfter());
+        Path file = root.resolve(ArchiveLayout.dataFile(
+                cell, archive.partitionState(cell).files().get(0).name()));
+
+        Map<Long, Integer> rowGroupOfId = new HashMap<>();
+        for (List<Object> row : DuckDb.query(
+                "SELECT id, file_row_number FROM read_parquet(?, file_row_number = true)", file.toString())) {
+            long id = ((Number) row.get(0)).longValue();
+            int rowGroup = (int) (((Number) row.get(1)).longValue() / GeneratedArchive.ROW_GROUP_ROWS);
+            assertEquals(null, rowGroupOfId.put(id, rowGroup), "id " + id + " read once");
+        }
+        Map<Integer, Long> rowsPerRowGroup = new TreeMap<>();
+        for (List<Object> row : DuckDb.query(
+                "SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata(?)", file.toString())) {
+            rowsPerRowGroup.put(((Number) row.get(0)).intValue(), ((Number) row.get(1)).longValue());
+        }
+        return new Compacted(file, rowGroupOfId, rowsPerRowGroup);
+    }
+
+    private static Map<Integer, Envelope> rowGroupExtents(Compacted compacted, Map<Long, Coordinate> where) {
+        Map<Integer, Envelope> extents = new TreeMap<>();
+        compacted
+                .rowGroupOfId()
+                .forEach((id, rowGroup) ->
+                        extents.computeIfAbsent(rowGroup, g -> new Envelope()).expandToInclude(where.get(id)));
+        return extents;
+    }
+
+    private static double totalRowGroupArea(Compacted compacted, Map<Long, Coordinate> where) {
+        return rowGroupExtents(compacted, where).values().stream()
+                .mapToDouble(Envelope::getArea)
+                .sum();
+    }
+
+    private static long rowGroupsIntersecting(Compacted compacted, Map<Long, Coordinate> where, Envelope query) {
+        return rowGroupExtents(compacted, where).values().stream()
+                .filter(query::intersects)
+                .count();
+    }
+
+    private static Coordinate point(Group row) {
+        try {
+            return new WKBReader().read(row.getBinary("geometry", 0).getBytes()).getCoordinate();
+        } catch (ParseException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
