@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.compaction;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.DataFileStager;
@@ -95,22 +96,35 @@ public final class Compactor {
 
     /**
      * Plans every partition and compacts only those that qualify; the others are not touched (no recovery, no
-     * write). A partition that fails is reported and the sweep goes on with the next.
+     * write). Qualifying partitions are rewritten several at once on the archive's worker threads (each commits on its
+     * own). A partition that fails is reported and the others go on.
      */
     public SweepResult sweep() throws IOException {
-        List<PartitionCompaction> results = new ArrayList<>();
-        for (PartitionPlan plan : planArchive()) {
-            // A failed partition's requests were billed too, so they are measured outside the failure.
-            StorageMeter.Measured<PartitionCompaction> measured = StorageMeter.measure(() -> {
-                try {
-                    return execute(plan);
-                } catch (IOException | RuntimeException e) {
-                    return PartitionCompaction.failed(plan.cell(), plan.liveFiles(), e);
-                }
-            });
-            results.add(measured.result().withCost(measured.cost()));
+        List<PartitionPlan> plans = planArchive();
+        List<Workers.Outcome<PartitionCompaction>> outcomes =
+                archive.workers().map(plans, this::executeReportingFailure);
+        List<PartitionCompaction> results = new ArrayList<>(plans.size());
+        for (int i = 0; i < plans.size(); i++) {
+            Workers.Outcome<PartitionCompaction> outcome = outcomes.get(i);
+            results.add(
+                    outcome.failed()
+                            ? PartitionCompaction.failed(
+                                    plans.get(i).cell(), plans.get(i).liveFiles(), outcome.failure())
+                            : outcome.value());
         }
         return new SweepResult(results);
+    }
+
+    /** A failed partition's requests were billed too, so they are measured outside the failure. */
+    private PartitionCompaction executeReportingFailure(PartitionPlan plan) throws IOException {
+        StorageMeter.Measured<PartitionCompaction> measured = StorageMeter.measure(() -> {
+            try {
+                return execute(plan);
+            } catch (IOException | RuntimeException e) {
+                return PartitionCompaction.failed(plan.cell(), plan.liveFiles(), e);
+            }
+        });
+        return measured.result().withCost(measured.cost());
     }
 
     /**
