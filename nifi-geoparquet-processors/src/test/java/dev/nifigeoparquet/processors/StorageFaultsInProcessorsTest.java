@@ -12,6 +12,7 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
+import dev.nifigeoparquet.archive.testing.FaultPoints;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
@@ -65,6 +66,9 @@ class StorageFaultsInProcessorsTest {
     private interface Runner {
         TestRunner create(Path root, StandardGeoParquetArchiveService service) throws Exception;
     }
+
+    /** Calls failed besides the commit points and the ends by default (see {@link FaultPoints#sample}). */
+    private static final int SPREAD = 12;
 
     private static final Relationship SUCCESS = UpsertGeoParquetPartition.REL_SUCCESS;
     private static final Relationship RETRY = UpsertGeoParquetPartition.REL_RETRY;
@@ -143,69 +147,66 @@ class StorageFaultsInProcessorsTest {
         List<String> failures = new ArrayList<>();
         int points = 0;
         int oldStates = 0;
-        for (int failAt = 1; failAt <= calls; failAt++) {
-            for (Fault fault : Fault.values()) {
-                if (!everyKind && Fault.values()[failAt % Fault.values().length] != fault) {
-                    continue;
-                }
-                Path root = TestFiles.copyTree(
-                        operation.baseline(), dir.resolve(operation.name() + "-" + fault + "-" + failAt));
-                FaultyArchiveService service = new FaultyArchiveService(enabling + failAt, fault);
-                TestRunner runner = operation.runner().create(root, service);
-                assertEquals(
-                        enabling,
-                        service.storage().callCount(),
-                        "enabling the service makes the same calls every time");
-                runner.enqueue(operation.content(), operation.attributes());
-                runner.run();
-                String call = service.storage().calls().size() >= enabling + failAt
-                        ? service.storage().calls().get(enabling + failAt - 1)
-                        : "not reached";
-                String where =
-                        operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " (" + call + ")";
+        List<String> operationCalls = counter.storage().calls().subList(enabling, enabling + calls);
+        List<FaultPoints.Point> sample =
+                everyKind ? FaultPoints.every(operationCalls) : FaultPoints.sample(operationCalls, SPREAD);
+        for (FaultPoints.Point point : sample) {
+            int failAt = point.failAt();
+            Fault fault = point.fault();
+            Path root = TestFiles.copyTree(
+                    operation.baseline(), dir.resolve(operation.name() + "-" + fault + "-" + failAt));
+            FaultyArchiveService service = new FaultyArchiveService(enabling + failAt, fault);
+            TestRunner runner = operation.runner().create(root, service);
+            assertEquals(
+                    enabling, service.storage().callCount(), "enabling the service makes the same calls every time");
+            runner.enqueue(operation.content(), operation.attributes());
+            runner.run();
+            String call = service.storage().calls().size() >= enabling + failAt
+                    ? service.storage().calls().get(enabling + failAt - 1)
+                    : "not reached";
+            String where = operation.name() + ", " + fault + " at call " + failAt + " of " + calls + " (" + call + ")";
 
-                Relationship landed = landed(runner, where);
-                routedTo.merge(landed.getName(), 1, Integer::sum);
-                if (!landed.equals(SUCCESS)) {
-                    MockFlowFile kept =
-                            runner.getFlowFilesForRelationship(landed).get(0);
-                    assertArrayEquals(
-                            operation.content(), kept.toByteArray(), where + ": the FlowFile's content is kept");
-                    if (landed.equals(FAILURE)) {
-                        failures.add(where + ": " + kept.getAttribute("error.message"));
-                    }
+            Relationship landed = landed(runner, where);
+            routedTo.merge(landed.getName(), 1, Integer::sum);
+            if (!landed.equals(SUCCESS)) {
+                MockFlowFile kept = runner.getFlowFilesForRelationship(landed).get(0);
+                assertArrayEquals(operation.content(), kept.toByteArray(), where + ": the FlowFile's content is kept");
+                if (landed.equals(FAILURE)) {
+                    failures.add(where + ": " + kept.getAttribute("error.message"));
                 }
-
-                recoverEverything(root);
-                Snapshot state = Snapshot.of(root);
-                assertTrue(
-                        state.equals(old) || state.equals(updated),
-                        where + " -> " + landed.getName() + ": neither the old nor the new state: " + state + "\nold: "
-                                + old + "\nnew: " + updated);
-                if (landed.equals(SUCCESS)) {
-                    assertEquals(updated, state, where + ": success only with the new state");
-                }
-                if (state.equals(old)) {
-                    oldStates++;
-                }
-                VerificationReport report =
-                        new ArchiveVerifier(GeoParquetArchive.open(new LocalArchiveStorage(root))).verify();
-                assertTrue(report.consistent(), where + ": " + report);
-
-                TestRunner restarted = operation.runner().create(root, new StandardGeoParquetArchiveService());
-                restarted.enqueue(operation.content(), operation.attributes());
-                restarted.run();
-                restarted.assertAllFlowFilesTransferred(SUCCESS, 1);
-                assertEquals(updated, Snapshot.of(root), where + ": the redelivered FlowFile lands exactly once");
-                deleteTree(root);
-                points++;
             }
+
+            recoverEverything(root);
+            Snapshot state = Snapshot.of(root);
+            assertTrue(
+                    state.equals(old) || state.equals(updated),
+                    where + " -> " + landed.getName() + ": neither the old nor the new state: " + state + "\nold: "
+                            + old + "\nnew: " + updated);
+            if (landed.equals(SUCCESS)) {
+                assertEquals(updated, state, where + ": success only with the new state");
+            }
+            if (state.equals(old)) {
+                oldStates++;
+            }
+            VerificationReport report =
+                    new ArchiveVerifier(GeoParquetArchive.open(new LocalArchiveStorage(root))).verify();
+            assertTrue(report.consistent(), where + ": " + report);
+
+            TestRunner restarted = operation.runner().create(root, new StandardGeoParquetArchiveService());
+            restarted.enqueue(operation.content(), operation.attributes());
+            restarted.run();
+            restarted.assertAllFlowFilesTransferred(SUCCESS, 1);
+            assertEquals(updated, Snapshot.of(root), where + ": the redelivered FlowFile lands exactly once");
+            deleteTree(root);
+            points++;
         }
         assertTrue(oldStates > 0, operation.name() + ": some faults come before the commit point");
         System.out.println(
                 "processor fault matrix, " + operation.name() + (everyKind ? " (every kind)" : "") + ": " + points
                         + " fault points (" + calls + " storage calls after " + enabling + " to enable the service"
-                        + (everyKind ? " x " + Fault.values().length + " fault kinds" : ", kinds rotating")
+                        + (everyKind
+                                ? " x " + Fault.values().length + " fault kinds"
+                                : ", sampled, kinds rotating, rotation " + FaultPoints.rotation())
                         + "); FlowFiles routed to "
                         + routedTo + "; " + oldStates + " left the old state, " + (points - oldStates) + " the new");
         failures.forEach(failure -> System.out.println("  to failure: " + failure));

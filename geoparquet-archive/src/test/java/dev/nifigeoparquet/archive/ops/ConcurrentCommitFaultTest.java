@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConcurrentCommitFaultTest {
 
     /** Storage calls sampled besides the commit points (the heavy profile runs every call with every fault). */
-    private static final int SPREAD = 20;
+    private static final int SPREAD = 12;
 
     @TempDir
     Path temp;

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MovedKeysTest {
 
     /** Storage calls sampled besides the commit points (the heavy profile runs every call with every fault). */
-    private static final int SPREAD = 16;
+    private static final int SPREAD = 10;
 
     @TempDir
     Path temp;
