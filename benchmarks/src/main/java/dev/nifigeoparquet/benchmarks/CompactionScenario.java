@@ -99,11 +99,17 @@ final class CompactionScenario {
                 Path rawOut = work.resolve("duckdb-raw-" + cell + ".parquet");
                 Probe.Timed<Void> typed = null;
                 Probe.Timed<Void> raw = null;
+                Probe.Timed<Void> typedOneThread = null;
                 Probe.Timed<Compacted> engine = null;
                 List<Path> copies = new ArrayList<>();
                 for (int repeat = 0; repeat < REPEATS; repeat++) {
                     typed = faster(typed, duckCopy(duck, "RESET enable_geoparquet_conversion", input, typedOut));
                     raw = faster(raw, duckCopy(duck, "SET enable_geoparquet_conversion = false", input, rawOut));
+                    // The same number of threads as the engine's compaction of one partition.
+                    duck.execute("SET threads = 1");
+                    typedOneThread = faster(
+                            typedOneThread, duckCopy(duck, "RESET enable_geoparquet_conversion", input, typedOut));
+                    duck.execute("RESET threads");
                     Path copy = work.resolve("engine-" + cell + "-" + repeat);
                     copies.add(copy);
                     Archives.linkCopy(root, copy);
@@ -154,7 +160,15 @@ final class CompactionScenario {
                 r.put(
                         "engineTimeOverDuckDbRaw",
                         engine.measurement().seconds() / raw.measurement().seconds());
+                r.put(
+                        "duckdbTypedOneThreadWallSeconds",
+                        typedOneThread.measurement().seconds());
+                r.put(
+                        "engineTimeOverDuckDbTypedOneThread",
+                        engine.measurement().seconds()
+                                / typedOneThread.measurement().seconds());
             }
+            BboxPruning.run(root, cells.get(cells.size() - 1), seed, work, duck, out.putObject("bboxQuery"));
         }
     }
 

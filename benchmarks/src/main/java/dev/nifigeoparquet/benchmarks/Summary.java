@@ -74,6 +74,14 @@ final class Summary {
                     1,
                     false));
         }
+        JsonNode bbox = s.path("compaction").path("bboxQuery");
+        if (!bbox.isMissingNode()) {
+            bars.add(new Charts.Bar(
+                    "S3 bbox query: row groups read, Hilbert / input order",
+                    bbox.path("rowGroupsReadHilbertOverInput").asDouble(),
+                    0.25,
+                    false));
+        }
         JsonNode r = s.path("routing");
         if (!r.isMissingNode()) {
             bars.add(new Charts.Bar(
@@ -467,6 +475,59 @@ final class Summary {
                         .append(" | ")
                         .append(t.path("crsKept").asBoolean())
                         .append(" |\n");
+            }
+            md.append(
+                    "\nThe same number of threads (the engine compacts a partition on one; DuckDB with `SET threads = 1`):");
+            for (JsonNode p : s.path("compaction").path("partitions")) {
+                md.append(" ")
+                        .append(p.path("files").asInt())
+                        .append(" files ")
+                        .append(f(p.path("duckdbTypedOneThreadWallSeconds").asDouble()))
+                        .append(" s, engine / DuckDB **")
+                        .append(x(p.path("engineTimeOverDuckDbTypedOneThread").asDouble()))
+                        .append("**;");
+            }
+            md.append("\n");
+            JsonNode q = s.path("compaction").path("bboxQuery");
+            if (!q.isMissingNode()) {
+                md.append("\nBounding-box queries (")
+                        .append(q.path("queryBoxes").asInt())
+                        .append(" boxes around sampled parcels, ±")
+                        .append(q.path("marginDegrees").asDouble())
+                        .append("°) on one partition of ")
+                        .append(q.path("files").asInt())
+                        .append(" files, ")
+                        .append(q.path("rows").asLong())
+                        .append(" rows, compacted into row groups of ")
+                        .append(q.path("rowGroupRows").asInt())
+                        .append(
+                                " rows:\n\n| row order | compaction s | row groups | row groups read per query | bytes read per query |"
+                                        + " DuckDB, all queries s | rows matched |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+                for (String order : List.of("input", "hilbert")) {
+                    JsonNode ordered = q.path("orders").path(order);
+                    md.append("| ")
+                            .append(order)
+                            .append(" | ")
+                            .append(f(ordered.path("compactionSeconds").asDouble()))
+                            .append(" | ")
+                            .append(ordered.path("rowGroups").asInt())
+                            .append(" | ")
+                            .append(f(ordered.path("rowGroupsReadPerQuery").asDouble()))
+                            .append(" | ")
+                            .append(Math.round(ordered.path("bytesReadPerQuery").asDouble()))
+                            .append(" | ")
+                            .append(f(ordered.path("queriesSeconds").asDouble()))
+                            .append(" | ")
+                            .append(ordered.path("rowsMatched").asLong())
+                            .append(" |\n");
+                }
+                md.append("\nRow groups read, Hilbert / input order: **")
+                        .append(x(q.path("rowGroupsReadHilbertOverInput").asDouble()))
+                        .append("** (target at most 0.25x); query time ")
+                        .append(x(q.path("queryTimeHilbertOverInput").asDouble()))
+                        .append("; compaction time ")
+                        .append(x(q.path("compactionTimeHilbertOverInput").asDouble()))
+                        .append(".\n");
             }
             JsonNode first = s.path("compaction").path("partitions").path(0);
             md.append("\nCanonical `geo` (what the engine wrote, byte for byte):\n\n```\n")

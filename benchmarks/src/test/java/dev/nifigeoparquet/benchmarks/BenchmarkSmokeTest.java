@@ -73,6 +73,12 @@ class BenchmarkSmokeTest {
                     p.path("engine").path("geoIdenticalToCanonical").asBoolean(),
                     "engine compaction keeps the geo block");
         }
+        JsonNode bbox = s.path("compaction").path("bboxQuery");
+        assertTrue(bbox.path("rowsMatchedAgree").asBoolean(), "the bbox queries match the same rows in both orders");
+        assertTrue(
+                bbox.path("orders").path("hilbert").path("rowsMatched").asLong() > 0,
+                "every query box surrounds a parcel of the partition");
+        assertTrue(bbox.path("rowGroupsReadHilbertOverInput").isNumber());
         assertTrue(s.path("routing").path("routeThroughputOverPlainCopy").isNumber());
         assertTrue(
                 s.path("memory").path("nightlyUpsert").path("succeeded").asBoolean(), "nightly upsert under -Xmx256m");
