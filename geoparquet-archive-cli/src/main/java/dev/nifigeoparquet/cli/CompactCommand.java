@@ -38,9 +38,9 @@ final class CompactCommand extends ArchiveCommand {
     @Option(
             names = "--row-order",
             paramLabel = "ORDER",
-            description = "input (default): rows keep their order; hilbert: rows are ordered along a Hilbert curve,"
-                    + " one row group after another, so readers pruning by the bbox statistics skip most row groups"
-                    + " of a small query box.")
+            description = "input (default): rows keep their order; hilbert: along a Hilbert curve; tiles: in"
+                    + " sort-tile-recursive tiles. A spatial order makes each row group cover a compact area, so readers"
+                    + " pruning by the bbox statistics skip most row groups of a small query box.")
     String rowOrder;
 
     @Option(

@@ -202,7 +202,13 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
                 "Rows are ordered along a Hilbert curve over their envelopes' centres, one row group after another, so"
                         + " each row group covers a compact area and readers that prune by the covering bbox statistics skip"
                         + " most row groups of a small query box. Reads the geometry column once more and the input files once"
-                        + " per output row group.");
+                        + " per output row group."),
+        TILES(
+                "Spatial Tiles",
+                RowOrder.TILES,
+                "Rows are sorted into vertical slabs by the x of their envelopes' centres, then by y inside each slab, each"
+                        + " row group one compact tile (sort-tile-recursive packing). Tiles overlap less than the pieces of a"
+                        + " Hilbert curve, so a small query box meets fewer row groups; the cost is the Hilbert Curve's.");
 
         private final String displayName;
         private final RowOrder order;

@@ -41,7 +41,8 @@ public final class CompactionOptions {
     public static final String MIN_FILE_AGE_SECONDS = "min-file-age-seconds";
 
     /**
-     * The order the rewritten rows are written in: {@code input} (the default) or {@code hilbert} ({@link RowOrder}).
+     * The order the rewritten rows are written in: {@code input} (the default), {@code hilbert} or {@code tiles}
+     * ({@link RowOrder}).
      * Not an archive setting: it changes no file a reader relies on, only how well row groups prune.
      */
     public static final String ROW_ORDER = "row-order";

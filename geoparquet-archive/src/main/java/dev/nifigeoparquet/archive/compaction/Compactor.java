@@ -34,7 +34,7 @@ import org.apache.parquet.example.data.Group;
  * through {@link RollingFileWriter} (so the output carries the archive's schema, canonical footer entries, codec,
  * level and row-group size, like any originally written file), and commits each group as one {@code COMPACT}
  * commit that supersedes its input files. Rows keep their count, and their order unless the options ask for
- * {@link RowOrder#HILBERT}.
+ * a spatial {@link RowOrder}.
  */
 public final class Compactor {
 
@@ -225,8 +225,8 @@ public final class Compactor {
         try (RollingFileWriter writer = new RollingFileWriter(
                         stager, archive.schema(), archive.canonicalFooter(), writerSettings)
                 .replacing(List.of(group.files().get(0).name()))) {
-            if (rowOrder == RowOrder.HILBERT) {
-                copyAlongHilbertCurve(current, group.files(), writer);
+            if (rowOrder != RowOrder.INPUT) {
+                copyInSpatialChunks(current, group.files(), writer);
             } else {
                 for (DataFileEntry file : group.files()) {
                     copyRows(current, file, writer, row -> true);
@@ -243,12 +243,12 @@ public final class Compactor {
     }
 
     /**
-     * Writes the files' rows one Hilbert chunk after another; the writer's row groups hold exactly the row count the
+     * Writes the files' rows one spatial chunk after another; the writer's row groups hold exactly the row count the
      * chunks are cut to, so each row group is one chunk. A file without a row of the chunk is not opened for it.
      */
-    private void copyAlongHilbertCurve(PartitionCommit state, List<DataFileEntry> files, RollingFileWriter writer)
+    private void copyInSpatialChunks(PartitionCommit state, List<DataFileEntry> files, RollingFileWriter writer)
             throws IOException {
-        HilbertChunks chunks = HilbertChunks.of(archive, state, files, writerSettings.rowGroupRowCount());
+        SpatialChunks chunks = SpatialChunks.of(archive, state, files, writerSettings.rowGroupRowCount(), rowOrder);
         for (int chunk = 0; chunk < chunks.chunkCount(); chunk++) {
             for (int f = 0; f < files.size(); f++) {
                 if (chunks.fileHolds(f, chunk)) {

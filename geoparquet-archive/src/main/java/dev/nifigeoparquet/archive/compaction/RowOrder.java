@@ -9,12 +9,18 @@ public enum RowOrder {
     /** The input files' order, file after file: compaction changes where rows are stored, nothing else. */
     INPUT,
     /**
-     * Along a Hilbert curve over the rows' envelope centres, one row group after another (see {@link HilbertChunks}):
+     * Along a Hilbert curve over the rows' envelope centres, one row group after another (see {@link SpatialChunks}):
      * each row group then covers a compact area, so readers that prune row groups by the covering {@code bbox}
      * statistics skip most of them for a small query box. Reads the geometry column once more, and the input files
      * once per output row group.
      */
-    HILBERT;
+    HILBERT,
+    /**
+     * In tiles (sort-tile-recursive packing, see {@link SpatialChunks}): rows sorted into vertical slabs by the x of
+     * their envelope centre, then by y inside each slab, each row group one tile. Tiles overlap less than the pieces of
+     * a Hilbert curve, so a small query box meets fewer row groups. Costs as {@link #HILBERT}.
+     */
+    TILES;
 
     /** The option's text: {@code input} or {@code hilbert}. */
     public String optionValue() {

@@ -22,16 +22,18 @@ import java.util.TreeMap;
 import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKBReader;
 
 /**
- * Compaction along a Hilbert curve, checked from the outside: DuckDB reads the compacted file's rows with their row
+ * Compaction in a spatial row order, checked from the outside: DuckDB reads the compacted file's rows with their row
  * numbers and its row-group metadata; each row's position comes from the generator, not from the engine.
  */
-class HilbertCompactionTest {
+class SpatialCompactionTest {
 
     private static final Instant START = Instant.parse("2026-01-05T10:00:00Z");
     private static final int FILES = 10;
@@ -40,8 +42,11 @@ class HilbertCompactionTest {
     @TempDir
     Path temp;
 
-    @Test
-    void rowGroupsOfTheOrderedPartitionCoverSmallAreasAndHoldTheSameRows() throws IOException {
+    @ParameterizedTest
+    @EnumSource(
+            value = RowOrder.class,
+            names = {"HILBERT", "TILES"})
+    void rowGroupsOfTheOrderedPartitionCoverSmallAreasAndHoldTheSameRows(RowOrder order) throws IOException {
         Map<Long, Coordinate> where = new HashMap<>();
         for (int f = 0; f < FILES; f++) {
             for (Group row : GeneratedArchive.rows(0, (long) f * ROWS_PER_FILE, ROWS_PER_FILE)) {
@@ -49,30 +54,30 @@ class HilbertCompactionTest {
             }
         }
         Compacted input = compact("input-order", RowOrder.INPUT);
-        Compacted hilbert = compact("hilbert-order", RowOrder.HILBERT);
+        Compacted ordered = compact(order.optionValue() + "-order", order);
 
         assertEquals(where.keySet(), input.rowGroupOfId().keySet(), "the input-order compaction keeps every row");
-        assertEquals(where.keySet(), hilbert.rowGroupOfId().keySet(), "the ordered compaction keeps every row, once");
+        assertEquals(where.keySet(), ordered.rowGroupOfId().keySet(), "the ordered compaction keeps every row, once");
         int rowGroups = (FILES * ROWS_PER_FILE - 1) / GeneratedArchive.ROW_GROUP_ROWS + 1;
-        assertEquals(rowGroups, hilbert.rowsPerRowGroup().size());
-        assertEquals(input.rowsPerRowGroup(), hilbert.rowsPerRowGroup(), "row groups of the archive's row count");
+        assertEquals(rowGroups, ordered.rowsPerRowGroup().size());
+        assertEquals(input.rowsPerRowGroup(), ordered.rowsPerRowGroup(), "row groups of the archive's row count");
         assertArrayEquals(
                 GeneratedArchive.GEO.getBytes(StandardCharsets.UTF_8),
-                DuckDb.footerEntries(hilbert.file()).get(FooterEntries.GEO),
+                DuckDb.footerEntries(ordered.file()).get(FooterEntries.GEO),
                 "the canonical geo bytes, verbatim");
 
         double inputArea = totalRowGroupArea(input, where);
-        double hilbertArea = totalRowGroupArea(hilbert, where);
+        double orderedArea = totalRowGroupArea(ordered, where);
         assertTrue(
-                hilbertArea < inputArea / 3,
-                "ordered row groups cover " + hilbertArea + " square degrees in all, unordered " + inputArea);
+                orderedArea < inputArea / 3,
+                "ordered row groups cover " + orderedArea + " square degrees in all, unordered " + inputArea);
 
         // A small query box, as a reader pruning by row-group extents sees it.
         Envelope query = new Envelope(9.6, 9.8, 49.6, 49.8);
         long inputHits = rowGroupsIntersecting(input, where, query);
-        long hilbertHits = rowGroupsIntersecting(hilbert, where, query);
+        long orderedHits = rowGroupsIntersecting(ordered, where, query);
         assertEquals(rowGroups, inputHits, "unordered, every row group spans the partition");
-        assertTrue(hilbertHits <= rowGroups / 4, "ordered: " + hilbertHits + " of " + rowGroups + " row groups");
+        assertTrue(orderedHits <= rowGroups / 4, "ordered: " + orderedHits + " of " + rowGroups + " row groups");
     }
 
     @Test
@@ -81,6 +86,10 @@ class HilbertCompactionTest {
         assertEquals(
                 RowOrder.HILBERT,
                 CompactionOptions.fromMap(Map.of(CompactionOptions.ROW_ORDER, "Hilbert"))
+                        .rowOrder());
+        assertEquals(
+                RowOrder.TILES,
+                CompactionOptions.fromMap(Map.of(CompactionOptions.ROW_ORDER, "tiles"))
                         .rowOrder());
         RejectedInputException unknown = assertThrows(
                 RejectedInputException.class,
