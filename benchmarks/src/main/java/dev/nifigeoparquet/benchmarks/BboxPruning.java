@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Scenario 3's reader-pruning measure: its partition of the most small files, compacted once in input order and once
- * along a Hilbert curve with the archive's row-group size, then small bounding-box queries against each through DuckDB. For every query box, the row groups a
+ * Scenario 3's reader-pruning measure: its partition of the most small files, compacted in each {@link RowOrder} (input,
+ * Hilbert curve, tiles) with the archive's row-group size, then small bounding-box queries against each through DuckDB. For every query box, the row groups a
  * reader pruning by the covering {@code bbox} statistics must read (DuckDB's {@code parquet_metadata}: each row
  * group's min {@code xmin}, max {@code xmax}, min {@code ymin}, max {@code ymax} against the box) and their compressed
  * bytes; and the time of DuckDB's own filtered count over all boxes, best of three, whose counts must agree.
@@ -50,10 +50,11 @@ final class BboxPruning {
 
         ObjectNode orders = out.putObject("orders");
         List<Box> boxes = null;
-        double[] rowGroupsRead = new double[2];
-        double[] seconds = new double[2];
-        long[] matched = new long[2];
-        for (RowOrder order : List.of(RowOrder.INPUT, RowOrder.HILBERT)) {
+        int orderCount = RowOrder.values().length;
+        double[] rowGroupsRead = new double[orderCount];
+        double[] seconds = new double[orderCount];
+        long[] matched = new long[orderCount];
+        for (RowOrder order : RowOrder.values()) {
             Path copy = work.resolve("pruning-" + order.optionValue());
             Archives.linkCopy(root, copy);
             Compactor compactor = new Compactor(
@@ -88,7 +89,7 @@ final class BboxPruning {
                 }
                 best = Math.min(best, (System.nanoTime() - start) / 1e9);
             }
-            int i = order == RowOrder.INPUT ? 0 : 1;
+            int i = order.ordinal();
             rowGroupsRead[i] = read / (double) boxes.size();
             seconds[i] = best;
             matched[i] = rows;
@@ -104,17 +105,22 @@ final class BboxPruning {
         }
         out.put("queryBoxes", boxes.size());
         out.put("marginDegrees", MARGIN_DEGREES);
-        out.put("rowGroupsReadHilbertOverInput", rowGroupsRead[1] / rowGroupsRead[0]);
-        out.put("queryTimeHilbertOverInput", seconds[1] / seconds[0]);
-        out.put(
-                "compactionTimeHilbertOverInput",
-                orders.path("hilbert").path("compactionSeconds").asDouble()
-                        / orders.path("input").path("compactionSeconds").asDouble());
-        out.put("rowsMatchedAgree", matched[0] == matched[1]);
-        if (matched[0] != matched[1]) {
-            throw new IllegalStateException("the bbox queries matched " + matched[0] + " rows in input order and "
-                    + matched[1] + " along the Hilbert curve");
+        int input = RowOrder.INPUT.ordinal();
+        for (RowOrder order : List.of(RowOrder.HILBERT, RowOrder.TILES)) {
+            String name = order == RowOrder.HILBERT ? "Hilbert" : "Tiles";
+            int i = order.ordinal();
+            out.put("rowGroupsRead" + name + "OverInput", rowGroupsRead[i] / rowGroupsRead[input]);
+            out.put("queryTime" + name + "OverInput", seconds[i] / seconds[input]);
+            out.put(
+                    "compactionTime" + name + "OverInput",
+                    orders.path(order.optionValue()).path("compactionSeconds").asDouble()
+                            / orders.path("input").path("compactionSeconds").asDouble());
+            if (matched[i] != matched[input]) {
+                throw new IllegalStateException("the bbox queries matched " + matched[input]
+                        + " rows in input order and " + matched[i] + " in " + order.optionValue() + " order");
+            }
         }
+        out.put("rowsMatchedAgree", true);
         for (RowOrder order : RowOrder.values()) {
             Path copy = work.resolve("pruning-" + order.optionValue());
             if (Files.exists(copy)) {

@@ -53,6 +53,14 @@ public final class BenchmarkMain {
                 case "--jmh" -> jmh = Path.of(args[++i]);
                 case "--scenarios" -> scenarios = new LinkedHashSet<>(List.of(args[++i].split(",")));
                 case "--rows" -> rows = RowModel.named(args[++i]);
+                case "--summarize" -> {
+                    // Renders the markdown and charts of an earlier run again, beside its JSON.
+                    Path json = Path.of(args[++i]);
+                    String base = json.getFileName().toString().replaceFirst("\\.json$", "");
+                    writeReports((ObjectNode) ArchiveJson.mapper().readTree(json.toFile()), json.getParent(), base);
+                    System.out.println("Rendered " + base + " again");
+                    return;
+                }
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
             }
         }
@@ -178,11 +186,20 @@ public final class BenchmarkMain {
                                 .copy()
                                 .enable(SerializationFeature.INDENT_OUTPUT)
                                 .writeValueAsString(root) + "\n");
+        writeReports(root, results, base);
+        return json;
+    }
+
+    /** The markdown summary and the charts of a run's JSON, as {@code <base>.md} and {@code <base>-*.svg}. */
+    static void writeReports(ObjectNode root, Path results, String base) throws IOException {
+        String scaleName = root.path("scale").asText();
+        String date = base.substring(0, Math.min(10, base.length()));
+        JsonNode out = root.path("scenarios");
         Summary summary = new Summary(root);
         Files.writeString(results.resolve(base + ".md"), summary.markdown(base));
         Files.writeString(
                 results.resolve(base + "-ratios.svg"),
-                Charts.ratioBars("nifi-geoparquet benchmarks, " + scale.name() + " scale, " + date, summary.bars()));
+                Charts.ratioBars("nifi-geoparquet benchmarks, " + scaleName + " scale, " + date, summary.bars()));
         JsonNode scaling = out.path("scaling");
         if (!scaling.isMissingNode()) {
             List<Charts.Series> series = new ArrayList<>();
@@ -205,7 +222,6 @@ public final class BenchmarkMain {
                             x,
                             series));
         }
-        return json;
     }
 
     private static double[] values(JsonNode scaling, String field) {
