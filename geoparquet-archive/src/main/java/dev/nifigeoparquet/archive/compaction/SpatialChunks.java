@@ -14,6 +14,7 @@ import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.parquet.example.data.Group;
+import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.shape.fractal.HilbertCode;
@@ -90,9 +91,9 @@ final class SpatialChunks {
                         x[row] = Double.NaN;
                         continue;
                     }
-                    Envelope envelope = geometry.getEnvelopeInternal();
-                    x[row] = envelope.centre().x;
-                    y[row] = envelope.centre().y;
+                    Coordinate centre = geometry.getEnvelopeInternal().centre();
+                    x[row] = centre.x;
+                    y[row] = centre.y;
                     extent.expandToInclude(x[row], y[row]);
                 }
                 if (inFile != file.rows()) {
