@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ArchiveWriterFaultTest {
 
     /** Storage calls sampled per operation besides its commit points (the heavy profile runs them all). */
-    private static final int SPREAD = 8;
+    private static final int SPREAD = 6;
 
     @TempDir
     Path temp;

@@ -90,18 +90,18 @@ class FaultMatrixTest {
 
     /**
      * Points per operation the default profile picks besides the commit points (see {@link FaultPoints#sample}): about
-     * 6 on the local filesystem.
+     * 4 on the local filesystem.
      */
     int sampledPointsPerOperation() {
-        return 6;
+        return 4;
     }
 
     /**
-     * Commit points per operation the default profile fails: every one on the local filesystem up to 8, which only the
+     * Commit points per operation the default profile fails: every one on the local filesystem up to 6, which only the
      * key index's fold and merge exceed (they commit one entry per shard, the same calls at each).
      */
     int sampledCommitPointsPerOperation() {
-        return 8;
+        return 6;
     }
 
     /**
