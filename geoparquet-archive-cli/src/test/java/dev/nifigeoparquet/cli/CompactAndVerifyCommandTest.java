@@ -24,14 +24,7 @@ class CompactAndVerifyCommandTest {
 
     @Test
     void compactsAppendedFilesAndVerifiesTheResult() throws Exception {
-        Path archive = temp.resolve("parcels");
-        Parcels.initKeyed(archive, temp, "--h3-resolution", 3);
-        for (int batch = 0; batch < 3; batch++) {
-            List<Group> rows = Parcels.generate(3, batch * 400, batch * 400 + 400);
-            Path delta = Parcels.write(temp.resolve("batch-" + batch + ".parquet"), SyntheticParcels.schema(), rows);
-            Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q")
-                    .expect(0);
-        }
+        Path archive = archiveOfThreeAppends();
         Map<String, Long> filesBefore = filesPerPartition(archive);
         assertTrue(
                 filesBefore.values().stream().anyMatch(files -> files >= 3),
@@ -61,14 +54,7 @@ class CompactAndVerifyCommandTest {
 
     @Test
     void compactionAlongAHilbertCurveChangesNoRowAndAnUnknownOrderIsAUsageError() throws Exception {
-        Path archive = temp.resolve("parcels");
-        Parcels.initKeyed(archive, temp, "--h3-resolution", 3);
-        for (int batch = 0; batch < 3; batch++) {
-            List<Group> rows = Parcels.generate(3, batch * 400, batch * 400 + 400);
-            Path delta = Parcels.write(temp.resolve("batch-" + batch + ".parquet"), SyntheticParcels.schema(), rows);
-            Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q")
-                    .expect(0);
-        }
+        Path archive = archiveOfThreeAppends();
         Map<String, Double> areas = Parcels.areas(archive);
 
         String unknown = Cli.run("compact", "--archive", archive, "--row-order", "z-order")
@@ -134,5 +120,18 @@ class CompactAndVerifyCommandTest {
             }
         }
         return files;
+    }
+
+    /** A keyed archive that took 1,200 parcels in three appends, so its partitions hold several files. */
+    private Path archiveOfThreeAppends() throws Exception {
+        Path archive = temp.resolve("parcels");
+        Parcels.initKeyed(archive, temp, "--h3-resolution", 3);
+        for (int batch = 0; batch < 3; batch++) {
+            List<Group> rows = Parcels.generate(3, batch * 400, batch * 400 + 400);
+            Path delta = Parcels.write(temp.resolve("batch-" + batch + ".parquet"), SyntheticParcels.schema(), rows);
+            Cli.run("apply", "--archive", archive, "--mode", "append", "--delta", delta, "-q")
+                    .expect(0);
+        }
+        return archive;
     }
 }
