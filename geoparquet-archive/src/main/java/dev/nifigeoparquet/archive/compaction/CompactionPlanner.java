@@ -15,13 +15,32 @@ import java.util.Objects;
  * consecutive eligible files below the target size are packed, in order, into groups whose sizes add up to at
  * most the target; a group of one file would be rewritten for nothing and is dropped. A file that is not
  * eligible, or already at the target size, ends a run, so rows never change order.
+ *
+ * <p>For a spatial {@link RowOrder} a group may hold up to {@value #SPATIAL_GROUP_TARGETS} times the target size and
+ * is written as several files of the target size: the rows are ordered across the whole group, so each output file
+ * covers its own part of the partition. Groups bounded by the target would each be ordered on their own, every output
+ * file would span the whole partition, and a query box would meet a row group in each of them.
  */
 public final class CompactionPlanner {
 
-    private final CompactionPolicy policy;
+    /** How many target-sized files' bytes one spatially ordered group may hold (its rank arrays stay small). */
+    static final int SPATIAL_GROUP_TARGETS = 8;
 
+    private final CompactionPolicy policy;
+    private final long groupBytes;
+
+    /** Groups of at most the target size, for compaction in input order. */
     public CompactionPlanner(CompactionPolicy policy) {
+        this(policy, RowOrder.INPUT);
+    }
+
+    /** Groups sized for compaction in {@code order}. */
+    public CompactionPlanner(CompactionPolicy policy, RowOrder order) {
         this.policy = Objects.requireNonNull(policy, "policy");
+        long target = policy.targetFileBytes();
+        this.groupBytes = order == RowOrder.INPUT
+                ? target
+                : target > Long.MAX_VALUE / SPATIAL_GROUP_TARGETS ? Long.MAX_VALUE : target * SPATIAL_GROUP_TARGETS;
     }
 
     public CompactionPolicy policy() {
@@ -62,8 +81,7 @@ public final class CompactionPlanner {
                     state.version(),
                     files.size(),
                     eligible,
-                    "qualifies, but no two consecutive eligible files fit together in " + policy.targetFileBytes()
-                            + " bytes");
+                    "qualifies, but no two consecutive eligible files fit together in " + groupBytes + " bytes");
         }
         return new PartitionPlan(cell, state.version(), files.size(), eligible, groups, null);
     }
@@ -78,7 +96,7 @@ public final class CompactionPlanner {
                 binBytes = 0;
                 continue;
             }
-            if (!policy.fitsInBin(binBytes, file.bytes())) {
+            if (binBytes + file.bytes() > groupBytes) {
                 close(cell, bin, groups);
                 binBytes = 0;
             }

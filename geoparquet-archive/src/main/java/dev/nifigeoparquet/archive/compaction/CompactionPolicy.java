@@ -65,9 +65,4 @@ public record CompactionPolicy(int minFiles, double smallFileFraction, long targ
     public boolean enoughSmallFiles(int smallEligibleFiles) {
         return smallEligibleFiles >= MIN_SMALL_FILES;
     }
-
-    /** Whether a bin already holding {@code binBytes} can take a file of {@code fileBytes}. */
-    public boolean fitsInBin(long binBytes, long fileBytes) {
-        return binBytes + fileBytes <= targetFileBytes;
-    }
 }

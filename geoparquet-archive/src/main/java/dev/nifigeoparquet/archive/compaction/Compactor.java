@@ -49,8 +49,10 @@ public final class Compactor {
 
     public Compactor(GeoParquetArchive archive, CompactionOptions options) {
         this.archive = Objects.requireNonNull(archive, "archive");
-        this.planner = new CompactionPlanner(atLeastStorageMinimumAge(
-                options.resolve(archive.descriptor()), archive.storage().minimumObjectAge()));
+        this.planner = new CompactionPlanner(
+                atLeastStorageMinimumAge(
+                        options.resolve(archive.descriptor()), archive.storage().minimumObjectAge()),
+                options.rowOrder());
         this.writerSettings = archive.descriptor()
                 .writer()
                 .withTargetFileBytes(planner.policy().targetFileBytes());
@@ -243,8 +245,8 @@ public final class Compactor {
     }
 
     /**
-     * Writes the files' rows one spatial chunk after another; the writer's row groups hold exactly the row count the
-     * chunks are cut to, so each row group is one chunk. A file without a row of the chunk is not opened for it.
+     * Writes the files' rows one spatial chunk after another, each chunk its own row group (no chunk exceeds the
+     * archive's row-group row count). A file without a row of the chunk is not opened for it.
      */
     private void copyInSpatialChunks(PartitionCommit state, List<DataFileEntry> files, RollingFileWriter writer)
             throws IOException {
@@ -257,6 +259,7 @@ public final class Compactor {
                     copyRows(state, files.get(f), writer, row -> chunks.chunkOf(file, row) == wanted);
                 }
             }
+            writer.endRowGroup();
         }
     }
 

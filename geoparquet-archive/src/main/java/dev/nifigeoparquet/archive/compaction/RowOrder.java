@@ -4,7 +4,10 @@ import dev.nifigeoparquet.archive.error.RejectedInputException;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** The order compaction writes a partition's rows in. */
+/**
+ * The order compaction writes a partition's rows in. A spatial order also ranks larger groups of small files together
+ * ({@link CompactionPlanner}), so each output file covers its own part of the partition.
+ */
 public enum RowOrder {
     /** The input files' order, file after file: compaction changes where rows are stored, nothing else. */
     INPUT,
@@ -22,7 +25,7 @@ public enum RowOrder {
      */
     TILES;
 
-    /** The option's text: {@code input} or {@code hilbert}. */
+    /** The option's text: {@code input}, {@code hilbert} or {@code tiles}. */
     public String optionValue() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -21,14 +21,18 @@ import org.locationtech.jts.shape.fractal.HilbertCode;
 
 /**
  * Which output row group each row of a compaction group belongs to when the rows are ordered spatially, by the centre of
- * their envelope on a 2<sup>16</sup> grid over the group's extent ({@link RowOrder}):
+ * their envelope on a 2<sup>16</sup> grid over the group's extent ({@link RowOrder}). The group needs
+ * {@code ceil(rows / rowsPerChunk)} row groups at the archive's row count; the rows are spread evenly over the chunks
+ * rather than filling all but the last, so no chunk is a thin remainder:
  * <ul>
- * <li>{@link RowOrder#HILBERT}: rows ranked by the Hilbert index of their cell, consecutive ranks filling row groups
- * of the archive's row count;</li>
- * <li>{@link RowOrder#TILES}: sort-tile-recursive packing: rows sorted by x into about the square root of the number
- * of row groups vertical slabs, each slab a whole number of row groups, then by y inside each slab, so each row group
- * is a compact tile and the tiles' extents barely overlap.</li>
+ * <li>{@link RowOrder#HILBERT}: rows ranked by the Hilbert index of their cell and cut into that many equal runs;</li>
+ * <li>{@link RowOrder#TILES}: sort-tile-recursive packing on a near-square grid: rows sorted by x into
+ * {@code ceil(sqrt(needed))} vertical slabs of equal count, each slab sorted by y and cut into as many equal tiles as
+ * make the grid hold at least the needed chunks. A grid of 3 by 3 tiles for 7 needed row groups writes 9 smaller
+ * ones, but each is a compact tile, where 7 would leave slabs of uneven width and a remainder sliver that a query
+ * box meets more often than its share.</li>
  * </ul>
+ * No chunk holds more than {@code rowsPerChunk} rows.
  *
  * <p>Only the assignment to row groups is kept (a few bytes per row), not the rows: a row group's min/max statistics,
  * which readers prune by, do not depend on the order of the rows inside it, so the compactor writes the chunks one
@@ -111,10 +115,13 @@ final class SpatialChunks {
             gridX[i] = none ? maxOrdinate + 1 : gridOrdinate(x[i], extent.getMinX(), extent.getMaxX(), maxOrdinate);
             gridY[i] = none ? maxOrdinate + 1 : gridOrdinate(y[i], extent.getMinY(), extent.getMaxY(), maxOrdinate);
         }
+        int needed = rows == 0 ? 0 : (rows - 1) / rowsPerChunk + 1;
+        int slabs = Math.max(1, (int) Math.ceil(Math.sqrt(needed)));
+        int tilesPerSlab = needed == 0 ? 0 : (needed - 1) / slabs + 1;
+        int chunkCount = order == RowOrder.TILES ? slabs * tilesPerSlab : needed;
         int[] chunkOfRow = order == RowOrder.TILES
-                ? tiles(gridX, gridY, rowsPerChunk)
-                : alongHilbertCurve(gridX, gridY, maxOrdinate, rowsPerChunk);
-        int chunkCount = rows == 0 ? 0 : (rows - 1) / rowsPerChunk + 1;
+                ? tiles(gridX, gridY, slabs, tilesPerSlab)
+                : alongHilbertCurve(gridX, gridY, maxOrdinate, chunkCount);
         List<BitSet> chunksOfFile = new ArrayList<>(files.size());
         for (int f = 0; f < files.size(); f++) {
             BitSet chunks = new BitSet(chunkCount);
@@ -127,7 +134,7 @@ final class SpatialChunks {
         return new SpatialChunks(chunkOfRow, firstRowOfFile, chunksOfFile, chunkCount);
     }
 
-    private static int[] alongHilbertCurve(int[] gridX, int[] gridY, int maxOrdinate, int rowsPerChunk) {
+    private static int[] alongHilbertCurve(int[] gridX, int[] gridY, int maxOrdinate, int chunkCount) {
         long[] ranked = new long[gridX.length];
         for (int i = 0; i < gridX.length; i++) {
             long index = gridX[i] > maxOrdinate
@@ -138,26 +145,22 @@ final class SpatialChunks {
         Arrays.sort(ranked);
         int[] chunkOfRow = new int[gridX.length];
         for (int rank = 0; rank < ranked.length; rank++) {
-            chunkOfRow[(int) (ranked[rank] & ORDINAL_MASK)] = rank / rowsPerChunk;
+            chunkOfRow[(int) (ranked[rank] & ORDINAL_MASK)] = evenShare(rank, ranked.length, chunkCount);
         }
         return chunkOfRow;
     }
 
-    private static int[] tiles(int[] gridX, int[] gridY, int rowsPerChunk) {
+    private static int[] tiles(int[] gridX, int[] gridY, int slabs, int tilesPerSlab) {
         int rows = gridX.length;
-        int chunkCount = rows == 0 ? 0 : (rows - 1) / rowsPerChunk + 1;
-        int slabs = Math.max(1, (int) Math.ceil(Math.sqrt(chunkCount)));
-        long rowsPerSlab = (long) ((chunkCount + slabs - 1) / slabs) * rowsPerChunk;
-        int chunksPerSlab = (int) (rowsPerSlab / rowsPerChunk);
         long[] byX = new long[rows];
         for (int i = 0; i < rows; i++) {
             byX[i] = ((long) gridX[i] << 31) | i;
         }
         Arrays.sort(byX);
         int[] chunkOfRow = new int[rows];
-        for (int slab = 0; (long) slab * rowsPerSlab < rows; slab++) {
-            int from = (int) (slab * rowsPerSlab);
-            int to = (int) Math.min(rows, from + rowsPerSlab);
+        for (int slab = 0; slab < slabs; slab++) {
+            int from = (int) ((long) slab * rows / slabs);
+            int to = (int) ((long) (slab + 1) * rows / slabs);
             long[] byY = new long[to - from];
             for (int r = from; r < to; r++) {
                 int ordinal = (int) (byX[r] & ORDINAL_MASK);
@@ -165,10 +168,16 @@ final class SpatialChunks {
             }
             Arrays.sort(byY);
             for (int rank = 0; rank < byY.length; rank++) {
-                chunkOfRow[(int) (byY[rank] & ORDINAL_MASK)] = slab * chunksPerSlab + rank / rowsPerChunk;
+                chunkOfRow[(int) (byY[rank] & ORDINAL_MASK)] =
+                        slab * tilesPerSlab + evenShare(rank, byY.length, tilesPerSlab);
             }
         }
         return chunkOfRow;
+    }
+
+    /** Which of {@code parts} equal runs of {@code count} ranks the rank falls in; run sizes differ by one at most. */
+    private static int evenShare(int rank, int count, int parts) {
+        return (int) ((long) rank * parts / count);
     }
 
     private static int gridOrdinate(double value, double min, double max, int maxOrdinate) {

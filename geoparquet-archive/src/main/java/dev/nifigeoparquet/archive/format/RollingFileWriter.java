@@ -72,6 +72,14 @@ public final class RollingFileWriter implements Closeable {
         finishFileIfFull();
     }
 
+    /** Ends the current file's row group, if a file is open (see {@link GeoParquetFileWriter#endRowGroup}). */
+    public void endRowGroup() throws IOException {
+        if (current != null) {
+            current.endRowGroup();
+            finishFileIfFull();
+        }
+    }
+
     private GeoParquetFileWriter startFileIfNeeded() throws IOException {
         if (current == null) {
             currentFile = namesToReuse.isEmpty() ? stager.stage() : stager.stageReplacing(namesToReuse.poll());

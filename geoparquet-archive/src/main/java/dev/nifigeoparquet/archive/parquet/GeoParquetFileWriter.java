@@ -279,6 +279,18 @@ public final class GeoParquetFileWriter implements Closeable {
         }
     }
 
+    /**
+     * Closes the current row group now, if it holds any row, so the next row starts a new one: for writers that cut
+     * row groups by content (a spatial tile each) rather than at the configured row count, which stays the maximum.
+     */
+    public void endRowGroup() throws IOException {
+        requireUnfinished();
+        if (rowsInGroup > 0) {
+            flushRowGroup();
+            startRowGroup();
+        }
+    }
+
     /** Whether this writer wrote {@code footer}'s file, so its covering columns were computed here. */
     public static boolean wrote(ParquetFooter footer) {
         return WRITER_MODEL.equals(footer.keyValues().get(WRITER_MODEL_KEY));
