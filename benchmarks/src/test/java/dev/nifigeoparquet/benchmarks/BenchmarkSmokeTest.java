@@ -79,6 +79,7 @@ class BenchmarkSmokeTest {
                 bbox.path("orders").path("hilbert").path("rowsMatched").asLong() > 0,
                 "every query box surrounds a parcel of the partition");
         assertTrue(bbox.path("rowGroupsReadHilbertOverInput").isNumber());
+        assertTrue(bbox.path("bytesReadTilesOverInput").isNumber());
         assertTrue(s.path("routing").path("routeThroughputOverPlainCopy").isNumber());
         assertTrue(
                 s.path("memory").path("nightlyUpsert").path("succeeded").asBoolean(), "nightly upsert under -Xmx256m");
