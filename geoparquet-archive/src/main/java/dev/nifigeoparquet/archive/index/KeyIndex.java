@@ -180,15 +180,27 @@ public final class KeyIndex {
         byText.keySet()
                 .forEach(text -> byShard.computeIfAbsent(shardOf(text), s -> new ArrayList<>())
                         .add(text));
+        // The shards and the journal are read at once on the archive's workers; their records are applied in order,
+        // the journal's last, as one thread would.
+        List<LookupPart> parts = new ArrayList<>();
+        byShard.forEach((shard, texts) -> parts.add(new LookupPart(shard, null, texts)));
+        parts.add(new LookupPart(ArchiveLayout.INDEX_JOURNAL, journal, byText.keySet()));
+        List<List<Group>> records = archive.workers()
+                .mapAll(
+                        parts,
+                        part -> read(
+                                part.pinned() != null
+                                        ? part.pinned()
+                                        : new PartitionLog(archive.storage(), part.log()).latest(),
+                                inCodePointOrder(part.keys())));
         Map<String, Set<String>> cells = new HashMap<>();
-        for (Map.Entry<String, List<String>> shard : byShard.entrySet()) {
-            PartitionCommit state = new PartitionLog(archive.storage(), shard.getKey()).latest();
-            apply(cells, read(state, inCodePointOrder(shard.getValue())));
-        }
-        apply(cells, read(journal, inCodePointOrder(byText.keySet())));
+        records.forEach(read -> apply(cells, read));
         byText.forEach((text, key) -> result.put(key, cells.getOrDefault(text, Set.of())));
         return new Lookup(result, journal);
     }
+
+    /** One part of a lookup: wanted keys of a shard (at its latest version) or of the journal (at {@code pinned}). */
+    private record LookupPart(String log, PartitionCommit pinned, Collection<String> keys) {}
 
     /**
      * The journal's part in a transaction that changes where keys live: one journal file of the operation's records,
