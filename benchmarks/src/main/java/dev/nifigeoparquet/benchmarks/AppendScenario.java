@@ -1,5 +1,7 @@
 package dev.nifigeoparquet.benchmarks;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
@@ -10,7 +12,9 @@ import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +31,8 @@ import org.apache.parquet.io.LocalOutputFile;
  * written here with the engine's Parquet writer.
  */
 final class AppendScenario {
+
+    private static final int REPEATS = 3;
 
     private AppendScenario() {}
 
@@ -53,84 +59,135 @@ final class AppendScenario {
         out.put("appendedFeatures", rows);
         out.put("partitions", delta.rowsByCell().size());
 
-        Path engineRoot = work.resolve("engine");
-        Archives.linkCopy(source.root, engineRoot);
-        GeoParquetArchive archive = Archives.open(engineRoot);
-        Map<String, Archives.FileState> before = Archives.snapshot(engineRoot);
-        var engine = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.APPEND));
-        Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(engineRoot));
-        OperationResult result = engine.value();
-        ObjectNode e = NightlyDeltaScenario.approach(
-                engine.measurement(),
-                result.bytesRead(),
-                change.dataBytesWritten(),
-                change.indexBytesWritten(),
-                change.logBytesWritten(),
-                change.dataFilesWritten(),
-                change.dataFilesRemoved(),
-                result.partitionsTouched().size());
+        // The engine's Append is warmed up on a throwaway copy, like scenario 1's upsert; then each approach runs
+        // REPEATS times, interleaved, on fresh copies, and the run of median time is reported and reconciled.
+        Path warm = work.resolve("warm-up");
+        Archives.linkCopy(source.root, warm);
+        delta.applyIncrementally(Archives.open(warm), WriteMode.APPEND);
+        Archives.deleteTree(warm);
 
-        Path duckRoot = work.resolve("duckdb");
-        Archives.linkCopy(source.root, duckRoot);
-        Path pyRoot = work.resolve("pyarrow-style");
-        Archives.linkCopy(source.root, pyRoot);
-        ObjectNode d;
-        ObjectNode p;
+        List<Run> engineRuns = new ArrayList<>();
+        List<Run> duckRuns = new ArrayList<>();
+        List<Run> pyRuns = new ArrayList<>();
+        GeoParquetArchive archive = Archives.open(source.root);
+        String sql;
+        ObjectNode rec = out.putObject("reconciliation");
         try (DuckDb duck = new DuckDb()) {
             duck.execute("SET enable_geoparquet_conversion = false");
-            long filesBefore = Archives.dataFiles(duckRoot);
-            long bytesBefore = Archives.dataBytes(duckRoot);
-            String sql = "COPY (SELECT " + RowModel.current().columnList("") + ", h3_cell FROM read_parquet("
-                    + DuckDb.literal(deltaFile) + ")) TO " + DuckDb.literal(duckRoot)
-                    + " (FORMAT parquet, PARTITION_BY (h3_cell), APPEND, COMPRESSION zstd, COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 100000)";
-            var duckRun = Probe.measure(() -> {
-                duck.execute(sql);
-                return null;
-            });
-            d = NightlyDeltaScenario.approach(
-                    duckRun.measurement(),
-                    Files.size(deltaFile),
-                    Archives.dataBytes(duckRoot) - bytesBefore,
-                    0,
-                    0,
-                    Archives.dataFiles(duckRoot) - filesBefore,
-                    0,
-                    delta.rowsByCell().size());
-            d.put("sql", sql);
+            sql = null;
+            for (int r = 0; r < REPEATS; r++) {
+                Path engineRoot = work.resolve("engine-" + r);
+                Archives.linkCopy(source.root, engineRoot);
+                GeoParquetArchive copy = Archives.open(engineRoot);
+                Map<String, Archives.FileState> before = Archives.snapshot(engineRoot);
+                var engine = Probe.measure(() -> delta.applyIncrementally(copy, WriteMode.APPEND));
+                Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(engineRoot));
+                OperationResult result = engine.value();
+                engineRuns.add(new Run(
+                        engineRoot,
+                        NightlyDeltaScenario.approach(
+                                engine.measurement(),
+                                result.bytesRead(),
+                                change.dataBytesWritten(),
+                                change.indexBytesWritten(),
+                                change.logBytesWritten(),
+                                change.dataFilesWritten(),
+                                change.dataFilesRemoved(),
+                                result.partitionsTouched().size())));
 
-            var pyRun = Probe.measure(() -> writeOneFilePerPartition(delta, pyRoot, archive));
-            p = NightlyDeltaScenario.approach(
-                    pyRun.measurement(),
-                    0,
-                    pyRun.value(),
-                    0,
-                    0,
-                    delta.rowsByCell().size(),
-                    0,
-                    delta.rowsByCell().size());
+                Path duckRoot = work.resolve("duckdb-" + r);
+                Archives.linkCopy(source.root, duckRoot);
+                long filesBefore = Archives.dataFiles(duckRoot);
+                long bytesBefore = Archives.dataBytes(duckRoot);
+                sql = "COPY (SELECT " + RowModel.current().columnList("") + ", h3_cell FROM read_parquet("
+                        + DuckDb.literal(deltaFile) + ")) TO " + DuckDb.literal(duckRoot)
+                        + " (FORMAT parquet, PARTITION_BY (h3_cell), APPEND, COMPRESSION zstd, COMPRESSION_LEVEL 3,"
+                        + " ROW_GROUP_SIZE 100000)";
+                String statement = sql;
+                var duckRun = Probe.measure(() -> {
+                    duck.execute(statement);
+                    return null;
+                });
+                duckRuns.add(new Run(
+                        duckRoot,
+                        NightlyDeltaScenario.approach(
+                                duckRun.measurement(),
+                                Files.size(deltaFile),
+                                Archives.dataBytes(duckRoot) - bytesBefore,
+                                0,
+                                0,
+                                Archives.dataFiles(duckRoot) - filesBefore,
+                                0,
+                                delta.rowsByCell().size())));
 
-            ObjectNode rec = out.putObject("reconciliation");
+                Path pyRoot = work.resolve("pyarrow-style-" + r);
+                Archives.linkCopy(source.root, pyRoot);
+                var pyRun = Probe.measure(() -> writeOneFilePerPartition(delta, pyRoot, archive));
+                pyRuns.add(new Run(
+                        pyRoot,
+                        NightlyDeltaScenario.approach(
+                                pyRun.measurement(),
+                                0,
+                                pyRun.value(),
+                                0,
+                                0,
+                                delta.rowsByCell().size(),
+                                0,
+                                delta.rowsByCell().size())));
+            }
+            Run engine = Run.median(engineRuns);
+            Run duckdb = Run.median(duckRuns);
+            Run pyarrow = Run.median(pyRuns);
             rec.put("expectedAfter", expected);
-            rec.put("engineCountedByDuckDb", duck.countRows(engineRoot));
-            rec.put("duckdbCountedByDuckDb", duck.countRows(duckRoot));
-            rec.put("pyarrowStyleCountedByDuckDb", duck.countRows(pyRoot));
+            rec.put("engineCountedByDuckDb", duck.countRows(engine.root()));
+            rec.put("duckdbCountedByDuckDb", duck.countRows(duckdb.root()));
+            rec.put("pyarrowStyleCountedByDuckDb", duck.countRows(pyarrow.root()));
             rec.put(
                     "holds",
                     rec.get("engineCountedByDuckDb").asLong() == expected
                             && rec.get("duckdbCountedByDuckDb").asLong() == expected
                             && rec.get("pyarrowStyleCountedByDuckDb").asLong() == expected);
         }
+        ObjectNode e = Run.median(engineRuns).json();
+        ObjectNode d = Run.median(duckRuns).json();
+        ObjectNode p = Run.median(pyRuns).json();
+        e.set("wallSecondsOfEachRun", Run.times(engineRuns));
+        d.set("wallSecondsOfEachRun", Run.times(duckRuns));
+        p.set("wallSecondsOfEachRun", Run.times(pyRuns));
+        d.put("sql", sql);
+        out.put("repeats", REPEATS);
         ObjectNode approaches = out.putObject("approaches");
         approaches.set("engineAppend", e);
         approaches.set("duckdbPartitionedAppend", d);
         approaches.set("pyarrowStyleNewFilePerPartition", p);
         ObjectNode ratios = out.putObject("ratios");
-        double seconds = engine.measurement().seconds();
+        double seconds = e.get("wallSeconds").asDouble();
         ratios.put("engineTimeOverDuckDb", seconds / d.get("wallSeconds").asDouble());
         ratios.put("engineTimeOverPyarrowStyle", seconds / p.get("wallSeconds").asDouble());
         ratios.put(
                 "engineDataBytesOverDuckDb",
                 e.get("dataBytesWritten").asDouble() / d.get("dataBytesWritten").asDouble());
+    }
+
+    /** One run of an approach on its own copy of the archive. */
+    private record Run(Path root, ObjectNode json) {
+
+        double seconds() {
+            return json.get("wallSeconds").asDouble();
+        }
+
+        /** The run of median wall time (the middle one of three). */
+        static Run median(List<Run> runs) {
+            List<Run> sorted = new ArrayList<>(runs);
+            sorted.sort(Comparator.comparingDouble(Run::seconds));
+            return sorted.get(sorted.size() / 2);
+        }
+
+        static ArrayNode times(List<Run> runs) {
+            ArrayNode times = JsonNodeFactory.instance.arrayNode();
+            runs.forEach(run -> times.add(run.seconds()));
+            return times;
+        }
     }
 
     /** pyarrow's append, in Java: a new uniquely named file in each touched partition; no key check, no commit. */
