@@ -3,6 +3,7 @@ package dev.nifigeoparquet.benchmarks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.keying.CellBatches;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
@@ -34,6 +35,9 @@ final class RoutingScenario {
      */
     private static final ColumnEncodings PER_CELL_ENCODINGS =
             ColumnEncodings.defaults().withDictionary(false);
+
+    /** As RouteByH3Cell holds at most. */
+    private static final int BATCHED_ROWS = 4096;
 
     private RoutingScenario() {}
 
@@ -127,7 +131,10 @@ final class RoutingScenario {
         return hash;
     }
 
-    /** Routes every row to its cell's file; returns the number of cells. */
+    /**
+     * Routes every row to its cell's file, handing rows to the writers in batches per cell as RouteByH3Cell does
+     * ({@link CellBatches}, at most {@value #BATCHED_ROWS} rows held); returns the number of cells.
+     */
     private static long route(Path input, Path outputRoot) throws IOException {
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         Map<String, GeoParquetFileWriter> writers = new HashMap<>();
@@ -135,26 +142,32 @@ final class RoutingScenario {
             GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
             GeometryCodec codec = GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
             FooterEntries footer = reader.footer().canonicalEntries();
+            CellBatches<Group> batches =
+                    new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, BATCHED_ROWS, (cell, rows) -> {
+                        GeoParquetFileWriter writer = writers.get(cell);
+                        if (writer == null) {
+                            Path dir = outputRoot.resolve("h3_cell=" + cell);
+                            Files.createDirectories(dir);
+                            Path file = dir.resolve("part-0.parquet");
+                            writer = GeoParquetFileWriter.create(
+                                    new LocalOutputFile(file),
+                                    file.toString(),
+                                    reader.footer().schema(),
+                                    footer,
+                                    WriterSettings.defaults(),
+                                    PER_CELL_ENCODINGS);
+                            writers.put(cell, writer);
+                        }
+                        for (Group row : rows) {
+                            writer.write(row);
+                        }
+                    });
             long index = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                 Group row = it.next();
-                String cell = keyer.cellOf(codec.decode(row, index++), SourceCrs.CRS84);
-                GeoParquetFileWriter writer = writers.get(cell);
-                if (writer == null) {
-                    Path dir = outputRoot.resolve("h3_cell=" + cell);
-                    Files.createDirectories(dir);
-                    Path file = dir.resolve("part-0.parquet");
-                    writer = GeoParquetFileWriter.create(
-                            new LocalOutputFile(file),
-                            file.toString(),
-                            reader.footer().schema(),
-                            footer,
-                            WriterSettings.defaults(),
-                            PER_CELL_ENCODINGS);
-                    writers.put(cell, writer);
-                }
-                writer.write(row);
+                batches.add(keyer.cellOf(codec.decode(row, index++), SourceCrs.CRS84), row);
             }
+            batches.flush();
             for (GeoParquetFileWriter writer : writers.values()) {
                 writer.finish();
             }

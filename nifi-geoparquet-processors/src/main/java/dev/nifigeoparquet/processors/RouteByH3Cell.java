@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.processors;
 
+import dev.nifigeoparquet.archive.keying.CellBatches;
 import dev.nifigeoparquet.archive.keying.CrsReprojector;
 import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
@@ -155,6 +156,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     static final String COUNTER_RECORDS_ROUTED = "Records Routed";
     static final String COUNTER_RECORDS_FAILED = "Records Not Keyed";
     static final String COUNTER_CELLS_TOUCHED = "Cells Touched";
+
+    /** Records held for their cells' writers at most: a few MiB of records, whatever the cells. */
+    private static final int MAX_BATCHED_RECORDS = 4096;
 
     /** Output geometry field when no archive service names one and the geometry does not come from a named field. */
     static final String DEFAULT_GEOMETRY_FIELD = "geometry";
@@ -735,7 +739,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     /**
      * One further read: writes the records of the cells in {@code window}, at most that many writers open at once.
-     * Every cell's content passes through a SHA-256 digest on its way out, which becomes the cell's delta id.
+     * Records reach their cell's writer in batches ({@link CellBatches}), at most {@value #MAX_BATCHED_RECORDS} held at
+     * once, in the order they were read. Every cell's content passes through a SHA-256 digest on its way out, which
+     * becomes the cell's delta id.
      */
     private List<CellOutput> writeCells(
             ProcessSession session,
@@ -757,6 +763,17 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             try (InputStream in = session.read(original);
                     RecordReader reader = readerFactory.createRecordReader(
                             original.getAttributes(), in, original.getSize(), getLogger())) {
+                // Every cell of the window holds records (the first read found them), so all are opened now.
+                for (String cell : window) {
+                    open.put(cell, OpenCell.open(session, original, writerFactory, writeSchema, getLogger(), created));
+                }
+                CellBatches<KeyedRecord> batches =
+                        new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, MAX_BATCHED_RECORDS, (cell, batch) -> {
+                            RecordSetWriter writer = open.get(cell).writer();
+                            for (KeyedRecord keyed : batch) {
+                                writer.write(withGeometry(keyed.record(), writeSchema, keyed.wkb()));
+                            }
+                        });
                 Record record;
                 while ((record = reader.nextRecord()) != null) {
                     CellRouting.Keyed keyed;
@@ -768,13 +785,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                     if (!open.containsKey(keyed.cell())) {
                         continue; // another window's cell
                     }
-                    OpenCell cell = open.get(keyed.cell());
-                    if (cell == null) {
-                        cell = OpenCell.open(session, original, writerFactory, writeSchema, getLogger(), created);
-                        open.put(keyed.cell(), cell);
-                    }
-                    cell.writer().write(withGeometry(record, writeSchema, keyed.wkb()));
+                    batches.add(keyed.cell(), new KeyedRecord(record, keyed.wkb()));
                 }
+                batches.flush();
             }
             for (String cell : window) {
                 OpenCell written = open.get(cell);
@@ -798,6 +811,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         }
         return outputs;
     }
+
+    /** A record waiting for its cell's writer, with its geometry as WKB. */
+    private record KeyedRecord(Record record, byte[] wkb) {}
 
     /** A cell FlowFile being written: its writer and the digest of what reaches the content. */
     private record OpenCell(FlowFile flowFile, RecordSetWriter writer, DigestOutputStream out) {
