@@ -23,7 +23,10 @@ import java.util.Objects;
  */
 public final class CompactionPlanner {
 
-    /** How many target-sized files' bytes one spatially ordered group may hold (its rank arrays stay small). */
+    /**
+     * How many target-sized files' bytes one spatially ordered group may hold: ranking holds about 40 bytes per row of
+     * the group, so 8 files of the default 128 MiB (about 2.5 million realistic parcels) rank in about 100 MB.
+     */
     static final int SPATIAL_GROUP_TARGETS = 8;
 
     private final CompactionPolicy policy;
