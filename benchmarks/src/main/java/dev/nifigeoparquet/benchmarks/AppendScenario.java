@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
-import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
@@ -74,6 +73,9 @@ final class AppendScenario {
         GeoParquetArchive archive = Archives.open(source.root);
         String sql;
         ObjectNode rec = out.putObject("reconciliation");
+        ObjectNode e;
+        ObjectNode d;
+        ObjectNode p;
         try (DuckDb duck = new DuckDb()) {
             duck.execute("SET enable_geoparquet_conversion = false");
             sql = null;
@@ -84,18 +86,7 @@ final class AppendScenario {
                 Map<String, Archives.FileState> before = Archives.snapshot(engineRoot);
                 var engine = Probe.measure(() -> delta.applyIncrementally(copy, WriteMode.APPEND));
                 Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(engineRoot));
-                OperationResult result = engine.value();
-                engineRuns.add(new Run(
-                        engineRoot,
-                        NightlyDeltaScenario.approach(
-                                engine.measurement(),
-                                result.bytesRead(),
-                                change.dataBytesWritten(),
-                                change.indexBytesWritten(),
-                                change.logBytesWritten(),
-                                change.dataFilesWritten(),
-                                change.dataFilesRemoved(),
-                                result.partitionsTouched().size())));
+                engineRuns.add(new Run(engineRoot, NightlyDeltaScenario.engineApproach(engine, change)));
 
                 Path duckRoot = work.resolve("duckdb-" + r);
                 Archives.linkCopy(source.root, duckRoot);
@@ -149,10 +140,10 @@ final class AppendScenario {
                     rec.get("engineCountedByDuckDb").asLong() == expected
                             && rec.get("duckdbCountedByDuckDb").asLong() == expected
                             && rec.get("pyarrowStyleCountedByDuckDb").asLong() == expected);
+            e = engine.json();
+            d = duckdb.json();
+            p = pyarrow.json();
         }
-        ObjectNode e = Run.median(engineRuns).json();
-        ObjectNode d = Run.median(duckRuns).json();
-        ObjectNode p = Run.median(pyRuns).json();
         e.set("wallSecondsOfEachRun", Run.times(engineRuns));
         d.set("wallSecondsOfEachRun", Run.times(duckRuns));
         p.set("wallSecondsOfEachRun", Run.times(pyRuns));

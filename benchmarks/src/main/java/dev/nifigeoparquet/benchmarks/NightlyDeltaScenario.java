@@ -401,16 +401,7 @@ final class NightlyDeltaScenario {
 
         /** The run as an approach of the results (see {@link #approach}). */
         ObjectNode json() {
-            OperationResult result = timed.value();
-            return approach(
-                    timed.measurement(),
-                    result.bytesRead(),
-                    change.dataBytesWritten(),
-                    change.indexBytesWritten(),
-                    change.logBytesWritten(),
-                    change.dataFilesWritten(),
-                    change.dataFilesRemoved(),
-                    result.partitionsTouched().size());
+            return engineApproach(timed, change);
         }
 
         /** The run of median wall time; the others' copies are deleted. */
@@ -426,6 +417,20 @@ final class NightlyDeltaScenario {
             }
             return median;
         }
+    }
+
+    /** An engine operation as an approach: what it read and counted, and what changed on disk. */
+    static ObjectNode engineApproach(Probe.Timed<OperationResult> timed, Archives.DiskChange change) {
+        OperationResult result = timed.value();
+        return approach(
+                timed.measurement(),
+                result.bytesRead(),
+                change.dataBytesWritten(),
+                change.indexBytesWritten(),
+                change.logBytesWritten(),
+                change.dataFilesWritten(),
+                change.dataFilesRemoved(),
+                result.partitionsTouched().size());
     }
 
     static ObjectNode approach(

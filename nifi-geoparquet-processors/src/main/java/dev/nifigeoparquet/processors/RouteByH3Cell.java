@@ -754,9 +754,6 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             List<FlowFile> created)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         Map<String, OpenCell> open = new HashMap<>();
-        for (String cell : window) {
-            open.put(cell, null);
-        }
         RecordSchema writeSchema = writerFactory.getSchema(original.getAttributes(), outputSchema);
         List<CellOutput> outputs = new ArrayList<>(window.size());
         try {
