@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.processors;
 
+import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
 import dev.nifigeoparquet.archive.keying.CellBatches;
 import dev.nifigeoparquet.archive.keying.CrsReprojector;
 import dev.nifigeoparquet.archive.keying.DeclaredCrs;
@@ -27,6 +28,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.SupportsBatching;
@@ -160,6 +164,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     /** Records held for their cells' writers at most: a few MiB of records, whatever the cells. */
     private static final int MAX_BATCHED_RECORDS = 4096;
 
+    /** Records keyed ahead of the writing at a time; three such blocks are held at most (see {@link ComputeAhead}). */
+    private static final int KEYED_AHEAD_RECORDS = ComputeAhead.DEFAULT_BLOCK_SIZE;
+
     /** Output geometry field when no archive service names one and the geometry does not come from a named field. */
     static final String DEFAULT_GEOMETRY_FIELD = "geometry";
 
@@ -290,6 +297,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     private volatile String outputGeometryField;
     /** The top-level field the geometry was read from, which the output drops; null for lon/lat or nested fields. */
     private volatile String sourceGeometryField;
+    /** Where records are keyed beside the reading and writing; see {@link #keyingThreads}. */
+    private volatile ExecutorService keyingThreads;
 
     private static Validator fieldPathValidator() {
         return (subject, input, context) -> {
@@ -369,6 +378,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     @OnScheduled
     public void onScheduled(ProcessContext context) {
+        keyingThreads = keyingThreads(context.getMaxConcurrentTasks());
         GeoParquetArchiveService service = archiveService(context);
         routing = routingFor(context, service);
         outputGeometryField = outputGeometryField(context, service);
@@ -383,6 +393,24 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     @OnStopped
     public void onStopped() {
         routing = null;
+        if (keyingThreads != null) {
+            keyingThreads.shutdownNow(); // idle: no task runs once the processor has stopped
+            keyingThreads = null;
+        }
+    }
+
+    /**
+     * One keying thread per concurrent task: each task reads and writes on its own thread while its records are decoded,
+     * reprojected and keyed on another, a block ahead, so routing uses a second core.
+     */
+    private ExecutorService keyingThreads(int concurrentTasks) {
+        AtomicInteger count = new AtomicInteger();
+        String name = getClass().getSimpleName() + "[" + getIdentifier() + "] keying ";
+        return Executors.newFixedThreadPool(Math.max(1, concurrentTasks), runnable -> {
+            Thread thread = new Thread(runnable, name + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     private static GeoParquetArchiveService archiveService(PropertyContext context) {
@@ -609,29 +637,63 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             ProcessSession session, FlowFile original, RecordReaderFactory readerFactory, CellRouting.Task task)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         TreeMap<String, Long> perCell = new TreeMap<>();
-        Map<String, Long> perReason = new TreeMap<>();
-        long failed = 0;
-        String firstFailure = null;
+        UnkeyableTally unkeyable = new UnkeyableTally();
         RecordSchema outputSchema;
         try (InputStream in = session.read(original);
                 RecordReader reader = readerFactory.createRecordReader(
                         original.getAttributes(), in, original.getSize(), getLogger())) {
             requireDeclaredCrs(reader, original);
             outputSchema = outputSchema(reader.getSchema());
-            Record record;
-            while ((record = reader.nextRecord()) != null) {
-                try {
-                    perCell.merge(task.cellOf(record), 1L, Long::sum);
-                } catch (UnkeyableRecordException e) {
-                    perReason.merge(e.reason(), 1L, Long::sum);
-                    failed++;
-                    if (firstFailure == null) {
-                        firstFailure = e.getMessage();
-                    }
+            try (ComputeAhead<Record, Keying> keyed =
+                    new ComputeAhead<>(keyingThreads, KEYED_AHEAD_RECORDS, Keying.of(task), (record, keying) -> {
+                        if (keying.cell() != null) {
+                            perCell.merge(keying.cell(), 1L, Long::sum);
+                        } else {
+                            unkeyable.count(keying.failure());
+                        }
+                    })) {
+                Record record;
+                while ((record = reader.nextRecord()) != null) {
+                    keyed.add(record);
                 }
+                keyed.finish();
             }
         }
-        return new Scan(perCell, outputSchema, failed == 0 ? null : new Unkeyable(failed, perReason, firstFailure));
+        return new Scan(perCell, outputSchema, unkeyable.result());
+    }
+
+    /** Counts the records that cannot be keyed, by reason, keeping the first one's message. */
+    private static final class UnkeyableTally {
+        private final Map<String, Long> perReason = new TreeMap<>();
+        private long count;
+        private String first;
+
+        void count(UnkeyableRecordException failure) {
+            perReason.merge(failure.reason(), 1L, Long::sum);
+            count++;
+            if (first == null) {
+                first = failure.getMessage();
+            }
+        }
+
+        /** What was counted, or null when every record was keyed. */
+        Unkeyable result() {
+            return count == 0 ? null : new Unkeyable(count, perReason, first);
+        }
+    }
+
+    /** A record's cell, or why it has none. */
+    private record Keying(String cell, UnkeyableRecordException failure) {
+
+        static ComputeAhead.Function<Record, Keying> of(CellRouting.Task task) {
+            return record -> {
+                try {
+                    return new Keying(task.cellOf(record), null);
+                } catch (UnkeyableRecordException e) {
+                    return new Keying(null, e);
+                }
+            };
+        }
     }
 
     /**
@@ -739,9 +801,10 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     /**
      * One further read: writes the records of the cells in {@code window}, at most that many writers open at once.
-     * Records reach their cell's writer in batches ({@link CellBatches}), at most {@value #MAX_BATCHED_RECORDS} held at
-     * once, in the order they were read. Every cell's content passes through a SHA-256 digest on its way out, which
-     * becomes the cell's delta id.
+     * Records are keyed and given their WKB a block ahead on a keying thread ({@link ComputeAhead}), and reach their
+     * cell's writer in batches ({@link CellBatches}), at most {@value #MAX_BATCHED_RECORDS} held at once, in the order
+     * they were read. Every cell's content passes through a SHA-256 digest on its way out, which becomes the cell's
+     * delta id.
      */
     private List<CellOutput> writeCells(
             ProcessSession session,
@@ -764,25 +827,28 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 for (String cell : window) {
                     open.put(cell, OpenCell.open(session, original, writerFactory, writeSchema, getLogger(), created));
                 }
-                CellBatches<KeyedRecord> batches =
+                CellBatches<Record> batches =
                         new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, MAX_BATCHED_RECORDS, (cell, batch) -> {
                             RecordSetWriter writer = open.get(cell).writer();
-                            for (KeyedRecord keyed : batch) {
-                                writer.write(withGeometry(keyed.record(), writeSchema, keyed.wkb()));
+                            for (Record record : batch) {
+                                writer.write(record);
                             }
                         });
-                Record record;
-                while ((record = reader.nextRecord()) != null) {
-                    CellRouting.Keyed keyed;
-                    try {
-                        keyed = task.key(record);
-                    } catch (UnkeyableRecordException e) {
-                        continue; // written to the failure FlowFile by the first read
+                Set<String> windowCells = Set.copyOf(window);
+                try (ComputeAhead<Record, Routed> routed = new ComputeAhead<>(
+                        keyingThreads,
+                        KEYED_AHEAD_RECORDS,
+                        record -> routed(task, record, windowCells, writeSchema),
+                        (record, out) -> {
+                            if (out != null) {
+                                batches.add(out.cell(), out.record());
+                            }
+                        })) {
+                    Record record;
+                    while ((record = reader.nextRecord()) != null) {
+                        routed.add(record);
                     }
-                    if (!open.containsKey(keyed.cell())) {
-                        continue; // another window's cell
-                    }
-                    batches.add(keyed.cell(), new KeyedRecord(record, keyed.wkb()));
+                    routed.finish();
                 }
                 batches.flush();
             }
@@ -809,8 +875,24 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         return outputs;
     }
 
-    /** A record waiting for its cell's writer, with its geometry as WKB. */
-    private record KeyedRecord(Record record, byte[] wkb) {}
+    /** A record as it leaves for its cell's writer: with its geometry as WKB in the archive's CRS. */
+    private record Routed(String cell, Record record) {}
+
+    /**
+     * The record as written to its cell, or null when it belongs to another window's cell or cannot be keyed (the
+     * first read sent it to the failure FlowFile).
+     */
+    private Routed routed(CellRouting.Task task, Record record, Set<String> window, RecordSchema writeSchema) {
+        CellRouting.Keyed keyed;
+        try {
+            keyed = task.key(record);
+        } catch (UnkeyableRecordException e) {
+            return null;
+        }
+        return window.contains(keyed.cell())
+                ? new Routed(keyed.cell(), withGeometry(record, writeSchema, keyed.wkb()))
+                : null;
+    }
 
     /** A cell FlowFile being written: its writer and the digest of what reaches the content. */
     private record OpenCell(FlowFile flowFile, RecordSetWriter writer, DigestOutputStream out) {

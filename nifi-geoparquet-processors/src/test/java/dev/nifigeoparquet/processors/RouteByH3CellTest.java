@@ -275,6 +275,75 @@ class RouteByH3CellTest {
     }
 
     @Test
+    void aLargeInputKeepsEachCellsRecordOrderAndItsFailuresAcrossTheKeyingThreadsBlocks() throws Exception {
+        // Far more records than the blocks keyed ahead (1,024 each), spread over 4 cities, every 97th unkeyable.
+        double[][] cities = {{13.4, 52.5}, {-74.0, 40.7}, {2.35, 48.85}, {139.7, 35.7}};
+        int records = 9_000;
+        ArrayNode input = JSON.createArrayNode();
+        int unkeyable = 0;
+        for (int i = 0; i < records; i++) {
+            double[] city = cities[(i * 7 + i / 13) % cities.length];
+            ObjectNode record = JSON.createObjectNode().put("id", "r" + i).put("seq", i);
+            if (i % 97 == 0) {
+                record.put("wkt", "POINT (13.4");
+                unkeyable++;
+            } else {
+                record.put("wkt", "POINT (" + city[0] + " " + city[1] + ")");
+            }
+            input.add(record);
+        }
+        runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.WKT);
+        runner.setProperty(RouteByH3Cell.GEOMETRY_FIELD, "wkt");
+        runner.setThreadCount(2);
+        runner.enqueue(input.toString());
+        runner.run(1, false);
+        assertTrue(keyingThreads() > 0, "the records were keyed on the processor's keying threads");
+        runner.stop();
+
+        runner.assertTransferCount(RouteByH3Cell.REL_SUCCESS, cities.length);
+        runner.assertTransferCount(RouteByH3Cell.REL_FAILURE, 1);
+        long routed = 0;
+        for (MockFlowFile cell : runner.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS)) {
+            int previous = -1;
+            for (JsonNode record : JSON.readTree(cell.getContent())) {
+                int seq = record.get("seq").asInt();
+                assertTrue(
+                        seq > previous,
+                        "records leave in input order within their cell: " + seq + " after " + previous);
+                assertTrue(seq % 97 != 0, "an unkeyable record was routed: " + seq);
+                previous = seq;
+                routed++;
+            }
+            assertEquals(
+                    Long.parseLong(cell.getAttribute("record.count")),
+                    JSON.readTree(cell.getContent()).size());
+        }
+        assertEquals(records - unkeyable, routed);
+        MockFlowFile failure =
+                runner.getFlowFilesForRelationship(RouteByH3Cell.REL_FAILURE).get(0);
+        assertEquals(String.valueOf(unkeyable), failure.getAttribute("record.count"));
+        assertTrue(
+                failure.getAttribute("error.message")
+                        .startsWith(unkeyable + " of " + records
+                                + " records could not be keyed, by reason {INVALID_GEOMETRY=" + unkeyable + "}"),
+                failure.getAttribute("error.message"));
+
+        // Once the processor has stopped, its keying threads are gone.
+        long left = keyingThreads();
+        for (int wait = 0; wait < 100 && left > 0; wait++) {
+            Thread.sleep(20);
+            left = keyingThreads();
+        }
+        assertEquals(0, left, "keying threads left after the processor stopped");
+    }
+
+    private static long keyingThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("RouteByH3Cell[") && thread.isAlive())
+                .count();
+    }
+
+    @Test
     void nonFiniteCoordinatesAreRefusedWithTheirReason() throws Exception {
         runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.LON_LAT);
         ArrayNode input = JSON.createArrayNode();
