@@ -592,9 +592,12 @@ final class Summary {
                                     : "absent.\n");
         }
         if (!r.isMissingNode()) {
-            md.append(
-                    "\n## Scenario 4: routing (one thread)\n\n| pass | features/s | µs/feature |\n| --- | --- | --- |\n");
-            for (String pass : List.of("plainCopy", "readAndDecode", "readDecodeAndKey", "route")) {
+            md.append("\n## Scenario 4: routing\n\nThe route keys each block of rows on a helper thread while the"
+                    + " caller reads and writes, as RouteByH3Cell does; routeOnOneThread does everything on one thread."
+                    + " CPU time counts every thread.\n\n| pass | features/s | µs/feature | CPU µs/feature |\n"
+                    + "| --- | --- | --- | --- |\n");
+            for (String pass : List.of("plainCopy", "readAndDecode", "readDecodeAndKey", "routeOnOneThread", "route")) {
+                JsonNode cpu = r.path("cpuMicrosecondsPerFeature").path(pass);
                 md.append("| ")
                         .append(pass)
                         .append(" | ")
@@ -604,7 +607,17 @@ final class Summary {
                                 r.path("featuresPerSecond").path(pass).asDouble()))
                         .append(" | ")
                         .append(f(r.path("microsecondsPerFeature").path(pass).asDouble()))
+                        .append(" | ")
+                        .append(cpu.isMissingNode() ? "–" : f(cpu.asDouble()))
                         .append(" |\n");
+            }
+            if (r.has("routeOnOneThreadThroughputOverPlainCopy")) {
+                md.append("\nRoute / plain copy throughput: ")
+                        .append(pct(r.path("routeThroughputOverPlainCopy").asDouble()))
+                        .append(" with the keying thread, ")
+                        .append(pct(r.path("routeOnOneThreadThroughputOverPlainCopy")
+                                .asDouble()))
+                        .append(" on one thread.\n");
             }
         }
         JsonNode jmh = root.path("jmh");

@@ -81,6 +81,14 @@ class BenchmarkSmokeTest {
         assertTrue(bbox.path("rowGroupsReadHilbertOverInput").isNumber());
         assertTrue(bbox.path("bytesReadTilesOverInput").isNumber());
         assertTrue(s.path("routing").path("routeThroughputOverPlainCopy").isNumber());
+        assertTrue(s.path("routing")
+                .path("routeOnOneThreadThroughputOverPlainCopy")
+                .isNumber());
+        assertTrue(s.path("routing")
+                        .path("cpuMicrosecondsPerFeature")
+                        .path("route")
+                        .asDouble()
+                > 0);
         assertTrue(
                 s.path("memory").path("nightlyUpsert").path("succeeded").asBoolean(), "nightly upsert under -Xmx256m");
         assertTrue(
