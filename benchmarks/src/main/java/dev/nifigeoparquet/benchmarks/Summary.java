@@ -193,6 +193,24 @@ final class Summary {
                         x(ratios.path("timeOneThreadOverAllThreads").asDouble()),
                         ratios.path("timeOneThreadOverAllThreads").asDouble() >= 1.7);
             }
+            if (ratios.has("timeDuckDbOverIncrementalWarmService")) {
+                row(
+                        md,
+                        "(S1 same, on an archive warmed as a NiFi archive service's is: naive / incremental, DuckDB /"
+                                + " incremental, 1 thread / all)",
+                        x(ratios.path("timeNaiveOverIncrementalWarmService").asDouble()) + ", "
+                                + x(ratios.path("timeDuckDbOverIncrementalWarmService")
+                                        .asDouble()) + ", "
+                                + x(ratios.path("timeOneThreadOverAllThreadsWarmService")
+                                        .asDouble()),
+                        ratios.path("timeNaiveOverIncrementalWarmService").asDouble() >= 40
+                                && ratios.path("timeDuckDbOverIncrementalWarmService")
+                                                .asDouble()
+                                        >= 20
+                                && ratios.path("timeOneThreadOverAllThreadsWarmService")
+                                                .asDouble()
+                                        >= 1.7);
+            }
             row(
                     md,
                     "S1 reconciliation (DuckDB counts, engine verification, same rows as both full rewrites)",
@@ -227,6 +245,13 @@ final class Summary {
                     "S2 append within 2x of DuckDB's partitioned APPEND, key-checked and fsynced",
                     x(appendRatios.path("engineTimeOverDuckDb").asDouble()),
                     appendRatios.path("engineTimeOverDuckDb").asDouble() <= 2);
+        }
+        if (appendRatios.has("engineWarmServiceTimeOverDuckDb")) {
+            row(
+                    md,
+                    "(S2 same, on an archive warmed as a NiFi archive service's is)",
+                    x(appendRatios.path("engineWarmServiceTimeOverDuckDb").asDouble()),
+                    appendRatios.path("engineWarmServiceTimeOverDuckDb").asDouble() <= 2);
         }
         JsonNode pruning = s.path("compaction").path("bboxQuery");
         for (String order : List.of("Hilbert", "Tiles")) {
@@ -331,6 +356,8 @@ final class Summary {
                     "incrementalTwoTasks",
                     "incrementalTwoTasksOneThreadEach",
                     "incrementalPartitionByPartition",
+                    "incrementalWarmService",
+                    "incrementalWarmServiceOneThread",
                     "naiveFullRewrite",
                     "duckdbFullRewrite",
                     "duckdbFullRewriteOneThread")) {
