@@ -82,8 +82,9 @@ public final class ComputeAhead<T, R> implements Closeable {
         if (!filling.isEmpty()) {
             List<T> items = filling;
             filling = new ArrayList<>(blockSize);
-            computing = new FutureTask<>(() -> compute(items));
-            helper.execute(computing);
+            FutureTask<Block<T, R>> next = new FutureTask<>(() -> compute(items));
+            helper.execute(next); // a refused block is never awaited: close must not wait for it
+            computing = next;
         }
         if (computed != null) {
             for (int i = 0; i < computed.items.size(); i++) {

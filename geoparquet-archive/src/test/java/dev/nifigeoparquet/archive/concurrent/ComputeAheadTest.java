@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -15,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -182,6 +185,18 @@ class ComputeAheadTest {
         closer.join(10_000);
         assertFalse(closer.isAlive());
         assertFalse(closedEarly.get(), "close returned only once the block was done");
+    }
+
+    @Test
+    void aHelperThatRefusesTheBlockFailsTheAddAndCloseDoesNotWait() {
+        ExecutorService stopped = Executors.newSingleThreadExecutor();
+        stopped.shutdown();
+        ComputeAhead<Integer, Integer> ahead = new ComputeAhead<>(stopped, 2, item -> item, (item, result) -> {});
+        assertThrows(RejectedExecutionException.class, () -> {
+            ahead.add(1);
+            ahead.add(2);
+        });
+        assertTimeoutPreemptively(Duration.ofSeconds(10), ahead::close);
     }
 
     @Test
