@@ -24,8 +24,8 @@ import java.util.Objects;
 public final class CompactionPlanner {
 
     /**
-     * How many target-sized files' bytes one spatially ordered group may hold: ranking holds about 40 bytes per row of
-     * the group, so 8 files of the default 128 MiB (about 2.5 million realistic parcels) rank in about 100 MB.
+     * How many target-sized files' bytes one spatially ordered group may hold: ranking holds about 30 bytes per row of
+     * the group, so 8 files of the default 128 MiB (about 2.5 million realistic parcels) rank in about 75 MB.
      */
     static final int SPATIAL_GROUP_TARGETS = 8;
 
