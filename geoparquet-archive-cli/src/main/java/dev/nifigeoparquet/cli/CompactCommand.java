@@ -5,9 +5,7 @@ import dev.nifigeoparquet.archive.compaction.CompactionOptions;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.compaction.PartitionCompaction;
 import dev.nifigeoparquet.archive.compaction.RowOrder;
-import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,9 +48,15 @@ final class CompactCommand extends ArchiveCommand {
             description = "Compact only these partitions (default: sweep every partition).")
     List<String> cells = List.of();
 
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            description = "Partitions compacted at once, each on its own thread (default: one per available core).")
+    Integer threads;
+
     @Override
     public Integer call() throws Exception {
-        GeoParquetArchive opened = openArchive(archive);
+        GeoParquetArchive opened = withThreads(openArchive(archive), threads);
         CompactionOptions options = CompactionOptions.archiveDefaults();
         if (minFiles != null) {
             if (minFiles < 1) {
@@ -67,11 +71,13 @@ final class CompactCommand extends ArchiveCommand {
         List<String> selected = cells.isEmpty() ? opened.partitionCells() : cells;
         cells.forEach(opened::requireCell);
         Progress.Counter counter = progress().counter("partitions checked", selected.size());
-        List<PartitionCompaction> results = new ArrayList<>();
-        for (String cell : selected) {
-            results.add(compactOne(compactor, cell));
-            counter.add(1);
-        }
+        List<PartitionCompaction> results = compactor
+                .sweep(selected, compaction -> {
+                    synchronized (counter) {
+                        counter.add(1);
+                    }
+                })
+                .partitions();
         counter.finish();
         long compacted = results.stream().filter(PartitionCompaction::compacted).count();
         List<PartitionCompaction> failed =
@@ -103,13 +109,5 @@ final class CompactCommand extends ArchiveCommand {
                     + GeoParquetArchiveCli.oneLine(failed.get(0).failureMessage()));
         }
         return ExitCodes.OK;
-    }
-
-    private static PartitionCompaction compactOne(Compactor compactor, String cell) {
-        try {
-            return compactor.compact(cell);
-        } catch (IOException | RuntimeException e) {
-            return PartitionCompaction.failed(cell, 0, e);
-        }
     }
 }

@@ -53,6 +53,43 @@ class CompactAndVerifyCommandTest {
     }
 
     @Test
+    void partitionsAreCompactedOnSeveralThreadsAndReportedInTheirOrder() throws Exception {
+        Path archive = archiveOfThreeAppends();
+        Map<String, Long> filesBefore = filesPerPartition(archive);
+        Map<String, Double> areas = Parcels.areas(archive);
+        assertTrue(Cli.run("compact", "--archive", archive, "--threads", 0)
+                .expect(2)
+                .reason()
+                .contains("--threads must be at least 1"));
+
+        Cli.Result compacted = Cli.run("compact", "--archive", archive, "--min-files", 2, "--threads", 3, "-q")
+                .expect(0);
+        filesPerPartition(archive)
+                .forEach((cell, files) -> assertEquals(1L, files, cell + " holds one file after compaction"));
+        assertEquals(areas, Parcels.areas(archive), "compaction changes no row");
+        List<String> reported = compacted
+                .out()
+                .lines()
+                .filter(line -> line.startsWith("compacted "))
+                .map(line -> line.substring("compacted ".length(), line.indexOf(':')))
+                .toList();
+        List<String> several = filesBefore.entrySet().stream()
+                .filter(partition -> partition.getValue() >= 2) // small files: two qualify
+                .map(partition -> partition.getKey().substring("h3_cell=".length()))
+                .sorted()
+                .toList();
+        assertEquals(several, reported.stream().sorted().toList(), compacted.out());
+        assertTrue(
+                compacted.out().contains("partitions compacted: " + several.size() + " of " + filesBefore.size()),
+                compacted.out());
+        assertTrue(Cli.run("verify", "--archive", archive, "--json", "--expect-count", 1200)
+                .expect(0)
+                .json()
+                .get("consistent")
+                .booleanValue());
+    }
+
+    @Test
     void compactionAlongAHilbertCurveChangesNoRowAndAnUnknownOrderIsAUsageError() throws Exception {
         Path archive = archiveOfThreeAppends();
         Map<String, Double> areas = Parcels.areas(archive);

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 import org.apache.parquet.example.data.Group;
 
@@ -102,28 +103,41 @@ public final class Compactor {
      * own). A partition that fails is reported and the others go on.
      */
     public SweepResult sweep() throws IOException {
-        List<PartitionPlan> plans = planArchive();
-        List<Workers.Outcome<PartitionCompaction>> outcomes =
-                archive.workers().map(plans, this::executeReportingFailure);
-        List<PartitionCompaction> results = new ArrayList<>(plans.size());
-        for (int i = 0; i < plans.size(); i++) {
+        return sweep(archive.partitionCells(), compaction -> {});
+    }
+
+    /**
+     * Like {@link #sweep()}, over the partitions of {@code cells} only, in that order. Each partition is planned and
+     * compacted on a worker thread; {@code onEach} hears of each as it ends, on the thread that compacted it, so it must
+     * be thread-safe. A partition whose planning or compaction fails, an unknown one included, is reported failed.
+     */
+    public SweepResult sweep(List<String> cells, Consumer<PartitionCompaction> onEach) throws IOException {
+        List<Workers.Outcome<PartitionCompaction>> outcomes = archive.workers().map(cells, cell -> {
+            PartitionCompaction compaction = planAndExecuteReportingFailure(cell);
+            onEach.accept(compaction);
+            return compaction;
+        });
+        List<PartitionCompaction> results = new ArrayList<>(cells.size());
+        for (int i = 0; i < cells.size(); i++) {
             Workers.Outcome<PartitionCompaction> outcome = outcomes.get(i);
             results.add(
                     outcome.failed()
-                            ? PartitionCompaction.failed(
-                                    plans.get(i).cell(), plans.get(i).liveFiles(), outcome.failure())
+                            ? PartitionCompaction.failed(cells.get(i), 0, outcome.failure())
                             : outcome.value());
         }
         return new SweepResult(results);
     }
 
     /** A failed partition's requests were billed too, so they are measured outside the failure. */
-    private PartitionCompaction executeReportingFailure(PartitionPlan plan) throws IOException {
+    private PartitionCompaction planAndExecuteReportingFailure(String cell) throws IOException {
+        int[] liveFiles = {0};
         StorageMeter.Measured<PartitionCompaction> measured = StorageMeter.measure(() -> {
             try {
+                PartitionPlan plan = plan(archive.requireCell(cell));
+                liveFiles[0] = plan.liveFiles();
                 return execute(plan);
             } catch (IOException | RuntimeException e) {
-                return PartitionCompaction.failed(plan.cell(), plan.liveFiles(), e);
+                return PartitionCompaction.failed(cell, liveFiles[0], e);
             }
         });
         return measured.result().withCost(measured.cost());

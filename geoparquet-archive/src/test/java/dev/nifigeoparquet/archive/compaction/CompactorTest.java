@@ -31,6 +31,8 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -289,6 +291,49 @@ class CompactorTest {
                 before,
                 after,
                 "every file of every other partition (data, log, staging) byte-identical, same modification time");
+    }
+
+    @Test
+    void aSweepOfNamedPartitionsRunsOnTheWorkersAndReportsABadNameAsFailed() throws IOException {
+        Path root = temp.resolve("archive");
+        GeoParquetArchive archive = GeneratedArchive.create(new LocalArchiveStorage(root), new TestClock(START))
+                .useThreads(2);
+        long first = GeneratedArchive.fill(archive, 0, 0, FILES, ROWS_PER_FILE);
+        long second = GeneratedArchive.fill(archive, 2, 20_000, FILES, ROWS_PER_FILE);
+        GeneratedArchive.fill(archive, 1, 10_000, FILES, ROWS_PER_FILE);
+        String unknown = "not-a-cell";
+        List<String> named = List.of(GeneratedArchive.cellOf(2), unknown, GeneratedArchive.cellOf(0));
+        sleepPastTimestampGranularity();
+
+        Set<String> heard = ConcurrentHashMap.newKeySet();
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        SweepResult sweep = new Compactor(
+                        archive, CompactionOptions.archiveDefaults().withSmallFileFraction(1e-6))
+                .sweep(named, compaction -> {
+                    heard.add(compaction.cell());
+                    threads.add(Thread.currentThread());
+                });
+
+        assertEquals(
+                named,
+                sweep.partitions().stream().map(PartitionCompaction::cell).toList(),
+                "in the order named");
+        assertEquals(Set.copyOf(named), heard, "each partition heard of once it ended");
+        assertTrue(threads.stream().noneMatch(thread -> thread == Thread.currentThread()), "compacted on the workers");
+        assertEquals(
+                List.of(GeneratedArchive.cellOf(2), GeneratedArchive.cellOf(0)),
+                sweep.compacted().stream().map(PartitionCompaction::cell).toList());
+        assertEquals(
+                List.of(unknown),
+                sweep.failed().stream().map(PartitionCompaction::cell).toList());
+        assertEquals(
+                1, archive.partitionState(GeneratedArchive.cellOf(0)).files().size());
+        assertEquals(first, archive.partitionState(GeneratedArchive.cellOf(0)).rowCount());
+        assertEquals(second, archive.partitionState(GeneratedArchive.cellOf(2)).rowCount());
+        assertEquals(
+                FILES,
+                archive.partitionState(GeneratedArchive.cellOf(1)).files().size(),
+                "a partition not named is left alone");
     }
 
     @Test
