@@ -114,17 +114,10 @@ public final class ComputeAhead<T, R> implements Closeable {
             throw new InterruptedIOException("Interrupted while waiting for a block to be computed");
         } catch (ExecutionException e) {
             computing = null;
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
+            if (e.getCause() instanceof Error error) {
                 throw error;
             }
-            throw new IOException(cause);
+            throw Workers.rethrowable((Exception) e.getCause()); // the function throws nothing else
         }
     }
 
