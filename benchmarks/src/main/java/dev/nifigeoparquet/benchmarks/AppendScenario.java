@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.WriteMode;
@@ -84,24 +85,8 @@ final class AppendScenario {
             duck.execute("SET enable_geoparquet_conversion = false");
             sql = null;
             for (int r = 0; r < REPEATS; r++) {
-                Path engineRoot = work.resolve("engine-" + r);
-                Archives.linkCopy(source.root, engineRoot);
-                GeoParquetArchive copy = Archives.open(engineRoot);
-                Map<String, Archives.FileState> before = Archives.snapshot(engineRoot);
-                var engine = Probe.measure(() -> delta.applyIncrementally(copy, WriteMode.APPEND));
-                Archives.DiskChange change = Archives.DiskChange.between(before, Archives.snapshot(engineRoot));
-                engineRuns.add(new Run(engineRoot, NightlyDeltaScenario.engineApproach(engine, change)));
-
-                Path warmRoot = work.resolve("engine-warm-service-" + r);
-                Archives.linkCopy(source.root, warmRoot);
-                GeoParquetArchive warmCopy = Archives.open(warmRoot);
-                NightlyDeltaScenario.warmAsAService(warmCopy);
-                Map<String, Archives.FileState> warmBefore = Archives.snapshot(warmRoot);
-                var warm = Probe.measure(() -> delta.applyIncrementally(warmCopy, WriteMode.APPEND));
-                warmRuns.add(new Run(
-                        warmRoot,
-                        NightlyDeltaScenario.engineApproach(
-                                warm, Archives.DiskChange.between(warmBefore, Archives.snapshot(warmRoot)))));
+                engineRuns.add(engineRun(source.root, work.resolve("engine-" + r), delta, false));
+                warmRuns.add(engineRun(source.root, work.resolve("engine-warm-service-" + r), delta, true));
 
                 Path duckRoot = work.resolve("duckdb-" + r);
                 Archives.linkCopy(source.root, duckRoot);
@@ -205,6 +190,20 @@ final class AppendScenario {
             runs.forEach(run -> times.add(run.seconds()));
             return times;
         }
+    }
+
+    /** The engine's Append on its own copy of the archive, opened afresh or warmed as a service's is. */
+    private static Run engineRun(Path source, Path root, Delta delta, boolean warmService) throws Exception {
+        NightlyDeltaScenario.IncrementalRun run = NightlyDeltaScenario.IncrementalRun.of(
+                source,
+                root,
+                delta,
+                WriteMode.APPEND,
+                1,
+                Delta.PARTITIONS_PER_RUN,
+                Workers.defaultParallelism(),
+                warmService);
+        return new Run(root, run.json());
     }
 
     /** pyarrow's append, in Java: a new uniquely named file in each touched partition; no key check, no commit. */

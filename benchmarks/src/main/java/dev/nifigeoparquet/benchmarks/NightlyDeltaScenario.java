@@ -141,6 +141,7 @@ final class NightlyDeltaScenario {
                                 pristine,
                                 work.resolve(variant.name() + "-" + r),
                                 delta,
+                                WriteMode.UPSERT,
                                 variant.tasks(),
                                 variant.partitionsPerRun(),
                                 variant.threads(),
@@ -423,6 +424,7 @@ final class NightlyDeltaScenario {
                 Path pristine,
                 Path root,
                 Delta delta,
+                WriteMode mode,
                 int tasks,
                 int partitionsPerRun,
                 int threads,
@@ -434,8 +436,7 @@ final class NightlyDeltaScenario {
                 warmAsAService(archive);
             }
             Map<String, Archives.FileState> before = Archives.snapshot(root);
-            var timed =
-                    Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT, tasks, partitionsPerRun));
+            var timed = Probe.measure(() -> delta.applyIncrementally(archive, mode, tasks, partitionsPerRun));
             return new IncrementalRun(
                     root, archive, timed, Archives.DiskChange.between(before, Archives.snapshot(root)));
         }

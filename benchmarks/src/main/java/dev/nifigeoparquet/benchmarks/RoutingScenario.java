@@ -68,7 +68,7 @@ final class RoutingScenario {
         out.put("features", rows);
         out.put("inputBytes", Files.size(input));
         out.put("h3Resolution", NightlyDeltaScenario.RESOLUTION);
-        double copy = Double.MAX_VALUE, decode = Double.MAX_VALUE, key = Double.MAX_VALUE;
+        double decode = Double.MAX_VALUE, key = Double.MAX_VALUE;
         Probe.Measurement oneThread = null, keyingAhead = null, copied = null;
         long cells = 0;
         ExecutorService helper = Executors.newSingleThreadExecutor(runnable -> {
@@ -100,7 +100,7 @@ final class RoutingScenario {
         } finally {
             helper.shutdownNow();
         }
-        copy = copied.seconds();
+        double copy = copied.seconds();
         double route = keyingAhead.seconds();
         out.put("cellsWritten", cells);
         out.put("repeats", repeats);
