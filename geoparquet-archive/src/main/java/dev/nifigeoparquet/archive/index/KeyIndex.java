@@ -80,6 +80,9 @@ public final class KeyIndex {
             .named("present")
             .named("key_index");
     static final int FOLD_JOURNAL_AT = 16;
+    /** A fold's shard commits carry this prefix and the journal version folded (docs/archive-format.md, 10.4). */
+    static final String FOLD_ID_PREFIX = "index-fold-";
+
     static final int MERGE_SHARD_AT = 8;
     private static final long FOLD_RECORDS_IN_MEMORY = 500_000;
     private static final int READ_ATTEMPTS = 5;
@@ -346,7 +349,7 @@ public final class KeyIndex {
         present.forEach((key, cell) ->
                 byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(row(key.indexText(), cell, true)));
         for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
-            appendToShard(shard.getKey(), shard.getValue());
+            appendToShard(shard.getKey(), 0, shard.getValue());
         }
     }
 
@@ -375,7 +378,7 @@ public final class KeyIndex {
                 }
             }
             for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
-                appendToShard(shard.getKey(), shard.getValue());
+                appendToShard(shard.getKey(), journal.version(), shard.getValue());
             }
         }
         List<String> folded = journal.fileNames();
@@ -386,42 +389,90 @@ public final class KeyIndex {
         });
     }
 
-    /** Adds records to a shard as one more file, merging small files (and at times the base) to bound the count. */
-    private void appendToShard(String shard, List<Group> records) throws IOException {
-        commit(shard, (current, stager) -> {
-            if (current.files().size() + 1 < MERGE_SHARD_AT) {
-                List<Group> sorted = new ArrayList<>(records);
-                sorted.sort(Comparator.comparing((Group row) -> row.getString("key", 0)));
-                return new PartitionChange(write(stager, sorted), List.of());
-            }
-            // The base is the oldest file: merged output takes the place of the first file it replaces, so records
-            // merged beside the base stay after it and keep overriding it.
-            DataFileEntry base = current.files().get(0);
-            long smallBytes = current.totalBytes() - base.bytes();
-            boolean includeBase = smallBytes >= BASE_MERGE_FRACTION * base.bytes();
-            List<DataFileEntry> merging = current.files().stream()
-                    .filter(file -> includeBase || file != base)
-                    .toList();
-            // The last record of each (key, cell) pair decides it. Merged with the base, only presence remains;
-            // beside an unmerged base, removals stay too, since they still override the base's records.
-            Map<String, Boolean> last = new TreeMap<>();
-            for (DataFileEntry file : merging) {
-                readFile(shard, file.name(), null)
-                        .forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
-            }
-            records.forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
-            List<Group> merged = new ArrayList<>();
-            last.forEach((pair, present) -> {
-                if (present || !includeBase) {
-                    int split = pair.lastIndexOf('\u0000');
-                    merged.add(row(pair.substring(0, split), pair.substring(split + 1), present));
+    /** The highest journal version folded into a shard, from its recent operation ids; 0 when none is recorded. */
+    static long latestFold(PartitionCommit shard) {
+        long latest = 0;
+        for (String id : shard.recentOperationIds()) {
+            if (id.startsWith(FOLD_ID_PREFIX)) {
+                try {
+                    latest = Math.max(latest, Long.parseLong(id.substring(FOLD_ID_PREFIX.length())));
+                } catch (NumberFormatException notAFold) {
+                    // an id of another shape: not a fold's
                 }
+            }
+        }
+        return latest;
+    }
+
+    /** Thrown inside a fold's shard commit that a later fold made unnecessary: no entry is created. */
+    private static final class FoldSubsumed extends RuntimeException {
+        FoldSubsumed() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * Adds records to a shard as one more file, merging small files (and at times the base) to bound the count.
+     *
+     * <p>A fold's records ({@code foldedJournal} is the journal version it read) are not added to a shard that already
+     * took a fold of that journal version or a later one. Folds by different processes can overlap, and a slow fold
+     * of an older journal state appending after a fold of a newer one would put older records after newer ones: a
+     * key moved back to a cell it had left would lose that cell. The later fold holds every record of the earlier one
+     * that the shard lacks (a fold takes the whole journal and prunes only what it folded), so nothing is lost.
+     *
+     * @param foldedJournal the journal version a fold read; 0 for records that are no fold's (adoption)
+     */
+    private void appendToShard(String shard, long foldedJournal, List<Group> records) throws IOException {
+        String operationId = foldedJournal > 0 ? FOLD_ID_PREFIX + foldedJournal : "index-" + UUID.randomUUID();
+        try {
+            archive.committer().commit(shard, operationId, OperationType.INDEX, (current, stager) -> {
+                if (foldedJournal > 0 && latestFold(current) >= foldedJournal) {
+                    throw new FoldSubsumed();
+                }
+                return withRecords(shard, current, stager, records);
             });
-            merged.sort(BY_KEY);
-            return new PartitionChange(
-                    write(stager, merged),
-                    merging.stream().map(DataFileEntry::name).toList());
+        } catch (FoldSubsumed subsumed) {
+            // a fold of a later journal state holds these records already
+        }
+    }
+
+    /**
+     * The shard's change that adds the records as one more file, or merges them with its small files (and at times
+     * the base) when it would hold {@value #MERGE_SHARD_AT} files.
+     */
+    private PartitionChange withRecords(
+            String shard, PartitionCommit current, DataFileStager stager, List<Group> records) throws IOException {
+        if (current.files().size() + 1 < MERGE_SHARD_AT) {
+            List<Group> sorted = new ArrayList<>(records);
+            sorted.sort(Comparator.comparing((Group row) -> row.getString("key", 0)));
+            return new PartitionChange(write(stager, sorted), List.of());
+        }
+        // The base is the oldest file: merged output takes the place of the first file it replaces, so records
+        // merged beside the base stay after it and keep overriding it.
+        DataFileEntry base = current.files().get(0);
+        long smallBytes = current.totalBytes() - base.bytes();
+        boolean includeBase = smallBytes >= BASE_MERGE_FRACTION * base.bytes();
+        List<DataFileEntry> merging = current.files().stream()
+                .filter(file -> includeBase || file != base)
+                .toList();
+        // The last record of each (key, cell) pair decides it. Merged with the base, only presence remains;
+        // beside an unmerged base, removals stay too, since they still override the base's records.
+        Map<String, Boolean> last = new TreeMap<>();
+        for (DataFileEntry file : merging) {
+            readFile(shard, file.name(), null)
+                    .forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
+        }
+        records.forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
+        List<Group> merged = new ArrayList<>();
+        last.forEach((pair, present) -> {
+            if (present || !includeBase) {
+                int split = pair.lastIndexOf('\u0000');
+                merged.add(row(pair.substring(0, split), pair.substring(split + 1), present));
+            }
         });
+        merged.sort(BY_KEY);
+        return new PartitionChange(
+                write(stager, merged), merging.stream().map(DataFileEntry::name).toList());
     }
 
     private static String pair(Group record) {
