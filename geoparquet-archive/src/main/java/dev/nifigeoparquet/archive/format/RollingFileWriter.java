@@ -29,6 +29,7 @@ public final class RollingFileWriter implements Closeable {
     private final ColumnEncodings encodings;
     private final List<NewDataFile> written = new ArrayList<>();
     private final Deque<String> namesToReuse = new ArrayDeque<>();
+    private GeoParquetFileWriter.PageCompression compression = GeoParquetFileWriter.PageCompression.ON_WRITING_THREAD;
 
     private GeoParquetFileWriter current;
     private DataFileStager.StagedFile currentFile;
@@ -61,6 +62,15 @@ public final class RollingFileWriter implements Closeable {
         return this;
     }
 
+    /**
+     * Compresses large pages on a helper thread while rows are still being written (see
+     * {@link GeoParquetFileWriter.PageCompression#AHEAD}): for writes of many rows.
+     */
+    public RollingFileWriter compressingAhead() {
+        compression = GeoParquetFileWriter.PageCompression.AHEAD;
+        return this;
+    }
+
     public void write(Group row) throws IOException {
         startFileIfNeeded().write(row);
         finishFileIfFull();
@@ -84,7 +94,7 @@ public final class RollingFileWriter implements Closeable {
         if (current == null) {
             currentFile = namesToReuse.isEmpty() ? stager.stage() : stager.stageReplacing(namesToReuse.poll());
             current = GeoParquetFileWriter.create(
-                    currentFile.output(), currentFile.name(), schema, footer, settings, encodings);
+                    currentFile.output(), currentFile.name(), schema, footer, settings, encodings, compression);
         }
         return current;
     }

@@ -51,6 +51,9 @@ public final class GeoParquetFileWriter implements Closeable {
     private final Map<String, String> footerEntries;
     private final ParquetProperties properties;
     private final BytesInputCompressor compressor;
+    private final CompressAheadPageStore.HandOff handOff;
+    private final WriterSettings settings;
+    private final PageCompression compression;
     private final ParquetFileWriter fileWriter;
     /** The file's stream, which tells a failure of the storage from one of encoding. */
     private final StorageStreams.Output output;
@@ -59,6 +62,7 @@ public final class GeoParquetFileWriter implements Closeable {
     private final MessageColumnIO columnIO;
 
     private ColumnChunkPageWriteStore pageStore;
+    private CompressAheadPageStore aheadStore;
     private ColumnWriteStore columnStore;
     private RecordConsumer recordConsumer;
     private long rowsInGroup;
@@ -75,12 +79,16 @@ public final class GeoParquetFileWriter implements Closeable {
             ColumnEncodings encodings,
             ParquetFileWriter fileWriter,
             StorageStreams.Output output,
-            Map<Integer, CoveringColumn> covering) {
+            Map<Integer, CoveringColumn> covering,
+            PageCompression compression) {
         this.name = name;
         this.schema = schema;
         this.footerEntries = footerEntries;
         this.properties = properties(schema, footerEntries, settings, encodings);
         this.compressor = new ArchiveCodecFactory(settings.zstdLevel()).getCompressor(settings.codec());
+        this.settings = settings;
+        this.compression = compression;
+        this.handOff = new CompressAheadPageStore.HandOff(compressor);
         this.fileWriter = fileWriter;
         this.output = output;
         this.rowWriter = new GroupRowWriteSupport(schema, covering);
@@ -98,6 +106,17 @@ public final class GeoParquetFileWriter implements Closeable {
         return create(out, name, schema, footer, settings, ColumnEncodings.defaults());
     }
 
+    /** Where a writer's data pages are compressed. The file's bytes are the same either way. */
+    public enum PageCompression {
+        /** On the thread that writes the rows, as parquet-java does. */
+        ON_WRITING_THREAD,
+        /**
+         * Large pages on shared helper threads (one per core) while the writing thread goes on encoding: for long
+         * writes (compaction). Up to 16 MiB of uncompressed pages are held meanwhile.
+         */
+        AHEAD
+    }
+
     /**
      * Like {@link #create(OutputFile, String, MessageType, FooterEntries, WriterSettings)}, with these encoding
      * choices instead of the defaults.
@@ -109,6 +128,19 @@ public final class GeoParquetFileWriter implements Closeable {
             FooterEntries footer,
             WriterSettings settings,
             ColumnEncodings encodings)
+            throws IOException {
+        return create(out, name, schema, footer, settings, encodings, PageCompression.ON_WRITING_THREAD);
+    }
+
+    /** Like {@link #create(OutputFile, String, MessageType, FooterEntries, WriterSettings, ColumnEncodings)}. */
+    public static GeoParquetFileWriter create(
+            OutputFile out,
+            String name,
+            MessageType schema,
+            FooterEntries footer,
+            WriterSettings settings,
+            ColumnEncodings encodings,
+            PageCompression compression)
             throws IOException {
         Map<Integer, CoveringColumn> covering = coveringColumns(schema, footer, name);
         Map<String, String> entries = new LinkedHashMap<>(footer.asMap());
@@ -128,8 +160,8 @@ public final class GeoParquetFileWriter implements Closeable {
         } catch (IOException | RuntimeException e) {
             throw writeFailure(name, output, "cannot create", e);
         }
-        GeoParquetFileWriter writer =
-                new GeoParquetFileWriter(name, schema, entries, settings, encodings, fileWriter, output, covering);
+        GeoParquetFileWriter writer = new GeoParquetFileWriter(
+                name, schema, entries, settings, encodings, fileWriter, output, covering, compression);
         writer.startRowGroup();
         return writer;
     }
@@ -225,14 +257,17 @@ public final class GeoParquetFileWriter implements Closeable {
 
     private void startRowGroup() {
         pageStore = ColumnChunkPageWriteStore.builder()
-                .withCompressorProvider(column -> compressor)
+                .withCompressorProvider(column -> handOff)
                 .withSchema(schema)
                 .withAllocator(HeapByteBufferAllocator.getInstance())
                 .withColumnIndexTruncateLength(properties.getColumnIndexTruncateLength())
                 .withPageWriteChecksumEnabled(properties.getPageWriteChecksumEnabled())
                 .withRowGroupOrdinal(rowGroups)
                 .build();
-        columnStore = properties.newColumnWriteStore(schema, pageStore, pageStore);
+        aheadStore = compression == PageCompression.AHEAD
+                ? new CompressAheadPageStore(pageStore, handOff, settings.codec(), settings.zstdLevel())
+                : null;
+        columnStore = properties.newColumnWriteStore(schema, aheadStore == null ? pageStore : aheadStore, pageStore);
         recordConsumer = columnIO.getRecordWriter(columnStore);
         rowWriter.prepareForWrite(recordConsumer);
         rowsInGroup = 0;
@@ -301,10 +336,14 @@ public final class GeoParquetFileWriter implements Closeable {
             recordConsumer.flush();
             fileWriter.startBlock(rowsInGroup);
             columnStore.flush();
+            if (aheadStore != null) {
+                aheadStore.drain();
+            }
             pageStore.flushToFileWriter(fileWriter);
             fileWriter.endBlock();
             rowGroups++;
         } catch (IOException | RuntimeException e) {
+            abandonPagesAhead();
             throw writeFailure(name, output, "cannot write row group " + rowGroups, e);
         } finally {
             columnStore.close();
@@ -358,6 +397,13 @@ public final class GeoParquetFileWriter implements Closeable {
         return result;
     }
 
+    /** Waits for pages being compressed ahead, and drops them: the file is not completed. */
+    private void abandonPagesAhead() {
+        if (aheadStore != null) {
+            aheadStore.abandon();
+        }
+    }
+
     /**
      * Without a prior {@link #finish()}, abandons the file: no footer is written, so no reader will take the
      * partial file for a complete one. Callers delete it.
@@ -365,6 +411,7 @@ public final class GeoParquetFileWriter implements Closeable {
     @Override
     public void close() throws IOException {
         if (result == null) {
+            abandonPagesAhead();
             compressor.release();
             fileWriter.abort();
             columnStore.close();

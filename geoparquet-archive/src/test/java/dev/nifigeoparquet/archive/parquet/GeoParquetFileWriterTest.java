@@ -85,6 +85,61 @@ class GeoParquetFileWriterTest {
     }
 
     @Test
+    void pagesCompressedAheadOnAHelperThreadGiveTheSameFileByteForByte() throws Exception {
+        WriterSettings settings = WriterSettings.defaults().withRowGroupRowCountLimit(25_000);
+        Path onWritingThread = write(
+                "here.parquet",
+                60_000,
+                settings,
+                ColumnEncodings.defaults(),
+                50,
+                GeoParquetFileWriter.PageCompression.ON_WRITING_THREAD);
+        Path ahead = write(
+                "ahead.parquet",
+                60_000,
+                settings,
+                ColumnEncodings.defaults(),
+                50,
+                GeoParquetFileWriter.PageCompression.AHEAD);
+
+        assertTrue(
+                Thread.getAllStackTraces().keySet().stream()
+                        .anyMatch(thread -> thread.getName().startsWith("geoparquet-compress-")),
+                "pages were compressed on a helper thread");
+        ParquetFooter footer = ParquetRows.read(ahead).footer();
+        assertEquals(3, footer.rowGroups().size());
+        assertTrue(
+                footer.rowGroups().get(0).getColumns().stream()
+                        .anyMatch(column -> column.getTotalUncompressedSize() > 4 * 16 * 1024),
+                "pages large enough to be handed over were written");
+        assertArrayEquals(Files.readAllBytes(onWritingThread), Files.readAllBytes(ahead));
+        assertEquals(60_000, DuckDb.countRows(ahead));
+    }
+
+    @Test
+    void aWriterCompressingAheadThatIsClosedWithoutFinishingLeavesNoFooter() throws Exception {
+        Path file = dir.resolve("abandoned.parquet");
+        Random random = new Random(7);
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                SCHEMA,
+                footer(),
+                WriterSettings.defaults().withRowGroupRowCountLimit(20_000),
+                ColumnEncodings.defaults(),
+                GeoParquetFileWriter.PageCompression.AHEAD)) {
+            for (int i = 0; i < 30_000; i++) {
+                writer.write(row(i, random));
+            }
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        assertTrue(bytes.length > 0, "the first row group was written");
+        assertTrue(
+                !"PAR1".equals(new String(bytes, bytes.length - 4, 4, StandardCharsets.US_ASCII)),
+                "no footer: no reader takes the abandoned file for a complete one");
+    }
+
+    @Test
     void writtenFileReportsRowsRowGroupsAndBytes() throws Exception {
         Path file = dir.resolve("report.parquet");
         WrittenFile written;
@@ -414,10 +469,21 @@ class GeoParquetFileWriterTest {
     /** Rows labelled "feature <id modulo labels>". */
     private Path write(String name, int rows, WriterSettings settings, ColumnEncodings encodings, int labels)
             throws IOException {
+        return write(name, rows, settings, encodings, labels, GeoParquetFileWriter.PageCompression.ON_WRITING_THREAD);
+    }
+
+    private Path write(
+            String name,
+            int rows,
+            WriterSettings settings,
+            ColumnEncodings encodings,
+            int labels,
+            GeoParquetFileWriter.PageCompression compression)
+            throws IOException {
         Path file = dir.resolve(name);
         Random random = new Random(42);
         try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
-                new LocalOutputFile(file), file.toString(), SCHEMA, footer(), settings, encodings)) {
+                new LocalOutputFile(file), file.toString(), SCHEMA, footer(), settings, encodings, compression)) {
             for (int i = 0; i < rows; i++) {
                 writer.write(row(i, random, "feature " + i % labels));
             }
