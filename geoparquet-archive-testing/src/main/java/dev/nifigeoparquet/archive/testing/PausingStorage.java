@@ -1,24 +1,20 @@
 package dev.nifigeoparquet.archive.testing;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
-import org.apache.parquet.io.InputFile;
 
 /**
  * Storage that holds the first writer to stage a file at a chosen path until the test lets it go, so that another
  * writer can be run to completion in between: a deterministic interleaving of two processes.
  */
-public final class PausingStorage implements ArchiveStorage {
+public final class PausingStorage extends ForwardingStorage {
 
-    private final ArchiveStorage delegate;
     private final Predicate<String> pauseBeforeStaging;
     private final AtomicBoolean paused = new AtomicBoolean();
     private final CountDownLatch arrived = new CountDownLatch(1);
@@ -26,7 +22,7 @@ public final class PausingStorage implements ArchiveStorage {
 
     /** @param pauseBeforeStaging selects the staged path whose first creation waits for {@link #resume()} */
     public PausingStorage(ArchiveStorage delegate, Predicate<String> pauseBeforeStaging) {
-        this.delegate = delegate;
+        super(delegate);
         this.pauseBeforeStaging = pauseBeforeStaging;
     }
 
@@ -54,50 +50,5 @@ public final class PausingStorage implements ArchiveStorage {
             }
         }
         return delegate.createStaged(path);
-    }
-
-    @Override
-    public List<StoredObject> list(String directory) throws IOException {
-        return delegate.list(directory);
-    }
-
-    @Override
-    public StoredObject stat(String path) throws IOException {
-        return delegate.stat(path);
-    }
-
-    @Override
-    public InputFile openInputFile(String path) throws IOException {
-        return delegate.openInputFile(path);
-    }
-
-    @Override
-    public byte[] readAllBytes(String path) throws IOException {
-        return delegate.readAllBytes(path);
-    }
-
-    @Override
-    public void createExclusive(String path, byte[] content) throws IOException {
-        delegate.createExclusive(path, content);
-    }
-
-    @Override
-    public void publish(String stagedPath, String finalPath) throws IOException {
-        delegate.publish(stagedPath, finalPath);
-    }
-
-    @Override
-    public void publishReplacing(String stagedPath, String finalPath) throws IOException {
-        delegate.publishReplacing(stagedPath, finalPath);
-    }
-
-    @Override
-    public void delete(String path) throws IOException {
-        delegate.delete(path);
-    }
-
-    @Override
-    public String describe() {
-        return delegate.describe();
     }
 }

@@ -1,25 +1,21 @@
 package dev.nifigeoparquet.archive.testing;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /** Storage that counts the bytes read from objects under a prefix, to show how much of a file a lookup reads. */
-public final class ReadCountingStorage implements ArchiveStorage {
+public final class ReadCountingStorage extends ForwardingStorage {
 
-    private final ArchiveStorage delegate;
     private final String prefix;
     private final AtomicLong bytesRead = new AtomicLong();
 
     public ReadCountingStorage(ArchiveStorage delegate, String prefix) {
-        this.delegate = delegate;
+        super(delegate);
         this.prefix = prefix;
     }
 
@@ -64,46 +60,6 @@ public final class ReadCountingStorage implements ArchiveStorage {
             bytesRead.addAndGet(bytes.length);
         }
         return bytes;
-    }
-
-    @Override
-    public List<StoredObject> list(String directory) throws IOException {
-        return delegate.list(directory);
-    }
-
-    @Override
-    public StoredObject stat(String path) throws IOException {
-        return delegate.stat(path);
-    }
-
-    @Override
-    public void createExclusive(String path, byte[] content) throws IOException {
-        delegate.createExclusive(path, content);
-    }
-
-    @Override
-    public OutputStream createStaged(String path) throws IOException {
-        return delegate.createStaged(path);
-    }
-
-    @Override
-    public void publish(String stagedPath, String finalPath) throws IOException {
-        delegate.publish(stagedPath, finalPath);
-    }
-
-    @Override
-    public void publishReplacing(String stagedPath, String finalPath) throws IOException {
-        delegate.publishReplacing(stagedPath, finalPath);
-    }
-
-    @Override
-    public void delete(String path) throws IOException {
-        delegate.delete(path);
-    }
-
-    @Override
-    public String describe() {
-        return delegate.describe();
     }
 
     private final class CountingStream extends InputStream {

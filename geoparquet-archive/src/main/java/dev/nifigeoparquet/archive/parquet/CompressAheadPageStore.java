@@ -294,6 +294,10 @@ final class CompressAheadPageStore implements PageWriteStore {
             throw new UnsupportedOperationException("a page without its row count");
         }
 
+        /**
+         * The archive's writers write data pages v1 (parquet-java's default); the other {@code writePageV2} methods
+         * come here too.
+         */
         @Override
         public void writePageV2(
                 int rowCount,
@@ -303,70 +307,8 @@ final class CompressAheadPageStore implements PageWriteStore {
                 BytesInput definitionLevels,
                 Encoding dataEncoding,
                 BytesInput data,
-                Statistics<?> statistics)
-                throws IOException {
-            drain();
-            delegate.writePageV2(
-                    rowCount,
-                    nullCount,
-                    valueCount,
-                    repetitionLevels,
-                    definitionLevels,
-                    dataEncoding,
-                    data,
-                    statistics);
-        }
-
-        @Override
-        public void writePageV2(
-                int rowCount,
-                int nullCount,
-                int valueCount,
-                BytesInput repetitionLevels,
-                BytesInput definitionLevels,
-                Encoding dataEncoding,
-                BytesInput data,
-                Statistics<?> statistics,
-                SizeStatistics sizeStatistics)
-                throws IOException {
-            drain();
-            delegate.writePageV2(
-                    rowCount,
-                    nullCount,
-                    valueCount,
-                    repetitionLevels,
-                    definitionLevels,
-                    dataEncoding,
-                    data,
-                    statistics,
-                    sizeStatistics);
-        }
-
-        @Override
-        public void writePageV2(
-                int rowCount,
-                int nullCount,
-                int valueCount,
-                BytesInput repetitionLevels,
-                BytesInput definitionLevels,
-                Encoding dataEncoding,
-                BytesInput data,
-                Statistics<?> statistics,
-                SizeStatistics sizeStatistics,
-                GeospatialStatistics geospatialStatistics)
-                throws IOException {
-            drain();
-            delegate.writePageV2(
-                    rowCount,
-                    nullCount,
-                    valueCount,
-                    repetitionLevels,
-                    definitionLevels,
-                    dataEncoding,
-                    data,
-                    statistics,
-                    sizeStatistics,
-                    geospatialStatistics);
+                Statistics<?> statistics) {
+            throw new UnsupportedOperationException("pages are compressed ahead only for data pages v1");
         }
 
         @Override
