@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.CommitConflictException;
+import dev.nifigeoparquet.archive.format.FeatureKey;
+import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
@@ -22,6 +24,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -39,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * tasks. Every task upserts into partitions the others write too: it edits the keys it owns, moves one of them from
  * another partition into the target (a transaction over two partitions), and inserts a new key, round after round.
  * Meanwhile a fifth thread verifies the whole archive again and again. Afterwards DuckDB reads exactly the table
- * computed independently from the tasks' own bookkeeping: no lost update, no key twice, every move landed once.
+ * computed independently from the tasks' own bookkeeping: no lost update, no key twice, every move landed once; and
+ * the key index, whose journal both engines fold, names every key's cell.
  */
 class ConcurrentWritersTest {
 
@@ -115,6 +119,7 @@ class ConcurrentWritersTest {
         VerificationReport finalReport = new ArchiveVerifier(archive.archive)
                 .verify(VerifyOptions.wholeArchive().expectingRows(expected.size()));
         assertTrue(finalReport.consistent(), finalReport.toString());
+        assertIndexNamesEveryKeysCell(archive.archive, expected);
         assertTrue(verifications.get() > 0, "the verifier ran beside the writers");
         System.out.println("concurrent writers: " + ENGINES + " engines x " + TASKS_PER_ENGINE + " tasks x " + ROUNDS
                 + " upserts into "
@@ -122,6 +127,26 @@ class ConcurrentWritersTest {
                 + " commits lost to another node and redone by the task; " + verifications.get()
                 + " whole-archive verifications ran meanwhile, all consistent; " + expected.size()
                 + " keys, each exactly once");
+    }
+
+    /**
+     * The key index names the cell holding each key, after both engines folded its journal while the other wrote: an
+     * index that lost a key's cell would let the next move of that key leave it in two partitions.
+     */
+    private static void assertIndexNamesEveryKeysCell(GeoParquetArchive archive, Map<String, String> expected)
+            throws Exception {
+        List<FeatureKey> keys =
+                expected.keySet().stream().map(k -> new FeatureKey(List.of(k))).toList();
+        Map<FeatureKey, Set<String>> candidates = new KeyIndex(archive).candidates(keys);
+        List<String> lost = new ArrayList<>();
+        for (FeatureKey key : keys) {
+            String cellAndArea = expected.get(key.values().get(0));
+            String cell = cellAndArea.substring(0, cellAndArea.indexOf(' '));
+            if (!candidates.get(key).contains(cell)) {
+                lost.add(key + " in " + cell + ", index says " + candidates.get(key));
+            }
+        }
+        assertEquals(List.of(), lost, "the key index names every key's cell");
     }
 
     /** key -> "cell area" as DuckDB reads the directory; fails on a key held twice. */
