@@ -1,14 +1,11 @@
 package dev.nifigeoparquet.archive.testing;
 
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
-import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.AccessDeniedException;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.parquet.io.InputFile;
 
 /**
  * Storage that runs out of something: a {@link #diskFull disk that fills up} after a number of bytes, or a
@@ -16,17 +13,16 @@ import org.apache.parquet.io.InputFile;
  * ({@code IOException: No space left on device}, {@link AccessDeniedException} naming the path), so the engine meets
  * the same exception types and messages as in production.
  */
-public final class LimitedStorage implements ArchiveStorage {
+public final class LimitedStorage extends ForwardingStorage {
 
     public static final String NO_SPACE = "No space left on device";
 
-    private final ArchiveStorage delegate;
     private final long capacity;
     private final boolean readOnly;
     private final AtomicLong written = new AtomicLong();
 
     private LimitedStorage(ArchiveStorage delegate, long capacity, boolean readOnly) {
-        this.delegate = delegate;
+        super(delegate);
         this.capacity = capacity;
         this.readOnly = readOnly;
     }
@@ -60,26 +56,6 @@ public final class LimitedStorage implements ArchiveStorage {
         if (readOnly) {
             throw new AccessDeniedException(describe() + "/" + path, null, "Read-only file system");
         }
-    }
-
-    @Override
-    public List<StoredObject> list(String directory) throws IOException {
-        return delegate.list(directory);
-    }
-
-    @Override
-    public StoredObject stat(String path) throws IOException {
-        return delegate.stat(path);
-    }
-
-    @Override
-    public InputFile openInputFile(String path) throws IOException {
-        return delegate.openInputFile(path);
-    }
-
-    @Override
-    public byte[] readAllBytes(String path) throws IOException {
-        return delegate.readAllBytes(path);
     }
 
     @Override
@@ -123,10 +99,5 @@ public final class LimitedStorage implements ArchiveStorage {
     public void delete(String path) throws IOException {
         refuseChange(path);
         delegate.delete(path);
-    }
-
-    @Override
-    public String describe() {
-        return delegate.describe();
     }
 }

@@ -10,17 +10,16 @@ import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
-import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.FaultInjectingStorage;
 import dev.nifigeoparquet.archive.testing.FaultInjectingStorage.Fault;
 import dev.nifigeoparquet.archive.testing.FaultPoints;
+import dev.nifigeoparquet.archive.testing.ForwardingStorage;
 import dev.nifigeoparquet.archive.testing.NextWriter;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.io.InputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -172,8 +170,7 @@ class ConcurrentCommitFaultTest {
      * A's storage: just before A's first exclusive creation under {@code triggerPrefix}, another writer (its own engine
      * on its own, healthy storage of the same directory) applies B.
      */
-    private static final class Interfering implements ArchiveStorage {
-        private final ArchiveStorage delegate;
+    private static final class Interfering extends ForwardingStorage {
         private final String triggerPrefix;
         private final Path root;
         private final String bTarget;
@@ -181,7 +178,7 @@ class ConcurrentCommitFaultTest {
         boolean fired;
 
         Interfering(ArchiveStorage delegate, String triggerPrefix, Path root, String bTarget, List<DeltaRow> b) {
-            this.delegate = delegate;
+            super(delegate);
             this.triggerPrefix = triggerPrefix;
             this.root = root;
             this.bTarget = bTarget;
@@ -196,51 +193,6 @@ class ConcurrentCommitFaultTest {
                 ParcelArchive.apply(other, bTarget, WriteMode.UPSERT, b);
             }
             delegate.createExclusive(path, content);
-        }
-
-        @Override
-        public List<StoredObject> list(String directory) throws IOException {
-            return delegate.list(directory);
-        }
-
-        @Override
-        public StoredObject stat(String path) throws IOException {
-            return delegate.stat(path);
-        }
-
-        @Override
-        public InputFile openInputFile(String path) throws IOException {
-            return delegate.openInputFile(path);
-        }
-
-        @Override
-        public byte[] readAllBytes(String path) throws IOException {
-            return delegate.readAllBytes(path);
-        }
-
-        @Override
-        public OutputStream createStaged(String path) throws IOException {
-            return delegate.createStaged(path);
-        }
-
-        @Override
-        public void publish(String stagedPath, String finalPath) throws IOException {
-            delegate.publish(stagedPath, finalPath);
-        }
-
-        @Override
-        public void publishReplacing(String stagedPath, String finalPath) throws IOException {
-            delegate.publishReplacing(stagedPath, finalPath);
-        }
-
-        @Override
-        public void delete(String path) throws IOException {
-            delegate.delete(path);
-        }
-
-        @Override
-        public String describe() {
-            return delegate.describe();
         }
     }
 }
