@@ -423,9 +423,9 @@ public final class KeyIndex {
      * @param foldedJournal the journal version a fold read; 0 for records that are no fold's (adoption)
      */
     private void appendToShard(String shard, long foldedJournal, List<Group> records) throws IOException {
-        String operationId = foldedJournal > 0 ? FOLD_ID_PREFIX + foldedJournal : "index-" + UUID.randomUUID();
+        String operationId = foldedJournal > 0 ? FOLD_ID_PREFIX + foldedJournal : newOperationId();
         try {
-            archive.committer().commit(shard, operationId, OperationType.INDEX, (current, stager) -> {
+            commit(shard, operationId, (current, stager) -> {
                 if (foldedJournal > 0 && latestFold(current) >= foldedJournal) {
                     throw new FoldSubsumed();
                 }
@@ -444,7 +444,7 @@ public final class KeyIndex {
             String shard, PartitionCommit current, DataFileStager stager, List<Group> records) throws IOException {
         if (current.files().size() + 1 < MERGE_SHARD_AT) {
             List<Group> sorted = new ArrayList<>(records);
-            sorted.sort(Comparator.comparing((Group row) -> row.getString("key", 0)));
+            sorted.sort(BY_KEY);
             return new PartitionChange(write(stager, sorted), List.of());
         }
         // The base is the oldest file: merged output takes the place of the first file it replaces, so records
@@ -480,8 +480,16 @@ public final class KeyIndex {
     }
 
     private CommitOutcome commit(String id, PartitionUpdate update) throws IOException {
-        PartitionCommitter committer = archive.committer();
-        return committer.commit(id, "index-" + UUID.randomUUID(), OperationType.INDEX, update);
+        return commit(id, newOperationId(), update);
+    }
+
+    private CommitOutcome commit(String id, String operationId, PartitionUpdate update) throws IOException {
+        return archive.committer().commit(id, operationId, OperationType.INDEX, update);
+    }
+
+    /** An index commit that is no fold's: journal records, pruning, adoption's records. */
+    private static String newOperationId() {
+        return "index-" + UUID.randomUUID();
     }
 
     private static List<NewDataFile> write(DataFileStager stager, List<Group> rows) throws IOException {

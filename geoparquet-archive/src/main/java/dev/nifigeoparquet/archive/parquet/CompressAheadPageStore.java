@@ -2,7 +2,6 @@ package dev.nifigeoparquet.archive.parquet;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -11,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -116,9 +116,10 @@ final class CompressAheadPageStore implements PageWriteStore {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("Interrupted while a page was compressed");
         } catch (ExecutionException e) {
+            // The compression throws what the compressor throws: an I/O failure, or a runtime one.
             Throwable cause = e.getCause();
-            if (cause instanceof UncheckedIOException unchecked) {
-                throw unchecked.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
             }
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
@@ -136,25 +137,16 @@ final class CompressAheadPageStore implements PageWriteStore {
         }
     }
 
-    private CompletableFuture<BytesInput> compressAhead(byte[] page) {
-        return CompletableFuture.supplyAsync(
-                () -> {
-                    try {
-                        return HELPER_COMPRESSORS
-                                .get()
-                                .computeIfAbsent(
-                                        codec + ":" + zstdLevel,
-                                        key -> new ArchiveCodecFactory(zstdLevel).getCompressor(codec))
-                                .compress(BytesInput.from(page));
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                },
-                HELPERS);
+    private Future<BytesInput> compressAhead(byte[] page) {
+        return HELPERS.submit(() -> HELPER_COMPRESSORS
+                .get()
+                .computeIfAbsent(
+                        codec + ":" + zstdLevel, key -> new ArchiveCodecFactory(zstdLevel).getCompressor(codec))
+                .compress(BytesInput.from(page)));
     }
 
     /** A page waiting for its compressed bytes, and what writes it to the target then. */
-    private record PendingPage(CompletableFuture<BytesInput> compressed, long bytes, PageWrite writeToTarget) {}
+    private record PendingPage(Future<BytesInput> compressed, long bytes, PageWrite writeToTarget) {}
 
     @FunctionalInterface
     private interface PageWrite {
@@ -224,7 +216,7 @@ final class CompressAheadPageStore implements PageWriteStore {
             // objects for every page, so they can be handed on later as they are.
             byte[] page = bytes.toByteArray();
             BytesInput uncompressed = BytesInput.from(page);
-            CompletableFuture<BytesInput> compressed = bytes.size() < SMALLEST_PAGE_HANDED_OVER
+            Future<BytesInput> compressed = bytes.size() < SMALLEST_PAGE_HANDED_OVER
                     ? CompletableFuture.completedFuture(null)
                     : compressAhead(page);
             pendingBytes += page.length;

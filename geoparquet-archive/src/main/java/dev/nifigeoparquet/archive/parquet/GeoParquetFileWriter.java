@@ -397,7 +397,7 @@ public final class GeoParquetFileWriter implements Closeable {
         return result;
     }
 
-    /** Waits for pages being compressed ahead, and drops them: the file is not completed. */
+    /** Drops the pages waiting to be handed on to the page store: the file is not completed. */
     private void abandonPagesAhead() {
         if (aheadStore != null) {
             aheadStore.abandon();
