@@ -104,14 +104,8 @@ final class DemoCommand extends ArchiveCommand {
 
         // 1. The baseline: a bulk load of synthetic parcels, routed and appended partition by partition.
         Path archiveDir = root.resolve("archive");
-        ArchiveSpec archiveSpec = ArchiveSpec.of(
-                SyntheticParcels.schema(),
-                SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION,
-                resolution,
-                WriterSettings.defaults(),
-                "synthetic parcels");
+        ArchiveSpec archiveSpec =
+                SyntheticParcels.archiveSpec(resolution, WriterSettings.defaults(), "synthetic parcels");
         GeoParquetArchive archive =
                 ArchiveCreator.create(new LocalArchiveStorage(archiveDir), archiveSpec, Clock.systemUTC());
         SyntheticParcels parcels = new SyntheticParcels(seed, towns);

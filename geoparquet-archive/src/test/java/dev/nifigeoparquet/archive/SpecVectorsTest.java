@@ -109,14 +109,7 @@ class SpecVectorsTest {
     void deltasHaveTheIdsTheVectorsGive() throws IOException {
         GeoParquetArchive parcels = ArchiveCreator.create(
                 new LocalArchiveStorage(temp.resolve("parcels")),
-                ArchiveSpec.of(
-                        SyntheticParcels.schema(),
-                        SyntheticParcels.footer(),
-                        List.of(SyntheticParcels.KEY),
-                        SyntheticParcels.VERSION,
-                        5,
-                        WriterSettings.defaults(),
-                        "parcels"),
+                SyntheticParcels.archiveSpec(5, WriterSettings.defaults(), "parcels"),
                 Clock.systemUTC());
         int throughTheArchive = 0;
         for (JsonNode vector : vectors("delta-ids.json")) {
@@ -317,14 +310,7 @@ class SpecVectorsTest {
         Path root = temp.resolve("indexed");
         GeoParquetArchive archive = ArchiveCreator.create(
                 new LocalArchiveStorage(root),
-                ArchiveSpec.of(
-                        SyntheticParcels.schema(),
-                        SyntheticParcels.footer(),
-                        List.of(SyntheticParcels.KEY),
-                        SyntheticParcels.VERSION,
-                        5,
-                        WriterSettings.defaults(),
-                        "parcels"),
+                SyntheticParcels.archiveSpec(5, WriterSettings.defaults(), "parcels"),
                 Clock.systemUTC());
         Map<FeatureKey, String> present = new LinkedHashMap<>();
         for (int i = 0; i < 40_000; i++) {

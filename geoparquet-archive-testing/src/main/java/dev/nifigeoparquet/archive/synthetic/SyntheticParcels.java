@@ -1,8 +1,10 @@
 package dev.nifigeoparquet.archive.synthetic;
 
+import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
+import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -83,6 +85,13 @@ public final class SyntheticParcels {
                 .wkbColumn(GEOMETRY, List.of("Polygon"), null, null)
                 .build();
         return FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo.rawString()));
+    }
+
+    /**
+     * The spec of a parcel archive: this schema and footer, keyed by {@value #KEY}, versioned by {@value #VERSION}.
+     */
+    public static ArchiveSpec archiveSpec(int resolution, WriterSettings writer, String description) {
+        return ArchiveSpec.of(schema(), footer(), List.of(KEY), VERSION, resolution, writer, description);
     }
 
     /** A new parcel near a town chosen with skewed weights. */

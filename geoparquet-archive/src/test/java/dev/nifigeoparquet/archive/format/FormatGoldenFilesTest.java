@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.ArchiveCreator;
-import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
@@ -295,14 +294,7 @@ class FormatGoldenFilesTest {
         Path root = temp.resolve("archive");
         ArchiveCreator.create(
                 new LocalArchiveStorage(root),
-                ArchiveSpec.of(
-                        SyntheticParcels.schema(),
-                        SyntheticParcels.footer(),
-                        List.of(SyntheticParcels.KEY),
-                        SyntheticParcels.VERSION,
-                        5,
-                        WriterSettings.defaults(),
-                        "parcels"),
+                SyntheticParcels.archiveSpec(5, WriterSettings.defaults(), "parcels"),
                 Clock.systemUTC());
         Path descriptor = root.resolve(ArchiveLayout.DESCRIPTOR);
         ObjectNode json = (ObjectNode) JSON.readTree(descriptor.toFile());

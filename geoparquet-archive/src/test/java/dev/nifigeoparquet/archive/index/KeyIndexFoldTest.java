@@ -40,14 +40,7 @@ class KeyIndexFoldTest {
     @Test
     void aSlowFoldOfAnOlderJournalStateDoesNotOverrideANewerFoldOfAKeyMovedBack() throws Exception {
         Path root = temp.resolve("archive");
-        ArchiveSpec spec = ArchiveSpec.of(
-                SyntheticParcels.schema(),
-                SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION,
-                5,
-                WriterSettings.defaults(),
-                "overlapping folds");
+        ArchiveSpec spec = SyntheticParcels.archiveSpec(5, WriterSettings.defaults(), "overlapping folds");
         ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         FeatureKey moved = new FeatureKey(List.of("p-27"));
         // Two nodes on one shared directory: the second reaches it by another path, so it is another process to the

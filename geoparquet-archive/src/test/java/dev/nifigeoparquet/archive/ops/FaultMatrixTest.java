@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.ArchiveCreator;
-import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
@@ -296,14 +295,8 @@ class FaultMatrixTest {
             if (!GeoParquetArchive.exists(storage)) {
                 ArchiveCreator.create(
                         storage,
-                        ArchiveSpec.of(
-                                SyntheticParcels.schema(),
-                                SyntheticParcels.footer(),
-                                List.of(SyntheticParcels.KEY),
-                                SyntheticParcels.VERSION,
-                                ParcelArchive.RESOLUTION,
-                                WriterSettings.defaults(),
-                                "synthetic parcels"),
+                        SyntheticParcels.archiveSpec(
+                                ParcelArchive.RESOLUTION, WriterSettings.defaults(), "synthetic parcels"),
                         Clock.systemUTC());
             }
             GeoParquetArchive.open(storage);

@@ -42,14 +42,8 @@ class KeyIndexLookupTest {
 
     @Test
     void lookingUpAbsentKeysSkipsTheRowGroupsAndPresentKeysAreFound() throws Exception {
-        ArchiveSpec spec = ArchiveSpec.of(
-                SyntheticParcels.schema(),
-                SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION,
-                ParcelArchive.RESOLUTION,
-                WriterSettings.defaults(),
-                "key index lookups");
+        ArchiveSpec spec =
+                SyntheticParcels.archiveSpec(ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index lookups");
         GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         // Keys as feeds often have them (UUIDs): they compress little, unlike a counter.
         Random random = new Random(7);
@@ -114,14 +108,8 @@ class KeyIndexLookupTest {
 
     @Test
     void aSmallJournalFileCarriesItsBloomFilterToo() throws Exception {
-        ArchiveSpec spec = ArchiveSpec.of(
-                SyntheticParcels.schema(),
-                SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION,
-                ParcelArchive.RESOLUTION,
-                WriterSettings.defaults(),
-                "key index journal");
+        ArchiveSpec spec =
+                SyntheticParcels.archiveSpec(ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index journal");
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         KeyIndex index = new KeyIndex(archive);
         index.record(Map.of(key("a"), CELLS[0], key("b"), CELLS[1], key("c"), CELLS[0]), Map.of());
@@ -147,14 +135,8 @@ class KeyIndexLookupTest {
 
     @Test
     void keysAreFoundWhereTheStatisticsOrderOfUtf8PutsThem() throws Exception {
-        ArchiveSpec spec = ArchiveSpec.of(
-                SyntheticParcels.schema(),
-                SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION,
-                ParcelArchive.RESOLUTION,
-                WriterSettings.defaults(),
-                "key index order");
+        ArchiveSpec spec =
+                SyntheticParcels.archiveSpec(ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index order");
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         KeyIndex index = new KeyIndex(archive);
         // One row group whose key statistics, in Parquet's order (UTF-8 bytes), run from "a" to the emoji; in Java's

@@ -50,14 +50,7 @@ class LargePartitionUpsertTest {
                 maxHeap <= HEAP_LIMIT + (HEAP_LIMIT / 20),
                 "this proof must run with -Xmx256m (the heavy profile sets it); max heap is " + maxHeap);
 
-        ArchiveSpec spec = ArchiveSpec.of(
-                SyntheticParcels.schema(),
-                SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION,
-                5,
-                WriterSettings.defaults(),
-                "synthetic parcels");
+        ArchiveSpec spec = SyntheticParcels.archiveSpec(5, WriterSettings.defaults(), "synthetic parcels");
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(temp), spec, Clock.systemUTC());
         double lon = 5.0;
         double lat = 47.0;

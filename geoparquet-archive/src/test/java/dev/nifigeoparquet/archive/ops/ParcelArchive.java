@@ -57,14 +57,7 @@ final class ParcelArchive {
     /** The same archive on another storage; {@code root} names it (see {@link StorageBackend}). */
     static ParcelArchive create(StorageBackend backend, Path root, int count, WriterSettings writer)
             throws IOException {
-        ArchiveSpec spec = ArchiveSpec.of(
-                SyntheticParcels.schema(),
-                SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION,
-                RESOLUTION,
-                writer,
-                "synthetic parcels");
+        ArchiveSpec spec = SyntheticParcels.archiveSpec(RESOLUTION, writer, "synthetic parcels");
         GeoParquetArchive archive = ArchiveCreator.create(backend.storage(root), spec, Clock.systemUTC());
         ParcelArchive parcels = new ParcelArchive(root, archive);
         List<Group> rows = new ArrayList<>();

@@ -55,14 +55,8 @@ public final class ParcelArchives {
 
     /** The same archive, its spec changed first by {@code adjust} (for example to type the geometry column natively). */
     public static ParcelArchives create(Path root, int count, UnaryOperator<ArchiveSpec> adjust) throws IOException {
-        ArchiveSpec spec = adjust.apply(ArchiveSpec.of(
-                SyntheticParcels.schema(),
-                SyntheticParcels.footer(),
-                List.of(SyntheticParcels.KEY),
-                SyntheticParcels.VERSION,
-                RESOLUTION,
-                WriterSettings.defaults(),
-                "synthetic parcels"));
+        ArchiveSpec spec =
+                adjust.apply(SyntheticParcels.archiveSpec(RESOLUTION, WriterSettings.defaults(), "synthetic parcels"));
         GeoParquetArchive archive = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
         SyntheticParcels parcels = new SyntheticParcels(42, 6);
         Map<String, List<Group>> byCell = new TreeMap<>();
