@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -38,25 +37,7 @@ import org.locationtech.jts.io.WKTReader;
 class GeoParquetFileWriterTest {
 
     private static final GeometryFactory GEOMETRIES = new GeometryFactory();
-    private static final MessageType SCHEMA = Types.buildMessage()
-            .required(PrimitiveTypeName.INT64)
-            .named("id")
-            .optional(PrimitiveTypeName.BINARY)
-            .as(LogicalTypeAnnotation.stringType())
-            .named("label")
-            .optional(PrimitiveTypeName.BINARY)
-            .named("geometry")
-            .optionalGroup()
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("xmin")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("ymin")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("xmax")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("ymax")
-            .named("bbox")
-            .named("archive");
+    private static final MessageType SCHEMA = BoxRows.SCHEMA;
 
     @TempDir
     Path dir;
@@ -497,16 +478,7 @@ class GeoParquetFileWriterTest {
     }
 
     private static FooterEntries footer() {
-        Map<String, String> entries = new LinkedHashMap<>();
-        entries.put(
-                "geo",
-                GeoMetadata.builder()
-                        .wkbColumn("geometry", List.of("Polygon"), null, "bbox")
-                        .build()
-                        .rawString());
-        entries.put("zz-first-by-insertion", "1");
-        entries.put("aa-second", "{\"unicode\": \"Zürich – 東京\"}");
-        return FooterEntries.canonicalOf(entries);
+        return BoxRows.footer();
     }
 
     /** A random box with a deliberately wrong bbox, which the writer must replace; every 10th geometry is null. */
@@ -515,25 +487,6 @@ class GeoParquetFileWriterTest {
     }
 
     private static Group row(long id, Random random, String label) {
-        Group row = new SimpleGroup(SCHEMA);
-        row.add("id", id);
-        row.add("label", label);
-        if (id % 10 != 9) {
-            double x = random.nextDouble() * 360 - 180;
-            double y = random.nextDouble() * 170 - 85;
-            Geometry box = GEOMETRIES.createPolygon(new Coordinate[] {
-                new Coordinate(x, y),
-                new Coordinate(x + 1, y),
-                new Coordinate(x + 1, y + 2),
-                new Coordinate(x, y + 2),
-                new Coordinate(x, y)
-            });
-            GeometryCodec.forColumn(SCHEMA, "geometry", GeometryEncoding.WKB).encode(box, row);
-        }
-        Group stale = row.addGroup("bbox");
-        for (String key : List.of("xmin", "ymin", "xmax", "ymax")) {
-            stale.add(key, 0.0);
-        }
-        return row;
+        return BoxRows.row(id, random, label);
     }
 }
