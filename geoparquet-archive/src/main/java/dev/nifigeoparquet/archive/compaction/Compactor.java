@@ -16,6 +16,7 @@ import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.ParquetFileException;
+import dev.nifigeoparquet.archive.parquet.StoredRowGroup;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
@@ -250,7 +251,7 @@ public final class Compactor {
                 copyInSpatialChunks(current, group.files(), writer);
             } else {
                 for (DataFileEntry file : group.files()) {
-                    copyRows(current, file, writer, row -> true);
+                    copyRows(current, file, writer, EVERY_ROW);
                 }
             }
             written = writer.finish();
@@ -282,22 +283,30 @@ public final class Compactor {
         }
     }
 
+    /** Selects every row of a file, which is then copied row group by row group. */
+    private static final LongPredicate EVERY_ROW = row -> true;
+
     /**
      * Copies a file's rows that {@code keep} selects (by their 0-based index in the file) into the compacted output.
-     * Files this engine wrote are copied column by column (their covering columns are right); others, such as
-     * adopted files, row by row, so the writer recomputes coverings.
+     * Files this engine wrote are copied column by column (their covering columns are right): all of a file's rows
+     * ({@link #EVERY_ROW}) row group by row group, each column whose pages can be taken as they are stored so,
+     * neither decoded nor compressed again (most of a partition's bytes: its geometries and covering boxes), the
+     * others value by value. Other files, such as adopted ones, are copied row by row, so the writer recomputes
+     * coverings.
      */
     private void copyRows(PartitionCommit state, DataFileEntry file, RollingFileWriter writer, LongPredicate keep)
             throws IOException {
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), state, file)) {
-            if (!reader.footer().schema().equals(archive.schema())) {
-                throw new ParquetFileException(
-                        reader.footer().file(),
-                        "schema differs from the archive's, refusing to rewrite it under the archive's schema: "
-                                + reader.footer().schema());
-            }
+            requireArchiveSchema(reader);
+            writer.encodeLike(reader.footer());
             long read = 0;
-            if (GeoParquetFileWriter.wrote(reader.footer())) {
+            if (GeoParquetFileWriter.wrote(reader.footer()) && keep == EVERY_ROW) {
+                for (int g = 0; g < reader.footer().rowGroupCount(); g++) {
+                    StoredRowGroup group = reader.nextStoredRowGroup(writer.storedFieldsCopyable(reader.footer(), g));
+                    writer.copyRowGroup(group);
+                    read += group.rowCount();
+                }
+            } else if (GeoParquetFileWriter.wrote(reader.footer())) {
                 for (ColumnarRowGroup group = reader.nextColumnarRowGroup();
                         group != null;
                         group = reader.nextColumnarRowGroup()) {
@@ -326,6 +335,15 @@ public final class Compactor {
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+    }
+
+    private void requireArchiveSchema(GeoParquetFileReader reader) throws ParquetFileException {
+        if (!reader.footer().schema().equals(archive.schema())) {
+            throw new ParquetFileException(
+                    reader.footer().file(),
+                    "schema differs from the archive's, refusing to rewrite it under the archive's schema: "
+                            + reader.footer().schema());
         }
     }
 

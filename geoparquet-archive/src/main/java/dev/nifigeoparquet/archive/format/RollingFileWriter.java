@@ -4,6 +4,8 @@ import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
+import dev.nifigeoparquet.archive.parquet.ParquetFooter;
+import dev.nifigeoparquet.archive.parquet.StoredRowGroup;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.parquet.WrittenFile;
 import java.io.Closeable;
@@ -12,6 +14,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.schema.MessageType;
 
@@ -27,6 +30,7 @@ public final class RollingFileWriter implements Closeable {
     private final FooterEntries footer;
     private final WriterSettings settings;
     private final ColumnEncodings encodings;
+    private ColumnEncodings nextFileEncodings;
     private final List<NewDataFile> written = new ArrayList<>();
     private final Deque<String> namesToReuse = new ArrayDeque<>();
     private GeoParquetFileWriter.PageCompression compression = GeoParquetFileWriter.PageCompression.ON_WRITING_THREAD;
@@ -51,6 +55,7 @@ public final class RollingFileWriter implements Closeable {
         this.footer = footer;
         this.settings = settings;
         this.encodings = encodings;
+        this.nextFileEncodings = encodings;
     }
 
     /**
@@ -71,8 +76,32 @@ public final class RollingFileWriter implements Closeable {
         return this;
     }
 
+    /**
+     * Encodes the files started from now on like {@code input}, a file whose rows are being copied into them: without
+     * a dictionary for the columns it holds no dictionary-encoded page for ({@link ColumnEncodings#likeFile}). A copy
+     * of a small file's rows into a larger one would otherwise hash every distinct value of such a column into a
+     * dictionary only to drop it once the dictionary outgrows its limit.
+     */
+    public void encodeLike(ParquetFooter input) {
+        nextFileEncodings = encodings.likeFile(input);
+    }
+
     public void write(Group row) throws IOException {
         startFileIfNeeded().write(row);
+        finishFileIfFull();
+    }
+
+    /**
+     * The top-level fields of {@code input}'s row group {@code rowGroup} whose pages the file being written can take as
+     * they are stored (see {@link GeoParquetFileWriter#storedFieldsCopyable}).
+     */
+    public Set<String> storedFieldsCopyable(ParquetFooter input, int rowGroup) throws IOException {
+        return startFileIfNeeded().storedFieldsCopyable(input, rowGroup);
+    }
+
+    /** Copies a whole row group read for copying (see {@link GeoParquetFileWriter#copyRowGroup}). */
+    public void copyRowGroup(StoredRowGroup group) throws IOException {
+        startFileIfNeeded().copyRowGroup(group);
         finishFileIfFull();
     }
 
@@ -94,7 +123,7 @@ public final class RollingFileWriter implements Closeable {
         if (current == null) {
             currentFile = namesToReuse.isEmpty() ? stager.stage() : stager.stageReplacing(namesToReuse.poll());
             current = GeoParquetFileWriter.create(
-                    currentFile.output(), currentFile.name(), schema, footer, settings, encodings, compression);
+                    currentFile.output(), currentFile.name(), schema, footer, settings, nextFileEncodings, compression);
         }
         return current;
     }

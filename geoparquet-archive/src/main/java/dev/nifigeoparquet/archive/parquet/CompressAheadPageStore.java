@@ -129,12 +129,7 @@ final class CompressAheadPageStore implements PageWriteStore {
             }
             throw new IOException("Compressing a page failed", cause);
         }
-        handOff.next = compressed;
-        try {
-            page.writeToTarget().run();
-        } finally {
-            handOff.next = null;
-        }
+        handOff.handingOn(compressed, page.writeToTarget());
     }
 
     private Future<BytesInput> compressAhead(byte[] page) {
@@ -149,7 +144,7 @@ final class CompressAheadPageStore implements PageWriteStore {
     private record PendingPage(Future<BytesInput> compressed, long bytes, PageWrite writeToTarget) {}
 
     @FunctionalInterface
-    private interface PageWrite {
+    interface PageWrite {
         void run() throws IOException;
     }
 
@@ -167,6 +162,16 @@ final class CompressAheadPageStore implements PageWriteStore {
         @Override
         public BytesInput compress(BytesInput bytes) throws IOException {
             return next != null ? next : own.compress(bytes);
+        }
+
+        /** Runs {@code write}, during which this compressor returns {@code compressed} for the page written. */
+        void handingOn(BytesInput compressed, PageWrite write) throws IOException {
+            next = compressed;
+            try {
+                write.run();
+            } finally {
+                next = null;
+            }
         }
 
         @Override

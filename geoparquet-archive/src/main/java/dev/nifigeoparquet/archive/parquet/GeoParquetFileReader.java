@@ -8,12 +8,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.parquet.ParquetReadOptions;
@@ -30,6 +32,8 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.LocalInputFile;
@@ -38,6 +42,7 @@ import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Reads a Parquet file one row group at a time; at most one row group's pages are in memory.
@@ -321,6 +326,63 @@ public final class GeoParquetFileReader implements Closeable {
         } catch (RuntimeException e) {
             throw undecodable(e);
         }
+    }
+
+    /**
+     * The next row group, read for copying into a file of the same schema: the columns of the top-level fields in
+     * {@code storedFields} as their pages are stored ({@link StoredColumnChunk}), the other fields column by column;
+     * {@code null} after the last row group. From then on the reader reads only those other fields.
+     */
+    public StoredRowGroup nextStoredRowGroup(Set<String> storedFields) throws IOException {
+        if (nextRowGroup >= footer.rowGroupCount()) {
+            return null;
+        }
+        BlockMetaData block = parsed.metadata().getBlocks().get(nextRowGroup);
+        String where = "row group " + nextRowGroup;
+        List<ColumnChunkMetaData> chunks = block.getColumns().stream()
+                .filter(chunk -> storedFields.contains(chunk.getPath().toArray()[0]))
+                .toList();
+        List<StoredColumnChunk> stored = new ArrayList<>(chunks.size());
+        try {
+            // Every page index first: they lie together before the footer, which a storage may hold read already.
+            List<OffsetIndex> offsets = new ArrayList<>(chunks.size());
+            List<ColumnIndex> statistics = new ArrayList<>(chunks.size());
+            for (ColumnChunkMetaData chunk : chunks) {
+                offsets.add(reader.readOffsetIndex(chunk));
+                statistics.add(reader.readColumnIndex(chunk));
+            }
+            for (int i = 0; i < chunks.size(); i++) {
+                ColumnChunkMetaData chunk = chunks.get(i);
+                stored.add(StoredColumnChunk.read(
+                        stream,
+                        footer.schema().getColumnDescription(chunk.getPath().toArray()),
+                        chunk,
+                        offsets.get(i),
+                        statistics.get(i),
+                        block.getRowCount(),
+                        name + ", " + where));
+            }
+        } catch (ParquetFileException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw failure(
+                    stream,
+                    () -> new ParquetFileException(
+                            name, "cannot read the stored pages of " + where + ": " + e.getMessage(), e));
+        }
+        List<String> others = footer.schema().getFields().stream()
+                .map(Type::getName)
+                .filter(field -> !storedFields.contains(field))
+                .toList();
+        if (others.isEmpty()) {
+            skipRowGroup();
+            rowsRead += block.getRowCount();
+            return new StoredRowGroup(block.getRowCount(), stored, null);
+        }
+        if (!others.equals(readSchema.getFields().stream().map(Type::getName).toList())) {
+            project(others);
+        }
+        return new StoredRowGroup(block.getRowCount(), stored, nextColumnarRowGroup());
     }
 
     /** The next row group's pages, or {@code null} after the last one. */

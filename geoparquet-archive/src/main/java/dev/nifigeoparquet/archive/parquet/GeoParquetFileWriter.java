@@ -6,20 +6,28 @@ import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.geo.GeometryEncoding;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.page.PageWriter;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.OutputFile;
@@ -44,6 +52,9 @@ import org.apache.parquet.schema.Type;
 public final class GeoParquetFileWriter implements Closeable {
 
     public static final String WRITER_MODEL_KEY = "writer.model.name";
+    /** A row group whose pages are taken as stored holds at most this fraction, inverted, of a row group here. */
+    private static final int LARGEST_STORED_SHARE_INVERSE = 8;
+
     static final String WRITER_MODEL = "nifi-geoparquet";
 
     private final String name;
@@ -65,6 +76,9 @@ public final class GeoParquetFileWriter implements Closeable {
     private CompressAheadPageStore aheadStore;
     private ColumnWriteStore columnStore;
     private RecordConsumer recordConsumer;
+    /** The columns the current row group takes as stored pages ({@link #copyRowGroup}); the column store has the rest. */
+    private Set<ColumnDescriptor> storedColumns = Set.of();
+
     private long rowsInGroup;
     private long rowsWritten;
     private int rowGroups;
@@ -256,6 +270,11 @@ public final class GeoParquetFileWriter implements Closeable {
     }
 
     private void startRowGroup() {
+        startRowGroup(Set.of());
+    }
+
+    /** Starts a row group whose {@code stored} columns take stored pages and whose other columns are encoded here. */
+    private void startRowGroup(Set<ColumnDescriptor> stored) {
         pageStore = ColumnChunkPageWriteStore.builder()
                 .withCompressorProvider(column -> handOff)
                 .withSchema(schema)
@@ -267,14 +286,51 @@ public final class GeoParquetFileWriter implements Closeable {
         aheadStore = compression == PageCompression.AHEAD
                 ? new CompressAheadPageStore(pageStore, handOff, settings.codec(), settings.zstdLevel())
                 : null;
-        columnStore = properties.newColumnWriteStore(schema, aheadStore == null ? pageStore : aheadStore, pageStore);
-        recordConsumer = columnIO.getRecordWriter(columnStore);
-        rowWriter.prepareForWrite(recordConsumer);
+        storedColumns = stored;
+        // A column store holds only the columns it encodes: one without values would fail its row-count page check.
+        columnStore = properties.newColumnWriteStore(
+                stored.isEmpty() ? schema : withoutColumns(stored),
+                aheadStore == null ? pageStore : aheadStore,
+                pageStore);
+        recordConsumer = stored.isEmpty() ? columnIO.getRecordWriter(columnStore) : null;
+        if (recordConsumer != null) {
+            rowWriter.prepareForWrite(recordConsumer);
+        }
         rowsInGroup = 0;
+    }
+
+    /** The schema's top-level fields that hold none of {@code stored}'s columns. */
+    private MessageType withoutColumns(Set<ColumnDescriptor> stored) {
+        Set<String> storedFields = new HashSet<>();
+        stored.forEach(column -> storedFields.add(column.getPath()[0]));
+        return new MessageType(
+                schema.getName(),
+                schema.getFields().stream()
+                        .filter(field -> !storedFields.contains(field.getName()))
+                        .toList());
+    }
+
+    /**
+     * Makes the current row group one whose stored columns are {@code stored}: the row group ends if it holds rows
+     * already and takes other stored columns, or if {@code rows} more would not fit in it.
+     */
+    private void useRowGroupOf(Set<ColumnDescriptor> stored, long rows) throws IOException {
+        boolean fits = rowsInGroup + rows <= properties.getRowGroupRowCountLimit();
+        if (stored.equals(storedColumns) && (fits || stored.isEmpty())) {
+            return;
+        }
+        if (rowsInGroup > 0) {
+            flushRowGroup();
+        } else {
+            columnStore.close();
+            pageStore.close();
+        }
+        startRowGroup(stored);
     }
 
     public void write(Group row) throws IOException {
         requireUnfinished();
+        useRowGroupOf(Set.of(), 1);
         rowWriter.write(row, rowsWritten);
         rowWritten();
     }
@@ -293,9 +349,119 @@ public final class GeoParquetFileWriter implements Closeable {
             }
             checkedSource = source;
         }
+        useRowGroupOf(Set.of(), 1);
         source.copyNextRowTo(columnStore);
         columnStore.endRecord();
         rowWritten();
+    }
+
+    /**
+     * The top-level fields of row group {@code rowGroup} of {@code input}, a file of this schema, whose pages this
+     * writer can take as they are stored ({@link #copyRowGroup}): every column of the field is written here without a
+     * dictionary or bloom filter, and stored there as {@link StoredColumnChunk#whyNotCopyable} allows. One field at
+     * least is left to be copied value by value.
+     *
+     * <p>None for a row group of more than {@value #LARGEST_STORED_SHARE_INVERSE}th of a row group's rows here, or
+     * while the current row group holds rows copied value by value: a row group ends before one whose stored pages do
+     * not fit in it whole, so it falls short of the configured row count by less than that share.
+     */
+    public Set<String> storedFieldsCopyable(ParquetFooter input, int rowGroup) {
+        BlockMetaData block = input.rowGroups().get(rowGroup);
+        if (block.getRowCount() > properties.getRowGroupRowCountLimit() / LARGEST_STORED_SHARE_INVERSE
+                || (rowsInGroup > 0 && storedColumns.isEmpty())) {
+            return Set.of();
+        }
+        Set<String> copyable = new LinkedHashSet<>();
+        Set<String> refused = new HashSet<>();
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            String field = chunk.getPath().toArray()[0];
+            ColumnDescriptor column =
+                    schema.getColumnDescription(chunk.getPath().toArray());
+            boolean copies = !properties.isDictionaryEnabled(column)
+                    && !properties.isBloomFilterEnabled(column)
+                    && !GeometryCodec.isParquetGeospatial(schema.getType(field))
+                    && StoredColumnChunk.whyNotCopyable(
+                                    chunk, settings.codec(), properties.getStatisticsEnabled(column))
+                            == null;
+            (copies ? copyable : refused).add(field);
+        }
+        copyable.removeAll(refused);
+        if (copyable.size() == schema.getFieldCount()) {
+            copyable.remove(schema.getFields().get(0).getName());
+        }
+        return copyable;
+    }
+
+    /**
+     * Copies a whole row group read for copying ({@link GeoParquetFileReader#nextStoredRowGroup}): its stored columns'
+     * pages as they are, neither decoded nor compressed again, and its other columns value by value. The rows stay
+     * together in one row group here, which ends first if they would not fit in it or it takes other stored columns.
+     * With no stored column, the rows are copied as {@link #copyRow} copies them.
+     */
+    public void copyRowGroup(StoredRowGroup group) throws IOException {
+        requireUnfinished();
+        if (group.stored().isEmpty()) {
+            while (group.rest().hasNext()) {
+                copyRow(group.rest());
+            }
+            return;
+        }
+        Set<ColumnDescriptor> stored = new HashSet<>();
+        group.stored().forEach(chunk -> stored.add(chunk.column()));
+        if (group.rowCount() > properties.getRowGroupRowCountLimit()) {
+            throw new IllegalArgumentException(name + ": a row group of " + group.rowCount()
+                    + " rows exceeds the row count of one here, " + properties.getRowGroupRowCountLimit());
+        }
+        useRowGroupOf(stored, group.rowCount());
+        for (StoredColumnChunk chunk : group.stored()) {
+            writeStoredPages(chunk);
+        }
+        long rows = 0;
+        ColumnarRowGroup rest = group.rest();
+        if (rest != null) {
+            if (!rest.schema().equals(withoutColumns(stored))) {
+                throw new IllegalArgumentException(
+                        name + ": cannot copy rows of schema " + rest.schema() + " beside stored columns " + stored);
+            }
+            for (; rest.hasNext(); rows++) {
+                rest.copyNextRowTo(columnStore);
+                columnStore.endRecord();
+            }
+        }
+        if (rest != null && rows != group.rowCount()) {
+            throw new ParquetFileException(
+                    name, "copied " + rows + " rows of a row group of " + group.rowCount() + " rows");
+        }
+        rowsInGroup += group.rowCount();
+        rowsWritten += group.rowCount();
+        if (rowsInGroup >= properties.getRowGroupRowCountLimit()) {
+            flushRowGroup();
+            startRowGroup();
+        }
+    }
+
+    /** Hands a stored chunk's pages to the page store, whose compressor returns each page's stored bytes. */
+    private void writeStoredPages(StoredColumnChunk chunk) throws IOException {
+        ColumnDescriptor column = chunk.column();
+        PageWriter target = pageStore.getPageWriter(column);
+        boolean statistics = properties.getStatisticsEnabled(column);
+        boolean sizeStatistics = properties.getSizeStatisticsEnabled(column);
+        for (StoredColumnChunk.StoredPage page : chunk.pages()) {
+            // Only the page's size is read: the compressor returns its stored bytes instead of compressing it.
+            BytesInput sized = BytesInput.from(InputStream.nullInputStream(), page.uncompressedSize());
+            handOff.handingOn(
+                    page.compressed(),
+                    () -> target.writePage(
+                            sized,
+                            page.valueCount(),
+                            page.rowCount(),
+                            statistics ? page.statistics() : Statistics.noopStats(column.getPrimitiveType()),
+                            sizeStatistics ? page.sizeStatistics() : null,
+                            null,
+                            page.repetitionLevels(),
+                            page.definitionLevels(),
+                            page.values()));
+        }
     }
 
     private void requireUnfinished() {
@@ -333,7 +499,9 @@ public final class GeoParquetFileWriter implements Closeable {
 
     private void flushRowGroup() throws IOException {
         try {
-            recordConsumer.flush();
+            if (recordConsumer != null) {
+                recordConsumer.flush();
+            }
             fileWriter.startBlock(rowsInGroup);
             columnStore.flush();
             if (aheadStore != null) {

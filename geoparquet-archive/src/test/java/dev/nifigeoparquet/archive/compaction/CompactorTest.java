@@ -143,6 +143,52 @@ class CompactorTest {
     }
 
     @Test
+    void smallFilesGiveTheirGeometryPagesAsTheyAreStoredAndTheRowsFillTheRowGroups() throws IOException {
+        Path root = temp.resolve("archive");
+        GeoParquetArchive archive = GeneratedArchive.create(new LocalArchiveStorage(root), new TestClock(START));
+        // Files of 5 rows stay whole in row groups of 50: their plainly encoded pages are taken as they are.
+        long rows = GeneratedArchive.fill(archive, 0, 0, 24, 5);
+        String cell = GeneratedArchive.cellOf(0);
+        Path before = temp.resolve("before");
+        Files.createDirectories(before);
+        for (String file : partitionFiles(root, cell)) {
+            Files.copy(root.resolve(ArchiveLayout.dataFile(cell, file)), before.resolve(file));
+        }
+
+        PartitionCompaction result = new Compactor(archive).compact(cell);
+
+        assertEquals(1, result.filesAfter());
+        PartitionCommit state = archive.partitionState(cell);
+        Path output =
+                root.resolve(ArchiveLayout.dataFile(cell, state.files().get(0).name()));
+        String all =
+                "SET enable_geoparquet_conversion = false; SELECT count(*) FROM (SELECT * FROM read_parquet(?, hive_partitioning = false) EXCEPT ALL"
+                        + " SELECT * FROM read_parquet(?, hive_partitioning = false))";
+        for (List<String> pair : List.of(
+                List.of(before + "/*.parquet", output.toString()), List.of(output.toString(), before + "/*.parquet"))) {
+            assertEquals(
+                    0L,
+                    ((Number) DuckDb.query(all, pair.get(0), pair.get(1)).get(0).get(0)).longValue());
+        }
+        assertEquals(
+                List.of(List.of(50L), List.of(50L), List.of(20L)),
+                DuckDb.query(
+                        "SELECT any_value(row_group_num_rows)::BIGINT FROM parquet_metadata(?) GROUP BY row_group_id"
+                                + " ORDER BY row_group_id",
+                        output.toString()),
+                "row groups of the archive's row count, " + rows + " rows");
+        String geometryBytes =
+                "SELECT sum(total_compressed_size)::BIGINT FROM parquet_metadata(?) WHERE path_in_schema = 'geometry'";
+        assertEquals(
+                DuckDb.query(geometryBytes, before + "/*.parquet"),
+                DuckDb.query(geometryBytes, output.toString()),
+                "the geometry column is the small files' pages, byte for byte");
+        assertArrayEquals(
+                GeneratedArchive.GEO.getBytes(StandardCharsets.UTF_8),
+                DuckDb.footerEntries(output).get(FooterEntries.GEO));
+    }
+
+    @Test
     void aPartitionAtTheFileCountThresholdWithoutSmallFilesIsUntouched() throws IOException {
         Path root = temp.resolve("archive");
         GeoParquetArchive archive = GeneratedArchive.create(new LocalArchiveStorage(root), new TestClock(START));
