@@ -381,7 +381,10 @@ public final class GeoParquetFileWriter implements Closeable {
                     && !properties.isBloomFilterEnabled(column)
                     && !GeometryCodec.isParquetGeospatial(schema.getType(field))
                     && StoredColumnChunk.whyNotCopyable(
-                                    chunk, settings.codec(), properties.getStatisticsEnabled(column))
+                                    chunk,
+                                    settings.codec(),
+                                    properties.getStatisticsEnabled(column),
+                                    properties.getColumnIndexTruncateLength())
                             == null;
             (copies ? copyable : refused).add(field);
         }

@@ -70,9 +70,12 @@ public final class StoredColumnChunk {
     /**
      * Why {@code chunk}'s pages cannot be copied as they are into a chunk compressed with {@code codec}, or null when
      * they can: they must be data pages v1 of plain values, without a dictionary, compressed alike, located by an
-     * offset index, and, when the new chunk keeps statistics, described by a column index.
+     * offset index, and, when the new chunk keeps statistics, described by a column index. The new chunk's statistics
+     * are merged from the column index, which cuts byte strings to {@code truncateLength} bytes: the chunk's own
+     * minimum and maximum must fit in that, so the merged ones are exact.
      */
-    static String whyNotCopyable(ColumnChunkMetaData chunk, CompressionCodecName codec, boolean statisticsWanted) {
+    static String whyNotCopyable(
+            ColumnChunkMetaData chunk, CompressionCodecName codec, boolean statisticsWanted, int truncateLength) {
         if (chunk.getCodec() != codec) {
             return "compressed with " + chunk.getCodec();
         }
@@ -94,6 +97,14 @@ public final class StoredColumnChunk {
         }
         if (statisticsWanted && chunk.getColumnIndexReference() == null) {
             return "no column index";
+        }
+        Statistics<?> statistics = chunk.getStatistics();
+        if (statisticsWanted
+                && statistics != null
+                && statistics.hasNonNullValue()
+                && (statistics.getMinBytes().length > truncateLength
+                        || statistics.getMaxBytes().length > truncateLength)) {
+            return "minimum or maximum longer than its column index keeps";
         }
         return null;
     }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.LongFunction;
 import org.apache.parquet.io.LocalOutputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,7 +154,30 @@ class StoredPagesCopyTest {
         }
     }
 
+    @Test
+    void aTextColumnWhoseExtremesItsColumnIndexCutsIsCopiedValueByValueWithExactStatistics() throws IOException {
+        // Labels of 70 bytes and more: the page index keeps 64 of them, the footer's statistics all.
+        List<Path> inputs = writeSmallFiles(id -> "a label longer than a column index keeps, ".repeat(2) + id);
+        Path merged = dir.resolve("merged.parquet");
+
+        Set<String> stored = merge(inputs, merged);
+
+        assertEquals(Set.of("id", "geometry", "bbox"), stored, "every field but the label");
+        List<Object> recorded = DuckDb.query(
+                        "SELECT min(stats_min_value), max(stats_max_value) FROM parquet_metadata(?)"
+                                + " WHERE path_in_schema = 'label'",
+                        merged.toString())
+                .get(0);
+        List<Object> actual = DuckDb.query("SELECT min(label), max(label) FROM read_parquet(?)", merged.toString())
+                .get(0);
+        assertEquals(actual, recorded, "the label statistics are the exact extremes");
+    }
+
     private List<Path> writeSmallFiles() throws IOException {
+        return writeSmallFiles(id -> "feature " + id);
+    }
+
+    private List<Path> writeSmallFiles(LongFunction<String> label) throws IOException {
         Path in = Files.createDirectories(dir.resolve("in"));
         List<Path> files = new ArrayList<>();
         Random random = new Random(7);
@@ -163,7 +187,7 @@ class StoredPagesCopyTest {
                     new LocalOutputFile(file), file.toString(), BoxRows.SCHEMA, BoxRows.footer(), SETTINGS)) {
                 for (int i = 0; i < ROWS_PER_FILE; i++) {
                     long id = (long) f * ROWS_PER_FILE + i;
-                    writer.write(BoxRows.row(id, random, "feature " + id));
+                    writer.write(BoxRows.row(id, random, label.apply(id)));
                 }
                 writer.finish();
             }
