@@ -410,7 +410,14 @@ public final class GeoParquetFileWriter implements Closeable {
             return;
         }
         Set<ColumnDescriptor> stored = new HashSet<>();
-        group.stored().forEach(chunk -> stored.add(chunk.column()));
+        for (StoredColumnChunk chunk : group.stored()) {
+            if (properties.isDictionaryEnabled(chunk.column()) || properties.isBloomFilterEnabled(chunk.column())) {
+                throw new IllegalArgumentException(
+                        name + ": column " + String.join(".", chunk.column().getPath())
+                                + " is encoded with a dictionary or bloom filter here, so it cannot take stored pages");
+            }
+            stored.add(chunk.column());
+        }
         if (group.rowCount() > properties.getRowGroupRowCountLimit()) {
             throw new IllegalArgumentException(name + ": a row group of " + group.rowCount()
                     + " rows exceeds the row count of one here, " + properties.getRowGroupRowCountLimit());
