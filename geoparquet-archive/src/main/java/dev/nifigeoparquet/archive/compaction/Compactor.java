@@ -300,13 +300,14 @@ public final class Compactor {
             requireArchiveSchema(reader);
             writer.encodeLike(reader.footer());
             long read = 0;
-            if (GeoParquetFileWriter.wrote(reader.footer()) && keep == EVERY_ROW) {
+            boolean ours = GeoParquetFileWriter.wrote(reader.footer());
+            if (ours && keep == EVERY_ROW) {
                 for (int g = 0; g < reader.footer().rowGroupCount(); g++) {
                     StoredRowGroup group = reader.nextStoredRowGroup(writer.storedFieldsCopyable(reader.footer(), g));
                     writer.copyRowGroup(group);
                     read += group.rowCount();
                 }
-            } else if (GeoParquetFileWriter.wrote(reader.footer())) {
+            } else if (ours) {
                 for (ColumnarRowGroup group = reader.nextColumnarRowGroup();
                         group != null;
                         group = reader.nextColumnarRowGroup()) {

@@ -311,14 +311,24 @@ public final class GeoParquetFileWriter implements Closeable {
     }
 
     /**
-     * Makes the current row group one whose stored columns are {@code stored}: the row group ends if it holds rows
-     * already and takes other stored columns, or if {@code rows} more would not fit in it.
+     * Makes the current row group one that takes {@code stored}'s columns as stored pages and {@code rows} more rows:
+     * it ends first if it takes other stored columns, or if the rows would not fit in it.
      */
-    private void useRowGroupOf(Set<ColumnDescriptor> stored, long rows) throws IOException {
-        boolean fits = rowsInGroup + rows <= properties.getRowGroupRowCountLimit();
-        if (stored.equals(storedColumns) && (fits || stored.isEmpty())) {
-            return;
+    private void useStoredRowGroup(Set<ColumnDescriptor> stored, long rows) throws IOException {
+        if (!stored.equals(storedColumns) || rowsInGroup + rows > properties.getRowGroupRowCountLimit()) {
+            restartRowGroup(stored);
         }
+    }
+
+    /** Ends a row group that takes stored pages, whose column store lacks their columns, before rows are encoded. */
+    private void useEncodedRowGroup() throws IOException {
+        if (!storedColumns.isEmpty()) {
+            restartRowGroup(Set.of());
+        }
+    }
+
+    /** Ends the current row group, or drops it if it holds no row, and starts one with these stored columns. */
+    private void restartRowGroup(Set<ColumnDescriptor> stored) throws IOException {
         if (rowsInGroup > 0) {
             flushRowGroup();
         } else {
@@ -330,7 +340,7 @@ public final class GeoParquetFileWriter implements Closeable {
 
     public void write(Group row) throws IOException {
         requireUnfinished();
-        useRowGroupOf(Set.of(), 1);
+        useEncodedRowGroup();
         rowWriter.write(row, rowsWritten);
         rowWritten();
     }
@@ -349,7 +359,7 @@ public final class GeoParquetFileWriter implements Closeable {
             }
             checkedSource = source;
         }
-        useRowGroupOf(Set.of(), 1);
+        useEncodedRowGroup();
         source.copyNextRowTo(columnStore);
         columnStore.endRecord();
         rowWritten();
@@ -422,7 +432,7 @@ public final class GeoParquetFileWriter implements Closeable {
             throw new IllegalArgumentException(name + ": a row group of " + group.rowCount()
                     + " rows exceeds the row count of one here, " + properties.getRowGroupRowCountLimit());
         }
-        useRowGroupOf(stored, group.rowCount());
+        useStoredRowGroup(stored, group.rowCount());
         for (StoredColumnChunk chunk : group.stored()) {
             writeStoredPages(chunk);
         }
