@@ -204,39 +204,30 @@ final class CompressAheadPageStore implements PageWriteStore {
                 Encoding dlEncoding,
                 Encoding valuesEncoding)
                 throws IOException {
-            if (pending.isEmpty() && bytes.size() < SMALLEST_PAGE_HANDED_OVER) {
-                delegate.writePage(
-                        bytes,
-                        valueCount,
-                        rowCount,
-                        statistics,
-                        sizeStatistics,
-                        geospatialStatistics,
-                        rlEncoding,
-                        dlEncoding,
-                        valuesEncoding);
+            boolean writeNow = pending.isEmpty() && bytes.size() < SMALLEST_PAGE_HANDED_OVER;
+            // The column writer reuses its buffers once this returns: a page written later is copied. Its statistics
+            // are new objects for every page, so they can be handed on later as they are.
+            byte[] copy = writeNow ? null : bytes.toByteArray();
+            BytesInput page = writeNow ? bytes : BytesInput.from(copy);
+            PageWrite write = () -> delegate.writePage(
+                    page,
+                    valueCount,
+                    rowCount,
+                    statistics,
+                    sizeStatistics,
+                    geospatialStatistics,
+                    rlEncoding,
+                    dlEncoding,
+                    valuesEncoding);
+            if (writeNow) {
+                write.run();
                 return;
             }
-            // The column writer reuses its buffers once this returns: the page is copied. Its statistics are new
-            // objects for every page, so they can be handed on later as they are.
-            byte[] page = bytes.toByteArray();
-            BytesInput uncompressed = BytesInput.from(page);
-            Future<BytesInput> compressed = bytes.size() < SMALLEST_PAGE_HANDED_OVER
+            Future<BytesInput> compressed = copy.length < SMALLEST_PAGE_HANDED_OVER
                     ? CompletableFuture.completedFuture(null)
-                    : compressAhead(page);
-            pendingBytes += page.length;
-            pending.add(new PendingPage(compressed, page.length, () -> {
-                delegate.writePage(
-                        uncompressed,
-                        valueCount,
-                        rowCount,
-                        statistics,
-                        sizeStatistics,
-                        geospatialStatistics,
-                        rlEncoding,
-                        dlEncoding,
-                        valuesEncoding);
-            }));
+                    : compressAhead(copy);
+            pendingBytes += copy.length;
+            pending.add(new PendingPage(compressed, copy.length, write));
             handOnCompleted();
             while (pending.size() > MAX_PENDING || pendingBytes > MAX_PENDING_BYTES) {
                 handOn(pending.poll());
