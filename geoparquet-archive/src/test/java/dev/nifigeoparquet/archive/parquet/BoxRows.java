@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
+import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -20,15 +21,8 @@ import org.locationtech.jts.geom.GeometryFactory;
 /** Rows of random boxes with a covering bbox column, and a footer with a canonical geo block and other entries. */
 final class BoxRows {
 
-    static final MessageType SCHEMA = Types.buildMessage()
-            .required(PrimitiveTypeName.INT64)
-            .named("id")
-            .optional(PrimitiveTypeName.BINARY)
-            .as(LogicalTypeAnnotation.stringType())
-            .named("label")
-            .optional(PrimitiveTypeName.BINARY)
-            .named("geometry")
-            .optionalGroup()
+    /** A covering bbox column: an optional struct of four required doubles. */
+    static final GroupType BBOX = Types.optionalGroup()
             .required(PrimitiveTypeName.DOUBLE)
             .named("xmin")
             .required(PrimitiveTypeName.DOUBLE)
@@ -37,7 +31,17 @@ final class BoxRows {
             .named("xmax")
             .required(PrimitiveTypeName.DOUBLE)
             .named("ymax")
-            .named("bbox")
+            .named("bbox");
+
+    static final MessageType SCHEMA = Types.buildMessage()
+            .required(PrimitiveTypeName.INT64)
+            .named("id")
+            .optional(PrimitiveTypeName.BINARY)
+            .as(LogicalTypeAnnotation.stringType())
+            .named("label")
+            .optional(PrimitiveTypeName.BINARY)
+            .named("geometry")
+            .addField(BBOX)
             .named("archive");
 
     private static final GeometryFactory GEOMETRIES = new GeometryFactory();

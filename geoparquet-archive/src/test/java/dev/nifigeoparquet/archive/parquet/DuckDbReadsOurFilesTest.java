@@ -37,16 +37,7 @@ class DuckDbReadsOurFilesTest {
             .named("id")
             .optional(PrimitiveTypeName.BINARY)
             .named("geometry")
-            .optionalGroup()
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("xmin")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("ymin")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("xmax")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("ymax")
-            .named("bbox")
+            .addField(BoxRows.BBOX)
             .named("features");
 
     @TempDir

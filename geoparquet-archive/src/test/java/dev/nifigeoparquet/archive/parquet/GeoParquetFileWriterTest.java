@@ -345,16 +345,7 @@ class GeoParquetFileWriterTest {
                 .named("tags")
                 .optional(PrimitiveTypeName.BINARY)
                 .named("geometry")
-                .optionalGroup()
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("xmin")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("ymin")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("xmax")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("ymax")
-                .named("bbox")
+                .addField(BoxRows.BBOX)
                 .named("archive");
         Path source = dir.resolve("source.parquet");
         Random random = new Random(3);
