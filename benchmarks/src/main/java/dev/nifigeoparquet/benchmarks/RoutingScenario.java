@@ -11,6 +11,7 @@ import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter.PageCompression;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,12 +28,14 @@ import org.apache.parquet.io.LocalOutputFile;
 /**
  * Scenario 4, routing throughput: a GeoParquet file of skewed parcels read, every geometry decoded and keyed to its H3
  * cell, and every row written to its cell's file; against the plain read-then-write copy of the same file through the
- * same parquet-java reader and writer. The route runs as RouteByH3Cell runs it, reading and writing on one thread while
- * a helper thread decodes and keys the block ahead ({@link ComputeAhead}), and all on one thread, to show what the
- * helper buys. Two intermediate passes (read and decode; read, decode and key, without writing) show where the time
- * goes. Each pass runs {@code repeats} times, interleaved, and the best time of each is kept: on a shared machine the
- * best run is the least disturbed one. CPU time is reported too, since the route uses a second core and the copy does
- * not.
+ * same parquet-java reader and writer. The route runs as RouteByH3Cell runs it with GeoParquetRecordSetWriter, reading
+ * and writing on one thread while a helper thread decodes and keys the block ahead ({@link ComputeAhead}) and the
+ * writers' pages are compressed on helper threads ({@link PageCompression#AHEAD}); and all on one thread, to show
+ * what the helpers buy. The copy is also timed with its pages compressed on helper threads, so that the route's gain
+ * from them shows against a copy that has it too. Two intermediate passes (read and decode; read, decode and key,
+ * without writing) show where the time goes. Each pass runs {@code repeats} times, interleaved, and the best time of
+ * each is kept: on a shared machine the best run is the least disturbed one. CPU time is reported too, since the route
+ * uses more than one core and the plain copy does not.
  */
 final class RoutingScenario {
 
@@ -69,7 +72,7 @@ final class RoutingScenario {
         out.put("inputBytes", Files.size(input));
         out.put("h3Resolution", NightlyDeltaScenario.RESOLUTION);
         double decode = Double.MAX_VALUE, key = Double.MAX_VALUE;
-        Probe.Measurement oneThread = null, keyingAhead = null, copied = null;
+        Probe.Measurement oneThread = null, keyingAhead = null, copied = null, copiedAhead = null;
         long cells = 0;
         ExecutorService helper = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "routing-keying");
@@ -78,7 +81,13 @@ final class RoutingScenario {
         });
         try {
             for (int r = 0; r < repeats; r++) {
-                copied = fastest(copied, Probe.measure(() -> copy(input, work.resolve("copy.parquet"))));
+                copied = fastest(
+                        copied,
+                        Probe.measure(
+                                () -> copy(input, work.resolve("copy.parquet"), PageCompression.ON_WRITING_THREAD)));
+                copiedAhead = fastest(
+                        copiedAhead,
+                        Probe.measure(() -> copy(input, work.resolve("copy.parquet"), PageCompression.AHEAD)));
                 decode = Math.min(
                         decode,
                         Probe.measure(() -> decodeAndKey(input, false))
@@ -91,9 +100,12 @@ final class RoutingScenario {
                                 .seconds());
                 Path routed = work.resolve("routed");
                 Archives.deleteTree(routed);
-                oneThread = fastest(oneThread, Probe.measure(() -> route(input, routed, ComputeAhead.ON_CALLER)));
+                oneThread = fastest(
+                        oneThread,
+                        Probe.measure(
+                                () -> route(input, routed, ComputeAhead.ON_CALLER, PageCompression.ON_WRITING_THREAD)));
                 Archives.deleteTree(routed);
-                var timed = Probe.measure(() -> route(input, routed, helper));
+                var timed = Probe.measure(() -> route(input, routed, helper, PageCompression.AHEAD));
                 keyingAhead = fastest(keyingAhead, timed);
                 cells = timed.value();
             }
@@ -106,29 +118,33 @@ final class RoutingScenario {
         out.put("repeats", repeats);
         ObjectNode fps = out.putObject("featuresPerSecond");
         fps.put("plainCopy", rows / copy);
+        fps.put("copyCompressingAhead", rows / copiedAhead.seconds());
         fps.put("readAndDecode", rows / decode);
         fps.put("readDecodeAndKey", rows / key);
         fps.put("routeOnOneThread", rows / oneThread.seconds());
         fps.put("route", rows / route);
         ObjectNode us = out.putObject("microsecondsPerFeature");
         us.put("plainCopy", copy * 1e6 / rows);
+        us.put("copyCompressingAhead", copiedAhead.seconds() * 1e6 / rows);
         us.put("readAndDecode", decode * 1e6 / rows);
         us.put("readDecodeAndKey", key * 1e6 / rows);
         us.put("routeOnOneThread", oneThread.seconds() * 1e6 / rows);
         us.put("route", route * 1e6 / rows);
         ObjectNode cpu = out.putObject("cpuMicrosecondsPerFeature");
         cpu.put("plainCopy", copied.cpuSeconds() * 1e6 / rows);
+        cpu.put("copyCompressingAhead", copiedAhead.cpuSeconds() * 1e6 / rows);
         cpu.put("routeOnOneThread", oneThread.cpuSeconds() * 1e6 / rows);
         cpu.put("route", keyingAhead.cpuSeconds() * 1e6 / rows);
         out.put("routeThroughputOverPlainCopy", copy / route);
         out.put("routeOnOneThreadThroughputOverPlainCopy", copy / oneThread.seconds());
+        out.put("routeThroughputOverCopyCompressingAhead", copiedAhead.seconds() / route);
     }
 
     private static Probe.Measurement fastest(Probe.Measurement best, Probe.Timed<?> timed) {
         return best == null || timed.measurement().seconds() < best.seconds() ? timed.measurement() : best;
     }
 
-    private static long copy(Path input, Path output) throws IOException {
+    private static long copy(Path input, Path output, PageCompression compression) throws IOException {
         Files.deleteIfExists(output);
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input);
                 GeoParquetFileWriter writer = GeoParquetFileWriter.create(
@@ -136,7 +152,9 @@ final class RoutingScenario {
                         output.toString(),
                         reader.footer().schema(),
                         reader.footer().canonicalEntries(),
-                        WriterSettings.defaults())) {
+                        WriterSettings.defaults(),
+                        ColumnEncodings.defaults(),
+                        compression)) {
             long n = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); n++) {
                 writer.write(it.next());
@@ -165,7 +183,8 @@ final class RoutingScenario {
      * Routes every row to its cell's file, handing rows to the writers in batches per cell as RouteByH3Cell does
      * ({@link CellBatches}, at most {@value #BATCHED_ROWS} rows held); returns the number of cells.
      */
-    private static long route(Path input, Path outputRoot, Executor helper) throws IOException {
+    private static long route(Path input, Path outputRoot, Executor helper, PageCompression compression)
+            throws IOException {
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         Map<String, GeoParquetFileWriter> writers = new HashMap<>();
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input)) {
@@ -185,7 +204,8 @@ final class RoutingScenario {
                                     reader.footer().schema(),
                                     footer,
                                     WriterSettings.defaults(),
-                                    PER_CELL_ENCODINGS);
+                                    PER_CELL_ENCODINGS,
+                                    compression);
                             writers.put(cell, writer);
                         }
                         for (Group row : rows) {

@@ -623,10 +623,18 @@ final class Summary {
         }
         if (!r.isMissingNode()) {
             md.append("\n## Scenario 4: routing\n\nThe route keys each block of rows on a helper thread while the"
-                    + " caller reads and writes, as RouteByH3Cell does; routeOnOneThread does everything on one thread."
+                    + " caller reads and writes, and compresses the cells' pages on helper threads, as RouteByH3Cell"
+                    + " does with GeoParquetRecordSetWriter; routeOnOneThread does everything on one thread;"
+                    + " copyCompressingAhead is the plain copy with its pages compressed on helper threads."
                     + " CPU time counts every thread.\n\n| pass | features/s | µs/feature | CPU µs/feature |\n"
                     + "| --- | --- | --- | --- |\n");
-            for (String pass : List.of("plainCopy", "readAndDecode", "readDecodeAndKey", "routeOnOneThread", "route")) {
+            for (String pass : List.of(
+                    "plainCopy",
+                    "copyCompressingAhead",
+                    "readAndDecode",
+                    "readDecodeAndKey",
+                    "routeOnOneThread",
+                    "route")) {
                 JsonNode cpu = r.path("cpuMicrosecondsPerFeature").path(pass);
                 md.append("| ")
                         .append(pass)
@@ -648,6 +656,12 @@ final class Summary {
                         .append(pct(r.path("routeOnOneThreadThroughputOverPlainCopy")
                                 .asDouble()))
                         .append(" on one thread.\n");
+            }
+            if (r.has("routeThroughputOverCopyCompressingAhead")) {
+                md.append("Route / copy compressing ahead: ")
+                        .append(pct(r.path("routeThroughputOverCopyCompressingAhead")
+                                .asDouble()))
+                        .append(".\n");
             }
         }
         JsonNode jmh = root.path("jmh");

@@ -68,7 +68,7 @@ public final class RollingFileWriter implements Closeable {
     }
 
     /**
-     * Compresses large pages on a helper thread while rows are still being written (see
+     * Compresses pages on helper threads while rows are still being written (see
      * {@link GeoParquetFileWriter.PageCompression#AHEAD}): for writes of many rows.
      */
     public RollingFileWriter compressingAhead() {

@@ -6,7 +6,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,17 +24,19 @@ import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompress
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * Compresses a writer's large data pages on helper threads while the writer goes on encoding. parquet-java compresses
- * each page on the thread that writes it, which measured about a third of a compaction's time on that thread.
+ * Compresses a writer's data pages on helper threads while the writer goes on encoding. parquet-java compresses each
+ * page on the thread that writes it, which measured about a third of a compaction's time on that thread, and most of
+ * the time a routed cell's file takes to finish.
  *
- * <p>This store stands between the column writers and parquet-java's page store ({@code target}): it copies each large
- * data page, compresses the copies on a shared pool of helper threads (one per core, each with its own compressor of
- * the writer's codec and level), and hands the pages on to the target once compressed, in the order the columns wrote
+ * <p>This store stands between the column writers and parquet-java's page store ({@code target}): it copies each data
+ * page, compresses the copies on a shared pool of helper threads (one per core, each with its own compressor of the
+ * writer's codec and level), and hands the pages on to the target once compressed, in the order the columns wrote
  * them. Most columns end a row group with a single page, written when the row group ends; the helpers then compress
- * those side by side. The target's compressor is a {@link HandOff}, which returns the page's compressed bytes when one
- * is being handed on, and compresses on the writing thread otherwise (small pages, and dictionary pages, which the
- * target compresses when a row group ends). The file's bytes are exactly those of a writer that compresses
- * each page itself: the same pages, the same compressor settings, in the same order.
+ * those side by side, small ones included, since the writing thread waits for all of them before the row group is
+ * flushed anyway. The target's compressor is a {@link HandOff}, which returns the page's compressed bytes when one is
+ * being handed on, and compresses on the writing thread otherwise (dictionary pages, which the target compresses when
+ * a row group ends). The file's bytes are exactly those of a writer that compresses each page itself: the same pages,
+ * the same compressor settings, in the same order.
  *
  * <p>At most {@value #MAX_PENDING} pages of a writer, or 16 MiB of them, wait or are compressed at once; a writer
  * with more waits for the oldest. {@link #drain()} hands every page on; call it before the target flushes a row group.
@@ -44,8 +45,6 @@ final class CompressAheadPageStore implements PageWriteStore {
 
     private static final int MAX_PENDING = 64;
     private static final long MAX_PENDING_BYTES = 16L << 20;
-    /** Pages smaller than this are compressed on the writer's thread: handing them over costs more than it saves. */
-    private static final int SMALLEST_PAGE_HANDED_OVER = 16 * 1024;
 
     private static final AtomicInteger THREADS = new AtomicInteger();
     /** Shared by every writer; it runs nothing that waits, so a writer waiting for it cannot deadlock. */
@@ -204,11 +203,10 @@ final class CompressAheadPageStore implements PageWriteStore {
                 Encoding dlEncoding,
                 Encoding valuesEncoding)
                 throws IOException {
-            boolean writeNow = pending.isEmpty() && bytes.size() < SMALLEST_PAGE_HANDED_OVER;
-            // The column writer reuses its buffers once this returns: a page written later is copied. Its statistics
-            // are new objects for every page, so they can be handed on later as they are.
-            byte[] copy = writeNow ? null : bytes.toByteArray();
-            BytesInput page = writeNow ? bytes : BytesInput.from(copy);
+            // The column writer reuses its buffers once this returns, so the page is copied. Its statistics are new
+            // objects for every page, so they can be handed on later as they are.
+            byte[] copy = bytes.toByteArray();
+            BytesInput page = BytesInput.from(copy);
             PageWrite write = () -> delegate.writePage(
                     page,
                     valueCount,
@@ -219,13 +217,7 @@ final class CompressAheadPageStore implements PageWriteStore {
                     rlEncoding,
                     dlEncoding,
                     valuesEncoding);
-            if (writeNow) {
-                write.run();
-                return;
-            }
-            Future<BytesInput> compressed = copy.length < SMALLEST_PAGE_HANDED_OVER
-                    ? CompletableFuture.completedFuture(null)
-                    : compressAhead(copy);
+            Future<BytesInput> compressed = compressAhead(copy);
             pendingBytes += copy.length;
             pending.add(new PendingPage(compressed, copy.length, write));
             handOnCompleted();

@@ -125,8 +125,9 @@ public final class GeoParquetFileWriter implements Closeable {
         /** On the thread that writes the rows, as parquet-java does. */
         ON_WRITING_THREAD,
         /**
-         * Large pages on shared helper threads (one per core) while the writing thread goes on encoding: for long
-         * writes (compaction). Up to 16 MiB of uncompressed pages are held meanwhile.
+         * On shared helper threads (one per core) while the writing thread goes on encoding: for long writes
+         * (compaction), and for files written whole when they finish (routed cells), whose pages the helpers then
+         * compress side by side. Up to 16 MiB of uncompressed pages are held meanwhile.
          */
         AHEAD
     }

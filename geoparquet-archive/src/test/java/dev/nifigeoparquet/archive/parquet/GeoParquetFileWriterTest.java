@@ -98,6 +98,34 @@ class GeoParquetFileWriterTest {
     }
 
     @Test
+    void aSmallFileWhosePagesAreAllCompressedAheadIsTheSameByteForByte() throws Exception {
+        // A routed cell's file: one row group, every column ending with one small page, all written when it finishes.
+        Path onWritingThread = write(
+                "small-here.parquet",
+                60,
+                WriterSettings.defaults(),
+                ColumnEncodings.defaults().withDictionary(false),
+                7,
+                GeoParquetFileWriter.PageCompression.ON_WRITING_THREAD);
+        Path ahead = write(
+                "small-ahead.parquet",
+                60,
+                WriterSettings.defaults(),
+                ColumnEncodings.defaults().withDictionary(false),
+                7,
+                GeoParquetFileWriter.PageCompression.AHEAD);
+
+        ParquetFooter footer = ParquetRows.read(ahead).footer();
+        assertEquals(1, footer.rowGroups().size());
+        assertTrue(
+                footer.rowGroups().get(0).getColumns().stream()
+                        .allMatch(column -> column.getTotalUncompressedSize() < 16 * 1024),
+                "every page is small");
+        assertArrayEquals(Files.readAllBytes(onWritingThread), Files.readAllBytes(ahead));
+        assertEquals(60, DuckDb.countRows(ahead));
+    }
+
+    @Test
     void aWriterCompressingAheadThatIsClosedWithoutFinishingLeavesNoFooter() throws Exception {
         Path file = dir.resolve("abandoned.parquet");
         Random random = new Random(7);

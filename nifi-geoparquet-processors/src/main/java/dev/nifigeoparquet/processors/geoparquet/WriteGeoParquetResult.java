@@ -54,8 +54,15 @@ final class WriteGeoParquetResult extends AbstractRecordSetWriter {
 
     private GeoParquetFileWriter file() throws IOException {
         if (file == null) {
+            // Helper threads compress the pages; only the thread writing the records touches the stream.
             file = GeoParquetFileWriter.create(
-                    new StreamOutputFile(getOutputStream(), name), name, schema, footer, settings, encodings);
+                    new StreamOutputFile(getOutputStream(), name),
+                    name,
+                    schema,
+                    footer,
+                    settings,
+                    encodings,
+                    GeoParquetFileWriter.PageCompression.AHEAD);
         }
         return file;
     }
