@@ -1,9 +1,11 @@
 package dev.nifigeoparquet.benchmarks;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.delta.DeltaReader;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
+import dev.nifigeoparquet.archive.ops.DeltaId;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
@@ -14,6 +16,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,9 +52,19 @@ final class Delta {
     }
 
     private final List<Change> changes;
+    /**
+     * Each cell's delta id by mode, as RouteByH3Cell's delta.id attribute carries it to UpsertGeoParquetPartition:
+     * computed while the cell's FlowFile was written, before the upsert's clock starts.
+     */
+    private final Map<WriteMode, Map<String, String>> deltaIds = new EnumMap<>(WriteMode.class);
 
     Delta(List<Change> changes) {
         this.changes = List.copyOf(changes);
+        for (WriteMode mode : List.of(WriteMode.UPSERT, WriteMode.APPEND)) {
+            Map<String, String> ids = new HashMap<>();
+            rowsByCell().forEach((cell, rows) -> ids.put(cell, DeltaId.of(mode, cell, rows)));
+            deltaIds.put(mode, ids);
+        }
     }
 
     List<Change> changes() {
@@ -80,8 +94,8 @@ final class Delta {
 
     /**
      * The engine's incremental path as UpsertGeoParquetPartition takes a routed delta: one FlowFile per partition,
-     * validated by {@link PartitionDelta#prepare} (every row re-keyed), up to its Batch Size per run, each run one
-     * {@link ArchiveWriter#applyAll}.
+     * with its delta id, validated by {@link PartitionDelta#prepareAll} (every row re-keyed, the partitions side by
+     * side on the archive's workers), up to its Batch Size per run, each run one {@link ArchiveWriter#applyAll}.
      */
     OperationResult applyIncrementally(GeoParquetArchive archive, WriteMode mode) throws IOException {
         return applyIncrementally(archive, mode, 1, PARTITIONS_PER_RUN);
@@ -136,12 +150,19 @@ final class Delta {
         }
     }
 
-    private static OperationResult applyRun(
+    private OperationResult applyRun(
             GeoParquetArchive archive, WriteMode mode, List<Map.Entry<String, List<DeltaRow>>> cells)
             throws IOException {
+        Map<String, String> ids = deltaIds.getOrDefault(mode, Map.of());
+        List<PartitionDelta.Request> requests = cells.stream()
+                .map(cell -> new PartitionDelta.Request(cell.getKey(), mode, cell.getValue(), ids.get(cell.getKey())))
+                .toList();
         List<List<PartitionDelta>> batches = new ArrayList<>();
-        for (Map.Entry<String, List<DeltaRow>> cell : cells) {
-            batches.add(List.of(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null)));
+        for (Workers.Outcome<PartitionDelta> prepared : PartitionDelta.prepareAll(archive, requests)) {
+            if (prepared.failed()) {
+                throw Workers.rethrowable(prepared.failure());
+            }
+            batches.add(List.of(prepared.value()));
         }
         OperationResult total = null;
         for (ArchiveWriter.BatchOutcome outcome : new ArchiveWriter(archive).applyAll(batches)) {

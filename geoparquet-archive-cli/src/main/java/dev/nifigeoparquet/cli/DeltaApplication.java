@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.cli;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
 import dev.nifigeoparquet.archive.ops.DeltaRouter;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
@@ -77,12 +78,19 @@ final class DeltaApplication {
                         : String.format(
                                 "; %,d rows set aside, they cannot be keyed",
                                 routed.unkeyable().size())));
-        List<PartitionDelta> deltas = new ArrayList<>();
+        List<PartitionDelta.Request> requests = new ArrayList<>();
         for (Map.Entry<String, List<DeltaRow>> cell : routed.byCell().entrySet()) {
-            deltas.add(PartitionDelta.prepare(archive, cell.getKey(), mode, cell.getValue(), null));
+            requests.add(new PartitionDelta.Request(cell.getKey(), mode, cell.getValue(), null));
         }
         if (!routed.deletions().isEmpty()) {
-            deltas.add(PartitionDelta.prepare(archive, null, WriteMode.DELETE, routed.deletions(), null));
+            requests.add(new PartitionDelta.Request(null, WriteMode.DELETE, routed.deletions(), null));
+        }
+        List<PartitionDelta> deltas = new ArrayList<>();
+        for (Workers.Outcome<PartitionDelta> prepared : PartitionDelta.prepareAll(archive, requests)) {
+            if (prepared.failed()) {
+                throw Workers.rethrowable(prepared.failure());
+            }
+            deltas.add(prepared.value());
         }
         ArchiveWriter writer = new ArchiveWriter(archive);
         // The deletions by key are one more step than the partitions routed to: the key index finds their partitions.

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
@@ -13,11 +14,13 @@ import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.processors.record.RecordConversionException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -55,6 +58,7 @@ import org.apache.nifi.processor.ProcessContext;
 import org.apache.nifi.processor.ProcessSession;
 import org.apache.nifi.processor.Relationship;
 import org.apache.nifi.processor.VerifiableProcessor;
+import org.apache.nifi.processor.exception.ProcessException;
 import org.apache.nifi.processor.util.StandardValidators;
 import org.apache.nifi.schema.access.SchemaNotFoundException;
 import org.apache.nifi.serialization.MalformedRecordException;
@@ -576,14 +580,27 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 current.mode().writeMode(),
                 current.deleteMarker(),
                 current.missingFields().handling());
-        List<CellBatch> batches = new ArrayList<>();
+        List<ReadDelta> read = new ArrayList<>();
         for (Map.Entry<String, List<FlowFile>> group : byCell.entrySet()) {
-            CellBatch batch =
-                    prepareBatch(session, archive, readers, records, current, group.getKey(), group.getValue());
-            if (batch != null) {
-                batches.add(batch);
+            for (FlowFile flowFile : group.getValue()) {
+                ReadDelta delta = read(session, readers, records, current, group.getKey(), flowFile);
+                if (delta != null) {
+                    read.add(delta);
+                }
             }
         }
+        List<Workers.Outcome<PartitionDelta>> prepared;
+        try {
+            prepared = PartitionDelta.prepareAll(
+                    archive,
+                    read.stream()
+                            .map(delta -> new PartitionDelta.Request(
+                                    delta.cell(), current.mode().writeMode(), delta.rows(), delta.operationId()))
+                            .toList());
+        } catch (InterruptedIOException e) {
+            throw new ProcessException("Interrupted while the deltas were validated; nothing was written", e);
+        }
+        List<CellBatch> batches = batches(session, read, prepared);
         if (batches.isEmpty()) {
             return;
         }
@@ -601,40 +618,64 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     private record CellBatch(
             String cell, List<FlowFile> flowFiles, List<FlowFile> repeated, List<PartitionDelta> deltas) {}
 
-    /** Reads and validates each FlowFile of one partition; those that fail go to failure. Null when none is left. */
-    private CellBatch prepareBatch(
+    /** A FlowFile's delta, read on the task's thread, with the id its commit will remember. */
+    private record ReadDelta(String cell, FlowFile flowFile, String operationId, List<DeltaRow> rows) {}
+
+    /** Reads one FlowFile of a partition; null, with the FlowFile sent to failure, when it cannot be read. */
+    private ReadDelta read(
             ProcessSession session,
-            GeoParquetArchive archive,
             RecordReaderFactory readers,
             DeltaRecords records,
             Settings current,
             String cell,
-            List<FlowFile> flowFiles) {
-        List<FlowFile> batch = new ArrayList<>();
-        List<FlowFile> repeated = new ArrayList<>();
-        List<PartitionDelta> deltas = new ArrayList<>();
-        Set<String> ids = new HashSet<>();
-        for (FlowFile flowFile : flowFiles) {
-            try {
-                Delta read = read(session, flowFile, readers, records);
-                String operationId = operationId(
-                        current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID), read.contentSha256());
-                if (ids.contains(operationId)) {
-                    repeated.add(flowFile); // the same delta twice in one batch: applied once, the copy is a replay
-                    continue;
+            FlowFile flowFile) {
+        try {
+            Delta read = read(session, flowFile, readers, records);
+            String operationId = operationId(
+                    current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID), read.contentSha256());
+            return new ReadDelta(cell, flowFile, operationId, read.rows());
+        } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
+            failUnapplied(session, cell, flowFile, e);
+            return null;
+        }
+    }
+
+    /**
+     * Groups the validated deltas by partition, in queue order; a FlowFile whose delta was rejected goes to failure,
+     * and one whose id an earlier FlowFile of its partition carries is a replay of it.
+     */
+    private List<CellBatch> batches(
+            ProcessSession session, List<ReadDelta> read, List<Workers.Outcome<PartitionDelta>> prepared) {
+        Map<String, CellBatch> byCell = new LinkedHashMap<>();
+        Map<String, Set<String>> ids = new HashMap<>();
+        for (int i = 0; i < read.size(); i++) {
+            ReadDelta delta = read.get(i);
+            Set<String> cellIds = ids.computeIfAbsent(delta.cell(), cell -> new HashSet<>());
+            CellBatch batch = byCell.get(delta.cell());
+            if (cellIds.contains(delta.operationId())) {
+                batch.repeated().add(delta.flowFile()); // the same delta twice in one batch: applied once
+            } else if (prepared.get(i).failed()) {
+                failUnapplied(
+                        session, delta.cell(), delta.flowFile(), prepared.get(i).failure());
+            } else {
+                if (batch == null) {
+                    batch = new CellBatch(delta.cell(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                    byCell.put(delta.cell(), batch);
                 }
-                deltas.add(PartitionDelta.prepare(archive, cell, current.mode().writeMode(), read.rows(), operationId));
-                ids.add(operationId);
-                batch.add(flowFile);
-            } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
-                fail(
-                        session,
-                        flowFile,
-                        "Delta for partition " + cell + " cannot be applied: " + ProcessorSupport.describe(e),
-                        e);
+                batch.flowFiles().add(delta.flowFile());
+                batch.deltas().add(prepared.get(i).value());
+                cellIds.add(delta.operationId());
             }
         }
-        return batch.isEmpty() ? null : new CellBatch(cell, batch, repeated, deltas);
+        return new ArrayList<>(byCell.values());
+    }
+
+    private void failUnapplied(ProcessSession session, String cell, FlowFile flowFile, Exception e) {
+        fail(
+                session,
+                flowFile,
+                "Delta for partition " + cell + " cannot be applied: " + ProcessorSupport.describe(e),
+                e);
     }
 
     /** Sends a cell's FlowFiles where their batch's outcome says: success with its counts, retry, or failure. */

@@ -1,11 +1,13 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.KeyingException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -78,7 +80,8 @@ public final class PartitionDelta {
         FeatureKey.Extractor keys = keyed ? archive.keyExtractor() : null;
         GeometryCodec codec = archive.geometryCodec();
         Set<String> allowedTypes = allowedGeometryTypes(archive);
-        DeltaId derivedId = DeltaId.start(mode, cell);
+        // Hashing every row is a sizeable share of preparing it, and wasted when the caller names the delta.
+        DeltaId derivedId = deltaId == null ? DeltaId.start(mode, cell) : null;
 
         List<String> problems = new ArrayList<>();
         Map<FeatureKey, DeltaRow> byKey = new LinkedHashMap<>();
@@ -87,7 +90,9 @@ public final class PartitionDelta {
         long index = 0;
         for (DeltaRow row : rows) {
             long recordIndex = index++;
-            derivedId.add(row);
+            if (derivedId != null) {
+                derivedId.add(row);
+            }
             if (problems.size() >= PROBLEM_LIMIT) {
                 continue;
             }
@@ -123,6 +128,24 @@ public final class PartitionDelta {
         }
         String id = deltaId != null ? deltaId : derivedId.hex();
         return new PartitionDelta(cell, mode, id, List.of(id), byKey, unkeyed, (int) index, duplicates);
+    }
+
+    /** One partition's delta rows to {@link #prepare}, with the same meaning as its arguments. */
+    public record Request(String cell, WriteMode mode, Collection<DeltaRow> rows, String deltaId) {}
+
+    /**
+     * Prepares several deltas side by side on the archive's worker threads ({@link GeoParquetArchive#workers()}):
+     * re-keying every row is the larger part of preparing a delta, and the partitions' deltas are independent.
+     *
+     * @return for each request in its order, the delta or the reason it was rejected
+     * @throws InterruptedIOException when interrupted while waiting for the workers
+     */
+    public static List<Workers.Outcome<PartitionDelta>> prepareAll(GeoParquetArchive archive, List<Request> requests)
+            throws InterruptedIOException {
+        return archive.workers()
+                .map(
+                        requests,
+                        request -> prepare(archive, request.cell(), request.mode(), request.rows(), request.deltaId()));
     }
 
     /**

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.FeatureKey;
@@ -233,6 +234,49 @@ class ApplyAllTest {
             assertEquals(0, outcome.result().netRows());
         }
         assertEquals(committed, ParcelArchive.fingerprints(base.root));
+    }
+
+    @Test
+    void deltasPreparedSideBySideMatchThosePreparedOneByOneAndARejectedOneFailsAlone() throws IOException {
+        List<PartitionDelta.Request> requests = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            List<Group> rows = base.initial.get(cells.get(i));
+            requests.add(new PartitionDelta.Request(
+                    cells.get(i),
+                    WriteMode.UPSERT,
+                    List.of(
+                            DeltaRow.upsert(ParcelArchive.edited(rows.get(0), 7.0, BASE_TIME.plusSeconds(60))),
+                            DeltaRow.upsert(ParcelArchive.withNewKey(rows.get(1), "side-" + i)),
+                            DeltaRow.deletion(rows.get(2))),
+                    i % 2 == 0 ? null : "named-" + i));
+        }
+        // A row whose geometry keys to another cell than the one it is sent to.
+        Group stray = ParcelArchive.movedTo(
+                base.initial.get(cells.get(0)).get(3),
+                base.initial.get(cells.get(4)).get(0));
+        requests.add(
+                2, new PartitionDelta.Request(cells.get(1), WriteMode.UPSERT, List.of(DeltaRow.upsert(stray)), null));
+
+        List<Workers.Outcome<PartitionDelta>> prepared = PartitionDelta.prepareAll(base.archive, requests);
+
+        assertEquals(requests.size(), prepared.size());
+        DeltaRejectedException rejected =
+                assertInstanceOf(DeltaRejectedException.class, prepared.get(2).failure());
+        assertTrue(rejected.getMessage().contains(key(stray)), rejected.getMessage());
+        for (int i = 0; i < requests.size(); i++) {
+            if (i == 2) {
+                continue;
+            }
+            PartitionDelta.Request request = requests.get(i);
+            PartitionDelta alone =
+                    PartitionDelta.prepare(base.archive, request.cell(), request.mode(), request.rows(), null);
+            PartitionDelta side = prepared.get(i).value();
+            assertEquals(request.cell(), side.cell());
+            assertEquals(alone.rowsByKey(), side.rowsByKey());
+            // A named delta keeps its name; an unnamed one gets the id of its rows.
+            assertEquals(request.deltaId() == null ? alone.deltaId() : request.deltaId(), side.deltaId());
+            assertEquals(DeltaId.of(request.mode(), request.cell(), request.rows()), alone.deltaId());
+        }
     }
 
     @Test
