@@ -157,13 +157,9 @@ final class Delta {
         List<PartitionDelta.Request> requests = cells.stream()
                 .map(cell -> new PartitionDelta.Request(cell.getKey(), mode, cell.getValue(), ids.get(cell.getKey())))
                 .toList();
-        List<List<PartitionDelta>> batches = new ArrayList<>();
-        for (Workers.Outcome<PartitionDelta> prepared : PartitionDelta.prepareAll(archive, requests)) {
-            if (prepared.failed()) {
-                throw Workers.rethrowable(prepared.failure());
-            }
-            batches.add(List.of(prepared.value()));
-        }
+        List<List<PartitionDelta>> batches = Workers.valuesOf(PartitionDelta.prepareAll(archive, requests)).stream()
+                .map(List::of)
+                .toList();
         OperationResult total = null;
         for (ArchiveWriter.BatchOutcome outcome : new ArchiveWriter(archive).applyAll(batches)) {
             total = total == null ? outcome.orThrow() : total.plus(outcome.orThrow());

@@ -85,13 +85,7 @@ final class DeltaApplication {
         if (!routed.deletions().isEmpty()) {
             requests.add(new PartitionDelta.Request(null, WriteMode.DELETE, routed.deletions(), null));
         }
-        List<PartitionDelta> deltas = new ArrayList<>();
-        for (Workers.Outcome<PartitionDelta> prepared : PartitionDelta.prepareAll(archive, requests)) {
-            if (prepared.failed()) {
-                throw Workers.rethrowable(prepared.failure());
-            }
-            deltas.add(prepared.value());
-        }
+        List<PartitionDelta> deltas = Workers.valuesOf(PartitionDelta.prepareAll(archive, requests));
         ArchiveWriter writer = new ArchiveWriter(archive);
         // The deletions by key are one more step than the partitions routed to: the key index finds their partitions.
         String what = mode.name().toLowerCase(Locale.ROOT) + " partitions"

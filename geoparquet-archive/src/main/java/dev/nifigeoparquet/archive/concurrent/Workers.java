@@ -115,8 +115,13 @@ public final class Workers {
 
     /** Like {@link #map}, but the first failure, in item order, is thrown once every part has ended. */
     public <I, O> List<O> mapAll(List<I> items, Task<I, O> task) throws IOException {
-        List<O> values = new ArrayList<>(items.size());
-        for (Outcome<O> outcome : map(items, task)) {
+        return valuesOf(map(items, task));
+    }
+
+    /** The outcomes' values in order, or the first failure thrown as {@link #rethrowable} gives it. */
+    public static <O> List<O> valuesOf(List<Outcome<O>> outcomes) throws IOException {
+        List<O> values = new ArrayList<>(outcomes.size());
+        for (Outcome<O> outcome : outcomes) {
             if (outcome.failed()) {
                 throw rethrowable(outcome.failure());
             }
