@@ -388,8 +388,7 @@ public final class GeoParquetFileWriter implements Closeable {
             String field = chunk.getPath().toArray()[0];
             ColumnDescriptor column =
                     schema.getColumnDescription(chunk.getPath().toArray());
-            boolean copies = !properties.isDictionaryEnabled(column)
-                    && !properties.isBloomFilterEnabled(column)
+            boolean copies = encodesPlainly(column)
                     && !GeometryCodec.isParquetGeospatial(schema.getType(field))
                     && StoredColumnChunk.whyNotCopyable(
                                     chunk,
@@ -422,7 +421,7 @@ public final class GeoParquetFileWriter implements Closeable {
         }
         Set<ColumnDescriptor> stored = new HashSet<>();
         for (StoredColumnChunk chunk : group.stored()) {
-            if (properties.isDictionaryEnabled(chunk.column()) || properties.isBloomFilterEnabled(chunk.column())) {
+            if (!encodesPlainly(chunk.column())) {
                 throw new IllegalArgumentException(
                         name + ": column " + String.join(".", chunk.column().getPath())
                                 + " is encoded with a dictionary or bloom filter here, so it cannot take stored pages");
@@ -437,21 +436,21 @@ public final class GeoParquetFileWriter implements Closeable {
         for (StoredColumnChunk chunk : group.stored()) {
             writeStoredPages(chunk);
         }
-        long rows = 0;
         ColumnarRowGroup rest = group.rest();
         if (rest != null) {
             if (!rest.schema().equals(withoutColumns(stored))) {
                 throw new IllegalArgumentException(
                         name + ": cannot copy rows of schema " + rest.schema() + " beside stored columns " + stored);
             }
+            long rows = 0;
             for (; rest.hasNext(); rows++) {
                 rest.copyNextRowTo(columnStore);
                 columnStore.endRecord();
             }
-        }
-        if (rest != null && rows != group.rowCount()) {
-            throw new ParquetFileException(
-                    name, "copied " + rows + " rows of a row group of " + group.rowCount() + " rows");
+            if (rows != group.rowCount()) {
+                throw new ParquetFileException(
+                        name, "copied " + rows + " rows of a row group of " + group.rowCount() + " rows");
+            }
         }
         rowsInGroup += group.rowCount();
         rowsWritten += group.rowCount();
@@ -459,6 +458,11 @@ public final class GeoParquetFileWriter implements Closeable {
             flushRowGroup();
             startRowGroup();
         }
+    }
+
+    /** Whether this writer encodes the column without a dictionary or bloom filter, as a stored page must be. */
+    private boolean encodesPlainly(ColumnDescriptor column) {
+        return !properties.isDictionaryEnabled(column) && !properties.isBloomFilterEnabled(column);
     }
 
     /** Hands a stored chunk's pages to the page store, whose compressor returns each page's stored bytes. */
