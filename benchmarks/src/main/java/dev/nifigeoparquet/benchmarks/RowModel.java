@@ -5,6 +5,7 @@ import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.CoveringBoxColumn;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -387,16 +388,7 @@ enum RowModel {
                 .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS))
                 .named(VERSION);
         b.required(PrimitiveTypeName.BINARY).named(GEOMETRY);
-        b.optionalGroup()
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("xmin")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("ymin")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("xmax")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("ymax")
-                .named(BBOX);
+        b.addField(CoveringBoxColumn.optional(BBOX));
         return b.named("parcels");
     }
 

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.parquet;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.geo.GeometryEncoding;
+import dev.nifigeoparquet.archive.testing.CoveringBoxColumn;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,16 +23,7 @@ import org.locationtech.jts.geom.GeometryFactory;
 final class BoxRows {
 
     /** A covering bbox column: an optional struct of four required doubles. */
-    static final GroupType BBOX = Types.optionalGroup()
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("xmin")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("ymin")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("xmax")
-            .required(PrimitiveTypeName.DOUBLE)
-            .named("ymax")
-            .named("bbox");
+    static final GroupType BBOX = CoveringBoxColumn.optional("bbox");
 
     static final MessageType SCHEMA = Types.buildMessage()
             .required(PrimitiveTypeName.INT64)
