@@ -19,11 +19,12 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,14 +43,22 @@ import org.apache.parquet.io.InputFile;
  * <p>Forcing is what costs: each {@code fsync(2)} waits for the file system's journal, a few milliseconds on a
  * virtual disk. Work that makes many objects durable does it together ({@link #sync}, {@link #createExclusiveAll}):
  * every file and directory forced at once from its own thread, so the journal commits them in a few rounds
- * instead of one round each.
+ * instead of one round each. A file opened with {@link #createStagedDeferred} starts being forced as soon as it is
+ * closed, so the disk writes it out while the operation writes its next files, and {@link #sync} mostly waits for
+ * forces already done.
  */
 public final class LocalArchiveStorage implements ArchiveStorage {
 
     /** Parquet writers emit small pieces; this many bytes are gathered per system call. */
     private static final int WRITE_BUFFER_BYTES = 64 * 1024;
 
+    /** Forcing threads: they only wait on the disk. */
+    private static final ExecutorService FORCING = Executors.newVirtualThreadPerTaskExecutor();
+
     private final Path root;
+
+    /** Forces begun when deferred files were closed, until {@link #sync} collects them or the file is deleted. */
+    private final Map<Path, Future<?>> forcesBegun = new ConcurrentHashMap<>();
 
     public LocalArchiveStorage(Path root) {
         this.root = root.toAbsolutePath().normalize();
@@ -184,6 +193,15 @@ public final class LocalArchiveStorage implements ArchiveStorage {
                 }
                 if (durableOnClose) {
                     forceDirectory(target.getParent());
+                } else {
+                    forcesBegun.put(target, FORCING.submit(() -> {
+                        try {
+                            force(target, false);
+                        } catch (NoSuchFileException gone) {
+                            // Deleted or renamed away meanwhile: a sync forces its directory, as for any such path.
+                        }
+                        return null;
+                    }));
                 }
             }
         };
@@ -191,22 +209,32 @@ public final class LocalArchiveStorage implements ArchiveStorage {
 
     /**
      * Forces every object and every directory naming one, all at once: an object that no longer exists (deleted, or
-     * renamed away) only has its directory forced.
+     * renamed away) only has its directory forced. An object whose force began when it was closed is waited for; a
+     * failure of that force fails the sync, since forcing again may not report it a second time.
      */
     @Override
     public void sync(Collection<String> paths) throws IOException {
         Set<Path> files = new LinkedHashSet<>();
         Set<Path> directories = new LinkedHashSet<>();
+        List<Future<?>> forces = new ArrayList<>();
         for (String path : paths) {
             Path file = resolve(path);
-            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            Future<?> begun = forcesBegun.remove(file);
+            if (begun != null) {
+                forces.add(begun);
+            } else if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 files.add(file);
             }
             if (Files.isDirectory(file.getParent())) {
                 directories.add(file.getParent());
             }
         }
-        forceAll(files, directories);
+        if (forces.isEmpty()) {
+            forceAll(files, directories);
+            return;
+        }
+        forces.addAll(startForcing(files, directories));
+        awaitForces(forces);
     }
 
     /**
@@ -330,7 +358,9 @@ public final class LocalArchiveStorage implements ArchiveStorage {
     /** Removes the name; {@link #sync} of the path makes the removal durable. */
     @Override
     public void delete(String path) throws IOException {
-        Files.deleteIfExists(resolve(path));
+        Path file = resolve(path);
+        forcesBegun.remove(file);
+        Files.deleteIfExists(file);
     }
 
     @Override
@@ -359,25 +389,32 @@ public final class LocalArchiveStorage implements ArchiveStorage {
      * is forced on the caller's thread. The first failure is thrown once all have ended.
      */
     private static void forceAll(Collection<Path> files, Collection<Path> directories) throws IOException {
-        List<Path> all = new ArrayList<>(files);
-        all.addAll(directories);
-        Set<Path> isDirectory = new HashSet<>(directories);
-        if (all.size() == 1) {
-            force(all.get(0), isDirectory.contains(all.get(0)));
+        if (files.size() + directories.size() == 1) {
+            Path only = files.isEmpty()
+                    ? directories.iterator().next()
+                    : files.iterator().next();
+            force(only, files.isEmpty());
             return;
         }
-        if (all.isEmpty()) {
-            return;
-        }
+        awaitForces(startForcing(files, directories));
+    }
+
+    /** Forces every file and directory, each from its own thread. */
+    private static List<Future<?>> startForcing(Collection<Path> files, Collection<Path> directories) {
         List<Future<?>> forced = new ArrayList<>();
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (Path path : all) {
-                forced.add(threads.submit(() -> {
-                    force(path, isDirectory.contains(path));
-                    return null;
-                }));
-            }
-        }
+        files.forEach(file -> forced.add(FORCING.submit(() -> {
+            force(file, false);
+            return null;
+        })));
+        directories.forEach(directory -> forced.add(FORCING.submit(() -> {
+            force(directory, true);
+            return null;
+        })));
+        return forced;
+    }
+
+    /** Waits for every force; the first failure is thrown once all are done. */
+    private static void awaitForces(List<Future<?>> forced) throws IOException {
         IOException first = null;
         for (Future<?> future : forced) {
             try {
