@@ -61,14 +61,16 @@ final class AppendScenario {
         out.put("appendedFeatures", rows);
         out.put("partitions", delta.rowsByCell().size());
 
-        // The engine's Append is warmed up on throwaway copies, like scenario 1's upsert; then each approach runs
-        // REPEATS times, interleaved, on fresh copies, and the run of median time is reported and reconciled.
-        for (int pass = 0; pass < NightlyDeltaScenario.WARM_UP_PASSES; pass++) {
-            Path warm = work.resolve("warm-up");
-            Archives.linkCopy(source.root, warm);
-            delta.applyIncrementally(Archives.open(warm), WriteMode.APPEND);
-            Archives.deleteTree(warm);
-        }
+        // The engine's Append is warmed up on throwaway copies until the JIT compilers have settled, like scenario 1's
+        // upsert; then each approach runs REPEATS times, interleaved, on fresh copies, and the run of median time is
+        // reported and reconciled.
+        JitWarmUp.untilSettled(() -> {
+                    Path warm = work.resolve("warm-up");
+                    Archives.linkCopy(source.root, warm);
+                    delta.applyIncrementally(Archives.open(warm), WriteMode.APPEND);
+                    Archives.deleteTree(warm);
+                })
+                .putInto(out);
 
         List<Run> engineRuns = new ArrayList<>();
         List<Run> warmRuns = new ArrayList<>();

@@ -35,9 +35,6 @@ final class NightlyDeltaScenario {
     static final int CONCURRENT_TASKS = 2;
     static final int INCREMENTAL_REPEATS = 3;
 
-    /** Passes of the whole delta through both incremental paths before any is measured. */
-    static final int WARM_UP_PASSES = 4;
-
     /** The archive and delta of this run, kept for the append and memory scenarios. */
     record Prepared(
             ParcelArchive archive,
@@ -102,18 +99,18 @@ final class NightlyDeltaScenario {
         Path pristine = prepared.archive().root;
         Delta delta = prepared.delta();
 
-        // JIT warm-up on throwaway copies: the whole delta through both incremental paths, several times, so that the
-        // measured upserts run on a warm JVM, as in a NiFi instance that has run for a while (the full rewrites below
-        // warm up within their own millions of rows). With one pass each, the third measured run was still about a
-        // third faster than the first.
-        for (int pass = 0; pass < WARM_UP_PASSES; pass++) {
-            for (int partitionsPerRun : new int[] {Delta.PARTITIONS_PER_RUN, 1}) {
-                Path warm = work.resolve("warm-up");
-                Archives.linkCopy(pristine, warm);
-                delta.applyIncrementally(Archives.open(warm), WriteMode.UPSERT, 1, partitionsPerRun);
-                Archives.deleteTree(warm);
-            }
-        }
+        // JIT warm-up on throwaway copies: the whole delta through both incremental paths, until the compilers have
+        // settled, so that the measured upserts run on a warm JVM, as in a NiFi instance that has run for a while (the
+        // full rewrites below warm up within their own millions of rows).
+        JitWarmUp.untilSettled(() -> {
+                    for (int partitionsPerRun : new int[] {Delta.PARTITIONS_PER_RUN, 1}) {
+                        Path warm = work.resolve("warm-up");
+                        Archives.linkCopy(pristine, warm);
+                        delta.applyIncrementally(Archives.open(warm), WriteMode.UPSERT, 1, partitionsPerRun);
+                        Archives.deleteTree(warm);
+                    }
+                })
+                .putInto(out);
 
         // 1. The engine, incrementally, as UpsertGeoParquetPartition takes the delta: all partitions in one run (Batch
         // Size 50), (a) on every core (the default Worker Threads), (b) on one thread; (c) two concurrent tasks sharing
@@ -315,6 +312,8 @@ final class NightlyDeltaScenario {
         runs.forEach((name, repeats) -> {
             var each = ((ObjectNode) approaches.get(name)).putArray("wallSecondsOfEachRun");
             repeats.forEach(run -> each.add(run.timed().measurement().seconds()));
+            var jit = ((ObjectNode) approaches.get(name)).putArray("jitCompileSecondsOfEachRun");
+            repeats.forEach(run -> jit.add(run.timed().measurement().jitCompileSeconds()));
         });
         approaches.set("naiveFullRewrite", naiveJson);
         approaches.set("duckdbFullRewrite", duckJson);
@@ -487,6 +486,7 @@ final class NightlyDeltaScenario {
         ObjectNode node = JSON.objectNode();
         node.put("wallSeconds", m.seconds());
         node.put("cpuSeconds", m.cpuSeconds());
+        node.put("jitCompileSeconds", m.jitCompileSeconds());
         node.put("bytesRead", bytesRead);
         node.put("dataBytesWritten", dataBytesWritten);
         node.put("indexBytesWritten", indexBytesWritten);

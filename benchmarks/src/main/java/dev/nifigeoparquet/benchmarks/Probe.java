@@ -21,6 +21,8 @@ import java.util.concurrent.Callable;
  *       pools' peaks, an upper bound, is kept too.</li>
  *   <li>CPU time is the whole process's (every thread, DuckDB's native workers included), so on a machine shared
  *       with other builds it says what the work cost even when the wall clock says mostly how long it waited.</li>
+ *   <li>JIT compilation time is what the JVM's compiler threads spent during the phase: on two cores it is work the
+ *       phase's own threads compete with, so it says how far the JVM was from warm.</li>
  *   <li>Peak RSS is {@code VmHWM} from {@code /proc/self/status}, reset at the start by writing 5 to
  *       {@code /proc/self/clear_refs}; it includes DuckDB's native memory, which the heap does not.</li>
  *   <li>{@code rchar}/{@code wchar} from {@code /proc/self/io}: bytes through read and write calls, page cache
@@ -38,7 +40,8 @@ final class Probe {
             long rssPeakBytes,
             boolean rssPeakReset,
             long syscallBytesRead,
-            long syscallBytesWritten) {}
+            long syscallBytesWritten,
+            double jitCompileSeconds) {}
 
     /** A phase's result and its measurement. */
     record Timed<T>(T value, Measurement measurement) {}
@@ -52,6 +55,7 @@ final class Probe {
         HeapSampler sampler = new HeapSampler();
         sampler.start();
         long cpu0 = processCpuNanos();
+        long jit0 = jitCompileMillis();
         long start = System.nanoTime();
         T value;
         try {
@@ -61,6 +65,7 @@ final class Probe {
         }
         long nanos = System.nanoTime() - start;
         long cpu1 = processCpuNanos();
+        long jit1 = jitCompileMillis();
         long[] io1 = io();
         Measurement m = new Measurement(
                 nanos / 1e9,
@@ -70,13 +75,22 @@ final class Probe {
                 rssPeak(),
                 reset,
                 io0[0] < 0 ? -1 : io1[0] - io0[0],
-                io0[1] < 0 ? -1 : io1[1] - io0[1]);
+                io0[1] < 0 ? -1 : io1[1] - io0[1],
+                jit0 < 0 ? -1 : (jit1 - jit0) / 1e3);
         return new Timed<>(value, m);
     }
 
     private static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
                 ? os.getProcessCpuTime()
+                : -1;
+    }
+
+    /** The JIT compilers' accumulated time; -1 where the JVM does not say. */
+    private static long jitCompileMillis() {
+        var compilation = ManagementFactory.getCompilationMXBean();
+        return compilation != null && compilation.isCompilationTimeMonitoringSupported()
+                ? compilation.getTotalCompilationTime()
                 : -1;
     }
 

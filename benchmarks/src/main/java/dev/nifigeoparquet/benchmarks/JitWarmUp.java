@@ -1,0 +1,62 @@
+package dev.nifigeoparquet.benchmarks;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
+/**
+ * Warms the JVM up as a NiFi that has run for a while is warm: repeats a pass of the work to be measured until the
+ * JIT compilers have settled, that is until two passes in a row each cost them less than a tenth of the pass's wall
+ * time.
+ *
+ * <p>A fixed number of passes was not enough. The nightly delta's runs stop getting faster after about four passes,
+ * but the compilers then still spend 0.8 to 2.5 s per pass of 6 to 7 s for ten more: time they take from the cores a
+ * run on every core needs, so the measured runs were timed beside them. From the sixteenth pass on they spent 0.04 to
+ * 0.4 s.
+ */
+final class JitWarmUp {
+
+    static final int MIN_PASSES = 4;
+    static final int MAX_PASSES = 40;
+    static final double SETTLED_SHARE = 0.1;
+
+    /** One pass of the work, on throwaway copies. */
+    @FunctionalInterface
+    interface Pass {
+        void run() throws Exception;
+    }
+
+    /** How the warm-up ended: the passes it took and what the last one cost the compilers. */
+    record Settled(int passes, double lastPassSeconds, double lastPassCompileSeconds, boolean settled) {
+
+        void putInto(ObjectNode json) {
+            ObjectNode node = json.putObject("jitWarmUp");
+            node.put("passes", passes);
+            node.put("lastPassSeconds", lastPassSeconds);
+            node.put("lastPassJitCompileSeconds", lastPassCompileSeconds);
+            node.put("settled", settled);
+        }
+    }
+
+    private JitWarmUp() {}
+
+    static Settled untilSettled(Pass pass) throws Exception {
+        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+        boolean measurable = compiler != null && compiler.isCompilationTimeMonitoringSupported();
+        double seconds = 0;
+        double compileSeconds = 0;
+        int settledInARow = 0;
+        for (int passes = 1; ; passes++) {
+            long compile0 = measurable ? compiler.getTotalCompilationTime() : 0;
+            long start = System.nanoTime();
+            pass.run();
+            seconds = (System.nanoTime() - start) / 1e9;
+            compileSeconds = measurable ? (compiler.getTotalCompilationTime() - compile0) / 1e3 : 0;
+            settledInARow = measurable && compileSeconds < SETTLED_SHARE * seconds ? settledInARow + 1 : 0;
+            boolean settled = settledInARow >= 2;
+            if (passes >= MIN_PASSES && (settled || passes == MAX_PASSES || !measurable)) {
+                return new Settled(passes, seconds, compileSeconds, settled);
+            }
+        }
+    }
+}
