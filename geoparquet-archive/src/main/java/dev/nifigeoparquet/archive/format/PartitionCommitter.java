@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.IntStream;
 
 /**
  * Runs operations under the commit protocol (docs/archive-format.md, section 5).
@@ -267,8 +268,8 @@ public final class PartitionCommitter {
      * Commits changes planned on known versions, atomically. Every participant must still be at its planned version
      * when its lock is held and it has been recovered, otherwise {@link StalePlanException} is thrown before anything
      * is staged. Participants are staged on {@code workers} in parallel, in the order given (put the largest first: the
-     * threads then end together), then their entries are created, then the late
-     * participant's (rebased over commits that do not conflict), then the decision. Any failure before the decision
+     * threads then end together), the late participant's files last among them; then their entries are created, then
+     * the late participant's (rebased over commits that do not conflict), then the decision. Any failure before the decision
      * leaves the archive unchanged; a lost race or a conflict surfaces as {@link StalePlanException} for the caller to
      * plan again. A participant's staging failure is thrown as {@link ParticipantFailedException}, naming it.
      *
@@ -286,9 +287,15 @@ public final class PartitionCommitter {
         participants.forEach(participant -> inCallerOrder.put(participant.cell(), participant));
         TreeMap<String, Planned> sorted = new TreeMap<>(inCallerOrder);
         try (Locks ignored = Locks.take(storage, sorted.keySet())) {
+            // Recovering reads each partition's log and staging directory: it waits on the storage, so the partitions
+            // are recovered side by side, on the publishing threads.
+            List<Planned> lockOrder = List.copyOf(sorted.values());
+            List<PartitionRecovery.Report> reports =
+                    Workers.valuesOf(PUBLISHERS.map(lockOrder, participant -> recoverWhenFree(participant.cell())));
             Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
-            for (Planned participant : sorted.values()) {
-                PartitionRecovery.Report report = recoverWhenFree(participant.cell());
+            for (int i = 0; i < lockOrder.size(); i++) {
+                Planned participant = lockOrder.get(i);
+                PartitionRecovery.Report report = reports.get(i);
                 if (report.state().version() != participant.plannedVersion()) {
                     throw new StalePlanException(
                             participant.cell(),
@@ -302,25 +309,35 @@ public final class PartitionCommitter {
             DataFileStager lateStager = late == null ? null : new DataFileStager(storage, late.cell());
             Map<String, CommitOutcome> committed;
             try {
+                // The late participant's files are staged on the workers too, after the others (it is small and
+                // depends on none of them), so that it fills the threads' last gap instead of following them.
                 List<Planned> inOrder = List.copyOf(inCallerOrder.values());
-                List<Workers.Outcome<PartitionChange>> staged = workers.map(
-                        inOrder,
-                        participant -> participant
-                                .update()
-                                .apply(states.get(participant.cell()).state(), stagers.get(participant.cell())));
-                Map<String, Workers.Outcome<PartitionChange>> stagedByCell = new HashMap<>();
+                int lateItem = inOrder.size();
+                List<Integer> items = IntStream.range(0, late == null ? lateItem : lateItem + 1)
+                        .boxed()
+                        .toList();
+                List<Workers.Outcome<Object>> staged = workers.map(items, item -> {
+                    if (item == lateItem) {
+                        return late.stage(lateStager);
+                    }
+                    Planned participant = inOrder.get(item);
+                    return participant
+                            .update()
+                            .apply(states.get(participant.cell()).state(), stagers.get(participant.cell()));
+                });
+                Map<String, Workers.Outcome<Object>> stagedByCell = new HashMap<>();
                 for (int i = 0; i < inOrder.size(); i++) {
                     stagedByCell.put(inOrder.get(i).cell(), staged.get(i));
                 }
-                List<NewDataFile> lateFiles = late == null ? List.of() : late.stage(lateStager);
                 Map<String, PartitionChange> changes = new LinkedHashMap<>();
                 for (Planned participant : sorted.values()) {
-                    Workers.Outcome<PartitionChange> outcome = stagedByCell.get(participant.cell());
+                    Workers.Outcome<Object> outcome = stagedByCell.get(participant.cell());
                     if (outcome.failed()) {
                         throw new ParticipantFailedException(participant.cell(), outcome.failure());
                     }
-                    changes.put(participant.cell(), outcome.value());
+                    changes.put(participant.cell(), (PartitionChange) outcome.value());
                 }
+                List<NewDataFile> lateFiles = late == null ? List.of() : lateFiles(staged.get(lateItem));
                 // Every file of the transaction becomes durable at once, before any entry names one.
                 List<DataFileStager> toSync = new ArrayList<>(stagers.values());
                 toSync.add(lateStager);
@@ -405,6 +422,14 @@ public final class PartitionCommitter {
     }
 
     /** Recovers a partition, waiting while another writer's transaction holds it (bounded; then it is a conflict). */
+    @SuppressWarnings("unchecked")
+    private static List<NewDataFile> lateFiles(Workers.Outcome<Object> staged) throws IOException {
+        if (staged.failed()) {
+            throw Workers.rethrowable(staged.failure());
+        }
+        return (List<NewDataFile>) staged.value();
+    }
+
     private PartitionRecovery.Report recoverWhenFree(String cell) throws IOException {
         return recoverWhenFree(cell, Set.of());
     }
