@@ -268,7 +268,7 @@ public final class PartitionCommitter {
      * Commits changes planned on known versions, atomically. Every participant must still be at its planned version
      * when its lock is held and it has been recovered, otherwise {@link StalePlanException} is thrown before anything
      * is staged. Participants are staged on {@code workers} in parallel, in the order given (put the largest first: the
-     * threads then end together), the late participant's files last among them; then their entries are created, then
+     * threads then end together), the late participant's files first among them; then their entries are created, then
      * the late participant's (rebased over commits that do not conflict), then the decision. Any failure before the decision
      * leaves the archive unchanged; a lost race or a conflict surfaces as {@link StalePlanException} for the caller to
      * plan again. A participant's staging failure is thrown as {@link ParticipantFailedException}, naming it.
@@ -309,13 +309,16 @@ public final class PartitionCommitter {
             DataFileStager lateStager = late == null ? null : new DataFileStager(storage, late.cell());
             Map<String, CommitOutcome> committed;
             try {
-                // The late participant's files are staged on the workers too, after the others (it is small and
-                // depends on none of them), so that it fills the threads' last gap instead of following them.
+                // The late participant's files are staged on the workers too, first: they depend on none of the
+                // others, and for an append of many new keys the key index's journal takes as long as a mid-sized
+                // rewrite, so it belongs with the large ones rather than after them all.
                 List<Planned> inOrder = List.copyOf(inCallerOrder.values());
                 int lateItem = inOrder.size();
-                List<Integer> items = IntStream.range(0, late == null ? lateItem : lateItem + 1)
-                        .boxed()
-                        .toList();
+                List<Integer> items = new ArrayList<>();
+                if (late != null) {
+                    items.add(lateItem);
+                }
+                IntStream.range(0, lateItem).forEach(items::add);
                 List<Workers.Outcome<Object>> staged = workers.map(items, item -> {
                     if (item == lateItem) {
                         return late.stage(lateStager);
@@ -326,8 +329,13 @@ public final class PartitionCommitter {
                             .apply(states.get(participant.cell()).state(), stagers.get(participant.cell()));
                 });
                 Map<String, Workers.Outcome<Object>> stagedByCell = new HashMap<>();
-                for (int i = 0; i < inOrder.size(); i++) {
-                    stagedByCell.put(inOrder.get(i).cell(), staged.get(i));
+                Workers.Outcome<Object> lateStaged = null;
+                for (int i = 0; i < items.size(); i++) {
+                    if (items.get(i) == lateItem) {
+                        lateStaged = staged.get(i);
+                    } else {
+                        stagedByCell.put(inOrder.get(items.get(i)).cell(), staged.get(i));
+                    }
                 }
                 Map<String, PartitionChange> changes = new LinkedHashMap<>();
                 for (Planned participant : sorted.values()) {
@@ -337,7 +345,7 @@ public final class PartitionCommitter {
                     }
                     changes.put(participant.cell(), (PartitionChange) outcome.value());
                 }
-                List<NewDataFile> lateFiles = late == null ? List.of() : lateFiles(staged.get(lateItem));
+                List<NewDataFile> lateFiles = late == null ? List.of() : lateFiles(lateStaged);
                 // Every file of the transaction becomes durable at once, before any entry names one.
                 List<DataFileStager> toSync = new ArrayList<>(stagers.values());
                 toSync.add(lateStager);

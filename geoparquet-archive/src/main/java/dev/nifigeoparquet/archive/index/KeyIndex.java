@@ -217,12 +217,8 @@ public final class KeyIndex {
      */
     public PartitionCommitter.LateParticipant journalRecords(
             Lookup lookup, Map<FeatureKey, String> present, Map<FeatureKey, String> gone) {
-        List<Group> records = new ArrayList<>();
-        present.forEach((key, cell) -> records.add(row(key.indexText(), cell, true)));
-        gone.forEach((key, cell) -> records.add(row(key.indexText(), cell, false)));
-        records.sort(BY_KEY);
-        TreeSet<String> keys = new TreeSet<>(CODE_POINT_ORDER);
-        records.forEach(record -> keys.add(record.getString("key", 0)));
+        // The records are built when the journal file is staged, on a worker beside the partitions' rewrites: for an
+        // append of many new keys, building and sorting them on the calling thread was a serial step of its own.
         return new PartitionCommitter.LateParticipant() {
             @Override
             public String cell() {
@@ -236,12 +232,19 @@ public final class KeyIndex {
 
             @Override
             public List<NewDataFile> stage(DataFileStager stager) throws IOException {
+                List<Group> records = new ArrayList<>();
+                present.forEach((key, cell) -> records.add(row(key.indexText(), cell, true)));
+                gone.forEach((key, cell) -> records.add(row(key.indexText(), cell, false)));
+                records.sort(BY_KEY);
                 return write(stager, records);
             }
 
             @Override
             public void requireNoConflict(PartitionLog log, PartitionCommit planned, PartitionCommit current)
                     throws IOException {
+                TreeSet<String> keys = new TreeSet<>(CODE_POINT_ORDER);
+                present.keySet().forEach(key -> keys.add(key.indexText()));
+                gone.keySet().forEach(key -> keys.add(key.indexText()));
                 for (long version = planned.version() + 1; version <= current.version(); version++) {
                     requireNoRecordOf(keys, log, version);
                 }
