@@ -269,9 +269,9 @@ public final class PartitionCommitter {
      * when its lock is held and it has been recovered, otherwise {@link StalePlanException} is thrown before anything
      * is staged. Participants are staged on {@code workers} in parallel, in the order given (put the largest first: the
      * threads then end together), the late participant's files first among them; then their entries are created, then
-     * the late participant's (rebased over commits that do not conflict), then the decision. Any failure before the decision
-     * leaves the archive unchanged; a lost race or a conflict surfaces as {@link StalePlanException} for the caller to
-     * plan again. A participant's staging failure is thrown as {@link ParticipantFailedException}, naming it.
+     * the late participant's (rebased over commits that do not conflict), then the decision. Any failure before the
+     * decision leaves the archive unchanged; a lost race or a conflict surfaces as {@link StalePlanException} for the
+     * caller to plan again. A participant's staging failure is thrown as {@link ParticipantFailedException}, naming it.
      *
      * @param late null when no participant is late
      * @return the outcome of each participant, the late one included
@@ -429,7 +429,7 @@ public final class PartitionCommitter {
         }
     }
 
-    /** Recovers a partition, waiting while another writer's transaction holds it (bounded; then it is a conflict). */
+    /** The files the late participant staged, or the failure that stopped it. */
     @SuppressWarnings("unchecked")
     private static List<NewDataFile> lateFiles(Workers.Outcome<Object> staged) throws IOException {
         if (staged.failed()) {
@@ -438,6 +438,7 @@ public final class PartitionCommitter {
         return (List<NewDataFile>) staged.value();
     }
 
+    /** Recovers a partition, waiting while another writer's transaction holds it (bounded; then it is a conflict). */
     private PartitionRecovery.Report recoverWhenFree(String cell) throws IOException {
         return recoverWhenFree(cell, Set.of());
     }
