@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.IntStream;
 
 /**
  * Runs operations under the commit protocol (docs/archive-format.md, section 5).
@@ -312,40 +311,37 @@ public final class PartitionCommitter {
                 // The late participant's files are staged on the workers too, first: they depend on none of the
                 // others, and for an append of many new keys the key index's journal takes as long as a mid-sized
                 // rewrite, so it belongs with the large ones rather than after them all.
-                List<Planned> inOrder = List.copyOf(inCallerOrder.values());
-                int lateItem = inOrder.size();
-                List<Integer> items = new ArrayList<>();
+                List<String> stagingOrder = new ArrayList<>();
                 if (late != null) {
-                    items.add(lateItem);
+                    stagingOrder.add(late.cell());
                 }
-                IntStream.range(0, lateItem).forEach(items::add);
-                List<Workers.Outcome<Object>> staged = workers.map(items, item -> {
-                    if (item == lateItem) {
-                        return late.stage(lateStager);
+                stagingOrder.addAll(inCallerOrder.keySet());
+                List<Workers.Outcome<PartitionChange>> staged = workers.map(stagingOrder, cell -> {
+                    if (late != null && cell.equals(late.cell())) {
+                        return new PartitionChange(late.stage(lateStager), List.of());
                     }
-                    Planned participant = inOrder.get(item);
-                    return participant
+                    return inCallerOrder
+                            .get(cell)
                             .update()
-                            .apply(states.get(participant.cell()).state(), stagers.get(participant.cell()));
+                            .apply(states.get(cell).state(), stagers.get(cell));
                 });
-                Map<String, Workers.Outcome<Object>> stagedByCell = new HashMap<>();
-                Workers.Outcome<Object> lateStaged = null;
-                for (int i = 0; i < items.size(); i++) {
-                    if (items.get(i) == lateItem) {
-                        lateStaged = staged.get(i);
-                    } else {
-                        stagedByCell.put(inOrder.get(items.get(i)).cell(), staged.get(i));
-                    }
+                Map<String, Workers.Outcome<PartitionChange>> stagedByCell = new HashMap<>();
+                for (int i = 0; i < stagingOrder.size(); i++) {
+                    stagedByCell.put(stagingOrder.get(i), staged.get(i));
                 }
                 Map<String, PartitionChange> changes = new LinkedHashMap<>();
                 for (Planned participant : sorted.values()) {
-                    Workers.Outcome<Object> outcome = stagedByCell.get(participant.cell());
+                    Workers.Outcome<PartitionChange> outcome = stagedByCell.get(participant.cell());
                     if (outcome.failed()) {
                         throw new ParticipantFailedException(participant.cell(), outcome.failure());
                     }
-                    changes.put(participant.cell(), (PartitionChange) outcome.value());
+                    changes.put(participant.cell(), outcome.value());
                 }
-                List<NewDataFile> lateFiles = late == null ? List.of() : lateFiles(lateStaged);
+                List<NewDataFile> lateFiles = late == null
+                        ? List.of()
+                        : Workers.valuesOf(List.of(stagedByCell.get(late.cell())))
+                                .get(0)
+                                .added();
                 // Every file of the transaction becomes durable at once, before any entry names one.
                 List<DataFileStager> toSync = new ArrayList<>(stagers.values());
                 toSync.add(lateStager);
@@ -427,15 +423,6 @@ public final class PartitionCommitter {
         public CommitStateUnknownException(String what, IOException cause) {
             super(what + " failed and may or may not have taken effect: " + cause.getMessage(), cause);
         }
-    }
-
-    /** The files the late participant staged, or the failure that stopped it. */
-    @SuppressWarnings("unchecked")
-    private static List<NewDataFile> lateFiles(Workers.Outcome<Object> staged) throws IOException {
-        if (staged.failed()) {
-            throw Workers.rethrowable(staged.failure());
-        }
-        return (List<NewDataFile>) staged.value();
     }
 
     /** Recovers a partition, waiting while another writer's transaction holds it (bounded; then it is a conflict). */
