@@ -1,8 +1,6 @@
 package dev.nifigeoparquet.benchmarks;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 
 /**
  * Warms the JVM up as a NiFi that has run for a while is warm: repeats a pass of the work to be measured until the
@@ -41,17 +39,16 @@ final class JitWarmUp {
     private JitWarmUp() {}
 
     static Settled untilSettled(Pass pass) throws Exception {
-        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-        boolean measurable = compiler != null && compiler.isCompilationTimeMonitoringSupported();
+        boolean measurable = Probe.jitCompileMillis() >= 0;
         double seconds = 0;
         double compileSeconds = 0;
         int settledInARow = 0;
         for (int passes = 1; ; passes++) {
-            long compile0 = measurable ? compiler.getTotalCompilationTime() : 0;
+            long compile0 = Probe.jitCompileMillis();
             long start = System.nanoTime();
             pass.run();
             seconds = (System.nanoTime() - start) / 1e9;
-            compileSeconds = measurable ? (compiler.getTotalCompilationTime() - compile0) / 1e3 : 0;
+            compileSeconds = measurable ? (Probe.jitCompileMillis() - compile0) / 1e3 : 0;
             settledInARow = measurable && compileSeconds < SETTLED_SHARE * seconds ? settledInARow + 1 : 0;
             boolean settled = settledInARow >= 2;
             if (passes >= MIN_PASSES && (settled || passes == MAX_PASSES || !measurable)) {

@@ -87,7 +87,7 @@ final class Probe {
     }
 
     /** The JIT compilers' accumulated time; -1 where the JVM does not say. */
-    private static long jitCompileMillis() {
+    static long jitCompileMillis() {
         var compilation = ManagementFactory.getCompilationMXBean();
         return compilation != null && compilation.isCompilationTimeMonitoringSupported()
                 ? compilation.getTotalCompilationTime()
