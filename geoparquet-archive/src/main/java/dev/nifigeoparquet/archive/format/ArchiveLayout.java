@@ -2,6 +2,7 @@ package dev.nifigeoparquet.archive.format;
 
 import java.util.UUID;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * Every path of the archive format, in one place (see docs/archive-format.md).
@@ -45,6 +46,10 @@ public final class ArchiveLayout {
     private static final Pattern PATH_SAFE_CELL = Pattern.compile("[0-9a-f]{15}");
 
     private static final Pattern INDEX_SHARD = Pattern.compile("index-([0-9a-f]{2}|journal)");
+    /** Named once: a lookup names the shard of every key it is given, and formatting each name was a tenth of it. */
+    private static final String[] INDEX_SHARD_NAMES = IntStream.rangeClosed(0, 0xff)
+            .mapToObj(shard -> INDEX_SHARD_PREFIX + String.format("%02x", shard))
+            .toArray(String[]::new);
     /** The key index's journal: every operation's index records land here first, in one small commit. */
     public static final String INDEX_JOURNAL = "index-journal";
 
@@ -64,7 +69,7 @@ public final class ArchiveLayout {
         if (shard < 0 || shard > 0xff) {
             throw new IllegalArgumentException("Index shard " + shard + " is outside 0..255");
         }
-        return INDEX_SHARD_PREFIX + String.format("%02x", shard);
+        return INDEX_SHARD_NAMES[shard];
     }
 
     public static boolean isIndexShard(String id) {
