@@ -16,6 +16,8 @@ final class GroupRowWriteSupport {
     private final MessageType schema;
     private final Map<Integer, CoveringColumn> coveringByField;
     private RecordConsumer consumer;
+    /** The last row schema found equal to the file's: other rows of the same schema object need no comparison. */
+    private GroupType checkedType;
 
     GroupRowWriteSupport(MessageType schema, Map<Integer, CoveringColumn> coveringByField) {
         this.schema = schema;
@@ -27,9 +29,15 @@ final class GroupRowWriteSupport {
     }
 
     void write(Group row, long rowIndex) {
-        if (row.getType() != schema && !row.getType().equals(schema)) {
-            throw new IllegalArgumentException(
-                    "Row " + rowIndex + " has schema " + row.getType() + ", the file has " + schema);
+        GroupType type = row.getType();
+        if (type != schema && type != checkedType) {
+            if (!type.equals(schema)) {
+                throw new IllegalArgumentException(
+                        "Row " + rowIndex + " has schema " + type + ", the file has " + schema);
+            }
+            // Rows built elsewhere share one schema object: comparing it field by field for every row was a
+            // twentieth of writing a row.
+            checkedType = type;
         }
         consumer.startMessage();
         for (int field = 0; field < schema.getFieldCount(); field++) {

@@ -25,6 +25,7 @@ import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.Test;
@@ -164,6 +165,32 @@ class GeoParquetFileWriterTest {
             written = writer.finish();
         }
         assertEquals(new WrittenFile(100, 3, Files.size(file)), written);
+    }
+
+    @Test
+    void rowsOfAnEqualSchemaAreWrittenAndARowOfAnotherIsRefusedAfterThem() throws Exception {
+        Path file = dir.resolve("schemas.parquet");
+        MessageType equal = MessageTypeParser.parseMessageType(SCHEMA.toString());
+        MessageType other = MessageTypeParser.parseMessageType(SCHEMA.toString().replace("label", "name"));
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file), file.toString(), SCHEMA, footer(), WriterSettings.defaults())) {
+            for (int i = 0; i < 3; i++) {
+                writer.write(copyOf(BoxRows.row(i, new Random(i), "row " + i), equal));
+            }
+            Group stranger = copyOf(BoxRows.row(3, new Random(3), "row 3"), other);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> writer.write(stranger));
+            assertTrue(e.getMessage().startsWith("Row 3 has schema"), e.getMessage());
+            writer.finish();
+        }
+        assertEquals(3, ParquetRows.read(file).rows().size());
+    }
+
+    /** A row of id and label alone, under {@code schema}, whose second field may be named otherwise. */
+    private static Group copyOf(Group row, MessageType schema) {
+        Group copy = new SimpleGroup(schema);
+        copy.add(0, row.getLong("id", 0));
+        copy.add(1, row.getString("label", 0));
+        return copy;
     }
 
     @Test
