@@ -212,6 +212,11 @@ public final class GeoParquetFileWriter implements Closeable {
                     if (meta.encoding() == GeometryEncoding.WKB) {
                         geometryColumns.add(column);
                     }
+                    // A covering bbox holds each geometry's own extremes, as distinct as the geometries: a dictionary
+                    // hashed every value only to be dropped when the page was written.
+                    meta.coveringBbox()
+                            .ifPresent(paths -> paths.values()
+                                    .forEach(path -> builder.withDictionaryEncoding(String.join(".", path), false)));
                 });
             } catch (IllegalArgumentException unreadable) {
                 // The caller validates the geo block; an unreadable one simply keeps parquet-java's defaults.

@@ -358,6 +358,34 @@ class GeoParquetFileWriterTest {
     }
 
     @Test
+    void coveringBboxColumnsAreWrittenWithoutADictionaryAndOtherColumnsKeepTheirs() throws Exception {
+        // One box repeated: a dictionary would pay for the bbox too, so only the writer's rule keeps it plain.
+        Path file = dir.resolve("covering-plain.parquet");
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file), file.toString(), SCHEMA, footer(), WriterSettings.defaults())) {
+            for (int i = 0; i < 500; i++) {
+                writer.write(row(i, new Random(7), "feature " + i % 5));
+            }
+            writer.finish();
+        }
+
+        List<List<Object>> encodings = DuckDb.query(
+                "SELECT path_in_schema, encodings FROM parquet_metadata(?) ORDER BY path_in_schema", file.toString());
+        Map<String, String> byColumn = new java.util.TreeMap<>();
+        encodings.forEach(row -> byColumn.put(String.valueOf(row.get(0)), String.valueOf(row.get(1))));
+        assertTrue(byColumn.get("label").contains("DICTIONARY"), byColumn.toString());
+        for (String corner : List.of("xmin", "ymin", "xmax", "ymax")) {
+            String column = byColumn.entrySet().stream()
+                    .filter(entry ->
+                            entry.getKey().contains("bbox") && entry.getKey().contains(corner))
+                    .map(Map.Entry::getValue)
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no bbox " + corner + " in " + byColumn));
+            assertTrue(!column.contains("DICTIONARY"), corner + ": " + column);
+        }
+    }
+
+    @Test
     void dictionaryEncodingCanBeTurnedOffWithoutChangingTheData() throws Exception {
         // Five distinct labels: parquet-java keeps a dictionary for them unless told not to.
         Path dictionary = write("dictionary.parquet", 500, WriterSettings.defaults(), ColumnEncodings.defaults(), 5);
