@@ -238,9 +238,11 @@ public final class LocalArchiveStorage implements ArchiveStorage {
     }
 
     /**
-     * Every temporary file written and forced at once, then linked to its name in order (the first existing name stops
-     * it), then the directories forced at once: a transaction's commit entries cost about two rounds of the journal
-     * instead of two per entry.
+     * Every temporary file created, written and forced at once, each from its own thread, then linked to its name in
+     * order (the first existing name stops it), then the directories forced at once: a transaction's commit entries
+     * cost about two rounds of the journal instead of two per entry. Creating a file waits on the file system's journal
+     * too (0.3 to 0.8 ms each right after a transaction's data files were forced, against 0.1 ms otherwise), so the
+     * files are created side by side rather than one after another.
      */
     @Override
     public void createExclusiveAll(List<String> paths, List<byte[]> contents) throws IOException {
@@ -248,35 +250,38 @@ public final class LocalArchiveStorage implements ArchiveStorage {
             throw new IllegalArgumentException(paths.size() + " paths but " + contents.size() + " contents");
         }
         List<Path> targets = new ArrayList<>();
-        List<Path> temps = new ArrayList<>();
+        for (String path : paths) {
+            targets.add(resolve(path));
+        }
+        // No name is linked yet: whatever fails here, none of the objects was created. A target that already exists is
+        // found by its link below, which then reports how many before it were created.
+        Path[] temps = new Path[targets.size()];
         int created = 0;
         try {
-            for (int i = 0; i < paths.size(); i++) {
-                // No name is linked yet: whatever fails here, none of the objects was created. A target that already
-                // exists is found by its link below, which then reports how many before it were created.
-                Path target = resolve(paths.get(i));
-                try {
+            List<Future<?>> written = new ArrayList<>();
+            for (int i = 0; i < targets.size(); i++) {
+                int index = i;
+                written.add(FORCING.submit(() -> {
+                    Path target = targets.get(index);
                     createParentDirectories(target);
-                    Path temp = temporaryBeside(target);
+                    temps[index] = temporaryBeside(target);
                     try (FileChannel channel =
-                            FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                        temps.add(temp);
-                        channel.write(ByteBuffer.wrap(contents.get(i)));
+                            FileChannel.open(temps[index], StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                        channel.write(ByteBuffer.wrap(contents.get(index)));
+                        channel.force(true);
                     }
-                } catch (IOException failure) {
-                    throw new BatchCreationException(0, failure);
-                }
-                targets.add(target);
+                    return null;
+                }));
             }
             try {
-                forceAll(temps, Set.of());
+                awaitForces(written);
             } catch (IOException failure) {
                 throw new BatchCreationException(0, failure);
             }
             Set<Path> directories = new LinkedHashSet<>();
             for (; created < targets.size(); created++) {
                 try {
-                    Files.createLink(targets.get(created), temps.get(created));
+                    Files.createLink(targets.get(created), temps[created]);
                 } catch (IOException failure) {
                     throw new BatchCreationException(created, failure);
                 }
@@ -289,7 +294,9 @@ public final class LocalArchiveStorage implements ArchiveStorage {
             }
         } finally {
             for (Path temp : temps) {
-                Files.deleteIfExists(temp);
+                if (temp != null) {
+                    Files.deleteIfExists(temp);
+                }
             }
         }
     }
