@@ -34,7 +34,7 @@ import org.apache.parquet.io.LocalOutputFile;
  */
 final class AppendScenario {
 
-    private static final int REPEATS = 3;
+    private static final int REPEATS = 5;
 
     private AppendScenario() {}
 
@@ -180,7 +180,7 @@ final class AppendScenario {
             return json.get("wallSeconds").asDouble();
         }
 
-        /** The run of median wall time (the middle one of three). */
+        /** The run of median wall time (the middle one of five). */
         static Run median(List<Run> runs) {
             List<Run> sorted = new ArrayList<>(runs);
             sorted.sort(Comparator.comparingDouble(Run::seconds));

@@ -33,7 +33,7 @@ final class NightlyDeltaScenario {
     static final int RESOLUTION = 4;
     static final double TOUCHED_BYTES_FRACTION = 0.02;
     static final int CONCURRENT_TASKS = 2;
-    static final int INCREMENTAL_REPEATS = 3;
+    static final int INCREMENTAL_REPEATS = 5;
 
     /** The archive and delta of this run, kept for the append and memory scenarios. */
     record Prepared(

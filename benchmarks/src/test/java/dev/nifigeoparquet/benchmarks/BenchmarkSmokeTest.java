@@ -62,7 +62,7 @@ class BenchmarkSmokeTest {
                 rec.path("expectedAfter").asLong(),
                 rec.path("afterIncrementalPartitionByPartitionCountedByDuckDb").asLong());
         assertEquals(
-                3,
+                NightlyDeltaScenario.INCREMENTAL_REPEATS,
                 nightly.path("approaches")
                         .path("incremental")
                         .path("wallSecondsOfEachRun")
