@@ -15,6 +15,7 @@ import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -136,8 +137,18 @@ final class RunPlanner {
      * like any other's.
      */
     private Map<BatchPlan, TargetScan> scanTargets(List<BatchPlan> batches, Pins pins) throws IOException {
-        List<BatchPlan> withTarget =
-                batches.stream().filter(RunPlanner::scansTarget).toList();
+        // The largest partitions first, so the workers run out of scans at about the same time: in batch order, a large
+        // partition scanned last left the other worker idle for most of its scan.
+        Map<BatchPlan, Long> rows = new HashMap<>();
+        for (BatchPlan batch : batches) {
+            if (scansTarget(batch)) {
+                rows.put(batch, pins.get(batch.target()).rowCount());
+            }
+        }
+        List<BatchPlan> withTarget = batches.stream()
+                .filter(rows::containsKey)
+                .sorted(Comparator.comparingLong(rows::get).reversed())
+                .toList();
         List<Workers.Outcome<TargetScan>> scans = workers.map(withTarget, batch -> {
             PartitionCommit state = pins.get(batch.target());
             KeyScanner.Result keys =
