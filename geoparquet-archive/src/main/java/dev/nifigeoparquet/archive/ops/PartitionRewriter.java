@@ -12,6 +12,7 @@ import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
+import dev.nifigeoparquet.archive.parquet.DistinctColumns;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import java.io.IOException;
@@ -44,7 +45,7 @@ final class PartitionRewriter {
      */
     PartitionChange rewrite(PartitionCommit current, PartitionWork work, DataFileStager stager) throws IOException {
         if (work.replaceAll) {
-            try (RollingFileWriter writer = newWriter(stager).replacing(current.fileNames())) {
+            try (RollingFileWriter writer = newWriter(stager, work.appended).replacing(current.fileNames())) {
                 for (Group row : work.appended) {
                     writer.write(row);
                 }
@@ -89,7 +90,7 @@ final class PartitionRewriter {
             }
         }
         if (rewritten.isEmpty() && !work.appended.isEmpty()) {
-            try (RollingFileWriter writer = newWriter(stager)) {
+            try (RollingFileWriter writer = newWriter(stager, work.appended)) {
                 for (Group row : work.appended) {
                     writer.write(row);
                 }
@@ -171,8 +172,10 @@ final class PartitionRewriter {
         return existing;
     }
 
-    private RollingFileWriter newWriter(DataFileStager stager) {
-        return newWriter(stager, ColumnEncodings.defaults());
+    /** A writer of new files holding {@code rows}: without a dictionary where their first rows are nearly all distinct. */
+    private RollingFileWriter newWriter(DataFileStager stager, List<Group> rows) {
+        return newWriter(
+                stager, ColumnEncodings.defaults().withoutDictionaryOn(DistinctColumns.of(archive.schema(), rows)));
     }
 
     private RollingFileWriter newWriter(DataFileStager stager, ColumnEncodings encodings) {
