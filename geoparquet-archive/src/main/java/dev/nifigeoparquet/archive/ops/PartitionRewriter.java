@@ -134,9 +134,10 @@ final class PartitionRewriter {
         for (ColumnarRowGroup group = reader.nextColumnarRowGroup();
                 group != null;
                 group = reader.nextColumnarRowGroup()) {
+            FeatureKey.Extractor peekedKeys = FeatureKey.extractor(group.peekSchema(probed), probed);
             while (group.hasNext()) {
                 Group existing = group.peek(probed);
-                Group kept = outcome(existing, work, keys, consumed);
+                Group kept = outcome(existing, work, peekedKeys, consumed);
                 if (kept == existing) {
                     writer.copyRow(group);
                 } else {

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,10 @@ public final class ColumnarRowGroup {
     private ColumnWriteStore writersOf;
     /** Column index of each top-level primitive field, for {@link #peek}, which runs once per row. */
     private final Map<String, Integer> topLevelColumns = new HashMap<>();
+    /** The fields {@link #peekSchema} was last asked for, and their schema. */
+    private List<String> peekedFields;
+
+    private MessageType peekSchema;
 
     private long rowsLeft;
 
@@ -132,14 +137,14 @@ public final class ColumnarRowGroup {
     }
 
     /**
-     * The next row's values of some top-level primitive fields, as a row of the schema holding only those fields
-     * (a null value leaves its field empty); the row itself stays next. Enough to read a key or a version without
-     * assembling the row.
+     * The next row's values of some top-level primitive fields, as a row of {@link #peekSchema} of those fields (a null
+     * value leaves its field empty); the row itself stays next. Enough to read a key or a version without assembling
+     * the row, or even allocating its other fields: this runs once per row rewritten.
      */
     public Group peek(List<String> topLevelFields) {
-        Group row = new SimpleGroup(schema);
-        for (String field : topLevelFields) {
-            int column = topLevelColumn(field);
+        Group row = new SimpleGroup(peekSchema(topLevelFields));
+        for (int index = 0; index < topLevelFields.size(); index++) {
+            int column = topLevelColumn(topLevelFields.get(index));
             ColumnReader reader = readers[column];
             if (reader.getCurrentDefinitionLevel() < columns[column].getMaxDefinitionLevel()) {
                 continue;
@@ -147,16 +152,30 @@ public final class ColumnarRowGroup {
             switch (columns[column].getPrimitiveType().getPrimitiveTypeName()) {
                 case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 ->
                     row.add(
-                            field,
+                            index,
                             Binary.fromConstantByteArray(reader.getBinary().getBytes()));
-                case DOUBLE -> row.add(field, reader.getDouble());
-                case FLOAT -> row.add(field, reader.getFloat());
-                case INT64 -> row.add(field, reader.getLong());
-                case INT32 -> row.add(field, reader.getInteger());
-                case BOOLEAN -> row.add(field, reader.getBoolean());
+                case DOUBLE -> row.add(index, reader.getDouble());
+                case FLOAT -> row.add(index, reader.getFloat());
+                case INT64 -> row.add(index, reader.getLong());
+                case INT32 -> row.add(index, reader.getInteger());
+                case BOOLEAN -> row.add(index, reader.getBoolean());
             }
         }
         return row;
+    }
+
+    /** The schema of {@link #peek}'s rows: these top-level fields of this schema, as declared there, in this order. */
+    public MessageType peekSchema(List<String> topLevelFields) {
+        if (!topLevelFields.equals(peekedFields)) {
+            List<Type> fields = new ArrayList<>();
+            for (String field : topLevelFields) {
+                topLevelColumn(field);
+                fields.add(schema.getType(field));
+            }
+            peekedFields = List.copyOf(topLevelFields);
+            peekSchema = new MessageType(schema.getName(), fields);
+        }
+        return peekSchema;
     }
 
     private int topLevelColumn(String field) {
