@@ -107,16 +107,28 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
 
         @Override
         public BytesInput compress(BytesInput input) throws IOException {
-            byte[] raw = bytesOf(input);
-            return BytesInput.from(
-                    switch (codec) {
-                        case UNCOMPRESSED -> raw;
-                        case ZSTD -> zstd().compress(raw);
-                        case SNAPPY -> Snappy.compress(raw);
-                        case GZIP -> gzip(raw);
-                        case LZ4_RAW -> lz4(raw);
-                        default -> throw new UnsupportedCodecException(codec);
-                    });
+            if (codec != CompressionCodecName.ZSTD) {
+                byte[] raw = bytesOf(input);
+                return BytesInput.from(
+                        switch (codec) {
+                            case UNCOMPRESSED -> raw;
+                            case SNAPPY -> Snappy.compress(raw);
+                            case GZIP -> gzip(raw);
+                            case LZ4_RAW -> lz4(raw);
+                            default -> throw new UnsupportedCodecException(codec);
+                        });
+            }
+            // The page and its compressed form pass through buffers the thread keeps: allocating and copying both for
+            // every page was a sixth of everything a rewrite allocated. Only the compressed bytes returned are new.
+            Scratch scratch = SCRATCH.get();
+            scratch.page.reset();
+            input.writeAllTo(scratch.page);
+            int length = scratch.page.size();
+            byte[] out = scratch.compressed(Math.toIntExact(Zstd.compressBound(length)));
+            int compressed = zstd().compressByteArray(out, 0, out.length, scratch.page.bytes(), 0, length);
+            BytesInput result = BytesInput.from(Arrays.copyOf(out, compressed));
+            scratch.trim();
+            return result;
         }
 
         @Override
@@ -217,6 +229,48 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
         @Override
         public void release() {
             // Nothing held.
+        }
+    }
+
+    /**
+     * A thread's buffers for compressing pages: compression runs to its end on one thread and is never re-entered, so
+     * one pair per thread serves every writer it runs. Buffers grown past {@link #KEPT_SCRATCH_BYTES} are dropped after
+     * the page, so an unusually large page does not stay in the heap.
+     */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    static final int KEPT_SCRATCH_BYTES = 2 * 1024 * 1024;
+
+    private static final class Scratch {
+        final PageBuffer page = new PageBuffer();
+        private byte[] compressed = new byte[0];
+
+        byte[] compressed(int bound) {
+            if (compressed.length < bound) {
+                compressed = new byte[bound];
+            }
+            return compressed;
+        }
+
+        void trim() {
+            if (compressed.length > KEPT_SCRATCH_BYTES) {
+                compressed = new byte[0];
+            }
+            page.trim();
+        }
+    }
+
+    /** A reusable page buffer whose bytes are read in place. */
+    private static final class PageBuffer extends ByteArrayOutputStream {
+        byte[] bytes() {
+            return buf;
+        }
+
+        void trim() {
+            if (buf.length > KEPT_SCRATCH_BYTES) {
+                buf = new byte[32];
+                count = 0;
+            }
         }
     }
 
