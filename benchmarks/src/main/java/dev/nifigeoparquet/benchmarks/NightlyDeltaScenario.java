@@ -314,6 +314,10 @@ final class NightlyDeltaScenario {
             repeats.forEach(run -> each.add(run.timed().measurement().seconds()));
             var jit = ((ObjectNode) approaches.get(name)).putArray("jitCompileSecondsOfEachRun");
             repeats.forEach(run -> jit.add(run.timed().measurement().jitCompileSeconds()));
+            var cpu = ((ObjectNode) approaches.get(name)).putArray("cpuSecondsOfEachRun");
+            repeats.forEach(run -> cpu.add(run.timed().measurement().cpuSeconds()));
+            var stolen = ((ObjectNode) approaches.get(name)).putArray("stolenCpuSecondsOfEachRun");
+            repeats.forEach(run -> stolen.add(run.timed().measurement().stolenCpuSeconds()));
         });
         approaches.set("naiveFullRewrite", naiveJson);
         approaches.set("duckdbFullRewrite", duckJson);
@@ -487,6 +491,7 @@ final class NightlyDeltaScenario {
         node.put("wallSeconds", m.seconds());
         node.put("cpuSeconds", m.cpuSeconds());
         node.put("jitCompileSeconds", m.jitCompileSeconds());
+        node.put("stolenCpuSeconds", m.stolenCpuSeconds());
         node.put("bytesRead", bytesRead);
         node.put("dataBytesWritten", dataBytesWritten);
         node.put("indexBytesWritten", indexBytesWritten);

@@ -25,6 +25,9 @@ import java.util.concurrent.Callable;
  *       phase's own threads compete with, so it says how far the JVM was from warm.</li>
  *   <li>Peak RSS is {@code VmHWM} from {@code /proc/self/status}, reset at the start by writing 5 to
  *       {@code /proc/self/clear_refs}; it includes DuckDB's native memory, which the heap does not.</li>
+ *   <li>Stolen CPU time is what the hypervisor gave other guests while this machine's CPUs wanted to run (the
+ *       {@code steal} column of {@code /proc/stat}, every CPU): on a shared host it says why one run of a phase took
+ *       longer than its repeats, and a run on every core suffers it more than a run on one.</li>
  *   <li>{@code rchar}/{@code wchar} from {@code /proc/self/io}: bytes through read and write calls, page cache
  *       hits included, so they count what a reader asked for even when the disk was not touched.</li>
  * </ul>
@@ -41,7 +44,8 @@ final class Probe {
             boolean rssPeakReset,
             long syscallBytesRead,
             long syscallBytesWritten,
-            double jitCompileSeconds) {}
+            double jitCompileSeconds,
+            double stolenCpuSeconds) {}
 
     /** A phase's result and its measurement. */
     record Timed<T>(T value, Measurement measurement) {}
@@ -56,6 +60,7 @@ final class Probe {
         sampler.start();
         long cpu0 = processCpuNanos();
         long jit0 = jitCompileMillis();
+        long steal0 = stolenTicks();
         long start = System.nanoTime();
         T value;
         try {
@@ -66,6 +71,7 @@ final class Probe {
         long nanos = System.nanoTime() - start;
         long cpu1 = processCpuNanos();
         long jit1 = jitCompileMillis();
+        long steal1 = stolenTicks();
         long[] io1 = io();
         Measurement m = new Measurement(
                 nanos / 1e9,
@@ -76,7 +82,8 @@ final class Probe {
                 reset,
                 io0[0] < 0 ? -1 : io1[0] - io0[0],
                 io0[1] < 0 ? -1 : io1[1] - io0[1],
-                jit0 < 0 ? -1 : (jit1 - jit0) / 1e3);
+                jit0 < 0 ? -1 : (jit1 - jit0) / 1e3,
+                steal0 < 0 || steal1 < 0 ? -1 : (steal1 - steal0) / (double) TICKS_PER_SECOND);
         return new Timed<>(value, m);
     }
 
@@ -169,6 +176,19 @@ final class Probe {
             return -1;
         }
         return -1;
+    }
+
+    /** Linux's USER_HZ, the unit of /proc/stat, 100 on every architecture Java runs on. */
+    private static final int TICKS_PER_SECOND = 100;
+
+    /** The steal column of /proc/stat's all-CPU line, or -1. */
+    private static long stolenTicks() {
+        try (var lines = Files.lines(Path.of("/proc/stat"))) {
+            String[] cpu = lines.findFirst().orElse("").trim().split("\\s+");
+            return cpu.length > 8 && cpu[0].equals("cpu") ? Long.parseLong(cpu[8]) : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** rchar and wchar, or -1s. */
