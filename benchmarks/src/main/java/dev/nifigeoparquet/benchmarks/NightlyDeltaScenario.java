@@ -318,6 +318,11 @@ final class NightlyDeltaScenario {
             repeats.forEach(run -> cpu.add(run.timed().measurement().cpuSeconds()));
             var stolen = ((ObjectNode) approaches.get(name)).putArray("stolenCpuSecondsOfEachRun");
             repeats.forEach(run -> stolen.add(run.timed().measurement().stolenCpuSeconds()));
+            var byThread = ((ObjectNode) approaches.get(name)).putArray("cpuSecondsByThreadGroupOfEachRun");
+            repeats.forEach(run -> {
+                ObjectNode groups = byThread.addObject();
+                run.timed().measurement().cpuSecondsByThreadGroup().forEach(groups::put);
+            });
         });
         approaches.set("naiveFullRewrite", naiveJson);
         approaches.set("duckdbFullRewrite", duckJson);

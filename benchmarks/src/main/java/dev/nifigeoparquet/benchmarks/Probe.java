@@ -6,9 +6,13 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 
 /**
  * Measures one phase of a scenario in this process: wall time, peak heap, peak RSS, and the bytes moved through
@@ -28,6 +32,10 @@ import java.util.concurrent.Callable;
  *   <li>Stolen CPU time is what the hypervisor gave other guests while this machine's CPUs wanted to run (the
  *       {@code steal} column of {@code /proc/stat}, every CPU): on a shared host it says why one run of a phase took
  *       longer than its repeats, and a run on every core suffers it more than a run on one.</li>
+ *   <li>CPU time by thread group, from {@code /proc/self/task/<tid>/stat} (user plus system time, in ticks of 10 ms):
+ *       the threads' names without their numbers, as the kernel keeps them (15 characters), so a run's workers, its
+ *       calling thread, the JIT compilers and the collector show apart. The compilers and the collector take the
+ *       second core a one-thread run leaves idle, but compete with a run on every core.</li>
  *   <li>{@code rchar}/{@code wchar} from {@code /proc/self/io}: bytes through read and write calls, page cache
  *       hits included, so they count what a reader asked for even when the disk was not touched.</li>
  * </ul>
@@ -45,7 +53,8 @@ final class Probe {
             long syscallBytesRead,
             long syscallBytesWritten,
             double jitCompileSeconds,
-            double stolenCpuSeconds) {}
+            double stolenCpuSeconds,
+            Map<String, Double> cpuSecondsByThreadGroup) {}
 
     /** A phase's result and its measurement. */
     record Timed<T>(T value, Measurement measurement) {}
@@ -61,6 +70,7 @@ final class Probe {
         long cpu0 = processCpuNanos();
         long jit0 = jitCompileMillis();
         long steal0 = stolenTicks();
+        Map<String, Long> threads0 = threadGroupTicks();
         long start = System.nanoTime();
         T value;
         try {
@@ -72,6 +82,7 @@ final class Probe {
         long cpu1 = processCpuNanos();
         long jit1 = jitCompileMillis();
         long steal1 = stolenTicks();
+        Map<String, Long> threads1 = threadGroupTicks();
         long[] io1 = io();
         Measurement m = new Measurement(
                 nanos / 1e9,
@@ -83,7 +94,8 @@ final class Probe {
                 io0[0] < 0 ? -1 : io1[0] - io0[0],
                 io0[1] < 0 ? -1 : io1[1] - io0[1],
                 jit0 < 0 ? -1 : (jit1 - jit0) / 1e3,
-                steal0 < 0 || steal1 < 0 ? -1 : (steal1 - steal0) / (double) TICKS_PER_SECOND);
+                steal0 < 0 || steal1 < 0 ? -1 : (steal1 - steal0) / (double) TICKS_PER_SECOND,
+                ticksBetween(threads0, threads1));
         return new Timed<>(value, m);
     }
 
@@ -189,6 +201,46 @@ final class Probe {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** CPU ticks of the process's live threads, summed by name without digits; empty where /proc is absent. */
+    private static Map<String, Long> threadGroupTicks() {
+        Map<String, Long> ticks = new TreeMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    // The name sits in parentheses and may hold spaces; the fields after it are space-separated.
+                    int close = stat.lastIndexOf(')');
+                    String name = stat.substring(stat.indexOf('(') + 1, close);
+                    String[] fields = stat.substring(close + 2).split(" ");
+                    long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    ticks.merge(THREAD_NUMBERS.matcher(name).replaceAll("").strip(), used, Long::sum);
+                } catch (IOException | RuntimeException e) {
+                    // The thread ended while the directory was read.
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Map.of();
+        }
+        return ticks;
+    }
+
+    private static final Pattern THREAD_NUMBERS = Pattern.compile("[-#]?[0-9]+");
+
+    /**
+     * The seconds each group used between the two readings; a thread that ended between them loses its ticks, which
+     * the process's CPU time keeps.
+     */
+    private static Map<String, Double> ticksBetween(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Double> seconds = new TreeMap<>();
+        after.forEach((group, ticks) -> {
+            long used = ticks - before.getOrDefault(group, 0L);
+            if (used > 0) {
+                seconds.put(group, used / (double) TICKS_PER_SECOND);
+            }
+        });
+        return seconds;
     }
 
     /** rchar and wchar, or -1s. */

@@ -67,6 +67,10 @@ class BenchmarkSmokeTest {
                         .path("incremental")
                         .path("wallSecondsOfEachRun")
                         .size());
+        JsonNode byThreadGroup =
+                nightly.path("approaches").path("incremental").path("cpuSecondsByThreadGroupOfEachRun");
+        assertEquals(NightlyDeltaScenario.INCREMENTAL_REPEATS, byThreadGroup.size());
+        byThreadGroup.forEach(run -> run.forEach(seconds -> assertTrue(seconds.asDouble() > 0, "by thread: " + run)));
         assertTrue(s.path("append").path("reconciliation").path("holds").asBoolean(), "append reconciliation");
         for (JsonNode p : s.path("compaction").path("partitions")) {
             assertTrue(
