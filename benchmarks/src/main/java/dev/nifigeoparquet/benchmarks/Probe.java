@@ -9,6 +9,7 @@ import java.lang.management.MemoryType;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -70,7 +71,7 @@ final class Probe {
         long cpu0 = processCpuNanos();
         long jit0 = jitCompileMillis();
         long steal0 = stolenTicks();
-        Map<String, Long> threads0 = threadGroupTicks();
+        Map<String, ThreadTicks> threads0 = threadTicks();
         long start = System.nanoTime();
         T value;
         try {
@@ -82,7 +83,7 @@ final class Probe {
         long cpu1 = processCpuNanos();
         long jit1 = jitCompileMillis();
         long steal1 = stolenTicks();
-        Map<String, Long> threads1 = threadGroupTicks();
+        Map<String, ThreadTicks> threads1 = threadTicks();
         long[] io1 = io();
         Measurement m = new Measurement(
                 nanos / 1e9,
@@ -95,7 +96,7 @@ final class Probe {
                 io0[1] < 0 ? -1 : io1[1] - io0[1],
                 jit0 < 0 ? -1 : (jit1 - jit0) / 1e3,
                 steal0 < 0 || steal1 < 0 ? -1 : (steal1 - steal0) / (double) TICKS_PER_SECOND,
-                ticksBetween(threads0, threads1));
+                groupSecondsBetween(threads0, threads1));
         return new Timed<>(value, m);
     }
 
@@ -203,9 +204,12 @@ final class Probe {
         }
     }
 
-    /** CPU ticks of the process's live threads, summed by name without digits; empty where /proc is absent. */
-    private static Map<String, Long> threadGroupTicks() {
-        Map<String, Long> ticks = new TreeMap<>();
+    /** A live thread's group (its name without digits) and CPU ticks so far. */
+    private record ThreadTicks(String group, long ticks) {}
+
+    /** The process's live threads by thread id; empty where /proc is absent. */
+    private static Map<String, ThreadTicks> threadTicks() {
+        Map<String, ThreadTicks> threads = new HashMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
                 try {
@@ -215,7 +219,10 @@ final class Probe {
                     String name = stat.substring(stat.indexOf('(') + 1, close);
                     String[] fields = stat.substring(close + 2).split(" ");
                     long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                    ticks.merge(THREAD_NUMBERS.matcher(name).replaceAll("").strip(), used, Long::sum);
+                    threads.put(
+                            task.getFileName().toString(),
+                            new ThreadTicks(
+                                    THREAD_NUMBERS.matcher(name).replaceAll("").strip(), used));
                 } catch (IOException | RuntimeException e) {
                     // The thread ended while the directory was read.
                 }
@@ -223,23 +230,27 @@ final class Probe {
         } catch (IOException | RuntimeException e) {
             return Map.of();
         }
-        return ticks;
+        return threads;
     }
 
     private static final Pattern THREAD_NUMBERS = Pattern.compile("[-#]?[0-9]+");
 
     /**
-     * The seconds each group used between the two readings; a thread that ended between them loses its ticks, which
-     * the process's CPU time keeps.
+     * The seconds each group used between the two readings, thread by thread (a thread started meanwhile counts from
+     * zero); a thread that ended between them loses its ticks, which the process's CPU time keeps.
      */
-    private static Map<String, Double> ticksBetween(Map<String, Long> before, Map<String, Long> after) {
-        Map<String, Double> seconds = new TreeMap<>();
-        after.forEach((group, ticks) -> {
-            long used = ticks - before.getOrDefault(group, 0L);
+    private static Map<String, Double> groupSecondsBetween(
+            Map<String, ThreadTicks> before, Map<String, ThreadTicks> after) {
+        Map<String, Long> ticks = new TreeMap<>();
+        after.forEach((tid, thread) -> {
+            ThreadTicks earlier = before.get(tid);
+            long used = thread.ticks() - (earlier == null ? 0 : earlier.ticks());
             if (used > 0) {
-                seconds.put(group, used / (double) TICKS_PER_SECOND);
+                ticks.merge(thread.group(), used, Long::sum);
             }
         });
+        Map<String, Double> seconds = new TreeMap<>();
+        ticks.forEach((group, used) -> seconds.put(group, used / (double) TICKS_PER_SECOND));
         return seconds;
     }
 
