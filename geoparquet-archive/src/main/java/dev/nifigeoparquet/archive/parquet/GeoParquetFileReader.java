@@ -191,9 +191,18 @@ public final class GeoParquetFileReader implements Closeable {
         return parsed;
     }
 
+    /**
+     * The largest buffer a row group's read allocates (parquet-java's default is 8 MiB). G1 puts an array of half a heap
+     * region or more outside the young generation, and each such allocation may start a concurrent marking cycle: these
+     * reads made most of a rewrite's. A quarter of G1's smallest region (1 MiB) stays young on any heap; a page that
+     * straddles two buffers is copied whole, once.
+     */
+    static final int MAX_READ_BUFFER_BYTES = 256 * 1024;
+
     private static ParquetReadOptions readOptions() {
         return ParquetReadOptions.builder(new PlainParquetConfiguration())
                 .withCodecFactory(ArchiveCodecFactory.forReading())
+                .withMaxAllocationInBytes(MAX_READ_BUFFER_BYTES)
                 .build();
     }
 

@@ -15,12 +15,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.function.Consumer;
+import org.apache.parquet.example.data.Group;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.LocalOutputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +54,49 @@ class GeoParquetFileReaderTest {
                     footer.rowGroups().stream().map(BlockMetaData::getRowCount).toList(), seen);
             assertEquals(footer.rowCount(), reader.rowsRead());
             assertNull(reader.nextRowGroup());
+        }
+    }
+
+    @Test
+    void aRowGroupSpanningManyReadBuffersReadsBackEveryRowAsWritten() throws Exception {
+        Path file = dir.resolve("large.parquet");
+        int rows = 80_000;
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                BoxRows.SCHEMA,
+                BoxRows.footer(),
+                WriterSettings.defaults())) {
+            for (int i = 0; i < rows; i++) {
+                writer.write(BoxRows.row(i, new Random(i), "row " + i));
+            }
+            writer.finish();
+        }
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+            BlockMetaData only = reader.footer().rowGroups().get(0);
+            assertEquals(rows, only.getRowCount(), "one row group");
+            // Random coordinates barely compress: the geometry's pages straddle the read's buffers.
+            long geometryBytes = only.getColumns().stream()
+                    .filter(column -> column.getPath().toDotString().equals("geometry"))
+                    .mapToLong(column -> column.getTotalSize())
+                    .sum();
+            assertTrue(
+                    geometryBytes > 4L * GeoParquetFileReader.MAX_READ_BUFFER_BYTES,
+                    "geometry chunk of " + geometryBytes + " bytes");
+            GeoParquetFileReader.RowGroup group = reader.nextRowGroup();
+            int read = 0;
+            while (group.hasNext()) {
+                Group row = group.next();
+                Group written = BoxRows.row(read, new Random(read), "row " + read);
+                assertEquals(written.getLong("id", 0), row.getLong("id", 0));
+                assertEquals(written.getString("label", 0), row.getString("label", 0));
+                assertEquals(written.getFieldRepetitionCount("geometry"), row.getFieldRepetitionCount("geometry"));
+                if (written.getFieldRepetitionCount("geometry") > 0) {
+                    assertEquals(written.getBinary("geometry", 0), row.getBinary("geometry", 0), "row " + read);
+                }
+                read++;
+            }
+            assertEquals(rows, read);
         }
     }
 
