@@ -75,7 +75,7 @@ class GeoParquetFileReaderTest {
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
             BlockMetaData only = reader.footer().rowGroups().get(0);
             assertEquals(rows, only.getRowCount(), "one row group");
-            // Random coordinates barely compress: the geometry's pages straddle the read's buffers.
+            // The geometry chunk spans several read buffers, so some of its pages straddle two of them.
             long geometryBytes = only.getColumns().stream()
                     .filter(column -> column.getPath().toDotString().equals("geometry"))
                     .mapToLong(column -> column.getTotalSize())
