@@ -12,6 +12,8 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.parquet.bytes.BytesInput;
@@ -118,17 +120,18 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
                             default -> throw new UnsupportedCodecException(codec);
                         });
             }
-            // The page and its compressed form pass through buffers the thread keeps: allocating and copying both for
-            // every page was a sixth of everything a rewrite allocated. Only the compressed bytes returned are new.
-            Scratch scratch = SCRATCH.get();
-            scratch.page.reset();
-            input.writeAllTo(scratch.page);
-            int length = scratch.page.size();
-            byte[] out = scratch.compressed(Math.toIntExact(Zstd.compressBound(length)));
-            int compressed = zstd().compressByteArray(out, 0, out.length, scratch.page.bytes(), 0, length);
-            BytesInput result = BytesInput.from(Arrays.copyOf(out, compressed));
-            scratch.trim();
-            return result;
+            // The page and its compressed form pass through pooled buffers: allocating and copying both for every
+            // page was a sixth of everything a rewrite allocated. Only the compressed bytes returned are new.
+            Scratch scratch = Scratch.take();
+            try {
+                scratch.page.fill(input);
+                int length = scratch.page.size();
+                byte[] out = scratch.compressed(Math.toIntExact(Zstd.compressBound(length)));
+                int compressed = zstd().compressByteArray(out, 0, out.length, scratch.page.bytes(), 0, length);
+                return BytesInput.from(Arrays.copyOf(out, compressed));
+            } finally {
+                scratch.giveBack();
+            }
         }
 
         @Override
@@ -232,18 +235,27 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
         }
     }
 
-    /**
-     * A thread's buffers for compressing pages: compression runs to its end on one thread and is never re-entered, so
-     * one pair per thread serves every writer it runs. Buffers grown past {@link #KEPT_SCRATCH_BYTES} are dropped after
-     * the page, so an unusually large page does not stay in the heap.
-     */
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-
+    /** Buffers grown past this size for an unusually large page are dropped after it rather than kept. */
     static final int KEPT_SCRATCH_BYTES = 2 * 1024 * 1024;
+
+    /** More than an archive compresses at once on a machine of this many cores; pairs beyond it are dropped. */
+    static final int POOLED_SCRATCH = 2 * Runtime.getRuntime().availableProcessors() + 2;
+
+    /**
+     * Buffers for compressing a page, shared through a pool rather than kept per thread: an archive starts fresh
+     * worker threads for each run, and a page-sized buffer (about 1 MiB) is a humongous allocation for G1, so buffers
+     * allocated for every new thread started concurrent marking on the core the next rewrite needed.
+     */
+    private static final BlockingQueue<Scratch> SCRATCH = new ArrayBlockingQueue<>(POOLED_SCRATCH);
 
     private static final class Scratch {
         final PageBuffer page = new PageBuffer();
         private byte[] compressed = new byte[0];
+
+        static Scratch take() {
+            Scratch pooled = SCRATCH.poll();
+            return pooled != null ? pooled : new Scratch();
+        }
 
         byte[] compressed(int bound) {
             if (compressed.length < bound) {
@@ -252,11 +264,13 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
             return compressed;
         }
 
-        void trim() {
+        /** Empties the buffers, drops oversized ones, and pools the pair unless the pool is full. */
+        void giveBack() {
             if (compressed.length > KEPT_SCRATCH_BYTES) {
                 compressed = new byte[0];
             }
             page.trim();
+            SCRATCH.offer(this);
         }
     }
 
@@ -264,6 +278,16 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
     private static final class PageBuffer extends ByteArrayOutputStream {
         byte[] bytes() {
             return buf;
+        }
+
+        /** Replaces the contents with the page, growing once to its size rather than doubling up to it. */
+        void fill(BytesInput input) throws IOException {
+            reset();
+            int size = Math.toIntExact(input.size());
+            if (buf.length < size) {
+                buf = new byte[size];
+            }
+            input.writeAllTo(this);
         }
 
         void trim() {

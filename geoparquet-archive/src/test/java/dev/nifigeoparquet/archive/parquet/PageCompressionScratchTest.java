@@ -16,17 +16,19 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.Test;
 
 /**
- * ZSTD pages are compressed through buffers each thread keeps. What must hold: every page returned stays intact while
- * later pages are compressed (writers hold pages until their row group is flushed), on any number of threads, for
- * pages of every size, and zstd itself decodes each one to the page given.
+ * ZSTD pages are compressed through pooled buffers that pass from thread to thread. What must hold: every page
+ * returned stays intact while later pages are compressed (writers hold pages until their row group is flushed), on
+ * more threads at once than the pool keeps buffers for, for pages of every size, and zstd itself decodes each one to
+ * the page given.
  */
 class PageCompressionScratchTest {
 
     @Test
     void pagesKeptWhileLaterOnesAreCompressedDecodeToWhatWasGiven() throws Exception {
-        try (ExecutorService threads = Executors.newFixedThreadPool(3)) {
+        int threadCount = ArchiveCodecFactory.POOLED_SCRATCH + 2;
+        try (ExecutorService threads = Executors.newFixedThreadPool(threadCount)) {
             List<Future<?>> done = new ArrayList<>();
-            for (int thread = 0; thread < 3; thread++) {
+            for (int thread = 0; thread < threadCount; thread++) {
                 long seed = thread;
                 done.add(threads.submit(() -> {
                     compressAndCheck(seed);
