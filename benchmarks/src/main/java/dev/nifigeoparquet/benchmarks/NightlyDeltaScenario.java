@@ -114,12 +114,10 @@ final class NightlyDeltaScenario {
 
         // 1. The engine, incrementally, as UpsertGeoParquetPartition takes the delta: all partitions in one run (Batch
         // Size 50), (a) on every core (the default Worker Threads), (b) on one thread; (c) two concurrent tasks sharing
-        // the
-        // archive's threads, each taking half the partitions; (d) two concurrent tasks of one thread each; (e) one
-        // partition per run (Batch Size 1), every partition looking keys up and writing the index journal on its own:
-        // what
-        // sharing that work within a run saves. Each runs INCREMENTAL_REPEATS times, interleaved, on fresh copies; the
-        // median run of each is reported and kept for the reconciliation.
+        // the archive's threads, each taking half the partitions; (d) two concurrent tasks sharing an archive of one
+        // thread; (e) one partition per run (Batch Size 1), every partition looking keys up and writing the index
+        // journal on its own: what sharing that work within a run saves. Each runs INCREMENTAL_REPEATS times,
+        // interleaved, on fresh copies; the median run of each is reported and kept for the reconciliation.
         int perTask = delta.partitionsPerTask(CONCURRENT_TASKS);
         int cores = Runtime.getRuntime().availableProcessors();
         List<Variant> variants = List.of(
