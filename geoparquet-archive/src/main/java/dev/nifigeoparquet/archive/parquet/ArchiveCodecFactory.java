@@ -264,7 +264,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
             return compressed;
         }
 
-        /** Empties the buffers, drops oversized ones, and pools the pair unless the pool is full. */
+        /** Drops buffers grown past the kept size and pools the pair unless the pool is full; the next page refills it. */
         void giveBack() {
             if (compressed.length > KEPT_SCRATCH_BYTES) {
                 compressed = new byte[0];
