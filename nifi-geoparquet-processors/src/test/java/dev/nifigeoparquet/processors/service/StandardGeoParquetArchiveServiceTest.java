@@ -63,6 +63,29 @@ class StandardGeoParquetArchiveServiceTest {
     }
 
     @Test
+    void workerThreadsSizeTheArchivesPoolAndDefaultToOnePerCore() throws Exception {
+        Path root = dir.resolve("archive");
+        TestArchives.create(root, 7);
+        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root.toString());
+        runner.setProperty(service, StandardGeoParquetArchiveService.H3_RESOLUTION, "7");
+        runner.setProperty(service, StandardGeoParquetArchiveService.WORKER_THREADS, "0");
+        runner.assertNotValid(service);
+
+        // One more than the cores, so the setting cannot pass for the default.
+        int threads = Runtime.getRuntime().availableProcessors() + 1;
+        runner.setProperty(service, StandardGeoParquetArchiveService.WORKER_THREADS, String.valueOf(threads));
+        runner.enableControllerService(service);
+        assertEquals(threads, service.archive().workers().parallelism());
+        runner.disableControllerService(service);
+
+        runner.removeProperty(service, StandardGeoParquetArchiveService.WORKER_THREADS);
+        runner.enableControllerService(service);
+        assertEquals(
+                Runtime.getRuntime().availableProcessors(),
+                service.archive().workers().parallelism());
+    }
+
+    @Test
     void flowsThatStillSetThePartitionStateCacheLoseTheProperties() {
         MockPropertyConfiguration config = new MockPropertyConfiguration(Map.of(
                 StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(),
