@@ -14,6 +14,7 @@ import dev.nifigeoparquet.archive.testing.PeerData;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.parquet.example.data.Group;
@@ -39,9 +40,13 @@ class PlainReaderVisibilityTest {
 
         AtomicBoolean done = new AtomicBoolean();
         AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+        // The reader releases a permit after each poll and the writer takes one before each commit: however slow either
+        // is, the reader polls while the commits happen, not only before or after them.
+        Semaphore polled = new Semaphore(0);
         Thread writer = Thread.ofPlatform().start(() -> {
             try {
                 for (int i = 0; i < COMMITS; i++) {
+                    polled.acquire();
                     committer.commit(CELL, "append-" + i, OperationType.APPEND, (current, stager) -> {
                         DataFileStager.StagedFile staged = stager.stage();
                         try (GeoParquetFileWriter out = GeoParquetFileWriter.create(
@@ -82,6 +87,7 @@ class PlainReaderVisibilityTest {
             } catch (RuntimeException noFilesYet) {
                 assertTrue(String.valueOf(noFilesYet.getMessage()).contains("No files found"), noFilesYet.toString());
                 polls++;
+                polled.release();
                 continue;
             }
             long total = 0;
@@ -99,6 +105,7 @@ class PlainReaderVisibilityTest {
             assertTrue(total >= previous, "appends never disappear: " + previous + " then " + total);
             previous = total;
             polls++;
+            polled.release();
         }
         writer.join();
         assertNull(writerFailure.get());
