@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.archive.s3;
 
+import dev.nifigeoparquet.archive.error.ArchivedObjectException;
+import dev.nifigeoparquet.archive.error.StorageAccessDeniedException;
+import dev.nifigeoparquet.archive.error.StorageUnavailableException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
@@ -499,7 +502,12 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
         T run();
     }
 
-    /** Runs one SDK call, translating S3's answers into the storage contract's exceptions. */
+    /**
+     * Runs one SDK call, translating S3's answers into the storage contract's exceptions, each of the kind the engine
+     * classifies ({@link dev.nifigeoparquet.archive.error.FailureKind}): a missing key, a refused conditional write, an
+     * object in an archive class, a refused permission, and throttling, server errors and unreachable endpoints as a
+     * storage unavailable for now. Anything else is passed on as a plain failure of no known kind.
+     */
     <T> T call(String what, S3Call<T> action) throws IOException {
         try {
             return action.run();
@@ -507,10 +515,11 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             throw noSuchFile(what, e);
         } catch (S3Exception e) {
             int status = e.statusCode();
+            String code = errorCode(e);
             if (status == 404) {
                 throw noSuchFile(what, e);
             }
-            if (status == 412 || status == 409) {
+            if (status == 412 || status == 409 && "ConditionalRequestConflict".equals(code)) {
                 FileAlreadyExistsException exists = new FileAlreadyExistsException(
                         describe() + ": " + what,
                         null,
@@ -520,12 +529,24 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
                 exists.initCause(e);
                 throw exists;
             }
-            if (status == 403 && "InvalidObjectState".equals(errorCode(e))) {
+            if (status == 403 && "InvalidObjectState".equals(code)) {
                 String path = what.substring(what.indexOf(' ') + 1);
                 ArchivedObjectException archived =
                         new ArchivedObjectException(describe(), path, "an archive class", "has not been restored");
                 archived.initCause(e);
                 throw archived;
+            }
+            if (status == 403 || status == 401) {
+                throw new StorageAccessDeniedException(
+                        "S3 refused " + what + " in " + describe() + " (" + status + " " + code + "): "
+                                + e.getMessage(),
+                        e);
+            }
+            if (e.isThrottlingException() || status >= 500 || status == 409 || "RequestTimeout".equals(code)) {
+                throw new StorageUnavailableException(
+                        "S3 could not serve " + what + " in " + describe() + " for now (" + status + " " + code + "): "
+                                + e.getMessage(),
+                        e);
             }
             throw new IOException("S3 request failed (" + what + " in " + describe() + "): " + e.getMessage(), e);
         } catch (AbortedException e) {
@@ -533,7 +554,9 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             interrupted.initCause(e);
             throw interrupted;
         } catch (SdkClientException e) {
-            throw new IOException("S3 request failed (" + what + " in " + describe() + "): " + e.getMessage(), e);
+            // The request did not get an answer: the endpoint is unreachable, the connection was reset or timed out.
+            throw new StorageUnavailableException(
+                    "S3 request got no answer (" + what + " in " + describe() + "): " + e.getMessage(), e);
         }
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.error.ArchivedObjectException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.testing;
 
+import dev.nifigeoparquet.archive.error.StorageFullException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -9,9 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Storage that runs out of something: a {@link #diskFull disk that fills up} after a number of bytes, or a
- * {@link #readOnly root that refuses every change}. Both throw what the JDK throws on Linux for the real condition
- * ({@code IOException: No space left on device}, {@link AccessDeniedException} naming the path), so the engine meets
- * the same exception types and messages as in production.
+ * {@link #readOnly root that refuses every change}. Both throw what the local storage throws for the real condition
+ * ({@link StorageFullException} around the JDK's {@code IOException: No space left on device}, as
+ * {@code LocalArchiveStorage} reports a write that fails on a full file system; {@link AccessDeniedException} naming the
+ * path), so the engine meets the same exception types and messages as in production.
  */
 public final class LimitedStorage extends ForwardingStorage {
 
@@ -48,7 +50,9 @@ public final class LimitedStorage extends ForwardingStorage {
     private void take(long bytes, String path) throws IOException {
         if (written.addAndGet(bytes) > capacity) {
             written.addAndGet(-bytes);
-            throw new IOException(NO_SPACE + ": " + path);
+            throw new StorageFullException(
+                    "The file system of " + describe() + " is full (0 bytes left): " + NO_SPACE,
+                    new IOException(NO_SPACE + ": " + path));
         }
     }
 

@@ -14,4 +14,15 @@ public class CorruptDataException extends ArchiveException {
     public CorruptDataException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    @Override
+    public FailureKind kind() {
+        return FailureKind.OPERATOR_ACTION;
+    }
+
+    @Override
+    public String advice() {
+        return "A data file of the archive was damaged or lost outside the archive's commit protocol: restore it from a "
+                + "backup, or repair the partition as docs/reliability.md describes, then retry.";
+    }
 }

@@ -2,6 +2,7 @@ package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.error.ArchiveException;
+import dev.nifigeoparquet.archive.error.FailureKind;
 
 /**
  * Another writer committed the same partition version first, or holds the partition: nothing was committed, and the
@@ -39,6 +40,11 @@ public class CommitConflictException extends ArchiveException {
 
     public String cell() {
         return cell;
+    }
+
+    @Override
+    public FailureKind kind() {
+        return FailureKind.TRANSIENT;
     }
 
     public long version() {

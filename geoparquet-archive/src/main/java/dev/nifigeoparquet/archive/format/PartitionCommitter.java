@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.error.ArchiveException;
+import dev.nifigeoparquet.archive.error.FailureKind;
 import dev.nifigeoparquet.archive.format.PartitionRecovery.PartitionBusyException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import java.io.IOException;
@@ -419,9 +421,15 @@ public final class PartitionCommitter {
      * operation may have been committed. Nothing was discarded; a retry finds out (a replay), and recovery removes the
      * staged files after the writer lease if it was not.
      */
-    public static final class CommitStateUnknownException extends IOException {
+    public static final class CommitStateUnknownException extends ArchiveException {
         public CommitStateUnknownException(String what, IOException cause) {
             super(what + " failed and may or may not have taken effect: " + cause.getMessage(), cause);
+        }
+
+        /** A retry finds out whether the operation was committed: it is then a replay. */
+        @Override
+        public FailureKind kind() {
+            return FailureKind.TRANSIENT;
         }
     }
 

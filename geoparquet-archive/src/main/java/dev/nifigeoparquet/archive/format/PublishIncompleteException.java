@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.error.ArchiveException;
+import dev.nifigeoparquet.archive.error.FailureKind;
 import java.io.IOException;
 
 /**
@@ -14,5 +15,10 @@ public final class PublishIncompleteException extends ArchiveException {
                 "Partition " + cell + " was committed but publishing its files did not complete (" + cause.getMessage()
                         + "); the next operation on the partition completes it",
                 cause);
+    }
+
+    @Override
+    public FailureKind kind() {
+        return FailureKind.TRANSIENT;
     }
 }

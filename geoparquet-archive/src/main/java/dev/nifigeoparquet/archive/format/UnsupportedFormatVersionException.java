@@ -29,4 +29,10 @@ public final class UnsupportedFormatVersionException extends ArchiveFormatExcept
     public int supported() {
         return supported;
     }
+
+    @Override
+    public String advice() {
+        return "Upgrade the bundle (or the command-line tool) to a release that reads format version " + found
+                + " (see the compatibility table of its release notes); a newer implementation wrote this archive.";
+    }
 }

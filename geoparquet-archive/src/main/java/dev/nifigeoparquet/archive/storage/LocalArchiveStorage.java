@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.storage;
 
+import dev.nifigeoparquet.archive.error.StorageFullException;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -55,13 +56,50 @@ public final class LocalArchiveStorage implements ArchiveStorage {
     /** Forcing threads: they only wait on the disk. */
     private static final ExecutorService FORCING = Executors.newVirtualThreadPerTaskExecutor();
 
+    /** A write that fails while the file system has less room than this is taken for a full disk. */
+    static final long FULL_BELOW_BYTES = 1L << 20;
+
     private final Path root;
+    /** The room left on the file system of a path; the file store's usable space. */
+    private final UsableSpace usableSpace;
 
     /** Forces begun when deferred files were closed, until {@link #sync} collects them or the file is deleted. */
     private final Map<Path, Future<?>> forcesBegun = new ConcurrentHashMap<>();
 
     public LocalArchiveStorage(Path root) {
+        this(root, path -> Files.getFileStore(path).getUsableSpace());
+    }
+
+    LocalArchiveStorage(Path root, UsableSpace usableSpace) {
         this.root = root.toAbsolutePath().normalize();
+        this.usableSpace = usableSpace;
+    }
+
+    /** How much room the file system of a path has left. */
+    @FunctionalInterface
+    interface UsableSpace {
+        long of(Path path) throws IOException;
+    }
+
+    /**
+     * A write's failure as {@link StorageFullException} when the file system has (almost) no room left: the JDK reports
+     * ENOSPC as a plain IOException, so the room left, not the message, tells a full disk from other failures.
+     */
+    IOException whenFull(IOException failure) {
+        if (failure instanceof StorageFullException) {
+            return failure;
+        }
+        try {
+            long left = usableSpace.of(root);
+            if (left < FULL_BELOW_BYTES) {
+                return new StorageFullException(
+                        "The file system of " + root + " is full (" + left + " bytes left): " + failure.getMessage(),
+                        failure);
+            }
+        } catch (IOException cannotTell) {
+            failure.addSuppressed(cannotTell);
+        }
+        return failure;
     }
 
     public Path root() {
@@ -144,6 +182,8 @@ public final class LocalArchiveStorage implements ArchiveStorage {
                     FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 channel.write(ByteBuffer.wrap(content));
                 channel.force(true);
+            } catch (IOException failure) {
+                throw whenFull(failure);
             }
             Files.createLink(target, temp);
             forceDirectory(target.getParent());
@@ -176,7 +216,11 @@ public final class LocalArchiveStorage implements ArchiveStorage {
 
             @Override
             public void write(byte[] bytes, int offset, int length) throws IOException {
-                out.write(bytes, offset, length);
+                try {
+                    out.write(bytes, offset, length);
+                } catch (IOException failure) {
+                    throw whenFull(failure);
+                }
             }
 
             @Override
@@ -190,6 +234,8 @@ public final class LocalArchiveStorage implements ArchiveStorage {
                     if (durableOnClose) {
                         channel.force(true);
                     }
+                } catch (IOException failure) {
+                    throw whenFull(failure);
                 }
                 if (durableOnClose) {
                     forceDirectory(target.getParent());
@@ -276,7 +322,7 @@ public final class LocalArchiveStorage implements ArchiveStorage {
             try {
                 awaitForces(written);
             } catch (IOException failure) {
-                throw new BatchCreationException(0, failure);
+                throw new BatchCreationException(0, whenFull(failure));
             }
             Set<Path> directories = new LinkedHashSet<>();
             for (; created < targets.size(); created++) {

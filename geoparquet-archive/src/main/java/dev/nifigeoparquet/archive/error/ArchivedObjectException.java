@@ -1,13 +1,11 @@
-package dev.nifigeoparquet.archive.s3;
-
-import java.io.IOException;
+package dev.nifigeoparquet.archive.error;
 
 /**
  * An object sits in a storage class (Glacier Flexible Retrieval, Glacier Deep Archive, or an archive tier of
  * Intelligent-Tiering) that must be restored before it can be read. The archive never reads such an object blindly:
  * the operation stops here, naming the object, its class, and what to do.
  */
-public final class ArchivedObjectException extends IOException {
+public final class ArchivedObjectException extends ArchiveException {
 
     private final String path;
     private final String storageClass;
@@ -25,5 +23,16 @@ public final class ArchivedObjectException extends IOException {
 
     public String storageClass() {
         return storageClass;
+    }
+
+    @Override
+    public FailureKind kind() {
+        return FailureKind.OPERATOR_ACTION;
+    }
+
+    @Override
+    public String advice() {
+        return "Restore " + path + " (S3 RestoreObject) or copy it back into a readable storage class, and keep the "
+                + "archive's prefix out of lifecycle rules that move objects to Glacier Flexible Retrieval or Deep Archive.";
     }
 }
