@@ -58,6 +58,17 @@ final class ApplyCommand extends ArchiveCommand {
     String deleteField;
 
     @Option(
+            names = "--delta-sequence",
+            paramLabel = "N",
+            description =
+                    "Where this delta stands among the deltas that write the same keys, an integer >= 0 such as the night's "
+                            + "date (20261201) or a time in milliseconds. A key's row is written only if it is not older than "
+                            + "the archive's (its version, then the sequence; the delete of a key leaves its sequence behind), "
+                            + "so a backlog of deltas applied late, twice or in any order leaves the archive that applying them "
+                            + "in order leaves. Not for --mode replace.")
+    Long deltaSequence;
+
+    @Option(
             names = "--threads",
             paramLabel = "N",
             description = "Threads rewriting the touched partitions in parallel (default: one per available core).")
@@ -79,6 +90,13 @@ final class ApplyCommand extends ArchiveCommand {
     public Integer call() throws Exception {
         Progress progress = progress();
         requireSideFileApart();
+        if (deltaSequence != null && mode == WriteMode.REPLACE) {
+            throw new InputException("--delta-sequence cannot be used with --mode replace, which ignores what was "
+                    + "written before; apply the replacement without a sequence");
+        }
+        if (deltaSequence != null && deltaSequence < 0) {
+            throw new InputException("--delta-sequence must be 0 or more, not " + deltaSequence);
+        }
         GeoParquetArchive opened = withThreads(openArchive(archive), threads);
         DeltaFiles files = new DeltaFiles(opened, mode, deleteField, progress);
         List<DeltaRow> rows = files.readAll(deltas);
@@ -92,7 +110,7 @@ final class ApplyCommand extends ArchiveCommand {
                                 routed.unkeyable().size(), rows.size(), reasons(routed.unkeyable()), unkeyableRows);
             }
         }
-        DeltaApplication.Outcome outcome = application.apply(mode, routed);
+        DeltaApplication.Outcome outcome = application.apply(mode, routed, deltaSequence);
         OperationResult result = outcome.result();
         long total = opened.partitionCells().size();
         out().printf("applied %s delta of %d rows to %s%n", mode.name().toLowerCase(Locale.ROOT), rows.size(), archive);
@@ -106,6 +124,11 @@ final class ApplyCommand extends ArchiveCommand {
         out().printf("  updated:            %d%n", result.updated());
         out().printf("  moved:              %d%n", result.moved());
         out().printf("  deleted:            %d%n", result.deleted());
+        if (result.rows().olderVersionsSkipped() > 0) {
+            out().printf(
+                            "  older, left out:    %d (the archive holds a newer version of those keys)%n",
+                            result.rows().olderVersionsSkipped());
+        }
         out().printf("  rows net:           %+d%n", result.netRows());
         out().printf("  bytes written:      %d in %d files%n", result.bytesWritten(), result.filesWritten());
         if (unkeyableRows != null) {

@@ -45,7 +45,7 @@ final class DeltaApplication {
     }
 
     Outcome apply(WriteMode mode, List<DeltaRow> rows) throws IOException {
-        return apply(mode, route(mode, rows, false));
+        return apply(mode, route(mode, rows, false), null);
     }
 
     /**
@@ -59,8 +59,12 @@ final class DeltaApplication {
         return setAside ? router.routeKeyable(rows) : router.route(rows);
     }
 
-    /** Applies a routed delta, partition by partition. */
-    Outcome apply(WriteMode mode, DeltaRouter.Routed routed) throws IOException {
+    /**
+     * Applies a routed delta, partition by partition.
+     *
+     * @param sequence the delta's sequence (docs/archive-format.md, section 6.4); null for none
+     */
+    Outcome apply(WriteMode mode, DeltaRouter.Routed routed, Long sequence) throws IOException {
         if (mode == WriteMode.APPEND && !routed.deletions().isEmpty()) {
             throw new InputException(routed.deletions().size()
                     + " delta rows are marked for deletion, which append cannot do; use --mode upsert");
@@ -80,10 +84,10 @@ final class DeltaApplication {
                                 routed.unkeyable().size())));
         List<PartitionDelta.Request> requests = new ArrayList<>();
         for (Map.Entry<String, List<DeltaRow>> cell : routed.byCell().entrySet()) {
-            requests.add(new PartitionDelta.Request(cell.getKey(), mode, cell.getValue(), null));
+            requests.add(new PartitionDelta.Request(cell.getKey(), mode, cell.getValue(), null, sequence));
         }
         if (!routed.deletions().isEmpty()) {
-            requests.add(new PartitionDelta.Request(null, WriteMode.DELETE, routed.deletions(), null));
+            requests.add(new PartitionDelta.Request(null, WriteMode.DELETE, routed.deletions(), null, sequence));
         }
         List<PartitionDelta> deltas = Workers.valuesOf(PartitionDelta.prepareAll(archive, requests));
         ArchiveWriter writer = new ArchiveWriter(archive);

@@ -7,11 +7,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.CanonicalFooters;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.error.LeaseUnavailableException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.ArchiveLease;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.OperationType;
@@ -40,6 +42,7 @@ import dev.nifigeoparquet.archive.verify.Problem;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -69,6 +72,10 @@ public final class ArchiveAdopter {
     private static final String REHOME_OPERATION_ID = "adopt-rehome";
 
     private static final int FILES_NAMED_IN_ERRORS = 5;
+    /** The lease adoption holds (docs/archive-format.md, section 5.12). */
+    public static final String ADOPTION_LEASE = "adoption";
+    /** How long the adoption lease lasts between renewals: a dead adopter's lease lapses after it. */
+    static final Duration ADOPTION_LEASE_TIME = Duration.ofMinutes(10);
 
     private ArchiveAdopter() {}
 
@@ -83,13 +90,54 @@ public final class ArchiveAdopter {
         }
     }
 
+    /**
+     * Adopts the directory under the archive's {@code adoption} lease (docs/archive-format.md, sections 5.12 and 8), so
+     * that processes enabling at once on one directory (the nodes of a cluster) adopt it once: the others fail with
+     * {@link LeaseUnavailableException} and, tried again, find the archive adopted. A directory no adoption has touched
+     * is read and checked before the lease is taken, so that a refused adoption writes nothing at all; one an earlier
+     * adoption left half done is recovered first, which only the lease's holder may do.
+     *
+     * @throws LeaseUnavailableException  when another process is adopting the directory
+     * @throws FileAlreadyExistsException when it is an archive already
+     */
     public static AdoptionReport adopt(ArchiveStorage storage, AdoptionOptions options, Clock clock)
             throws IOException {
+        requireNoArchive(storage);
+        Plan plan = earlierAttemptLeftPartitions(storage) ? null : plan(storage, options, clock);
+        try (ArchiveLease.Held lease = new ArchiveLease(storage, ADOPTION_LEASE, clock)
+                .acquire(ArchiveLease.holderName(), ADOPTION_LEASE_TIME, "adopting the directory")) {
+            // Another process may have adopted the directory, or started to, before this one took the lease.
+            requireNoArchive(storage);
+            if (plan == null || earlierAttemptLeftPartitions(storage)) {
+                completeEarlierAttempt(storage, clock);
+                plan = plan(storage, options, clock);
+                lease.renew(ADOPTION_LEASE_TIME);
+            }
+            AdoptionReport report = write(plan, lease, storage, clock);
+            lease.done();
+            return report;
+        }
+    }
+
+    private static void requireNoArchive(ArchiveStorage storage) throws IOException {
         if (GeoParquetArchive.exists(storage)) {
             throw new FileAlreadyExistsException(
                     storage.describe(), null, "already an archive (it has a descriptor); open it instead");
         }
-        completeEarlierAttempt(storage, clock);
+    }
+
+    /**
+     * What adoption found and decided, before it writes anything: every check that can refuse the directory has passed.
+     */
+    private record Plan(
+            Map<String, List<StoredObject>> partitions,
+            List<FoundFile> files,
+            ArchiveDescriptor descriptor,
+            AdoptionRecord record,
+            RowScan rows) {}
+
+    /** Reads and checks the directory, writing nothing. */
+    private static Plan plan(ArchiveStorage storage, AdoptionOptions options, Clock clock) throws IOException {
         Map<String, List<StoredObject>> partitions = findPartitions(storage, options.expectedResolution());
         int resolution = H3Cells.resolutionOf(partitions.keySet().iterator().next());
 
@@ -139,21 +187,36 @@ public final class ArchiveAdopter {
                 differences,
                 spec.warnings(),
                 rows.misplacedRows);
-        ArchiveDescriptor descriptor = descriptor(spec, canonical, writer, resolution, now, record);
-        archive = GeoParquetArchive.beforeDescriptor(storage, descriptor, clock);
-        for (Map.Entry<String, List<StoredObject>> partition : partitions.entrySet()) {
-            commitExistingFiles(storage, partition.getKey(), files, now);
+        return new Plan(partitions, files, descriptor(spec, canonical, writer, resolution, now, record), record, rows);
+    }
+
+    /** Commits what the plan found, renewing the lease as it goes, and writes the descriptor last. */
+    private static AdoptionReport write(Plan plan, ArchiveLease.Held lease, ArchiveStorage storage, Clock clock)
+            throws IOException {
+        ArchiveDescriptor descriptor = plan.descriptor();
+        GeoParquetArchive archive = GeoParquetArchive.beforeDescriptor(storage, descriptor, clock);
+        Instant renewed = clock.instant();
+        for (String cell : plan.partitions().keySet()) {
+            if (clock.instant().isAfter(renewed.plus(ADOPTION_LEASE_TIME.dividedBy(2)))) {
+                lease.renew(ADOPTION_LEASE_TIME);
+                renewed = clock.instant();
+            }
+            commitExistingFiles(storage, cell, plan.files(), descriptor.createdAt());
         }
-        if (!rows.misplaced.isEmpty()) {
-            rehome(archive, rows);
+        if (!plan.rows().misplaced.isEmpty()) {
+            rehome(archive, plan.rows());
         }
         if (descriptor.hasKey()) {
-            new KeyIndex(archive).build(rows.cells);
+            new KeyIndex(archive).build(plan.rows().cells);
         }
+        // The descriptor is written only by the lease's holder: a holder that lost it stops here.
+        lease.renew(ADOPTION_LEASE_TIME);
         GeoParquetArchive adopted = GeoParquetArchive.writeDescriptor(storage, descriptor, clock);
-        long rowCount =
-                files.stream().mapToLong(file -> file.footer().rowCount()).sum();
-        return new AdoptionReport(adopted, partitions.size(), files.size(), rowCount, record);
+        long rowCount = plan.files().stream()
+                .mapToLong(file -> file.footer().rowCount())
+                .sum();
+        return new AdoptionReport(
+                adopted, plan.partitions().size(), plan.files().size(), rowCount, plan.record());
     }
 
     private static ArchiveDescriptor descriptor(
@@ -186,12 +249,24 @@ public final class ArchiveAdopter {
      * files, and no descriptor. Before the directory is read, each such partition (and key-index partition) is
      * recovered as format section 5.5 says, with a writer lease of zero: an undecided re-homing transaction is aborted
      * and staged files no entry names are deleted at once, rather than an hour later. Without a descriptor the only
-     * writer of these partitions is adoption itself, and adoptions of one directory do not run at the same time
-     * (section 8). Then every partition directory holds exactly its committed files. A directory no adoption has
+     * writer of these partitions is adoption itself, and adoptions of one directory do not run at the same time: this
+     * one holds the adoption lease (section 5.12). Then every partition directory holds exactly its committed files. A directory no adoption has
      * touched has neither entries nor staging, and nothing is done to it.
      */
     private static void completeEarlierAttempt(ArchiveStorage storage, Clock clock) throws IOException {
         PartitionRecovery recovery = new PartitionRecovery(storage, ProtocolSettings.DEFAULT.withWriterLeaseSeconds(0));
+        for (String partition : partitionsOfEarlierAttempts(storage)) {
+            recovery.recover(partition, clock.instant());
+        }
+    }
+
+    /** Whether an earlier adoption committed or staged anything: then the directory is recovered before it is read. */
+    private static boolean earlierAttemptLeftPartitions(ArchiveStorage storage) throws IOException {
+        return !partitionsOfEarlierAttempts(storage).isEmpty();
+    }
+
+    /** The partitions (data and key index) with commit entries or staged files. */
+    private static Set<String> partitionsOfEarlierAttempts(ArchiveStorage storage) throws IOException {
         Set<String> partitions = new TreeSet<>();
         for (String directory : List.of(ArchiveLayout.LOG_DIRECTORY, ArchiveLayout.STAGING_DIRECTORY)) {
             for (StoredObject entry : storage.list(directory)) {
@@ -200,9 +275,7 @@ public final class ArchiveAdopter {
                 }
             }
         }
-        for (String partition : partitions) {
-            recovery.recover(partition, clock.instant());
-        }
+        return partitions;
     }
 
     /**

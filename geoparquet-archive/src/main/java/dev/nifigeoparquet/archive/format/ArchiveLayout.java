@@ -38,6 +38,10 @@ public final class ArchiveLayout {
     public static final String INDEX_DIRECTORY = METADATA_DIRECTORY + "/index";
     public static final String INDEX_FILE_SUFFIX = ".keys";
     public static final String TRANSACTION_DIRECTORY = METADATA_DIRECTORY + "/txn";
+    /** Leases that keep whole-archive work (adoption, sweeps) to one process at a time. */
+    public static final String LEASE_DIRECTORY = METADATA_DIRECTORY + "/leases";
+
+    private static final Pattern LEASE_NAME = Pattern.compile("[a-z][a-z0-9-]{0,62}");
     private static final String INDEX_SHARD_PREFIX = "index-";
 
     private static final String LOG_ENTRY_SUFFIX = ".json";
@@ -103,6 +107,26 @@ public final class ArchiveLayout {
 
     public static String logEntry(String cell, long version) {
         return logDirectory(cell) + "/" + String.format("%020d", version) + LOG_ENTRY_SUFFIX;
+    }
+
+    /** The directory of a lease's records. */
+    public static String leaseDirectory(String lease) {
+        if (lease == null || !LEASE_NAME.matcher(lease).matches()) {
+            throw new IllegalArgumentException("Not a lease name: '" + lease + "'");
+        }
+        return LEASE_DIRECTORY + "/" + lease;
+    }
+
+    /** Record {@code version} of a lease. */
+    public static String leaseRecord(String lease, long version) {
+        return leaseDirectory(lease) + "/" + String.format("%020d", version) + LOG_ENTRY_SUFFIX;
+    }
+
+    /** The version of a lease record's or commit entry's file name; -1 for any other name. */
+    public static long versionOfRecordName(String name) {
+        return LOG_ENTRY_NAME.matcher(name).matches()
+                ? Long.parseLong(name.substring(0, name.length() - LOG_ENTRY_SUFFIX.length()))
+                : -1;
     }
 
     public static String stagingDirectory(String cell) {

@@ -42,6 +42,8 @@ public final class CommitEntryParser {
     private static final String OPERATION_IDS = "ids";
     /** Null for a commit that changes no feature rows (adoption, the key index). */
     private static final String OPERATION_ROWS = "rows";
+    /** Optional: absent when none of the record's operations carries a delta sequence. */
+    private static final String OPERATION_SEQUENCES = "sequences";
 
     private static final String INSERTED = "inserted";
     private static final String UPDATED = "updated";
@@ -111,6 +113,9 @@ public final class CommitEntryParser {
                     generator.writeNumberField(MOVED_OUT, rows.movedOut());
                     generator.writeEndObject();
                 }
+                if (operation.sequences() != null) {
+                    JsonFields.writeNullableLongs(generator, OPERATION_SEQUENCES, operation.sequences());
+                }
                 generator.writeEndObject();
             }
             generator.writeEndArray();
@@ -128,7 +133,8 @@ public final class CommitEntryParser {
      */
     public static PartitionCommit fromJson(byte[] json, String file) throws ArchiveFormatException {
         JsonFields fields = JsonFields.parse(json, WHAT, file);
-        int formatVersion = fields.formatVersion(FORMAT_VERSION, "The " + WHAT, 0, PartitionCommit.FORMAT_VERSION);
+        int formatVersion =
+                fields.formatVersion(FORMAT_VERSION, "The " + WHAT, 0, PartitionCommit.HIGHEST_FORMAT_VERSION);
         try {
             List<DataFileEntry> files = new ArrayList<>();
             for (JsonFields fileFields : fields.requiredObjects(FILES)) {
@@ -151,7 +157,8 @@ public final class CommitEntryParser {
                                         rows.requiredLong(UPDATED),
                                         rows.requiredLong(DELETED),
                                         rows.requiredLong(MOVED_IN),
-                                        rows.requiredLong(MOVED_OUT))));
+                                        rows.requiredLong(MOVED_OUT)),
+                        operation.optionalNullableLongs(OPERATION_SEQUENCES)));
             }
             long version = fields.requiredLong(VERSION);
             if (version < 1) {

@@ -45,6 +45,8 @@ public final class DescriptorParser {
     private static final String MAX_COMMIT_ATTEMPTS = "maxCommitAttempts";
     /** Optional: absent (or 0) in descriptors written before it existed, meaning the default of 60 seconds. */
     private static final String TRANSACTION_TIMEOUT_SECONDS = "transactionTimeoutSeconds";
+    /** Optional: absent in descriptors written before tombstones existed, meaning the default. */
+    private static final String TOMBSTONE_RETENTION_SECONDS = "tombstoneRetentionSeconds";
 
     private static final String COMPACTION = "compaction";
     private static final String MIN_FILES = "minFiles";
@@ -102,6 +104,7 @@ public final class DescriptorParser {
         generator.writeNumberField(WRITER_LEASE_SECONDS, protocol.writerLeaseSeconds());
         generator.writeNumberField(MAX_COMMIT_ATTEMPTS, protocol.maxCommitAttempts());
         generator.writeNumberField(TRANSACTION_TIMEOUT_SECONDS, protocol.transactionTimeoutSeconds());
+        generator.writeNumberField(TOMBSTONE_RETENTION_SECONDS, protocol.tombstoneRetentionSeconds());
         generator.writeEndObject();
 
         CompactionSettings compaction = descriptor.compaction();
@@ -154,6 +157,9 @@ public final class DescriptorParser {
                     protocolFields.requiredInt(MAX_COMMIT_ATTEMPTS),
                     protocolFields.has(TRANSACTION_TIMEOUT_SECONDS)
                             ? protocolFields.requiredLong(TRANSACTION_TIMEOUT_SECONDS)
+                            : 0,
+                    protocolFields.has(TOMBSTONE_RETENTION_SECONDS)
+                            ? protocolFields.requiredLong(TOMBSTONE_RETENTION_SECONDS)
                             : 0);
             CompactionSettings compaction = new CompactionSettings(
                     compactionFields.requiredInt(MIN_FILES),

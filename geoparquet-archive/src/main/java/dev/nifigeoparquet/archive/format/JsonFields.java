@@ -153,6 +153,26 @@ final class JsonFields {
         return values;
     }
 
+    /** An array of integers and nulls, or null when the field is absent or null. */
+    List<Long> optionalNullableLongs(String field) throws ArchiveFormatException {
+        if (!has(field)) {
+            return null;
+        }
+        JsonNode array = requiredArray(field);
+        List<Long> values = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            JsonNode value = array.get(i);
+            if (value.isNull()) {
+                values.add(null);
+            } else if (value.isIntegralNumber() && value.canConvertToLong()) {
+                values.add(value.longValue());
+            } else {
+                throw wrongType(field + "[" + i + "]", "a 64-bit integer or null", value);
+            }
+        }
+        return values;
+    }
+
     /** A nested object that must be present. */
     JsonFields requiredObject(String field) throws ArchiveFormatException {
         JsonNode value = required(field);
@@ -258,6 +278,19 @@ final class JsonFields {
         generator.writeArrayFieldStart(field);
         for (String value : values) {
             generator.writeString(value);
+        }
+        generator.writeEndArray();
+    }
+
+    /** Writes a list of integers, each may be null, as an array field. */
+    static void writeNullableLongs(JsonGenerator generator, String field, List<Long> values) throws IOException {
+        generator.writeArrayFieldStart(field);
+        for (Long value : values) {
+            if (value == null) {
+                generator.writeNull();
+            } else {
+                generator.writeNumber(value);
+            }
         }
         generator.writeEndArray();
     }

@@ -43,7 +43,13 @@ public record PartitionCommit(
         Long rowsBefore,
         List<OperationRecord> operations) {
 
+    /** The format version of entries that need nothing newer: every entry but those of a stamped key index. */
     public static final int FORMAT_VERSION = 1;
+    /**
+     * The highest entry format version this implementation reads and writes: 2 adds key stamps to the key index
+     * (docs/archive-format.md, sections 6.4 and 13.3).
+     */
+    public static final int HIGHEST_FORMAT_VERSION = 2;
 
     public PartitionCommit {
         Objects.requireNonNull(cell, "cell");
@@ -120,7 +126,18 @@ public record PartitionCommit(
             List<String> addedNames,
             List<String> removedNames,
             int idRetention) {
-        return next(version + 1, List.of(id), type, now, newFiles, addedNames, removedNames, idRetention, null, null);
+        return next(
+                version + 1,
+                List.of(id),
+                type,
+                now,
+                newFiles,
+                addedNames,
+                removedNames,
+                idRetention,
+                null,
+                null,
+                FORMAT_VERSION);
     }
 
     /**
@@ -129,7 +146,8 @@ public record PartitionCommit(
      * operations at once when given several ids (a batch of deltas for one partition): each id is remembered, so a
      * later redelivery of any one of them alone is recognised as a replay.
      *
-     * @param records the operations' row changes; null to record all ids in one record without row changes
+     * @param records       the operations' row changes; null to record all ids in one record without row changes
+     * @param formatVersion the format version the change needs; the entry follows the higher of it and this state's
      */
     public PartitionCommit next(
             long newVersion,
@@ -141,7 +159,8 @@ public record PartitionCommit(
             List<String> removedNames,
             int idRetention,
             String transactionId,
-            List<OperationRecord> records) {
+            List<OperationRecord> records,
+            int formatVersion) {
         if (operationIds.isEmpty()) {
             throw new IllegalArgumentException("A commit needs at least one operation id");
         }
@@ -158,7 +177,7 @@ public record PartitionCommit(
         }
         List<OperationRecord> operations = records != null ? records : List.of(new OperationRecord(operationIds, null));
         return new PartitionCommit(
-                FORMAT_VERSION,
+                Math.max(formatVersion, this.formatVersion),
                 cell,
                 newVersion,
                 id,

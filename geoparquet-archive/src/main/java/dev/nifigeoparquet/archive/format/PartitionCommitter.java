@@ -258,6 +258,11 @@ public final class PartitionCommitter {
         /** Stages the files this participant adds; called once. */
         List<NewDataFile> stage(DataFileStager stager) throws IOException;
 
+        /** The format version its files need ({@link PartitionChange#formatVersion}). */
+        default int formatVersion() {
+            return PartitionCommit.FORMAT_VERSION;
+        }
+
         /**
          * Throws {@link StalePlanException} when a commit made after {@code planned} (up to {@code current}) conflicts
          * with the operation.
@@ -320,7 +325,7 @@ public final class PartitionCommitter {
                 stagingOrder.addAll(inCallerOrder.keySet());
                 List<Workers.Outcome<PartitionChange>> staged = workers.map(stagingOrder, cell -> {
                     if (late != null && cell.equals(late.cell())) {
-                        return new PartitionChange(late.stage(lateStager), List.of());
+                        return new PartitionChange(late.stage(lateStager), List.of(), late.formatVersion());
                     }
                     return inCallerOrder
                             .get(cell)
@@ -573,7 +578,8 @@ public final class PartitionCommitter {
                         PartitionRecovery.Report report = recovery.recover(cell, clock.instant(), ownStaged);
                         late.participant()
                                 .requireNoConflict(log, late.participant().planned(), report.state());
-                        PartitionChange change = new PartitionChange(late.files(), List.of());
+                        PartitionChange change = new PartitionChange(
+                                late.files(), List.of(), late.participant().formatVersion());
                         PartitionCommit next = nextCommit(
                                 report.state(),
                                 report.topVersion() + 1,
@@ -707,7 +713,8 @@ public final class PartitionCommitter {
                 gone,
                 settings.operationIdRetention(),
                 transaction,
-                rows);
+                rows,
+                change.formatVersion());
     }
 
     /** The in-process locks of some partitions, taken in name order so two writers cannot deadlock. */

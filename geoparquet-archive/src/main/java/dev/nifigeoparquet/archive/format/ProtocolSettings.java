@@ -19,17 +19,25 @@ import java.time.Duration;
  *                                   the transaction up. A writer creates its entries only once everything is staged,
  *                                   so they are decided within moments unless it died. Defaults to 60; the writer lease
  *                                   caps it. Absent (0) in descriptors written before it existed, which means the default.
+ * @param tombstoneRetentionSeconds  how long the key index keeps the stamp of a deleted key (its tombstone, section 6.4)
+ *                                   after it was recorded: a delta sequenced before the deletion that arrives later than
+ *                                   this may bring the key back. Defaults to 30 days, longer than any backlog of nights
+ *                                   an operator lets build up. Absent (0) in descriptors written before it existed, which
+ *                                   means the default.
  */
 public record ProtocolSettings(
         int operationIdRetention,
         int logEntryRetention,
         long writerLeaseSeconds,
         int maxCommitAttempts,
-        long transactionTimeoutSeconds) {
+        long transactionTimeoutSeconds,
+        long tombstoneRetentionSeconds) {
 
     public static final long DEFAULT_TRANSACTION_TIMEOUT_SECONDS = 60;
-    public static final ProtocolSettings DEFAULT =
-            new ProtocolSettings(256, 10, 3600, 8, DEFAULT_TRANSACTION_TIMEOUT_SECONDS);
+    public static final long DEFAULT_TOMBSTONE_RETENTION_SECONDS =
+            Duration.ofDays(30).toSeconds();
+    public static final ProtocolSettings DEFAULT = new ProtocolSettings(
+            256, 10, 3600, 8, DEFAULT_TRANSACTION_TIMEOUT_SECONDS, DEFAULT_TOMBSTONE_RETENTION_SECONDS);
 
     public ProtocolSettings {
         requirePositive("operationIdRetention", operationIdRetention);
@@ -45,6 +53,13 @@ public record ProtocolSettings(
         if (transactionTimeoutSeconds == 0) {
             transactionTimeoutSeconds = DEFAULT_TRANSACTION_TIMEOUT_SECONDS;
         }
+        if (tombstoneRetentionSeconds < 0) {
+            throw new IllegalArgumentException(
+                    "tombstoneRetentionSeconds must not be negative, was " + tombstoneRetentionSeconds);
+        }
+        if (tombstoneRetentionSeconds == 0) {
+            tombstoneRetentionSeconds = DEFAULT_TOMBSTONE_RETENTION_SECONDS;
+        }
     }
 
     public WriterLease lease() {
@@ -58,7 +73,12 @@ public record ProtocolSettings(
 
     public ProtocolSettings withWriterLeaseSeconds(long seconds) {
         return new ProtocolSettings(
-                operationIdRetention, logEntryRetention, seconds, maxCommitAttempts, transactionTimeoutSeconds);
+                operationIdRetention,
+                logEntryRetention,
+                seconds,
+                maxCommitAttempts,
+                transactionTimeoutSeconds,
+                tombstoneRetentionSeconds);
     }
 
     private static void requirePositive(String name, int value) {

@@ -20,17 +20,22 @@ import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.format.StalePlanException;
 import dev.nifigeoparquet.archive.format.TransactionDecision;
 import dev.nifigeoparquet.archive.format.TransactionRecords;
+import dev.nifigeoparquet.archive.order.KeyStamp;
+import dev.nifigeoparquet.archive.order.StampOrder;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +52,11 @@ import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
@@ -80,6 +87,24 @@ public final class KeyIndex {
             .required(PrimitiveTypeName.BOOLEAN)
             .named("present")
             .named("key_index");
+    /**
+     * The schema of index files that hold stamps (docs/archive-format.md, sections 6.4 and 10.3): the record's
+     * columns, then the key's stamp, absent in records without one. Files without any stamp keep {@link #SCHEMA}, so
+     * an archive whose deltas carry no sequence stays readable by writers of format version 1.
+     */
+    static final MessageType STAMPED_SCHEMA = Types.buildMessage()
+            .addFields(SCHEMA.getFields().toArray(new Type[0]))
+            .optional(PrimitiveTypeName.INT64)
+            .named("sequence")
+            .optional(PrimitiveTypeName.BINARY)
+            .named("version")
+            .optional(PrimitiveTypeName.INT64)
+            .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MILLIS))
+            .named("stamped_at")
+            .named("key_index");
+    /** The format version of index entries whose partition holds stamps: older writers must not rewrite them. */
+    static final int STAMPED_FORMAT_VERSION = PartitionCommit.HIGHEST_FORMAT_VERSION;
+
     static final int FOLD_JOURNAL_AT = 16;
     /** A fold's shard commits carry this prefix and the journal version folded (docs/archive-format.md, 10.4). */
     static final String FOLD_ID_PREFIX = "index-fold-";
@@ -103,7 +128,7 @@ public final class KeyIndex {
             .withoutStatisticsOn("present")
             .withSizeStatistics(false);
 
-    private static final Comparator<Group> BY_KEY = Comparator.comparing((Group row) -> row.getString("key", 0));
+    private static final Comparator<KeyRecord> BY_KEY = Comparator.comparing(KeyRecord::key);
     /**
      * The order of Parquet's statistics of a STRING column: unsigned bytes of the UTF-8 encoding, which is the order of
      * Unicode code points. Java's {@code String.compareTo} orders UTF-16 code units, which puts U+E000..U+FFFF after
@@ -114,10 +139,12 @@ public final class KeyIndex {
 
     private final GeoParquetArchive archive;
     private final int shards;
+    private final StampOrder stamps;
 
     public KeyIndex(GeoParquetArchive archive) {
         this.archive = archive;
         this.shards = archive.descriptor().keyIndexShards();
+        this.stamps = StampOrder.of(archive.descriptor(), archive.schema());
         if (shards < 1) {
             throw new IllegalStateException(
                     "The archive at " + archive.storage().describe() + " has no feature key, so no key index");
@@ -161,8 +188,12 @@ public final class KeyIndex {
     /**
      * A lookup's answer and the journal state it read: a writer that plans on the answer commits its own records
      * through {@link #journalRecords}, which refuses the commit if another writer recorded one of its keys since.
+     *
+     * @param candidates for each key looked up, the cells the index records for it (empty when none)
+     * @param stamps     the stamp of each key looked up that has one (section 6.4)
      */
-    public record Lookup(Map<FeatureKey, Set<String>> candidates, PartitionCommit journal) {}
+    public record Lookup(
+            Map<FeatureKey, Set<String>> candidates, Map<FeatureKey, KeyStamp> stamps, PartitionCommit journal) {}
 
     /** Like {@link #candidates}, with the journal state the answer was read from. */
     public Lookup lookUp(Collection<FeatureKey> keys) throws IOException {
@@ -172,11 +203,12 @@ public final class KeyIndex {
 
     private Lookup lookUpOnce(Collection<FeatureKey> keys) throws IOException {
         Map<FeatureKey, Set<String>> result = new HashMap<>();
+        Map<FeatureKey, KeyStamp> keyStamps = new HashMap<>();
         // The journal is read before the shards: a fold writes the shards before it prunes the journal, so
         // whatever moment the two reads fall on, no record is missed.
         PartitionCommit journal = new PartitionLog(archive.storage(), ArchiveLayout.INDEX_JOURNAL).latest();
         if (keys.isEmpty()) {
-            return new Lookup(result, journal);
+            return new Lookup(result, keyStamps, journal);
         }
         Map<String, FeatureKey> byText = new HashMap<>();
         keys.forEach(key -> byText.put(key.indexText(), key));
@@ -189,7 +221,7 @@ public final class KeyIndex {
         List<LookupPart> parts = new ArrayList<>();
         byShard.forEach((shard, texts) -> parts.add(new LookupPart(shard, null, texts)));
         parts.add(new LookupPart(ArchiveLayout.INDEX_JOURNAL, journal, byText.keySet()));
-        List<List<Group>> records = archive.workers()
+        List<List<KeyRecord>> records = archive.workers()
                 .mapAll(
                         parts,
                         part -> read(
@@ -198,28 +230,36 @@ public final class KeyIndex {
                                         : new PartitionLog(archive.storage(), part.log()).latest(),
                                 inCodePointOrder(part.keys())));
         Map<String, Set<String>> cells = new HashMap<>();
-        records.forEach(read -> apply(cells, read));
-        byText.forEach((text, key) -> result.put(key, cells.getOrDefault(text, Set.of())));
-        return new Lookup(result, journal);
+        Map<String, KeyStamp> stampsByText = new HashMap<>();
+        records.forEach(read -> apply(cells, stampsByText, read));
+        byText.forEach((text, key) -> {
+            result.put(key, cells.getOrDefault(text, Set.of()));
+            KeyStamp stamp = stampsByText.get(text);
+            if (stamp != null) {
+                keyStamps.put(key, stamp);
+            }
+        });
+        return new Lookup(result, keyStamps, journal);
     }
 
     /** One part of a lookup: wanted keys of a shard (at its latest version) or of the journal (at {@code pinned}). */
     private record LookupPart(String log, PartitionCommit pinned, Collection<String> keys) {}
 
     /**
-     * The journal's part in a transaction that changes where keys live: one journal file of the operation's records,
-     * committed with the data partitions' entries, so the index says exactly where committed keys are. Its entry is
-     * created last and rebased over journal commits that do not concern its keys; a journal commit since the lookup
-     * that recorded one of them means another writer moved that key meanwhile, and the plan is stale.
+     * The journal's part in a transaction that changes where keys live or stamps them: one journal file of the
+     * operation's records, committed with the data partitions' entries, so the index says exactly where committed keys
+     * are and what their stamps are. Its entry is created last and rebased over journal commits that do not concern its
+     * keys; a journal commit since the lookup that recorded one of them means another writer wrote that key meanwhile,
+     * and the plan is stale.
      *
      * @param lookup  the lookup the operation planned on
-     * @param present keys arriving in cells
-     * @param gone    keys leaving cells
+     * @param records the operation's records: keys arriving in cells, leaving them, stamped in place, tombstones
      */
-    public PartitionCommitter.LateParticipant journalRecords(
-            Lookup lookup, Map<FeatureKey, String> present, Map<FeatureKey, String> gone) {
-        // The records are built when the journal file is staged, on a worker beside the partitions' rewrites: for an
-        // append of many new keys, building and sorting them on the calling thread was a serial step of its own.
+    public PartitionCommitter.LateParticipant journalRecords(Lookup lookup, List<KeyRecord> records) {
+        boolean stamped = records.stream().anyMatch(record -> record.stamp() != null);
+        // The records are sorted and written when the journal file is staged, on a worker beside the partitions'
+        // rewrites: for an append of many new keys, building and sorting them on the calling thread was a serial step
+        // of its own.
         return new PartitionCommitter.LateParticipant() {
             @Override
             public String cell() {
@@ -232,12 +272,15 @@ public final class KeyIndex {
             }
 
             @Override
+            public int formatVersion() {
+                return stamped ? STAMPED_FORMAT_VERSION : PartitionCommit.FORMAT_VERSION;
+            }
+
+            @Override
             public List<NewDataFile> stage(DataFileStager stager) throws IOException {
-                List<Group> records = new ArrayList<>();
-                present.forEach((key, cell) -> records.add(row(key.indexText(), cell, true)));
-                gone.forEach((key, cell) -> records.add(row(key.indexText(), cell, false)));
-                records.sort(BY_KEY);
-                return write(stager, records);
+                List<KeyRecord> sorted = new ArrayList<>(records);
+                sorted.sort(BY_KEY);
+                return write(stager, sorted);
             }
 
             @Override
@@ -247,8 +290,7 @@ public final class KeyIndex {
                     return; // no journal commit since the lookup: sorting every key of a large append cost ~12 ms
                 }
                 TreeSet<String> keys = new TreeSet<>(CODE_POINT_ORDER);
-                present.keySet().forEach(key -> keys.add(key.indexText()));
-                gone.keySet().forEach(key -> keys.add(key.indexText()));
+                records.forEach(record -> keys.add(record.key()));
                 for (long version = planned.version() + 1; version <= current.version(); version++) {
                     requireNoRecordOf(keys, log, version);
                 }
@@ -274,7 +316,7 @@ public final class KeyIndex {
             }
         }
         for (String added : entry.added()) {
-            List<Group> records;
+            List<KeyRecord> records;
             try {
                 records = readFile(ArchiveLayout.INDEX_JOURNAL, added, keys);
             } catch (NoSuchFileException folded) {
@@ -286,8 +328,8 @@ public final class KeyIndex {
             if (!records.isEmpty()) {
                 throw new StalePlanException(
                         ArchiveLayout.INDEX_JOURNAL,
-                        "another writer recorded key " + records.get(0).getString("key", 0) + " in cell "
-                                + records.get(0).getString("cell", 0));
+                        "another writer recorded key " + records.get(0).key() + " in cell "
+                                + records.get(0).cell());
             }
         }
     }
@@ -308,9 +350,9 @@ public final class KeyIndex {
      * commit, and folds the journal into the shards when it has grown long enough.
      */
     public void record(Map<FeatureKey, String> present, Map<FeatureKey, String> gone) throws IOException {
-        List<Group> records = new ArrayList<>();
-        present.forEach((key, cell) -> records.add(row(key.indexText(), cell, true)));
-        gone.forEach((key, cell) -> records.add(row(key.indexText(), cell, false)));
+        List<KeyRecord> records = new ArrayList<>();
+        present.forEach((key, cell) -> records.add(KeyRecord.present(key, cell, null)));
+        gone.forEach((key, cell) -> records.add(KeyRecord.gone(key, cell, null)));
         if (records.isEmpty()) {
             return;
         }
@@ -352,10 +394,10 @@ public final class KeyIndex {
 
     /** Writes records straight into the shards (adoption: the whole archive's keys at once). */
     public void build(Map<FeatureKey, String> present) throws IOException {
-        Map<String, List<Group>> byShard = new TreeMap<>();
+        Map<String, List<KeyRecord>> byShard = new TreeMap<>();
         present.forEach((key, cell) ->
-                byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(row(key.indexText(), cell, true)));
-        for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
+                byShard.computeIfAbsent(shardOf(key), s -> new ArrayList<>()).add(KeyRecord.present(key, cell, null)));
+        for (Map.Entry<String, List<KeyRecord>> shard : byShard.entrySet()) {
             appendToShard(shard.getKey(), 0, shard.getValue());
         }
     }
@@ -375,16 +417,16 @@ public final class KeyIndex {
             for (int shard = first; shard < Math.min(shards, first + shardsPerPass); shard++) {
                 pass.add(ArchiveLayout.indexShard(shard));
             }
-            Map<String, List<Group>> byShard = new TreeMap<>();
+            Map<String, List<KeyRecord>> byShard = new TreeMap<>();
             for (DataFileEntry file : journal.files()) {
-                for (Group record : readFile(journal.cell(), file.name(), null)) {
-                    String shard = shardOf(record.getString("key", 0));
+                for (KeyRecord record : readFile(journal.cell(), file.name(), null)) {
+                    String shard = shardOf(record.key());
                     if (pass.contains(shard)) {
                         byShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(record);
                     }
                 }
             }
-            for (Map.Entry<String, List<Group>> shard : byShard.entrySet()) {
+            for (Map.Entry<String, List<KeyRecord>> shard : byShard.entrySet()) {
                 appendToShard(shard.getKey(), journal.version(), shard.getValue());
             }
         }
@@ -429,7 +471,7 @@ public final class KeyIndex {
      *
      * @param foldedJournal the journal version a fold read; 0 for records that are no fold's (adoption)
      */
-    private void appendToShard(String shard, long foldedJournal, List<Group> records) throws IOException {
+    private void appendToShard(String shard, long foldedJournal, List<KeyRecord> records) throws IOException {
         String operationId = foldedJournal > 0 ? FOLD_ID_PREFIX + foldedJournal : newOperationId();
         try {
             commit(shard, operationId, (current, stager) -> {
@@ -448,11 +490,11 @@ public final class KeyIndex {
      * the base) when it would hold {@value #MERGE_SHARD_AT} files.
      */
     private PartitionChange withRecords(
-            String shard, PartitionCommit current, DataFileStager stager, List<Group> records) throws IOException {
+            String shard, PartitionCommit current, DataFileStager stager, List<KeyRecord> records) throws IOException {
         if (current.files().size() + 1 < MERGE_SHARD_AT) {
-            List<Group> sorted = new ArrayList<>(records);
+            List<KeyRecord> sorted = new ArrayList<>(records);
             sorted.sort(BY_KEY);
-            return new PartitionChange(write(stager, sorted), List.of());
+            return changeOf(current, write(stager, sorted), List.of(), sorted);
         }
         // The base is the oldest file: merged output takes the place of the first file it replaces, so records
         // merged beside the base stay after it and keep overriding it.
@@ -462,28 +504,85 @@ public final class KeyIndex {
         List<DataFileEntry> merging = current.files().stream()
                 .filter(file -> includeBase || file != base)
                 .toList();
-        // The last record of each (key, cell) pair decides it. Merged with the base, only presence remains;
-        // beside an unmerged base, removals stay too, since they still override the base's records.
-        Map<String, Boolean> last = new TreeMap<>();
+        List<KeyRecord> all = new ArrayList<>();
         for (DataFileEntry file : merging) {
-            readFile(shard, file.name(), null)
-                    .forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
+            all.addAll(readFile(shard, file.name(), null));
         }
-        records.forEach(record -> last.put(pair(record), record.getBoolean("present", 0)));
-        List<Group> merged = new ArrayList<>();
-        last.forEach((pair, present) -> {
-            if (present || !includeBase) {
-                int split = pair.lastIndexOf('\u0000');
-                merged.add(row(pair.substring(0, split), pair.substring(split + 1), present));
-            }
-        });
+        all.addAll(records);
+        List<KeyRecord> merged = includeBase ? mergeAll(all) : mergeBesideBase(all);
         merged.sort(BY_KEY);
-        return new PartitionChange(
-                write(stager, merged), merging.stream().map(DataFileEntry::name).toList());
+        return changeOf(
+                current,
+                write(stager, merged),
+                merging.stream().map(DataFileEntry::name).toList(),
+                merged);
     }
 
-    private static String pair(Group record) {
-        return record.getString("key", 0) + '\u0000' + record.getString("cell", 0);
+    /**
+     * Files merged beside an unmerged base: the last record of each (key, cell) pair decides it, removals included,
+     * since they still override the base's records. A pair's stamp is the greatest of its records', so a record written
+     * without one (by an unsequenced operation) does not drop the stamp it overrides.
+     */
+    private List<KeyRecord> mergeBesideBase(List<KeyRecord> inOrder) {
+        Map<String, KeyRecord> last = new TreeMap<>();
+        for (KeyRecord record : inOrder) {
+            KeyRecord before = last.get(pair(record));
+            last.put(
+                    pair(record),
+                    before == null ? record : record.withStamp(stamps.max(before.stamp(), record.stamp())));
+        }
+        return new ArrayList<>(last.values());
+    }
+
+    /**
+     * Every file of the shard merged: only presence is kept, each present pair carrying its key's greatest stamp, and
+     * for a key present nowhere its tombstone (the greatest stamp of its records, section 6.4) until the tombstone is
+     * older than the archive's tombstone retention.
+     */
+    private List<KeyRecord> mergeAll(List<KeyRecord> inOrder) {
+        Map<String, KeyRecord> lastOfPair = new LinkedHashMap<>();
+        Map<String, KeyStamp> stampOfKey = new HashMap<>();
+        Map<String, KeyRecord> stampedRecordOfKey = new HashMap<>();
+        for (KeyRecord record : inOrder) {
+            lastOfPair.put(pair(record), record);
+            if (record.stamp() != null && stamps.max(stampOfKey.get(record.key()), record.stamp()) == record.stamp()) {
+                stampOfKey.put(record.key(), record.stamp());
+                stampedRecordOfKey.put(record.key(), record);
+            }
+        }
+        Set<String> presentKeys = new HashSet<>();
+        List<KeyRecord> merged = new ArrayList<>();
+        for (KeyRecord record : lastOfPair.values()) {
+            if (record.present()) {
+                presentKeys.add(record.key());
+                merged.add(record.withStamp(stampOfKey.get(record.key())));
+            }
+        }
+        Instant pruneBefore = archive.clock().instant().minus(tombstoneRetention());
+        stampedRecordOfKey.forEach((key, record) -> {
+            if (!presentKeys.contains(key) && !record.stamp().stampedAt().isBefore(pruneBefore)) {
+                merged.add(new KeyRecord(key, record.cell(), false, record.stamp()));
+            }
+        });
+        return merged;
+    }
+
+    private Duration tombstoneRetention() {
+        return Duration.ofSeconds(archive.descriptor().protocol().tombstoneRetentionSeconds());
+    }
+
+    /** A shard's change adding {@code written}; of the stamped format once the shard holds a stamp. */
+    private static PartitionChange changeOf(
+            PartitionCommit current, List<NewDataFile> written, List<String> removed, List<KeyRecord> records) {
+        boolean stamped = records.stream().anyMatch(record -> record.stamp() != null);
+        return new PartitionChange(
+                written,
+                removed,
+                Math.max(current.formatVersion(), stamped ? STAMPED_FORMAT_VERSION : PartitionCommit.FORMAT_VERSION));
+    }
+
+    private static String pair(KeyRecord record) {
+        return record.key() + '\u0000' + record.cell();
     }
 
     private CommitOutcome commit(String id, PartitionUpdate update) throws IOException {
@@ -499,23 +598,27 @@ public final class KeyIndex {
         return "index-" + UUID.randomUUID();
     }
 
-    private static List<NewDataFile> write(DataFileStager stager, List<Group> rows) throws IOException {
-        try (RollingFileWriter writer = new RollingFileWriter(
-                stager,
-                SCHEMA,
-                FooterEntries.canonicalOf(Map.of()),
-                INDEX_FILES,
-                INDEX_ENCODINGS.withBloomFilterValues(rows.size()))) {
-            for (Group row : rows) {
-                writer.write(row);
+    private static List<NewDataFile> write(DataFileStager stager, List<KeyRecord> records) throws IOException {
+        MessageType schema = records.stream().anyMatch(record -> record.stamp() != null) ? STAMPED_SCHEMA : SCHEMA;
+        ColumnEncodings encodings = INDEX_ENCODINGS.withBloomFilterValues(records.size());
+        if (schema == STAMPED_SCHEMA) {
+            encodings = encodings
+                    .withoutStatisticsOn("sequence")
+                    .withoutStatisticsOn("version")
+                    .withoutStatisticsOn("stamped_at");
+        }
+        try (RollingFileWriter writer =
+                new RollingFileWriter(stager, schema, FooterEntries.canonicalOf(Map.of()), INDEX_FILES, encodings)) {
+            for (KeyRecord record : records) {
+                writer.write(row(schema, record));
             }
             return writer.finish();
         }
     }
 
     /** Records of a shard's (or the journal's) files in order; only {@code wanted} keys when not null. */
-    private List<Group> read(PartitionCommit state, NavigableSet<String> wanted) throws IOException {
-        List<Group> records = new ArrayList<>();
+    private List<KeyRecord> read(PartitionCommit state, NavigableSet<String> wanted) throws IOException {
+        List<KeyRecord> records = new ArrayList<>();
         for (DataFileEntry file : state.files()) {
             records.addAll(readFile(state.cell(), file.name(), wanted));
         }
@@ -527,7 +630,7 @@ public final class KeyIndex {
      * their pages when their key range (statistics) or their bloom filter rules every wanted key out, so looking
      * up a few keys costs a few row groups, whatever the size of the index.
      */
-    private List<Group> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
+    private List<KeyRecord> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
         String cacheKey = LiveFiles.name(archive.storage(), id, name);
         GeoParquetFileReader.ParsedFooter known = archive.indexFooters().get(cacheKey);
         if (wanted != null
@@ -535,7 +638,7 @@ public final class KeyIndex {
                 && cachedRuleOutAll(cacheKey, known.footer().rowGroups(), wanted)) {
             return List.of(); // the file need not even be opened
         }
-        List<Group> records = new ArrayList<>();
+        List<KeyRecord> records = new ArrayList<>();
         // Every record of a row group read is tested: hashing beats the ordered set's comparisons.
         Set<String> members = null;
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), id, name, archive.indexFooters())) {
@@ -553,7 +656,7 @@ public final class KeyIndex {
                 while (group.hasNext()) {
                     Group record = group.next();
                     if (members == null || members.contains(record.getString("key", 0))) {
-                        records.add(record);
+                        records.add(recordOf(record));
                     }
                 }
             }
@@ -639,16 +742,19 @@ public final class KeyIndex {
         return Integer.compare(a.length(), b.length());
     }
 
-    private static void apply(Map<String, Set<String>> cells, List<Group> records) {
-        for (Group record : records) {
-            String key = record.getString("key", 0);
-            String cell = record.getString("cell", 0);
-            if (record.getBoolean("present", 0)) {
-                cells.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(cell);
+    /** Applies records in order: the cells each key is in, and its greatest stamp. */
+    private void apply(Map<String, Set<String>> cells, Map<String, KeyStamp> keyStamps, List<KeyRecord> records) {
+        for (KeyRecord record : records) {
+            String key = record.key();
+            if (record.stamp() != null) {
+                keyStamps.put(key, stamps.max(keyStamps.get(key), record.stamp()));
+            }
+            if (record.present()) {
+                cells.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(record.cell());
             } else {
                 Set<String> where = cells.get(key);
                 if (where != null) {
-                    where.remove(cell);
+                    where.remove(record.cell());
                     if (where.isEmpty()) {
                         cells.remove(key);
                     }
@@ -657,11 +763,33 @@ public final class KeyIndex {
         }
     }
 
-    private static Group row(String key, String cell, boolean present) {
-        Group row = new SimpleGroup(SCHEMA);
-        row.add("key", key);
-        row.add("cell", cell);
-        row.add("present", present);
+    private static Group row(MessageType schema, KeyRecord record) {
+        Group row = new SimpleGroup(schema);
+        row.add("key", record.key());
+        row.add("cell", record.cell());
+        row.add("present", record.present());
+        KeyStamp stamp = record.stamp();
+        if (stamp != null) {
+            row.add("sequence", stamp.sequence());
+            if (stamp.version() != null) {
+                row.add("version", stamp.version());
+            }
+            row.add("stamped_at", stamp.stampedAt().toEpochMilli());
+        }
         return row;
+    }
+
+    /** A record as read from an index file of either schema. */
+    private static KeyRecord recordOf(Group row) {
+        GroupType type = row.getType();
+        KeyStamp stamp = null;
+        if (type.containsField("sequence") && row.getFieldRepetitionCount("sequence") > 0) {
+            Binary version = row.getFieldRepetitionCount("version") > 0
+                    ? row.getBinary("version", 0).copy()
+                    : null;
+            stamp = new KeyStamp(
+                    version, row.getLong("sequence", 0), Instant.ofEpochMilli(row.getLong("stamped_at", 0)));
+        }
+        return new KeyRecord(row.getString("key", 0), row.getString("cell", 0), row.getBoolean("present", 0), stamp);
     }
 }

@@ -213,7 +213,9 @@ public final class ArchiveWriter {
             work.batches
                     .values()
                     .forEach(batch -> operations.add(new OperationRecord(
-                            batch.pending.operationIds(), batch.changes.getOrDefault(work.cell, RowChanges.NONE))));
+                            batch.pending.operationIds(),
+                            batch.changes.getOrDefault(work.cell, RowChanges.NONE),
+                            batch.pending.sequences())));
             participants.add(new Planned(
                     work.cell,
                     work.pinned.version(),
@@ -226,9 +228,8 @@ public final class ArchiveWriter {
                         plan.work.get(participant.cell()).expectedBytes())
                 .reversed());
         KeyIndex index = archive.descriptor().hasKey() ? new KeyIndex(archive) : null;
-        PartitionCommitter.LateParticipant journal = index == null || plan.arriving.isEmpty() && plan.leaving.isEmpty()
-                ? null
-                : index.journalRecords(plan.lookup, plan.arriving, plan.leaving);
+        PartitionCommitter.LateParticipant journal =
+                index == null || plan.records.isEmpty() ? null : index.journalRecords(plan.lookup, plan.records);
         Map<String, CommitOutcome> outcomes = archive.committer().commitPlanned(participants, journal, workers);
         if (journal != null) {
             try {
@@ -241,7 +242,7 @@ public final class ArchiveWriter {
     }
 
     /** Each batch's result: replays, batches that found nothing to change, and those the transaction committed. */
-    private static void finish(RunPlan plan, Map<String, CommitOutcome> outcomes, OperationResult[] results) {
+    private void finish(RunPlan plan, Map<String, CommitOutcome> outcomes, OperationResult[] results) {
         Map<String, Long> running = new HashMap<>();
         outcomes.forEach((cell, outcome) -> running.put(cell, outcome.before().rowCount()));
         Map<String, Integer> chargedTo = new HashMap<>();
@@ -259,7 +260,7 @@ public final class ArchiveWriter {
                 continue;
             }
             if (batch.replayOf != null) {
-                PartitionDelta all = PartitionDelta.combine(batch.deltas);
+                PartitionDelta all = PartitionDelta.combine(batch.deltas, planner.stamps());
                 results[batch.index] =
                         OperationResult.replayOf(all.deltaId(), batch.replayOf.rowCount(), all.duplicateKeys());
                 continue;

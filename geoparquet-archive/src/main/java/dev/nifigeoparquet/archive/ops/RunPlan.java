@@ -6,6 +6,7 @@ import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.index.KeyRecord;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,8 +20,8 @@ import org.apache.parquet.example.data.Group;
 /**
  * What one run (the batches of several partitions applied together) will do, decided on pinned versions of every
  * partition it read: per batch, what becomes of each of its keys; per partition, the one rewrite that carries out
- * every batch's part in it; and the key-index records of keys that change partition. Committing it is all or
- * nothing, and refused if any partition it read has moved on.
+ * every batch's part in it; and the key-index records of keys that change partition or get a stamp. Committing it is
+ * all or nothing, and refused if any partition it read has moved on.
  */
 final class RunPlan {
 
@@ -28,10 +29,11 @@ final class RunPlan {
     final List<BatchPlan> batches;
     /** One rewrite per partition the run changes, by cell. */
     final Map<String, PartitionWork> work = new TreeMap<>();
-    /** Keys arriving in a partition that did not hold them. */
-    final Map<FeatureKey, String> arriving = new LinkedHashMap<>();
-    /** Keys leaving a partition. */
-    final Map<FeatureKey, String> leaving = new LinkedHashMap<>();
+    /**
+     * The key index's records of the run: keys arriving in a partition that did not hold them, keys leaving one, keys
+     * a sequenced write stamped where they are, and tombstones of sequenced deletions of keys stored nowhere.
+     */
+    final List<KeyRecord> records = new ArrayList<>();
     /** The key-index lookup the plan rests on; null for an archive without a key. */
     KeyIndex.Lookup lookup;
 

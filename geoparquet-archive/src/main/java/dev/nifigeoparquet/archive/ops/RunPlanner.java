@@ -10,10 +10,15 @@ import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.format.StalePlanException;
 import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.index.KeyRecord;
 import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
+import dev.nifigeoparquet.archive.order.KeyStamp;
+import dev.nifigeoparquet.archive.order.StampOrder;
+import dev.nifigeoparquet.archive.order.VersionOrder;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,6 +30,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.io.api.Binary;
 
 /**
  * Decides what a run does, reading each partition at one pinned version: which deltas are replays, where each key
@@ -37,21 +43,30 @@ import org.apache.parquet.example.data.Group;
  * <li>stored in another partition: removed there and inserted into the target, in the same commit (a move).</li>
  * </ul>
  * A delete removes the key wherever it is; an Append refuses a key stored anywhere; a Replace makes the target hold
- * exactly the delta's rows and takes its keys out of other partitions. Scans run in parallel on the workers.
+ * exactly the delta's rows and takes its keys out of other partitions. A row of a delta with a sequence is first
+ * compared with the key's stamp in the key index and the stored row's version (section 6.4): an older write is left
+ * out whatever it is, so that deltas applied in any order converge; an applied one stamps the key, and a deletion
+ * leaves its stamp as a tombstone even where the key was stored nowhere. Scans run in parallel on the workers.
  */
 final class RunPlanner {
 
     private final GeoParquetArchive archive;
     private final KeyScanner scanner;
     private final Workers workers;
+    private final StampOrder stamps;
     private final VersionOrder versions;
 
     RunPlanner(GeoParquetArchive archive, Workers workers) {
         this.archive = archive;
         this.scanner = new KeyScanner(archive);
         this.workers = workers;
-        String versionColumn = archive.descriptor().versionColumn();
-        this.versions = versionColumn == null ? null : new VersionOrder(archive.schema(), versionColumn);
+        this.stamps = StampOrder.of(archive.descriptor(), archive.schema());
+        this.versions = stamps.versions();
+    }
+
+    /** The order of the archive's writes of one key. */
+    StampOrder stamps() {
+        return stamps;
     }
 
     /**
@@ -67,7 +82,7 @@ final class RunPlanner {
             batch.reset();
             String target = batch.target();
             if (target == null) {
-                batch.pending = PartitionDelta.combine(batch.deltas);
+                batch.pending = PartitionDelta.combine(batch.deltas, stamps);
                 continue;
             }
             PartitionCommit state = pins.get(target);
@@ -77,7 +92,7 @@ final class RunPlanner {
             if (pending.isEmpty()) {
                 batch.replayOf = state;
             } else {
-                batch.pending = PartitionDelta.combine(pending);
+                batch.pending = PartitionDelta.combine(pending, stamps);
             }
         }
         if (!archive.descriptor().hasKey()) {
@@ -88,14 +103,21 @@ final class RunPlanner {
         }
         Map<BatchPlan, TargetScan> targets = scanTargets(live(batches), pins);
         Map<FeatureKey, BatchPlan> unresolved = new LinkedHashMap<>();
+        // Keys whose stamp matters: those of sequenced rows, wherever they are, and every key not found in its target.
+        Set<FeatureKey> lookedUp = new HashSet<>();
         for (BatchPlan batch : live(batches)) {
             Set<FeatureKey> inTarget =
                     targets.containsKey(batch) ? targets.get(batch).keys().found() : Set.of();
-            batch.pending.rowsByKey().keySet().stream()
-                    .filter(key -> !inTarget.contains(key))
-                    .forEach(key -> unresolved.put(key, batch));
+            for (FeatureKey key : batch.pending.rowsByKey().keySet()) {
+                if (!inTarget.contains(key)) {
+                    unresolved.put(key, batch);
+                    lookedUp.add(key);
+                } else if (batch.pending.sequenceOf(key) != null) {
+                    lookedUp.add(key);
+                }
+            }
         }
-        plan.lookup = new KeyIndex(archive).lookUp(unresolved.keySet());
+        plan.lookup = new KeyIndex(archive).lookUp(lookedUp);
         Map<FeatureKey, Map<String, Group>> elsewhere = scanCandidates(plan.lookup, unresolved, pins);
         for (BatchPlan batch : live(batches)) {
             decide(plan, batch, targets.get(batch), elsewhere, pins);
@@ -249,7 +271,7 @@ final class RunPlanner {
                 return;
             }
         }
-        Edits edits = new Edits(plan, batch, pins, inTarget);
+        Edits edits = new Edits(plan, batch, pins, inTarget, archive.clock().instant());
         if (delta.mode() == WriteMode.REPLACE) {
             decideReplace(edits, delta, targetScan, elsewhere);
         } else {
@@ -276,54 +298,84 @@ final class RunPlanner {
             Edits edits, FeatureKey key, DeltaRow row, Group storedInTarget, Map<String, Group> storedElsewhere)
             throws IOException {
         BatchPlan batch = edits.batch;
+        boolean stored = storedInTarget != null || !storedElsewhere.isEmpty();
+        KeyStamp recorded = edits.plan.lookup.stamps().get(key);
+        Long sequence = batch.pending.sequenceOf(key);
+        KeyStamp write = sequence == null ? null : stamps.stampOf(row.row(), sequence, edits.now);
+        if (write != null
+                && stamps.isOlder(write, stored, newestStoredVersion(storedInTarget, storedElsewhere), recorded)) {
+            batch.olderSkipped++;
+            return;
+        }
+        // What the key's records carry: this write's stamp, or for an unsequenced one the stamp the key had.
+        KeyStamp after = write != null ? write : recorded;
         if (row.delete()) {
-            if (storedInTarget == null && storedElsewhere.isEmpty()) {
+            if (!stored) {
                 batch.absentDeletes++;
+                if (write != null) {
+                    edits.plan.records.add(KeyRecord.tombstone(key, write));
+                }
                 return;
             }
             if (storedInTarget != null) {
-                edits.remove(edits.targetCell(), key, RowChanges.ONE_DELETED);
+                edits.remove(edits.targetCell(), key, RowChanges.ONE_DELETED, after);
             }
             for (String cell : storedElsewhere.keySet()) {
-                edits.remove(cell, key, RowChanges.ONE_DELETED);
+                edits.remove(cell, key, RowChanges.ONE_DELETED, after);
             }
             batch.deleted += (storedInTarget == null ? 0 : 1) + storedElsewhere.size();
             return;
         }
-        if (versions != null
+        if (write == null
+                && versions != null
                 && (storedInTarget != null && versions.deltaIsOlder(row.row(), storedInTarget)
                         || storedElsewhere.values().stream()
-                                .anyMatch(stored -> versions.deltaIsOlder(row.row(), stored)))) {
+                                .anyMatch(copy -> versions.deltaIsOlder(row.row(), copy)))) {
             batch.olderSkipped++;
             return;
         }
         if (storedInTarget != null) {
-            edits.replace(key, row.row());
+            edits.replace(key, row.row(), write);
             batch.updated++;
             // A copy of the key in another partition is a leftover of an inconsistent archive: the delta's row is the
             // one kept.
             for (String cell : storedElsewhere.keySet()) {
-                edits.remove(cell, key, RowChanges.ONE_DELETED);
+                edits.remove(cell, key, RowChanges.ONE_DELETED, after);
             }
             batch.deleted += storedElsewhere.size();
             return;
         }
         boolean first = true;
         for (String cell : storedElsewhere.keySet()) {
-            edits.remove(cell, key, first ? RowChanges.ONE_MOVED_OUT : RowChanges.ONE_DELETED);
+            edits.remove(cell, key, first ? RowChanges.ONE_MOVED_OUT : RowChanges.ONE_DELETED, after);
             if (!first) {
                 batch.deleted++;
             }
             first = false;
         }
         if (storedElsewhere.isEmpty()) {
-            edits.append(key, row.row(), RowChanges.ONE_INSERTED);
+            edits.append(key, row.row(), RowChanges.ONE_INSERTED, after);
             batch.inserted++;
         } else {
-            edits.append(key, row.row(), RowChanges.ONE_MOVED_IN);
+            edits.append(key, row.row(), RowChanges.ONE_MOVED_IN, after);
             batch.updated++;
             batch.moved++;
         }
+    }
+
+    /** The greatest version among a key's stored rows (null when none has one, or the archive has no version column). */
+    private Binary newestStoredVersion(Group storedInTarget, Map<String, Group> storedElsewhere) {
+        if (versions == null) {
+            return null;
+        }
+        Binary newest = storedInTarget == null ? null : versions.valueOf(storedInTarget);
+        for (Group stored : storedElsewhere.values()) {
+            Binary version = versions.valueOf(stored);
+            if (versions.compare(version, newest) > 0) {
+                newest = version;
+            }
+        }
+        return newest;
     }
 
     /** The target becomes exactly the delta's rows; its keys are taken out of other partitions. Versions do not apply. */
@@ -338,9 +390,10 @@ final class RunPlanner {
         for (Map.Entry<FeatureKey, DeltaRow> entry : delta.rowsByKey().entrySet()) {
             FeatureKey key = entry.getKey();
             Map<String, Group> others = elsewhere.getOrDefault(key, Map.of());
+            KeyStamp recorded = edits.plan.lookup.stamps().get(key);
             if (entry.getValue().delete()) {
                 for (String cell : others.keySet()) {
-                    edits.remove(cell, key, RowChanges.ONE_DELETED);
+                    edits.remove(cell, key, RowChanges.ONE_DELETED, recorded);
                 }
                 batch.deleted += others.size();
                 continue;
@@ -352,16 +405,16 @@ final class RunPlanner {
             } else if (!others.isEmpty()) {
                 boolean first = true;
                 for (String cell : others.keySet()) {
-                    edits.remove(cell, key, first ? RowChanges.ONE_MOVED_OUT : RowChanges.ONE_DELETED);
+                    edits.remove(cell, key, first ? RowChanges.ONE_MOVED_OUT : RowChanges.ONE_DELETED, recorded);
                     batch.deleted += first ? 0 : 1;
                     first = false;
                 }
-                edits.plan.arriving.put(key, delta.cell());
+                edits.plan.records.add(KeyRecord.present(key, delta.cell(), recorded));
                 batch.change(delta.cell(), RowChanges.ONE_MOVED_IN);
                 batch.updated++;
                 batch.moved++;
             } else {
-                edits.plan.arriving.put(key, delta.cell());
+                edits.plan.records.add(KeyRecord.present(key, delta.cell(), recorded));
                 batch.change(delta.cell(), RowChanges.ONE_INSERTED);
                 batch.inserted++;
             }
@@ -369,7 +422,8 @@ final class RunPlanner {
         for (FeatureKey key : held) {
             DeltaRow row = delta.rowsByKey().get(key);
             if (row == null || row.delete()) {
-                edits.plan.leaving.put(key, delta.cell());
+                // Keys the target held were not looked up: their stamps stay as the index has them.
+                edits.plan.records.add(KeyRecord.gone(key, delta.cell(), null));
             }
         }
         long replacedAway = target.pinned.rowCount() - kept;
@@ -397,12 +451,15 @@ final class RunPlanner {
         final BatchPlan batch;
         final Pins pins;
         final KeyScanner.Result inTarget;
+        /** When the plan's stamps are recorded. */
+        final Instant now;
 
-        Edits(RunPlan plan, BatchPlan batch, Pins pins, KeyScanner.Result inTarget) {
+        Edits(RunPlan plan, BatchPlan batch, Pins pins, KeyScanner.Result inTarget, Instant now) {
             this.plan = plan;
             this.batch = batch;
             this.pins = pins;
             this.inTarget = inTarget;
+            this.now = now;
         }
 
         String targetCell() {
@@ -413,20 +470,24 @@ final class RunPlanner {
             return plan.workOn(targetCell(), pins.get(targetCell()));
         }
 
-        void replace(FeatureKey key, Group row) throws IOException {
+        /** Replaces the key's row in the target; a sequenced write ({@code stamp} not null) records its stamp there. */
+        void replace(FeatureKey key, Group row, KeyStamp stamp) throws IOException {
             PartitionWork work = target();
             work.replacements.put(key, row);
             work.filesHoldingKeys.add(inTarget.fileOf().get(key));
             batch.change(targetCell(), RowChanges.ONE_UPDATED);
+            if (stamp != null) {
+                plan.records.add(KeyRecord.present(key, targetCell(), stamp));
+            }
         }
 
-        void append(FeatureKey key, Group row, RowChanges change) throws IOException {
+        void append(FeatureKey key, Group row, RowChanges change, KeyStamp stamp) throws IOException {
             target().appended.add(row);
-            plan.arriving.put(key, targetCell());
+            plan.records.add(KeyRecord.present(key, targetCell(), stamp));
             batch.change(targetCell(), change);
         }
 
-        void remove(String cell, FeatureKey key, RowChanges change) throws IOException {
+        void remove(String cell, FeatureKey key, RowChanges change, KeyStamp stamp) throws IOException {
             PartitionWork work = plan.workOn(cell, pins.get(cell));
             work.removals.add(key);
             boolean inTargetScan = cell.equals(targetCell())
@@ -435,7 +496,7 @@ final class RunPlanner {
             work.filesHoldingKeys.add(
                     inTargetScan ? inTarget.fileOf().get(key) : pins.fileOf.get(new Located(cell, key)));
             work.keysMoveOut |= change.movedOut() > 0;
-            plan.leaving.put(key, cell);
+            plan.records.add(KeyRecord.gone(key, cell, stamp));
             batch.change(cell, change);
         }
     }

@@ -131,8 +131,9 @@ class FormatGoldenFilesTest {
                         "{\"codec\":\"SNAPPY\",\"zstdLevel\":4,\"rowGroupRowCount\":5000,\"targetFileBytes\":6000000}"),
                 json.get("writer"));
         assertEquals(
-                JSON.readTree("{\"operationIdRetention\":11,\"logEntryRetention\":12,\"writerLeaseSeconds\":1300,"
-                        + "\"maxCommitAttempts\":14,\"transactionTimeoutSeconds\":15}"),
+                JSON.readTree(
+                        "{\"operationIdRetention\":11,\"logEntryRetention\":12,\"writerLeaseSeconds\":1300,"
+                                + "\"maxCommitAttempts\":14,\"transactionTimeoutSeconds\":15,\"tombstoneRetentionSeconds\":16}"),
                 json.get("protocol"));
         assertEquals(
                 JSON.readTree("{\"minFiles\":21,\"smallFileFraction\":0.5,\"minFileAgeSeconds\":23}"),
@@ -274,17 +275,19 @@ class FormatGoldenFilesTest {
     void aNewerFormatVersionIsRefusedNamingTheFileAndBothVersions() throws IOException {
         for (Path file : golden("current")) {
             String name = file.getFileName().toString();
+            int supported = highestFormatVersion(name);
+            int newer = supported + 1;
             ObjectNode json = (ObjectNode) JSON.readTree(file.toFile());
-            json.put("formatVersion", 2);
+            json.put("formatVersion", newer);
             json.remove(List.of("files", "schema", "participants", "cell")); // a newer version may change anything else
             UnsupportedFormatVersionException refused = assertThrows(
                     UnsupportedFormatVersionException.class, () -> parse(name, JSON.writeValueAsBytes(json)));
-            assertEquals(2, refused.found());
-            assertEquals(1, refused.supported());
+            assertEquals(newer, refused.found());
+            assertEquals(supported, refused.supported());
             assertTrue(refused.getMessage().startsWith("golden/" + name + ": "), refused.getMessage());
             assertTrue(
-                    refused.getMessage().contains("format version 2")
-                            && refused.getMessage().contains("format version 1"),
+                    refused.getMessage().contains("format version " + newer)
+                            && refused.getMessage().contains("format version " + supported),
                     refused.getMessage());
         }
     }
@@ -316,7 +319,7 @@ class FormatGoldenFilesTest {
         Path root = temp.resolve("archive");
         LocalArchiveStorage storage = new LocalArchiveStorage(root);
         ObjectNode json = (ObjectNode) JSON.readTree(read("current/entry-upsert-in-place.json"));
-        json.put("formatVersion", 2);
+        json.put("formatVersion", PartitionCommit.HIGHEST_FORMAT_VERSION + 1);
         storage.createExclusive(ArchiveLayout.logEntry("851f8343fffffff", 3), JSON.writeValueAsBytes(json));
 
         UnsupportedFormatVersionException refused = assertThrows(
@@ -482,14 +485,28 @@ class FormatGoldenFilesTest {
                 ArchiveDescriptor.schemaJson(d.exactSchema()),
                 d.footer(),
                 new WriterSettings(CompressionCodecName.SNAPPY, 4, 5000, 6_000_000),
-                new ProtocolSettings(11, 12, 1300, 14, 15),
+                new ProtocolSettings(11, 12, 1300, 14, 15, 16),
                 new CompactionSettings(21, 0.5, 23),
                 d.adoption(),
                 d.keyIndexShards());
     }
 
+    /** The highest format version this implementation reads for the kind of record a golden file holds. */
+    private static int highestFormatVersion(String name) {
+        if (name.startsWith("entry")) {
+            return PartitionCommit.HIGHEST_FORMAT_VERSION;
+        }
+        if (name.startsWith("lease")) {
+            return LeaseRecord.FORMAT_VERSION;
+        }
+        return name.startsWith("decision") ? TransactionDecision.FORMAT_VERSION : ArchiveDescriptor.FORMAT_VERSION;
+    }
+
     private static Object parse(String name, byte[] json) throws IOException {
         String file = "golden/" + name;
+        if (name.startsWith("lease")) {
+            return LeaseRecordParser.fromJson(json, file);
+        }
         if (name.startsWith("descriptor")) {
             return DescriptorParser.fromJson(json, file);
         }
@@ -509,6 +526,9 @@ class FormatGoldenFilesTest {
         }
         if (record instanceof PartitionCommit entry) {
             return CommitEntryParser.toJson(entry);
+        }
+        if (record instanceof LeaseRecord lease) {
+            return LeaseRecordParser.toJson(lease);
         }
         return TransactionDecisionParser.toJson((TransactionDecision) record);
     }

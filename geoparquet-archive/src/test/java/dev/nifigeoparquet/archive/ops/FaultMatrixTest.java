@@ -14,6 +14,7 @@ import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
 import dev.nifigeoparquet.archive.compaction.Compactor;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.ArchiveLease;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionLog;
@@ -37,6 +38,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -315,7 +318,7 @@ class FaultMatrixTest {
                 ArchiveAdopter.adopt(
                         storage,
                         AdoptionOptions.withKey(SyntheticParcels.KEY).expectingResolution(ParcelArchive.RESOLUTION),
-                        Clock.systemUTC());
+                        afterTheAdoptionLease(storage));
             }
             GeoParquetArchive.open(storage);
         }));
@@ -344,7 +347,7 @@ class FaultMatrixTest {
                         AdoptionOptions.withKey(SyntheticParcels.KEY)
                                 .expectingResolution(ParcelArchive.RESOLUTION)
                                 .rehomingMisplacedRows(),
-                        Clock.systemUTC());
+                        afterTheAdoptionLease(storage));
             }
             GeoParquetArchive.open(storage);
         }));
@@ -432,6 +435,21 @@ class FaultMatrixTest {
      */
     private void recoverEverything(Path root) throws IOException {
         NextWriter.recoverEverything(backend().storage(root));
+    }
+
+    /**
+     * The clock of the next adopter: an adoption that crashed left its lease held until it lapses, and the adoption run
+     * again (like every next writer here, after the lease) comes after that.
+     */
+    private static Clock afterTheAdoptionLease(ArchiveStorage storage) throws IOException {
+        Instant now = Instant.now();
+        return new ArchiveLease(storage, ArchiveAdopter.ADOPTION_LEASE, Clock.systemUTC())
+                .latest()
+                .filter(lease -> lease.heldAt(now))
+                .map(lease -> Clock.offset(
+                        Clock.systemUTC(),
+                        Duration.between(now, lease.expiresAt()).plusSeconds(1)))
+                .orElse(Clock.systemUTC());
     }
 
     /** The invariants every recovered archive satisfies, whatever state it is in. */
