@@ -10,12 +10,15 @@ import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.cli.GeoParquetArchiveCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code templates/append-only.json} in NiFi: JSON deltas with WKT geometries, read by the JsonTreeReader of the
  * runtime's own record-serialization-services NAR, appended to an archive the command-line tool adopted. One input
  * holds new parcels in two cells, a parcel the archive already holds (in a third cell) and a record that cannot be
- * keyed.
+ * keyed. It is dropped as a file into the flow's input directory for the flow's ListFile and FetchFile; what fails is
+ * read from the files the flow's PutFile wrote into the quarantine directory, with their attributes from provenance.
  */
 @ExtendWith(NiFiExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -39,6 +43,7 @@ class AppendOnlyFlowIT {
     static final String ROUTE = "Route delta by H3 cell";
     static final String APPEND = "Append cell to archive";
     static final String VERIFY = "Verify appended partitions";
+    static final String QUARANTINE = "Quarantine";
     static final String JSON_READER = "JSON delta reader";
     /** JsonTreeReader's properties as NiFi 2.7 and later name them; NiFi 2.0 to 2.6 know them only by their old names. */
     static final List<String> RENAMED_IN_2_7 = List.of("Schema Access Strategy", "Starting Field Strategy");
@@ -49,7 +54,8 @@ class AppendOnlyFlowIT {
     Parcels parcels;
     Path archive;
     FlowGroup flow;
-    String inputPort;
+    FileIntake intake;
+    Path quarantine;
     String valid;
 
     @BeforeAll
@@ -59,15 +65,28 @@ class AppendOnlyFlowIT {
         parcels = Parcels.writeDataset(archive, 600, 1, 23);
         adopt(archive);
 
+        intake = FileIntake.under(dir);
+        quarantine = dir.resolve("quarantine");
+
         flow = FlowGroup.upload(nifi.api(), NiFiRuntimeIT.flowDefinition("append-only.json"), "append only");
-        flow.setParameters(Map.of(
-                "archive.root", archive.toString(),
-                "archive.allowed.roots", dir.toString(),
-                "h3.resolution", String.valueOf(Parcels.RESOLUTION),
-                "delta.geometry.field", "wkt"));
-        inputPort = flow.addInputPort("append-only deltas", ROUTE);
+        Map<String, String> parameters = new HashMap<>(intake.parameters());
+        parameters.put("archive.root", archive.toString());
+        parameters.put("archive.allowed.roots", dir.toString());
+        parameters.put("h3.resolution", String.valueOf(Parcels.RESOLUTION));
+        parameters.put("delta.geometry.field", "wkt");
+        parameters.put("quarantine.directory", quarantine.toString());
+        flow.setParameters(parameters);
+        intake.prepare(flow);
+        FileIntake.requireValid(flow, QUARANTINE);
         flow.setAutoTerminated(VERIFY, List.of());
         valid = flow.observe(VERIFY, "valid");
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (flow != null) {
+            flow.stopAll();
+        }
     }
 
     @Test
@@ -104,7 +123,7 @@ class AppendOnlyFlowIT {
 
         flow.verifyServices();
         flow.enableServices();
-        flow.start(ROUTE, APPEND, VERIFY);
+        flow.start(FileIntake.LIST, FileIntake.FETCH, ROUTE, APPEND, VERIFY, QUARANTINE);
     }
 
     @Test
@@ -126,26 +145,35 @@ class AppendOnlyFlowIT {
         Map<String, String> heldPartitionBefore = partition(cells.get(2));
         long mark = flow.lastBulletinId();
 
-        nifi.siteToSite().send(inputPort, new SiteToSite.Packet(Map.of("filename", FILE), json));
-        flow.awaitIdle(ROUTE, APPEND, VERIFY);
+        intake.drop(FILE, json);
+        intake.awaitFetched(FILE);
+        flow.awaitIdle(FileIntake.FETCH, ROUTE, APPEND, VERIFY, QUARANTINE);
+        assertTrue(Arrays.equals(json, Files.readAllBytes(intake.processed(FILE))), "FetchFile moved the delta");
+
+        // Two FlowFiles of the file were quarantined: RouteByH3Cell's failure (before any cell) and one refused cell.
+        List<Written> quarantined =
+                IncrementalUpsertFlowIT.withFilename(Written.in(flow, QUARANTINE, quarantine), FILE);
+        assertEquals(2, quarantined.size(), quarantined.toString());
+        List<Written> unkeyable = quarantined.stream()
+                .filter(written -> written.attribute("h3.cell") == null)
+                .toList();
+        List<Written> refused = quarantined.stream()
+                .filter(written -> written.attribute("h3.cell") != null)
+                .toList();
 
         // The record that cannot be keyed reaches failure with its reason although the writer is GeoParquet.
-        List<FlowGroup.Queued> unkeyable =
-                IncrementalUpsertFlowIT.withFilename(flow.queued(flow.connection(ROUTE, "failure")), FILE);
         assertEquals(1, unkeyable.size(), "one failure FlowFile from RouteByH3Cell");
         assertEquals("application/json", unkeyable.get(0).attribute("mime.type"));
         assertTrue(
                 unkeyable.get(0).attribute("error.message").startsWith("1 of 8 records could not be keyed"),
                 unkeyable.get(0).attributes().toString());
-        JsonNode failed = NiFiApi.JSON.readTree(flow.content(unkeyable.get(0)));
+        JsonNode failed = NiFiApi.JSON.readTree(unkeyable.get(0).content());
         assertEquals("broken-wkt", failed.get(0).path(SyntheticParcels.KEY).asText());
         assertEquals("POINT (13.4", failed.get(0).path("wkt").asText());
         assertTrue(failed.get(0).path("h3_keying_error").asText().startsWith("INVALID_GEOMETRY"), failed.toString());
 
         // The cell holding a parcel the archive already has fails as a whole, naming the key; its partition is
         // untouched.
-        List<FlowGroup.Queued> refused =
-                IncrementalUpsertFlowIT.withFilename(flow.queued(flow.connection(APPEND, "failure")), FILE);
         assertEquals(1, refused.size());
         assertEquals(cells.get(2), refused.get(0).attribute("h3.cell"));
         assertTrue(
@@ -155,7 +183,10 @@ class AppendOnlyFlowIT {
 
         List<FlowGroup.Queued> appended = IncrementalUpsertFlowIT.withFilename(flow.queued(valid), FILE);
         assertEquals(2, appended.size(), "the two cells of new parcels were appended and verified");
-        assertEquals(List.of(), flow.queued(flow.connection(VERIFY, "invalid")));
+        assertEquals(
+                List.of(),
+                IncrementalUpsertFlowIT.verifyReports(quarantined),
+                "no verification report was quarantined as invalid");
         Counts.requireNonNegative(appended);
         assertEquals(6, Counts.sum(appended, "geoparquet.rows.inserted"));
 
@@ -182,7 +213,7 @@ class AppendOnlyFlowIT {
                                 && b.level().equals("WARNING")
                                 && b.message().contains("could not be keyed")),
                 "RouteByH3Cell warns about the record: " + bulletins);
-        Bulletins.requireNoErrors(bulletins, List.of(ROUTE, VERIFY));
+        Bulletins.requireNoErrors(bulletins, List.of(FileIntake.LIST, FileIntake.FETCH, ROUTE, VERIFY, QUARANTINE));
     }
 
     /** The JSON array with one more record, whose WKT is cut short. */

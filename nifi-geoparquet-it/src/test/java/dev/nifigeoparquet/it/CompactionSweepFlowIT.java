@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.verify.VerificationReport;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code templates/nightly-compaction-sweep.json} in NiFi, each CRON-driven processor run once: the sweep merges the
  * small files of every partition that has several, each rewritten partition is verified, and the audit verifies the
- * whole archive.
+ * whole archive. The flow's PutFile runs, so a failure or an invalid report would land as a file in the reports
+ * directory, which stays empty. The flow has no source: its CRON-driven processors are run once each.
  */
 @ExtendWith(NiFiExtension.class)
 class CompactionSweepFlowIT {
@@ -26,6 +29,16 @@ class CompactionSweepFlowIT {
     static final String SWEEP = "Compaction sweep";
     static final String VERIFY_COMPACTED = "Verify compacted partitions";
     static final String AUDIT = "Audit whole archive";
+    static final String REPORTS = "Write reports";
+
+    FlowGroup flow;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (flow != null) {
+            flow.stopAll();
+        }
+    }
 
     @Test
     void theSweepMergesSmallFilesAndTheAuditFindsTheArchiveValid(RunningNiFi nifi, @TempDir Path dir) throws Exception {
@@ -39,13 +52,16 @@ class CompactionSweepFlowIT {
             }
         });
         Map<String, ArchiveChecks.Parcel> before = ArchiveChecks.parcels(archive);
+        Path reports = dir.resolve("reports");
 
-        FlowGroup flow = FlowGroup.upload(
+        flow = FlowGroup.upload(
                 nifi.api(), NiFiRuntimeIT.flowDefinition("nightly-compaction-sweep.json"), "compaction sweep");
         flow.setParameters(Map.of(
                 "archive.root", archive.toString(),
                 "archive.allowed.roots", dir.toString(),
-                "h3.resolution", String.valueOf(Parcels.RESOLUTION)));
+                "h3.resolution", String.valueOf(Parcels.RESOLUTION),
+                "reports.directory", reports.toString()));
+        FileIntake.requireValid(flow, REPORTS);
         flow.setAutoTerminated(VERIFY_COMPACTED, List.of());
         String compacted = flow.observe(VERIFY_COMPACTED, "valid");
         flow.setAutoTerminated(AUDIT, List.of("failure"));
@@ -53,14 +69,14 @@ class CompactionSweepFlowIT {
         flow.enableServices();
         long mark = flow.lastBulletinId();
 
-        flow.start(VERIFY_COMPACTED);
+        flow.start(VERIFY_COMPACTED, REPORTS);
         flow.runOnce(SWEEP);
         nifi.api()
                 .await(
                         "the sweep's FlowFiles to be verified",
                         () -> flow.queued(compacted),
                         queued -> queued.size() >= split.size());
-        flow.awaitIdle(VERIFY_COMPACTED);
+        flow.awaitIdle(VERIFY_COMPACTED, REPORTS);
 
         List<FlowGroup.Queued> verified = flow.queued(compacted);
         Set<String> cells = new TreeSet<>();
@@ -77,8 +93,9 @@ class CompactionSweepFlowIT {
                     flowFile.attribute("compaction.files.after"),
                     flowFile.attributes().toString());
         }
-        assertEquals(List.of(), flow.queued(flow.connection(SWEEP, "failure")));
-        assertEquals(List.of(), flow.queued(flow.connection(VERIFY_COMPACTED, "invalid")));
+        // Nothing failed and no report said invalid: the reports directory holds nothing.
+        assertEquals(List.of(), Written.in(flow, REPORTS, reports));
+        assertFalse(Files.exists(reports), "the reports directory was never created");
         for (String cell : parcels.byCell.keySet()) {
             assertEquals(1, dataFiles(archive.resolve("h3_cell=" + cell)), "partition " + cell + " holds one file");
         }
@@ -91,11 +108,12 @@ class CompactionSweepFlowIT {
         assertEquals("true", audit.get(0).attribute("geo.consistent"));
         assertEquals(String.valueOf(parcels.rows()), audit.get(0).attribute("archive.row.count"));
         assertEquals(String.valueOf(parcels.byCell.size()), audit.get(0).attribute("partitions.checked"));
-        assertEquals(List.of(), flow.queued(flow.connection(AUDIT, "invalid")));
+        flow.awaitIdle(REPORTS);
+        assertEquals(List.of(), Written.in(flow, REPORTS, reports), "the audit reported nothing invalid");
 
         VerificationReport report = ArchiveChecks.verify(archive, parcels.rows());
         assertTrue(report.consistent(), report.toString());
-        Bulletins.requireNoErrors(flow.bulletins(mark), List.of(SWEEP, VERIFY_COMPACTED, AUDIT));
+        Bulletins.requireNoErrors(flow.bulletins(mark), List.of(SWEEP, VERIFY_COMPACTED, AUDIT, REPORTS));
     }
 
     private static long dataFiles(Path partition) throws Exception {

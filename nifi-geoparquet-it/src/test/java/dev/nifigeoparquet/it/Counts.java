@@ -19,8 +19,8 @@ final class Counts {
     private Counts() {}
 
     /** Every count attribute is present and not negative on every FlowFile. */
-    static void requireNonNegative(List<FlowGroup.Queued> flowFiles) {
-        for (FlowGroup.Queued flowFile : flowFiles) {
+    static void requireNonNegative(List<? extends FlowFileView> flowFiles) {
+        for (FlowFileView flowFile : flowFiles) {
             for (String count : COUNTS) {
                 String value = flowFile.attribute(count);
                 assertTrue(
@@ -30,13 +30,13 @@ final class Counts {
         }
     }
 
-    static long sum(List<FlowGroup.Queued> flowFiles, String attribute) {
+    static long sum(List<? extends FlowFileView> flowFiles, String attribute) {
         return flowFiles.stream()
                 .mapToLong(flowFile -> Long.parseLong(flowFile.attribute(attribute)))
                 .sum();
     }
 
-    private static String rowAttributes(FlowGroup.Queued flowFile) {
+    private static String rowAttributes(FlowFileView flowFile) {
         StringBuilder text = new StringBuilder("{h3.cell=" + flowFile.attribute("h3.cell"));
         for (Map.Entry<String, String> attribute : flowFile.attributes().entrySet()) {
             if (attribute.getKey().startsWith("geoparquet.rows.")

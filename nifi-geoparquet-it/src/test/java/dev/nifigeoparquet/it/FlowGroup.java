@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * One flow definition imported as a process group, driven the way an operator drives it on the canvas, through the
  * REST API: set its parameters, verify and enable its controller services, start its processors. For the test it
- * also adds what the canvas would not need: an input port to feed it (site-to-site) and output ports that hold what
- * a relationship emits, so the queues in front of them show what each relationship received.
+ * also adds what the canvas would not need: output ports that hold what a relationship emits, so the queues in front of
+ * them show what each relationship received.
  */
 final class FlowGroup {
 
@@ -51,6 +51,11 @@ final class FlowGroup {
         return id;
     }
 
+    /** The API the group is driven through. */
+    NiFiApi api() {
+        return api;
+    }
+
     /** The group's contents: processors, connections, ports, each with its component and status. */
     JsonNode contents() throws IOException, InterruptedException {
         return api.get("flow/process-groups/" + id).path("processGroupFlow").path("flow");
@@ -59,6 +64,11 @@ final class FlowGroup {
     /** The processor named {@code name}, as the API lists it (id, component with type, bundle, validation errors...). */
     JsonNode processor(String name) throws IOException, InterruptedException {
         return named(contents().path("processors"), name);
+    }
+
+    /** The id of the processor named {@code name}. */
+    String processorId(String name) throws IOException, InterruptedException {
+        return processor(name).path("id").asText();
     }
 
     List<JsonNode> processors() throws IOException, InterruptedException {
@@ -183,6 +193,20 @@ final class FlowGroup {
         api.put("processors/" + processorId, body);
     }
 
+    /**
+     * Sets how often a stopped timer-driven processor runs (its Run Schedule), for example to let ListFile poll every
+     * second instead of the flow definition's minute.
+     */
+    void setRunSchedule(String processorName, String period) throws IOException, InterruptedException {
+        String processorId = processorId(processorName);
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.set("revision", api.revisionOf("processors/" + processorId));
+        ObjectNode component = body.putObject("component");
+        component.put("id", processorId);
+        component.putObject("config").put("schedulingPeriod", period);
+        api.put("processors/" + processorId, body);
+    }
+
     void setAutoTerminated(String processorName, Collection<String> relationships)
             throws IOException, InterruptedException {
         String processorId = processor(processorName).path("id").asText();
@@ -193,21 +217,6 @@ final class FlowGroup {
         ArrayNode terminated = component.putObject("config").putArray("autoTerminatedRelationships");
         relationships.forEach(terminated::add);
         api.put("processors/" + processorId, body);
-    }
-
-    /**
-     * Adds a running input port open to site-to-site, connected to the processor named {@code to}; returns its id. NiFi
-     * wants the names of such ports unique in the whole flow.
-     */
-    String addInputPort(String name, String to) throws IOException, InterruptedException {
-        ObjectNode body = newComponent();
-        ((ObjectNode) body.get("component")).put("name", name).put("allowRemoteAccess", true);
-        String portId = api.post("process-groups/" + id + "/input-ports", body)
-                .path("id")
-                .asText();
-        connect(portId, "INPUT_PORT", processor(to).path("id").asText(), "PROCESSOR", List.of());
-        setRunStatus("input-ports/" + portId, "RUNNING");
-        return portId;
     }
 
     /**
@@ -249,6 +258,16 @@ final class FlowGroup {
         for (String name : processorNames) {
             setRunStatus("processors/" + processor(name).path("id").asText(), "STOPPED");
         }
+    }
+
+    /**
+     * Stops every component of the group (the canvas's "Stop" on the group), as a test does when it is done with a flow:
+     * its ListFile would otherwise keep polling a directory the test removes, and it would run again after a restart.
+     */
+    void stopAll() throws IOException, InterruptedException {
+        api.put(
+                "flow/process-groups/" + id,
+                NiFiApi.JSON.createObjectNode().put("id", id).put("state", "STOPPED"));
     }
 
     /** Runs a stopped processor once, whatever its schedule (the canvas's "Run Once"). */
@@ -293,11 +312,7 @@ final class FlowGroup {
     }
 
     /** A FlowFile waiting in a queue: its attributes, and its content on request. */
-    record Queued(String connectionId, String uuid, Map<String, String> attributes) {
-        String attribute(String name) {
-            return attributes.get(name);
-        }
-    }
+    record Queued(String connectionId, String uuid, Map<String, String> attributes) implements FlowFileView {}
 
     /** What waits in the connection (NiFi lists at most the first 100), oldest first, with each FlowFile's attributes. */
     List<Queued> queued(String connectionId) throws IOException, InterruptedException {

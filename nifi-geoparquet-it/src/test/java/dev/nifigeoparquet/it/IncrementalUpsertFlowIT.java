@@ -11,6 +11,7 @@ import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.parquet.example.data.Group;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -34,7 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code templates/incremental-upsert.json} in NiFi, on a GeoPandas-style dataset the archive service adopts when it is
  * enabled: a nightly delta of edits, new parcels, deletions and parcels moving between cells; a delta with a record
- * that cannot be keyed; a corrupt file.
+ * that cannot be keyed; a corrupt file. Every delta is dropped as a file into the flow's input directory, where the
+ * flow's own ListFile and FetchFile pick it up; what fails is read from the files the flow's PutFile wrote into the
+ * quarantine directory, with their attributes from provenance.
  */
 @ExtendWith(NiFiExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -45,7 +49,14 @@ class IncrementalUpsertFlowIT {
     static final String UPSERT = "Upsert cell into archive";
     static final String COMPACT = "Compact touched partitions";
     static final String VERIFY = "Verify touched partitions";
+    static final String QUARANTINE = "Quarantine";
     static final List<String> OURS = List.of(ROUTE, UPSERT, COMPACT, VERIFY);
+    /** The processors a delta passes through after FetchFile, the quarantine included. */
+    static final String[] DOWNSTREAM = {FileIntake.FETCH, ROUTE, UPSERT, COMPACT, VERIFY, QUARANTINE};
+    /** Every processor of the flow, NiFi's standard ones included: none raises an error on a good path. */
+    static final List<String> ALL =
+            List.of(FileIntake.LIST, FileIntake.FETCH, ROUTE, UPSERT, COMPACT, VERIFY, QUARANTINE);
+
     static final String NIGHTLY = "nightly-1.parquet";
     static final String CROSS = "keys-cross-cells.parquet";
 
@@ -54,7 +65,8 @@ class IncrementalUpsertFlowIT {
     Parcels parcels;
     Path archive;
     FlowGroup flow;
-    String inputPort;
+    FileIntake intake;
+    Path quarantine;
     String valid;
     long expectedRows;
     /** Each delta sent so far by file name, with the change of row count it makes. */
@@ -70,28 +82,35 @@ class IncrementalUpsertFlowIT {
         parcels = Parcels.writeDataset(archive, 1500, 1, 11);
         expectedRows = parcels.rows();
 
+        intake = FileIntake.under(dir);
+        quarantine = dir.resolve("quarantine");
+
         flow = FlowGroup.upload(
                 nifi.api(), NiFiRuntimeIT.flowDefinition("incremental-upsert.json"), "incremental upsert");
-        flow.setParameters(Map.of(
-                "archive.root",
-                archive.toString(),
-                "archive.allowed.roots",
-                dir.toString(),
-                "archive.key.columns",
-                SyntheticParcels.KEY,
-                "h3.resolution",
-                String.valueOf(Parcels.RESOLUTION),
-                "delta.geometry.field",
-                SyntheticParcels.GEOMETRY,
-                "delta.delete.marker",
-                NightlyDelta.DELETE_MARKER));
-        inputPort = flow.addInputPort("incremental deltas", ROUTE);
+        Map<String, String> parameters = new HashMap<>(intake.parameters());
+        parameters.put("archive.root", archive.toString());
+        parameters.put("archive.allowed.roots", dir.toString());
+        parameters.put("archive.key.columns", SyntheticParcels.KEY);
+        parameters.put("h3.resolution", String.valueOf(Parcels.RESOLUTION));
+        parameters.put("delta.geometry.field", SyntheticParcels.GEOMETRY);
+        parameters.put("delta.delete.marker", NightlyDelta.DELETE_MARKER);
+        parameters.put("quarantine.directory", quarantine.toString());
+        flow.setParameters(parameters);
+        intake.prepare(flow);
+        FileIntake.requireValid(flow, QUARANTINE);
         flow.setAutoTerminated(VERIFY, List.of());
         valid = flow.observe(VERIFY, "valid");
 
         flow.verifyServices();
         flow.enableServices();
-        flow.start(ROUTE, UPSERT, COMPACT, VERIFY);
+        flow.start(FileIntake.LIST, FileIntake.FETCH, ROUTE, UPSERT, COMPACT, VERIFY, QUARANTINE);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (flow != null) {
+            flow.stopAll();
+        }
     }
 
     @Test
@@ -161,9 +180,9 @@ class IncrementalUpsertFlowIT {
         // The archive is consistent (the tests above check it with DuckDB and the verifier), so no report may say
         // otherwise, whatever order the commits of a delta's fragments took.
         List<String> invalid = new ArrayList<>();
-        for (FlowGroup.Queued flowFile : flow.queued(flow.connection(VERIFY, "invalid"))) {
-            invalid.add(flowFile.attribute("filename") + " " + flowFile.attribute("h3.cell") + ": "
-                    + new String(flow.content(flowFile), StandardCharsets.UTF_8));
+        for (Written report : verifyReports(quarantined())) {
+            invalid.add(report.filename() + " " + report.attribute("h3.cell") + ": "
+                    + new String(report.content(), StandardCharsets.UTF_8));
         }
         assertEquals(List.of(), invalid, "Verify reported the consistent archive invalid");
     }
@@ -172,7 +191,7 @@ class IncrementalUpsertFlowIT {
     @Order(4)
     void theUpsertsRowCountsAreNeverNegativeAndAddUpToEachDelta() throws Exception {
         for (Map.Entry<String, Long> delta : netRows.entrySet()) {
-            List<FlowGroup.Queued> verified = verified(delta.getKey());
+            List<FlowFileView> verified = verified(delta.getKey());
             Counts.requireNonNegative(verified);
             assertEquals(
                     delta.getValue(),
@@ -190,15 +209,13 @@ class IncrementalUpsertFlowIT {
             throws Exception {
         long mark = flow.lastBulletinId();
         send(filename, Parcels.geoParquet(dir.resolve(filename), rows));
-        flow.awaitIdle(ROUTE, UPSERT, COMPACT, VERIFY);
         expectedRows += net;
         netRows.put(filename, net);
         applied.putAll(expectedCells);
 
-        assertEquals(List.of(), withFilename(flow.queued(flow.connection(ROUTE, "failure")), filename));
-        assertEquals(List.of(), withFilename(flow.queued(flow.connection(UPSERT, "failure")), filename));
-        assertEquals(List.of(), withFilename(flow.queued(flow.connection(COMPACT, "failure")), filename));
-        List<FlowGroup.Queued> verified = verified(filename);
+        // Nothing of the delta was quarantined: no failure of Fetch, Route, Upsert or Compact, no invalid report.
+        assertEquals(List.of(), withFilename(quarantined(), filename));
+        List<FlowFileView> verified = verified(filename);
         assertFalse(verified.isEmpty(), "verified partitions reach Verify's output");
         int cells = Integer.parseInt(verified.get(0).attribute("fragment.count"));
         assertTrue(cells >= 2, "the delta spans several cells, keys move between them");
@@ -231,7 +248,7 @@ class IncrementalUpsertFlowIT {
         }
         VerificationReport report = ArchiveChecks.verify(archive, expectedRows);
         assertTrue(report.consistent(), report.toString());
-        Bulletins.requireNoErrors(flow.bulletins(mark), OURS);
+        Bulletins.requireNoErrors(flow.bulletins(mark), ALL);
     }
 
     /** The {@code index}-th parcel of the cell that no delta sent so far has touched. */
@@ -256,17 +273,16 @@ class IncrementalUpsertFlowIT {
         long mark = flow.lastBulletinId();
 
         send("unkeyable.parquet", Parcels.geoParquet(dir.resolve("unkeyable.parquet"), rows));
-        flow.awaitIdle(ROUTE, UPSERT, COMPACT, VERIFY);
 
-        List<FlowGroup.Queued> failed =
-                withFilename(flow.queued(flow.connection(ROUTE, "failure")), "unkeyable.parquet");
-        assertEquals(1, failed.size(), "one failure FlowFile with the record that could not be keyed");
-        FlowGroup.Queued failure = failed.get(0);
+        List<Written> failed = withFilename(quarantined(), "unkeyable.parquet");
+        assertEquals(1, failed.size(), "one quarantined file with the record that could not be keyed");
+        Written failure = failed.get(0);
+        assertNull(failure.attribute("h3.cell"), "RouteByH3Cell's failure, before any cell: " + failure.attributes());
         assertEquals("1", failure.attribute("record.count"));
         assertTrue(
                 failure.attribute("error.message").startsWith("1 of 2 records could not be keyed"),
                 failure.attribute("error.message"));
-        JsonNode records = NiFiApi.JSON.readTree(flow.content(failure));
+        JsonNode records = NiFiApi.JSON.readTree(failure.content());
         assertEquals(1, records.size(), records.toString());
         assertEquals(
                 Parcels.key(broken), records.get(0).path(SyntheticParcels.KEY).asText());
@@ -285,7 +301,7 @@ class IncrementalUpsertFlowIT {
                 "the unkeyable record changed nothing");
 
         List<FlowGroup.Bulletin> bulletins = flow.bulletins(mark);
-        Bulletins.requireNoErrors(bulletins, OURS);
+        Bulletins.requireNoErrors(bulletins, ALL);
         assertTrue(
                 bulletins.stream()
                         .anyMatch(b -> b.sourceName().equals(ROUTE)
@@ -305,11 +321,16 @@ class IncrementalUpsertFlowIT {
         long mark = flow.lastBulletinId();
 
         send("corrupt.parquet", corrupt);
-        flow.awaitIdle(ROUTE, UPSERT, COMPACT, VERIFY);
 
-        List<FlowGroup.Queued> failed = withFilename(flow.queued(flow.connection(ROUTE, "failure")), "corrupt.parquet");
+        List<Written> failed = withFilename(quarantined(), "corrupt.parquet");
         assertEquals(1, failed.size());
-        assertTrue(Arrays.equals(corrupt, flow.content(failed.get(0))), "the file is quarantined as it came");
+        assertTrue(Arrays.equals(corrupt, failed.get(0).content()), "the file is quarantined as it came");
+        assertTrue(
+                Arrays.equals(corrupt, Files.readAllBytes(intake.processed("corrupt.parquet"))),
+                "FetchFile moved the delta, as it came, to the processed directory");
+        assertNull(
+                failed.get(0).attribute("h3.cell"),
+                "RouteByH3Cell's failure: " + failed.get(0).attributes());
         assertTrue(
                 failed.get(0).attribute("error.message").contains("corrupt.parquet"),
                 "the reason names the file: " + failed.get(0).attributes());
@@ -323,23 +344,42 @@ class IncrementalUpsertFlowIT {
                                 && b.level().equals("ERROR")
                                 && b.message().contains("corrupt.parquet")),
                 "RouteByH3Cell raises an error naming the file: " + bulletins);
-        Bulletins.requireNoErrors(bulletins, List.of(UPSERT, COMPACT, VERIFY));
+        Bulletins.requireNoErrors(
+                bulletins, List.of(FileIntake.LIST, FileIntake.FETCH, UPSERT, COMPACT, VERIFY, QUARANTINE));
     }
 
+    /**
+     * Drops a delta into the flow's input directory and waits until the flow has done all it can with it: ListFile
+     * listed it, FetchFile took it, and nothing is left in front of any processor after FetchFile.
+     */
     private void send(String filename, byte[] content) throws Exception {
-        nifi.siteToSite().send(inputPort, new SiteToSite.Packet(Map.of("filename", filename), content));
+        intake.drop(filename, content);
+        intake.awaitFetched(filename);
+        flow.awaitIdle(DOWNSTREAM);
     }
 
-    static List<FlowGroup.Queued> withFilename(List<FlowGroup.Queued> flowFiles, String filename) {
+    /** What the flow's PutFile wrote into the quarantine directory so far. */
+    private List<Written> quarantined() throws Exception {
+        return Written.in(flow, QUARANTINE, quarantine);
+    }
+
+    static <T extends FlowFileView> List<T> withFilename(List<T> flowFiles, String filename) {
         return flowFiles.stream()
                 .filter(flowFile -> filename.equals(flowFile.attribute("filename")))
                 .toList();
     }
 
-    /** A delta's cell FlowFiles after VerifyGeoMetadata, valid or invalid. */
-    private List<FlowGroup.Queued> verified(String filename) throws Exception {
-        List<FlowGroup.Queued> verified = new ArrayList<>(withFilename(flow.queued(valid), filename));
-        verified.addAll(withFilename(flow.queued(flow.connection(VERIFY, "invalid")), filename));
+    /** The quarantined FlowFiles VerifyGeoMetadata sent there (its reports carry {@code geo.consistent}). */
+    static List<Written> verifyReports(List<Written> quarantined) {
+        return quarantined.stream()
+                .filter(written -> written.attribute("geo.consistent") != null)
+                .toList();
+    }
+
+    /** A delta's cell FlowFiles after VerifyGeoMetadata: valid ones in their queue, invalid ones in the quarantine. */
+    private List<FlowFileView> verified(String filename) throws Exception {
+        List<FlowFileView> verified = new ArrayList<>(withFilename(flow.queued(valid), filename));
+        verified.addAll(withFilename(verifyReports(quarantined()), filename));
         return verified;
     }
 }

@@ -17,8 +17,8 @@ import java.util.stream.Stream;
  * runtime's lib directory, which {@code nifi.nar.library.directory} points at.
  *
  * <p>The configuration is the smallest one that runs: plain HTTP bound to 127.0.0.1 (so no login or authorizer is
- * needed), site-to-site over HTTP for feeding input ports, volatile provenance and status history, no flow archive,
- * no Python.
+ * needed), volatile provenance (searchable, for reading what a processor did with a FlowFile) and status history, no
+ * flow archive, no Python.
  */
 final class NiFiHome {
 
@@ -116,6 +116,7 @@ final class NiFiHome {
                 nifi.content.repository.archive.enabled=false
                 nifi.provenance.repository.implementation=org.apache.nifi.provenance.VolatileProvenanceRepository
                 nifi.provenance.repository.buffer.size=10000
+                nifi.provenance.repository.indexed.fields=EventType, FlowFileUUID, Filename, ProcessorID, Relationship
                 nifi.components.status.repository.implementation=org.apache.nifi.controller.status.history.VolatileComponentStatusRepository
                 nifi.components.status.repository.buffer.size=60
                 nifi.components.status.snapshot.frequency=1 min
@@ -169,6 +170,9 @@ final class NiFiHome {
                 <logger name="org.eclipse.jetty" level="WARN"/>
                 <logger name="org.springframework" level="WARN"/>
                 <logger name="org.opensaml" level="WARN"/>
+                <!-- A line per REST request otherwise; the tests poll. -->
+                <logger name="org.apache.nifi.web.security" level="WARN"/>
+                <logger name="org.apache.nifi.web.server.RequestLog" level="WARN"/>
                 <root level="INFO"><appender-ref ref="APP_FILE"/></root>
             </configuration>
             """;

@@ -7,20 +7,14 @@ public final class RunningNiFi implements AutoCloseable {
 
     private final NiFiProcess process;
     private final NiFiApi api;
-    private final SiteToSite siteToSite;
 
     RunningNiFi(NiFiProcess process) {
         this.process = process;
         this.api = new NiFiApi(process.api());
-        this.siteToSite = new SiteToSite(process.api());
     }
 
     NiFiApi api() {
         return api;
-    }
-
-    SiteToSite siteToSite() {
-        return siteToSite;
     }
 
     Path appLog() {
