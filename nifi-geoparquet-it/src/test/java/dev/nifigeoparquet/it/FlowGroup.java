@@ -314,6 +314,15 @@ final class FlowGroup {
     /** A FlowFile waiting in a queue: its attributes, and its content on request. */
     record Queued(String connectionId, String uuid, Map<String, String> attributes) implements FlowFileView {}
 
+    /** How many FlowFiles wait in the connection now. */
+    int queuedCount(String connectionId) throws IOException, InterruptedException {
+        return api.get("flow/connections/" + connectionId + "/status")
+                .path("connectionStatus")
+                .path("aggregateSnapshot")
+                .path("flowFilesQueued")
+                .asInt();
+    }
+
     /** What waits in the connection (NiFi lists at most the first 100), oldest first, with each FlowFile's attributes. */
     List<Queued> queued(String connectionId) throws IOException, InterruptedException {
         JsonNode listing = api.runAsync(

@@ -33,7 +33,9 @@ public final class NiFiExtension implements ParameterResolver {
         Path lib = Path.of(required("nifi.runtime.lib"));
         Path home = Path.of(required("nifi.home"));
         try {
-            return new RunningNiFi(NiFiProcess.start(home, lib));
+            NiFiProcess.stopLeftover(home);
+            NiFiHome nifiHome = NiFiHome.create(home, lib, NiFiProcess.freePort());
+            return new RunningNiFi(nifiHome, NiFiProcess.start(nifiHome));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -12,28 +12,48 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * A NiFi home directory for one run: {@code conf/} with the configuration NiFi's bootstrap and nifi-resources would
- * have provided (neither is among the artifacts the build can fetch), and empty repositories. The NARs and jars stay in the
- * runtime's lib directory, which {@code nifi.nar.library.directory} points at.
+ * A NiFi home directory: {@code conf/} with the configuration NiFi's bootstrap and nifi-resources would have provided
+ * (neither is among the artifacts the build can fetch), and the repositories NiFi keeps beside it. The NARs and jars stay
+ * in the runtime's lib directory, which {@code nifi.nar.library.directory} points at.
+ *
+ * <p>A home is written once, by {@link #create}; starting NiFi again on the same home (after a stop or a kill) keeps its
+ * flow, its FlowFile and content repositories and its local state, as a restarted installation does.
  *
  * <p>The configuration is the smallest one that runs: plain HTTP bound to 127.0.0.1 (so no login or authorizer is
- * needed), volatile provenance (searchable, for reading what a processor did with a FlowFile) and status history, no
- * flow archive, no Python.
+ * needed), site-to-site over HTTP, volatile provenance (searchable, for reading what a processor
+ * did with a FlowFile) and status history, no flow archive, no Python. Components that were running before a restart run
+ * again after it, as in a default NiFi.
  */
 final class NiFiHome {
+
+    /** The heap of a standalone NiFi, the one the flow tests share. */
+    static final String STANDALONE_HEAP = "1g";
 
     private final Path home;
     private final Path lib;
     private final int httpPort;
+    private final String maxHeap;
 
-    private NiFiHome(Path home, Path lib, int httpPort) {
+    private NiFiHome(Path home, Path lib, int httpPort, String maxHeap) {
         this.home = home;
         this.lib = lib;
         this.httpPort = httpPort;
+        this.maxHeap = maxHeap;
     }
 
-    /** Deletes whatever a previous run left at {@code home} and writes a fresh configuration there. */
+    /** Deletes whatever a previous run left at {@code home} and writes a fresh standalone configuration there. */
     static NiFiHome create(Path home, Path lib, int httpPort) throws IOException {
+        NiFiHome nifiHome = prepare(home, lib, httpPort, STANDALONE_HEAP);
+        nifiHome.write(newSensitivePropertiesKey());
+        return nifiHome;
+    }
+
+    /** A new key for {@code nifi.sensitive.props.key}: the flow is thrown away with the home, nothing must outlive it. */
+    static String newSensitivePropertiesKey() {
+        return HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+    }
+
+    private static NiFiHome prepare(Path home, Path lib, int httpPort, String maxHeap) throws IOException {
         if (!Files.isDirectory(lib)
                 || !Files.isRegularFile(
                         lib.resolve("nifi-runtime-" + System.getProperty("nifi.runtime.version") + ".jar"))) {
@@ -44,11 +64,13 @@ final class NiFiHome {
         Files.createDirectories(home.resolve("conf"));
         Files.createDirectories(home.resolve("logs"));
         Files.createDirectories(home.resolve("tmp"));
-        NiFiHome nifiHome = new NiFiHome(home, lib, httpPort);
-        Files.writeString(home.resolve("conf/nifi.properties"), nifiHome.properties());
+        return new NiFiHome(home, lib, httpPort, maxHeap);
+    }
+
+    private void write(String sensitivePropertiesKey) throws IOException {
+        Files.writeString(propertiesFile(), properties(sensitivePropertiesKey) + "nifi.cluster.is.node=false\n");
         Files.writeString(home.resolve("conf/state-management.xml"), STATE_MANAGEMENT);
         Files.writeString(home.resolve("conf/logback.xml"), LOGBACK);
-        return nifiHome;
     }
 
     Path directory() {
@@ -71,6 +93,11 @@ final class NiFiHome {
         return httpPort;
     }
 
+    /** The JVM's maximum heap, as {@code -Xmx} takes it: what conf/bootstrap.conf would set. */
+    String maxHeap() {
+        return maxHeap;
+    }
+
     /** The classpath the bootstrap would build: every jar directly in lib, then conf (for logback.xml). */
     String classPath() throws IOException {
         try (Stream<Path> files = Files.list(lib)) {
@@ -83,13 +110,11 @@ final class NiFiHome {
         }
     }
 
-    private String properties() {
-        // A new key each run: the flow is thrown away with the home, so nothing encrypted must outlive it.
-        String sensitiveKey = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+    private String properties(String sensitiveKey) {
         return """
                 nifi.flow.configuration.file=./conf/flow.json.gz
                 nifi.flow.configuration.archive.enabled=false
-                nifi.flowcontroller.autoResumeState=false
+                nifi.flowcontroller.autoResumeState=true
                 nifi.flowcontroller.graceful.shutdown.period=5 sec
                 nifi.flowservice.writedelay.interval=500 ms
                 nifi.administrative.yield.duration=5 sec
@@ -139,7 +164,6 @@ final class NiFiHome {
                 nifi.web.request.timeout=60 secs
                 nifi.sensitive.props.key=%s
                 nifi.sensitive.props.algorithm=NIFI_PBKDF2_AES_GCM_256
-                nifi.cluster.is.node=false
                 nifi.analytics.predict.enabled=false
                 nifi.diagnostics.on.shutdown.enabled=false
                 """.formatted(lib.toAbsolutePath(), httpPort, sensitiveKey);

@@ -1,13 +1,14 @@
 package dev.nifigeoparquet.it;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,14 +18,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * NiFi as a child process: {@code org.apache.nifi.NiFi} started directly, with the JVM options NiFi's bootstrap
- * would pass (the bootstrap is not among the artifacts the build can fetch), and stopped by its process id in every case: by
- * {@link #close()}, and by a shutdown hook should the test JVM end first. Its descendants are stopped with it.
+ * NiFi as a child process: {@code org.apache.nifi.NiFi} started directly on a {@link NiFiHome}, with the JVM options
+ * NiFi's bootstrap would pass (the bootstrap is not among the artifacts the build can fetch), and stopped by its process
+ * id in every case: by {@link #close()}, and by a shutdown hook should the test JVM end first. Its descendants are stopped
+ * with it.
+ *
+ * <p>{@link #kill()} ends it the way a crash or {@code kill -9} does, with no shutdown at all; a new process started on the
+ * same home afterwards ({@link #start(NiFiHome)}) recovers from what the killed one left in its repositories.
  */
 final class NiFiProcess implements AutoCloseable {
 
     /** How long NiFi may take to answer on its REST API; a cold start takes about 45 s on 2 cores. */
-    private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
+    static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
 
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
     private static final String APPLICATION_CLASS = "org.apache.nifi.NiFi";
@@ -36,19 +41,35 @@ final class NiFiProcess implements AutoCloseable {
     private final NiFiHome home;
     private final URI api;
     private final Thread shutdownHook;
+    /** Where this process's lines begin in the log, which a restart on the same home appends to. */
+    private final long logStart;
 
-    private NiFiProcess(Process process, NiFiHome home) {
+    private NiFiProcess(Process process, NiFiHome home, long logStart) {
         this.process = process;
         this.home = home;
-        this.api = URI.create("http://127.0.0.1:" + home.httpPort() + "/nifi-api/");
-        this.shutdownHook = new Thread(this::kill, "stop NiFi " + process.pid());
+        this.logStart = logStart;
+        this.api = apiOf(home);
+        this.shutdownHook = new Thread(this::stop, "stop NiFi " + process.pid());
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
-    /** Assembles a home at {@code homeDirectory} over the runtime in {@code lib}, starts NiFi and waits for its REST API. */
-    static NiFiProcess start(Path homeDirectory, Path lib) throws IOException, InterruptedException {
-        stopLeftover(homeDirectory);
-        NiFiHome home = NiFiHome.create(homeDirectory, lib, freePort());
+    /**
+     * Starts NiFi on an assembled home, keeping whatever an earlier process left in it, and waits for its REST API; stops
+     * it again if it does not come up.
+     */
+    static NiFiProcess start(NiFiHome home) throws IOException, InterruptedException {
+        NiFiProcess nifi = launch(home);
+        try {
+            nifi.awaitApi(STARTUP_TIMEOUT);
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            nifi.close();
+            throw e;
+        }
+        return nifi;
+    }
+
+    /** Starts NiFi on an assembled home without waiting for it, so that several can come up side by side. */
+    static NiFiProcess launch(NiFiHome home) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current()
                 .info()
@@ -56,7 +77,11 @@ final class NiFiProcess implements AutoCloseable {
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(List.of(
                 "-Xms256m",
-                "-Xmx1g",
+                "-Xmx" + home.maxHeap(),
+                // Up to three NiFi JVMs share 2 cores with the tests: the quick compiler only and a single-threaded
+                // collector halve a cluster node's start-up there; the tests' flows move little data.
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "--class-path",
                 home.classPath(),
                 "-Dnifi.properties.file.path=" + home.propertiesFile(),
@@ -74,20 +99,19 @@ final class NiFiProcess implements AutoCloseable {
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
         command.add(APPLICATION_CLASS);
+        long logStart = Files.exists(home.appLog()) ? Files.size(home.appLog()) : 0;
         Process process = new ProcessBuilder(command)
                 .directory(home.directory().toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(home.directory().resolve("logs/nifi-stdout.log").toFile())
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        home.directory().resolve("logs/nifi-stdout.log").toFile()))
                 .start();
-        Files.writeString(pidFile(homeDirectory), String.valueOf(process.pid()));
-        NiFiProcess nifi = new NiFiProcess(process, home);
-        try {
-            nifi.awaitApi();
-        } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            nifi.close();
-            throw e;
-        }
-        return nifi;
+        Files.writeString(pidFile(home.directory()), String.valueOf(process.pid()));
+        return new NiFiProcess(process, home, logStart);
+    }
+
+    static URI apiOf(NiFiHome home) {
+        return URI.create("http://127.0.0.1:" + home.httpPort() + "/nifi-api/");
     }
 
     URI api() {
@@ -98,18 +122,23 @@ final class NiFiProcess implements AutoCloseable {
         return process.pid();
     }
 
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
     Path appLog() {
         return home.appLog();
     }
 
-    private void awaitApi() throws IOException, InterruptedException {
+    /** Waits until NiFi answers {@code GET flow/about}; fails early when it exits or logs that it cannot start. */
+    void awaitApi(Duration timeout) throws IOException, InterruptedException {
         HttpClient client =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest about = HttpRequest.newBuilder(api.resolve("flow/about"))
                 .timeout(Duration.ofSeconds(5))
                 .GET()
                 .build();
-        Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
+        Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("NiFi exited with " + process.exitValue()
@@ -128,27 +157,53 @@ final class NiFiProcess implements AutoCloseable {
             }
             Thread.sleep(500);
         }
-        throw new IllegalStateException(
-                "NiFi's API did not answer within " + STARTUP_TIMEOUT + "; see " + home.appLog());
+        throw new IllegalStateException("NiFi's API did not answer within " + timeout + "; see " + home.appLog());
     }
 
+    /** The first line this process logged that says it will not come up, or null. */
     private String fatalLogLine() throws IOException {
         if (!Files.exists(home.appLog())) {
             return null;
         }
-        try (var lines = Files.lines(home.appLog())) {
-            return lines.filter(line -> FATAL_LOG_LINES.stream().anyMatch(line::contains))
-                    .findFirst()
-                    .orElse(null);
-        } catch (UncheckedIOException e) {
-            return null; // a line half written; look again next time
+        String log;
+        try (RandomAccessFile file = new RandomAccessFile(home.appLog().toFile(), "r")) {
+            long length = file.length();
+            if (length <= logStart) {
+                return null;
+            }
+            byte[] bytes = new byte[Math.toIntExact(length - logStart)];
+            file.seek(logStart);
+            file.readFully(bytes);
+            log = new String(bytes, StandardCharsets.UTF_8);
         }
+        return log.lines()
+                .filter(line -> FATAL_LOG_LINES.stream().anyMatch(line::contains))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * Kills NiFi at once, as {@code kill -9} would (SIGKILL on Linux): no shutdown, no flush, its repositories left as
+     * they are at that instant. Returns once the process is gone.
+     */
+    void kill() throws InterruptedException {
+        List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("NiFi " + process.pid() + " outlived SIGKILL for 30 s");
+        }
+        removeShutdownHook();
     }
 
     /** Stops NiFi: a graceful shutdown first, then by force, its descendants included. */
     @Override
     public void close() {
-        kill();
+        stop();
+        removeShutdownHook();
+    }
+
+    private void removeShutdownHook() {
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException shuttingDown) {
@@ -156,7 +211,10 @@ final class NiFiProcess implements AutoCloseable {
         }
     }
 
-    private void kill() {
+    private void stop() {
+        if (!process.isAlive()) {
+            return;
+        }
         List<ProcessHandle> descendants = process.descendants().toList();
         process.destroy();
         try {
@@ -174,7 +232,7 @@ final class NiFiProcess implements AutoCloseable {
      * Stops the NiFi a previous run left behind when its JVM was killed outright (no shutdown hook runs then): the
      * process whose id that run recorded, if it is still NiFi running in this home.
      */
-    private static void stopLeftover(Path homeDirectory) throws IOException {
+    static void stopLeftover(Path homeDirectory) throws IOException {
         Path pidFile = pidFile(homeDirectory);
         if (!Files.isRegularFile(pidFile)) {
             return;
@@ -193,11 +251,30 @@ final class NiFiProcess implements AutoCloseable {
         return homeDirectory.resolve("nifi.pid");
     }
 
-    private static int freePort() throws IOException {
-        // Free now; NiFi binds it a moment later. Should another process take it in between, NiFi's start fails and
-        // says so.
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /**
+     * A TCP port free on the loopback interface now. NiFi binds it a moment later; should another process take it in
+     * between, NiFi's start fails and says so.
+     */
+    static int freePort() throws IOException {
+        return freePorts(1).get(0);
+    }
+
+    /** {@code count} different TCP ports free on the loopback interface now (see {@link #freePort()}). */
+    static List<Integer> freePorts(int count) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                // Held open together, so that no port is handed out twice.
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                sockets.add(socket);
+                ports.add(socket.getLocalPort());
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : sockets) {
+                socket.close();
+            }
         }
     }
 }

@@ -1,14 +1,22 @@
 package dev.nifigeoparquet.it;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
-/** The NiFi of this test run, and the ways the tests talk to it. Closing it stops NiFi. */
+/**
+ * The standalone NiFi of this test run, and the ways the tests talk to it. Closing it stops NiFi.
+ *
+ * <p>{@link #kill()} and {@link #restart()} crash it and bring it back on the same home, flow, repositories and port, so
+ * that {@link #api()} keeps working across the restart.
+ */
 public final class RunningNiFi implements AutoCloseable {
 
-    private final NiFiProcess process;
+    private final NiFiHome home;
     private final NiFiApi api;
+    private volatile NiFiProcess process;
 
-    RunningNiFi(NiFiProcess process) {
+    RunningNiFi(NiFiHome home, NiFiProcess process) {
+        this.home = home;
         this.process = process;
         this.api = new NiFiApi(process.api());
     }
@@ -18,7 +26,29 @@ public final class RunningNiFi implements AutoCloseable {
     }
 
     Path appLog() {
-        return process.appLog();
+        return home.appLog();
+    }
+
+    Path home() {
+        return home.directory();
+    }
+
+    /** Whether NiFi's process is running (it is not between {@link #kill()} and {@link #restart()}). */
+    boolean isRunning() {
+        return process.isAlive();
+    }
+
+    /** Kills NiFi with SIGKILL, in the middle of whatever it is doing; see {@link NiFiProcess#kill()}. */
+    void kill() throws InterruptedException {
+        process.kill();
+    }
+
+    /** Starts NiFi again on the same home (stopping it first should it still run) and waits for its REST API. */
+    void restart() throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            process.close();
+        }
+        process = NiFiProcess.start(home);
     }
 
     @Override
