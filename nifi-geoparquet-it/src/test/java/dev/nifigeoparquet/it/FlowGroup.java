@@ -19,6 +19,10 @@ import java.util.Set;
  * REST API: set its parameters, verify and enable its controller services, start its processors. For the test it
  * also adds what the canvas would not need: output ports that hold what a relationship emits, so the queues in front of
  * them show what each relationship received.
+ *
+ * <p>It works the same on a standalone NiFi and through any node of a {@link NiFiCluster}: NiFi replicates every change
+ * to all nodes, queue listings span the nodes (each FlowFile names the node it waits on) and {@link #activityByNode}
+ * shows what a processor did on each node.
  */
 final class FlowGroup {
 
@@ -311,10 +315,19 @@ final class FlowGroup {
         }
     }
 
-    /** A FlowFile waiting in a queue: its attributes, and its content on request. */
-    record Queued(String connectionId, String uuid, Map<String, String> attributes) implements FlowFileView {}
+    /**
+     * A FlowFile waiting in a queue: its attributes, its content on request, and in a cluster the node it waits on
+     * ({@code clusterNodeId} and {@code clusterNodeAddress}, null on a standalone NiFi).
+     */
+    record Queued(
+            String connectionId,
+            String uuid,
+            Map<String, String> attributes,
+            String clusterNodeId,
+            String clusterNodeAddress)
+            implements FlowFileView {}
 
-    /** How many FlowFiles wait in the connection now. */
+    /** How many FlowFiles wait in the connection now, over all nodes of a cluster. */
     int queuedCount(String connectionId) throws IOException, InterruptedException {
         return api.get("flow/connections/" + connectionId + "/status")
                 .path("connectionStatus")
@@ -323,7 +336,10 @@ final class FlowGroup {
                 .asInt();
     }
 
-    /** What waits in the connection (NiFi lists at most the first 100), oldest first, with each FlowFile's attributes. */
+    /**
+     * What waits in the connection (NiFi lists at most the first 100, over all nodes of a cluster), oldest first, with
+     * each FlowFile's attributes.
+     */
     List<Queued> queued(String connectionId) throws IOException, InterruptedException {
         JsonNode listing = api.runAsync(
                 "flowfile-queues/" + connectionId + "/listing-requests",
@@ -332,21 +348,52 @@ final class FlowGroup {
         List<Queued> flowFiles = new ArrayList<>();
         for (JsonNode summary : listing.path("flowFileSummaries")) {
             String uuid = summary.path("uuid").asText();
-            JsonNode details = api.get("flowfile-queues/" + connectionId + "/flowfiles/" + uuid)
+            String nodeId = summary.path("clusterNodeId").asText(null);
+            JsonNode details = api.get("flowfile-queues/" + connectionId + "/flowfiles/" + uuid + onNode(nodeId))
                     .path("flowFile");
             Map<String, String> attributes = new LinkedHashMap<>();
             details.path("attributes")
                     .properties()
                     .forEach(entry ->
                             attributes.put(entry.getKey(), entry.getValue().asText(null)));
-            flowFiles.add(new Queued(connectionId, uuid, attributes));
+            flowFiles.add(new Queued(
+                    connectionId,
+                    uuid,
+                    attributes,
+                    nodeId,
+                    summary.path("clusterNodeAddress").asText(null)));
         }
         return flowFiles;
     }
 
     byte[] content(Queued flowFile) throws IOException, InterruptedException {
-        return api.getBytes(
-                "flowfile-queues/" + flowFile.connectionId() + "/flowfiles/" + flowFile.uuid() + "/content");
+        return api.getBytes("flowfile-queues/" + flowFile.connectionId() + "/flowfiles/" + flowFile.uuid() + "/content"
+                + onNode(flowFile.clusterNodeId()));
+    }
+
+    /** The query that sends a request about one FlowFile to the node holding it; none on a standalone NiFi. */
+    private static String onNode(String clusterNodeId) {
+        return clusterNodeId == null ? "" : "?clusterNodeId=" + NiFiApi.query(clusterNodeId);
+    }
+
+    /** What a processor did on one node of a cluster over the last five minutes (NiFi's status window). */
+    record NodeActivity(String clusterNodeId, String address, int flowFilesIn, int flowFilesOut, int tasks) {}
+
+    /** What the processor named {@code processorName} did on each node: where FlowFiles were processed. */
+    List<NodeActivity> activityByNode(String processorName) throws IOException, InterruptedException {
+        JsonNode status = api.get("flow/processors/" + processorId(processorName) + "/status?nodewise=true")
+                .path("processorStatus");
+        List<NodeActivity> nodes = new ArrayList<>();
+        for (JsonNode node : status.path("nodeSnapshots")) {
+            JsonNode snapshot = node.path("statusSnapshot");
+            nodes.add(new NodeActivity(
+                    node.path("nodeId").asText(),
+                    node.path("address").asText() + ":" + node.path("apiPort").asInt(),
+                    snapshot.path("flowFilesIn").asInt(),
+                    snapshot.path("flowFilesOut").asInt(),
+                    snapshot.path("taskCount").asInt()));
+        }
+        return nodes;
     }
 
     /** A bulletin: the component that raised it, its level and message. */

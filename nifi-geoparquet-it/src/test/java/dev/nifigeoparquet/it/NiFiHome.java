@@ -16,8 +16,9 @@ import java.util.stream.Stream;
  * (neither is among the artifacts the build can fetch), and the repositories NiFi keeps beside it. The NARs and jars stay
  * in the runtime's lib directory, which {@code nifi.nar.library.directory} points at.
  *
- * <p>A home is written once, by {@link #create}; starting NiFi again on the same home (after a stop or a kill) keeps its
- * flow, its FlowFile and content repositories and its local state, as a restarted installation does.
+ * <p>A home is written once, by {@link #create} for a standalone NiFi or {@link #createNode} for a node of a
+ * {@link NiFiCluster}; starting NiFi again on the same home (after a stop or a kill) keeps its flow, its FlowFile and
+ * content repositories and its local state, as a restarted installation does.
  *
  * <p>The configuration is the smallest one that runs: plain HTTP bound to 127.0.0.1 (so no login or authorizer is
  * needed), site-to-site over HTTP, volatile provenance (searchable, for reading what a processor
@@ -28,6 +29,20 @@ final class NiFiHome {
 
     /** The heap of a standalone NiFi, the one the flow tests share. */
     static final String STANDALONE_HEAP = "1g";
+
+    /** The heap of each node of a cluster: two of them and the test JVM share the machine. */
+    static final String NODE_HEAP = "768m";
+
+    /**
+     * What a node of a cluster adds to the configuration: its own ports for the cluster protocol, load balancing and raw
+     * site-to-site, and where the cluster's ZooKeeper is (leader election, and the cluster state provider).
+     */
+    record ClusterSettings(
+            int protocolPort,
+            int loadBalancePort,
+            int siteToSitePort,
+            String zooKeeperConnectString,
+            String zooKeeperRootNode) {}
 
     private final Path home;
     private final Path lib;
@@ -44,7 +59,19 @@ final class NiFiHome {
     /** Deletes whatever a previous run left at {@code home} and writes a fresh standalone configuration there. */
     static NiFiHome create(Path home, Path lib, int httpPort) throws IOException {
         NiFiHome nifiHome = prepare(home, lib, httpPort, STANDALONE_HEAP);
-        nifiHome.write(newSensitivePropertiesKey());
+        nifiHome.write(newSensitivePropertiesKey(), null);
+        return nifiHome;
+    }
+
+    /**
+     * Deletes whatever a previous run left at {@code home} and writes the configuration of one cluster node there. Every
+     * node of a cluster must be given the same {@code sensitivePropertiesKey}: the flow they share is encrypted with it.
+     */
+    static NiFiHome createNode(
+            Path home, Path lib, int httpPort, ClusterSettings cluster, String sensitivePropertiesKey)
+            throws IOException {
+        NiFiHome nifiHome = prepare(home, lib, httpPort, NODE_HEAP);
+        nifiHome.write(sensitivePropertiesKey, cluster);
         return nifiHome;
     }
 
@@ -67,9 +94,28 @@ final class NiFiHome {
         return new NiFiHome(home, lib, httpPort, maxHeap);
     }
 
-    private void write(String sensitivePropertiesKey) throws IOException {
-        Files.writeString(propertiesFile(), properties(sensitivePropertiesKey) + "nifi.cluster.is.node=false\n");
-        Files.writeString(home.resolve("conf/state-management.xml"), STATE_MANAGEMENT);
+    private void write(String sensitivePropertiesKey, ClusterSettings cluster) throws IOException {
+        String properties =
+                properties(sensitivePropertiesKey, cluster == null ? "" : String.valueOf(cluster.siteToSitePort()));
+        String stateManagement = STATE_MANAGEMENT_START;
+        if (cluster == null) {
+            properties += "nifi.cluster.is.node=false\n";
+        } else {
+            properties += clusterProperties(cluster);
+            // The cluster-wide state (ListFile's listing with Input Directory Location "Remote", for one) in ZooKeeper.
+            stateManagement += """
+                        <cluster-provider>
+                            <id>zk-provider</id>
+                            <class>org.apache.nifi.controller.state.providers.zookeeper.ZooKeeperStateProvider</class>
+                            <property name="Connect String">%s</property>
+                            <property name="Root Node">%s</property>
+                            <property name="Session Timeout">10 seconds</property>
+                            <property name="Access Control">Open</property>
+                        </cluster-provider>
+                    """.formatted(cluster.zooKeeperConnectString(), cluster.zooKeeperRootNode());
+        }
+        Files.writeString(propertiesFile(), properties);
+        Files.writeString(home.resolve("conf/state-management.xml"), stateManagement + "</stateManagement>\n");
         Files.writeString(home.resolve("conf/logback.xml"), LOGBACK);
     }
 
@@ -110,7 +156,7 @@ final class NiFiHome {
         }
     }
 
-    private String properties(String sensitiveKey) {
+    private String properties(String sensitiveKey, String siteToSitePort) {
         return """
                 nifi.flow.configuration.file=./conf/flow.json.gz
                 nifi.flow.configuration.archive.enabled=false
@@ -151,7 +197,7 @@ final class NiFiHome {
                 nifi.asset.manager.properties.directory=./assets
                 nifi.remote.input.host=127.0.0.1
                 nifi.remote.input.secure=false
-                nifi.remote.input.socket.port=
+                nifi.remote.input.socket.port=%s
                 nifi.remote.input.http.enabled=true
                 nifi.remote.input.http.transaction.ttl=30 sec
                 nifi.web.http.host=127.0.0.1
@@ -166,11 +212,51 @@ final class NiFiHome {
                 nifi.sensitive.props.algorithm=NIFI_PBKDF2_AES_GCM_256
                 nifi.analytics.predict.enabled=false
                 nifi.diagnostics.on.shutdown.enabled=false
-                """.formatted(lib.toAbsolutePath(), httpPort, sensitiveKey);
+                """.formatted(lib.toAbsolutePath(), siteToSitePort, httpPort, sensitiveKey);
         // nifi.python.command is left out on purpose: any value, even an empty one, turns the Python bridge on.
     }
 
-    private static final String STATE_MANAGEMENT = """
+    /**
+     * A node over plain TCP and HTTP, as NiFi's own clustered system tests run (nifi.cluster.protocol.is.secure=false):
+     * on loopback nothing needs TLS. Heartbeats every second, a node missing 8 of them is disconnected (so a killed node
+     * restarted on its home may rejoin within seconds); the flow is elected after 1 s, so the first node up sets the
+     * (empty) flow and the other inherits it.
+     */
+    private static String clusterProperties(ClusterSettings cluster) {
+        return """
+                nifi.cluster.is.node=true
+                nifi.cluster.protocol.is.secure=false
+                nifi.cluster.protocol.heartbeat.interval=1 sec
+                nifi.cluster.protocol.heartbeat.missable.max=8
+                nifi.cluster.node.address=127.0.0.1
+                nifi.cluster.node.protocol.port=%d
+                nifi.cluster.node.protocol.max.threads=20
+                nifi.cluster.node.event.history.size=25
+                nifi.cluster.node.connection.timeout=5 sec
+                nifi.cluster.node.read.timeout=30 sec
+                nifi.cluster.node.max.concurrent.requests=50
+                nifi.cluster.firewall.file=
+                nifi.cluster.flow.election.max.wait.time=1 sec
+                nifi.cluster.flow.election.max.candidates=
+                nifi.cluster.load.balance.host=127.0.0.1
+                nifi.cluster.load.balance.port=%d
+                nifi.cluster.load.balance.connections.per.node=1
+                nifi.cluster.load.balance.max.thread.count=4
+                nifi.cluster.load.balance.comms.timeout=30 sec
+                nifi.state.management.provider.cluster=zk-provider
+                nifi.zookeeper.connect.string=%s
+                nifi.zookeeper.connect.timeout=5 secs
+                nifi.zookeeper.session.timeout=5 secs
+                nifi.zookeeper.root.node=%s
+                nifi.zookeeper.auth.type=default
+                """.formatted(
+                        cluster.protocolPort(),
+                        cluster.loadBalancePort(),
+                        cluster.zooKeeperConnectString(),
+                        cluster.zooKeeperRootNode());
+    }
+
+    private static final String STATE_MANAGEMENT_START = """
             <stateManagement>
                 <local-provider>
                     <id>local-provider</id>
@@ -180,7 +266,6 @@ final class NiFiHome {
                     <property name="Partitions">4</property>
                     <property name="Checkpoint Interval">2 mins</property>
                 </local-provider>
-            </stateManagement>
             """;
 
     private static final String LOGBACK = """
@@ -194,6 +279,8 @@ final class NiFiHome {
                 <logger name="org.eclipse.jetty" level="WARN"/>
                 <logger name="org.springframework" level="WARN"/>
                 <logger name="org.opensaml" level="WARN"/>
+                <logger name="org.apache.zookeeper" level="WARN"/>
+                <logger name="org.apache.curator" level="WARN"/>
                 <!-- A line per REST request otherwise; the tests poll. -->
                 <logger name="org.apache.nifi.web.security" level="WARN"/>
                 <logger name="org.apache.nifi.web.server.RequestLog" level="WARN"/>
