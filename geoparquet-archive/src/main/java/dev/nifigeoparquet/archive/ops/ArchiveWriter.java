@@ -151,10 +151,13 @@ public final class ArchiveWriter {
         boolean keyed = archive.descriptor().hasKey();
         for (BatchPlan batch : remaining) {
             boolean independent = keyed || targets.add(batch.target());
+            // A key in two deltas of one batch is the batch's own: they are combined into one rewrite.
+            Set<FeatureKey> batchKeys = new HashSet<>();
             for (PartitionDelta delta : batch.deltas) {
-                for (FeatureKey key : delta.rowsByKey().keySet()) {
-                    independent &= keys.add(key);
-                }
+                batchKeys.addAll(delta.rowsByKey().keySet());
+            }
+            for (FeatureKey key : batchKeys) {
+                independent &= keys.add(key);
             }
             if (independent) {
                 together.add(batch);

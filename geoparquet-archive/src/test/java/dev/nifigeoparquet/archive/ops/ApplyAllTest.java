@@ -61,6 +61,36 @@ class ApplyAllTest {
     }
 
     @Test
+    void aBatchWhoseDeltasShareAKeyIsAppliedInOneTransactionTheLaterDeltaWinning() throws IOException {
+        // Two deltas of one cell writing the same key, queued together: a backlog a node catches up on.
+        Group row = base.initial.get(cells.get(0)).get(0);
+        Group other = base.initial.get(cells.get(0)).get(1);
+        PartitionDelta first = PartitionDelta.prepare(
+                base.archive,
+                cells.get(0),
+                WriteMode.UPSERT,
+                List.of(
+                        DeltaRow.upsert(ParcelArchive.edited(row, 101.0, BASE_TIME.plusSeconds(60))),
+                        DeltaRow.upsert(ParcelArchive.edited(other, 102.0, BASE_TIME.plusSeconds(60)))),
+                null);
+        PartitionDelta second = PartitionDelta.prepare(
+                base.archive,
+                cells.get(0),
+                WriteMode.UPSERT,
+                List.of(DeltaRow.upsert(ParcelArchive.edited(row, 201.0, BASE_TIME.plusSeconds(120)))),
+                null);
+
+        List<ArchiveWriter.BatchOutcome> outcomes =
+                new ArchiveWriter(base.archive).applyAll(List.of(List.of(first, second)));
+
+        OperationResult result = outcomes.get(0).orThrow();
+        assertEquals(1, result.commits().size(), "one rewrite of the partition: " + result.commits());
+        Map<String, Double> areas = base.readAreas();
+        assertEquals(201.0, areas.get(key(row)), "the later delta's row");
+        assertEquals(102.0, areas.get(key(other)));
+    }
+
+    @Test
     void aRunCommitsWhatItsPartitionsWouldOneByOneRewritingEachPartitionOnce() throws IOException {
         // Four targets: updates, a new key and a deletion in each; a key moving between two targets, and one moving
         // in from a fifth partition the run does not otherwise touch.
