@@ -1,7 +1,6 @@
 package dev.nifigeoparquet.archive.error;
 
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 
 /**
@@ -33,14 +32,17 @@ public enum FailureKind {
      */
     OPERATOR_ACTION;
 
-    /** The kind of a failure. Unknown failures are {@link #OPERATOR_ACTION}: never retried blindly. */
+    /**
+     * The kind of a failure: that of the first exception of its chain whose type has one (a plain wrapper, such as the
+     * {@code IOException} a Parquet writer wraps a storage failure in, takes its cause's kind). Unknown failures are
+     * {@link #OPERATOR_ACTION}: never retried blindly.
+     */
     public static FailureKind of(Throwable failure) {
-        return switch (failure) {
+        return switch (classified(failure)) {
             case ArchiveException known -> known.kind();
             case RejectedInputException rejected -> BAD_INPUT;
             case InterruptedIOException interrupted -> TRANSIENT;
-            case UncheckedIOException unchecked when unchecked.getCause() != null -> of(unchecked.getCause());
-            default -> OPERATOR_ACTION;
+            case null, default -> OPERATOR_ACTION;
         };
     }
 
@@ -52,17 +54,32 @@ public enum FailureKind {
         if (of(failure) != OPERATOR_ACTION) {
             return null;
         }
-        Throwable cause = failure instanceof UncheckedIOException unchecked && unchecked.getCause() != null
-                ? unchecked.getCause()
-                : failure;
-        return switch (cause) {
+        return switch (classified(failure)) {
             case ArchiveException known -> known.advice();
             case AccessDeniedException denied ->
                 "Give the user the process runs as read and write access to " + denied.getFile()
                         + " and the archive's directories (a read-only mount is refused the same way).";
-            default ->
+            case null, default ->
                 "This failure is of no known kind: read the stack trace in the log, fix its cause, then "
                         + "retry the FlowFiles from failure.";
         };
     }
+
+    /** The first exception of the chain whose type has a kind; null when none has. */
+    private static Throwable classified(Throwable failure) {
+        Throwable current = failure;
+        for (int depth = 0; current != null && depth < MAX_CAUSES; depth++) {
+            if (current instanceof ArchiveException
+                    || current instanceof RejectedInputException
+                    || current instanceof InterruptedIOException
+                    || current instanceof AccessDeniedException) {
+                return current;
+            }
+            current = current.getCause() == current ? null : current.getCause();
+        }
+        return null;
+    }
+
+    /** Causes followed at most: a chain is never that long, and a cycle must end. */
+    private static final int MAX_CAUSES = 32;
 }

@@ -3,7 +3,11 @@ package dev.nifigeoparquet.archive.verify;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.error.ArchiveException;
+import dev.nifigeoparquet.archive.error.CorruptDataException;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
+import dev.nifigeoparquet.archive.format.ArchiveFormatException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
@@ -18,6 +22,7 @@ import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -119,6 +124,25 @@ public final class ArchiveVerifier {
         return false;
     }
 
+    /**
+     * Lets a failure through when it is the storage's, not the archive's: one that is down, refuses access or holds an
+     * archived object says nothing about the archive, and reporting it as damage would be a false alarm. Damage (data
+     * or metadata that cannot be used as the commit log describes it) and failures of no known kind are the file's
+     * problem, reported.
+     */
+    private static void requireDamage(Exception failure) throws IOException {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof CorruptDataException || cause instanceof ArchiveFormatException) {
+                return;
+            }
+            if (cause instanceof ArchiveException
+                    || cause instanceof InterruptedIOException
+                    || cause instanceof AccessDeniedException) {
+                throw Workers.rethrowable(failure);
+            }
+        }
+    }
+
     private Pass verifyOnce(VerifyOptions options) throws IOException {
         Findings findings = new Findings();
         List<String> cells = options.wholeArchiveSelected()
@@ -130,6 +154,7 @@ public final class ArchiveVerifier {
             try {
                 states.put(cell, archive.partitionState(cell));
             } catch (IOException | RuntimeException e) {
+                requireDamage(e);
                 findings.problem(new Problem(
                         ArchiveLayout.logDirectory(cell),
                         ProblemKind.CORRUPT_LOG,
@@ -364,7 +389,7 @@ public final class ArchiveVerifier {
      * Checks a file's footer and reads every row, hashing keys and, when asked, keying rows again; returns rows read,
      * or null when unreadable.
      */
-    private Long scan(ReadableFile file, KeyScan keys, PlacementScan placement, Findings findings) {
+    private Long scan(ReadableFile file, KeyScan keys, PlacementScan placement, Findings findings) throws IOException {
         try (GeoParquetFileReader reader = LiveFiles.openAsIs(storage, file.state, file.entry)) {
             footerCheck.check(file.path, reader.footer(), predatesAdoption(file.entry), findings);
             FeatureKey.Extractor extractor = keys == null ? null : keyExtractor(reader);
@@ -402,6 +427,7 @@ public final class ArchiveVerifier {
                     null));
             return null;
         } catch (IOException | RuntimeException e) {
+            requireDamage(e);
             String reason = e instanceof UncheckedIOException unchecked
                     ? unchecked.getCause().getMessage()
                     : e.getMessage();
@@ -425,7 +451,8 @@ public final class ArchiveVerifier {
     }
 
     /** Second pass: exact keys, only for rows whose hash was seen more than once. */
-    private void findDuplicates(List<ReadableFile> files, LongHashSet colliding, int maxReported, Findings findings) {
+    private void findDuplicates(List<ReadableFile> files, LongHashSet colliding, int maxReported, Findings findings)
+            throws IOException {
         Map<FeatureKey, String> firstSeen = new HashMap<>();
         long duplicates = 0;
         for (ReadableFile file : files) {
@@ -453,6 +480,7 @@ public final class ArchiveVerifier {
                     }
                 }
             } catch (IOException | RuntimeException e) {
+                requireDamage(e);
                 findings.problem(new Problem(
                         file.path,
                         ProblemKind.CORRUPT_FILE,
