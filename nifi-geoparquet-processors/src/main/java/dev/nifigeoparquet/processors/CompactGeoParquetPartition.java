@@ -29,6 +29,7 @@ import org.apache.nifi.annotation.documentation.CapabilityDescription;
 import org.apache.nifi.annotation.documentation.SeeAlso;
 import org.apache.nifi.annotation.documentation.Tags;
 import org.apache.nifi.annotation.documentation.UseCase;
+import org.apache.nifi.annotation.lifecycle.OnScheduled;
 import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.components.DescribedValue;
@@ -136,9 +137,11 @@ import org.apache.nifi.processor.util.StandardValidators;
         description = "Compact a whole archive once a night.",
         keywords = {"sweep", "schedule", "nightly", "maintenance", "cron"},
         configuration = """
-                Add the processor with no incoming connection, select the archive's GeoParquet Archive Service, and schedule it \
-                with CRON driven scheduling, for example 0 0 3 * * ? for 03:00. In a cluster, set Execution to "Primary node": \
-                two nodes sweeping the same archive would only compete for the same commits.
+                Add the processor with no incoming connection and select the archive's GeoParquet Archive Service. It sweeps \
+                the archive at most once per "Sweep Interval" (1 day by default), whatever its own schedule: a run before the \
+                sweep is due reads nothing. For a fixed hour, schedule it with CRON driven scheduling, for example \
+                0 0 3 * * ? for 03:00, and set "Sweep Interval" to 20 hours. In a cluster, set Execution to "Primary node"; \
+                the archive's sweep lease also keeps any second node or task from sweeping at the same time.
                 Set "Minimum File Age" when the storage charges for deleting young objects, for example 7 days.
                 Each compacted partition becomes a FlowFile on "success" with its result as JSON; a partition that could not be \
                 compacted becomes a FlowFile on "failure".
@@ -248,8 +251,20 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             .defaultValue(RowOrderChoice.INPUT)
             .build();
 
+    public static final PropertyDescriptor SWEEP_INTERVAL = SweepSchedule.SWEEP_INTERVAL;
+
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
-            ARCHIVE_SERVICE, PARTITIONS, MIN_FILES, TARGET_FILE_SIZE, SMALL_FILE_FRACTION, MIN_FILE_AGE, ROW_ORDER);
+            ARCHIVE_SERVICE,
+            PARTITIONS,
+            MIN_FILES,
+            TARGET_FILE_SIZE,
+            SMALL_FILE_FRACTION,
+            MIN_FILE_AGE,
+            ROW_ORDER,
+            SWEEP_INTERVAL);
+
+    /** The lease a compaction sweep holds (docs/archive-format.md, section 5.12). */
+    static final String SWEEP_LEASE = "sweep-compaction";
 
     public static final Relationship REL_SUCCESS = new Relationship.Builder()
             .name("success")
@@ -261,15 +276,21 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
     public static final Relationship REL_FAILURE = new Relationship.Builder()
             .name("failure")
             .description(
-                    "FlowFiles naming a partition that is not a cell of the archive, or whose compaction failed for good (for"
-                            + " example a corrupt data file); on a sweep, one FlowFile per partition that failed. The archive is unchanged")
+                    "FlowFiles naming a partition that is not a cell of the archive, and those whose compaction needs an"
+                            + " operator (a corrupt data file, permission denied, an archived S3 object, a full disk: an error"
+                            + " bulletin says what to do, and the processor yields); on a sweep, one FlowFile per partition that"
+                            + " failed. The archive is unchanged")
             .build();
 
     public static final Relationship REL_RETRY = new Relationship.Builder()
             .name("retry")
             .description(
-                    "Incoming FlowFiles whose compaction met a commit conflict or a transient I/O error, penalised")
+                    "Incoming FlowFiles whose compaction met a transient failure (another writer committed first, the"
+                            + " storage throttled, timed out or was unreachable), penalised; the processor yields. Configure"
+                            + " retries on this relationship and connect it to where failures go")
             .build();
+
+    private final SweepSchedule sweeps = new SweepSchedule(SWEEP_LEASE);
 
     private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_SUCCESS, REL_FAILURE, REL_RETRY);
 
@@ -368,6 +389,11 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
         return results;
     }
 
+    @OnScheduled
+    public void onScheduled() {
+        sweeps.reset();
+    }
+
     @Override
     public void onTrigger(ProcessContext context, ProcessSession session) {
         GeoParquetArchive archive = ProcessorSupport.archive(context, ARCHIVE_SERVICE);
@@ -395,8 +421,7 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
                     session,
                     flowFile,
                     REL_FAILURE,
-                    "Partitions '" + named + "' do not name cells of the archive: " + e.getMessage(),
-                    e);
+                    "Partitions '" + named + "' do not name cells of the archive: " + e.getMessage());
             return;
         }
         List<PartitionCompaction> results = new ArrayList<>();
@@ -406,13 +431,15 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
                 results.add(compactor.compact(cell));
             }
         } catch (IOException | RuntimeException e) {
-            boolean retry = ProcessorSupport.isTransient(e);
-            route(
-                    session,
-                    retry ? session.penalize(flowFile) : flowFile,
-                    retry ? REL_RETRY : REL_FAILURE,
-                    "Compacting partitions " + cells + " failed: " + ProcessorSupport.describe(e),
-                    e);
+            ProcessorSupport.Failure failure =
+                    ProcessorSupport.Failure.of("Compacting partitions " + cells + " failed", e);
+            Relationship to = failure.retried() ? REL_RETRY : REL_FAILURE;
+            failure.log(getLogger(), flowFile, to.getName(), e);
+            FlowFile failed = session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, failure.reason());
+            session.transfer(failure.retried() ? session.penalize(failed) : failed, to);
+            if (failure.yields()) {
+                context.yield();
+            }
             return;
         }
         FlowFile done = session.putAllAttributes(flowFile, attributesOf(results));
@@ -432,16 +459,29 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
         session.transfer(done, REL_SUCCESS);
     }
 
-    /** Plans the whole archive and compacts the partitions that qualify; one FlowFile per compacted or failed partition. */
+    /**
+     * When the sweep is due ({@link SweepSchedule}), plans the whole archive and compacts the partitions that qualify;
+     * one FlowFile per compacted or failed partition.
+     */
     private void sweep(ProcessContext context, ProcessSession session, GeoParquetArchive archive) {
-        SweepResult sweep;
+        SweepResult[] swept = new SweepResult[1];
         try {
-            sweep = new Compactor(archive, optionsOf(context)).sweep();
+            if (!sweeps.runIfDue(
+                    context,
+                    archive,
+                    getLogger(),
+                    () -> swept[0] = new Compactor(archive, optionsOf(context)).sweep())) {
+                context.yield();
+                return;
+            }
         } catch (IOException | RuntimeException e) {
-            getLogger().error("Cannot sweep {} for compaction", archive, e);
+            ProcessorSupport.Failure failure =
+                    ProcessorSupport.Failure.of("Cannot sweep " + archive + " for compaction", e);
+            failure.log(getLogger(), archive, "no relationship (the sweep is due again at once)", e);
             context.yield();
             return;
         }
+        SweepResult sweep = swept[0];
         for (PartitionCompaction result : sweep.partitions()) {
             if (!result.compacted() && !result.failed()) {
                 continue;
@@ -511,9 +551,8 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
         return attributes;
     }
 
-    private void route(
-            ProcessSession session, FlowFile flowFile, Relationship relationship, String message, Throwable cause) {
-        getLogger().error("{}: {}; routing to {}", flowFile, message, relationship.getName(), cause);
+    private void route(ProcessSession session, FlowFile flowFile, Relationship relationship, String message) {
+        getLogger().error("{}: {}; routing to {}", flowFile, message, relationship.getName());
         session.transfer(session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), relationship);
     }
 }

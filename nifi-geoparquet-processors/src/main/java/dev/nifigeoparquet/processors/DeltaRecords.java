@@ -8,6 +8,7 @@ import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.processors.geoparquet.GeometryColumns;
 import dev.nifigeoparquet.processors.record.RecordConversionOptions;
 import dev.nifigeoparquet.processors.record.RecordToGroupConverter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,8 +25,9 @@ import org.apache.parquet.schema.Type;
  * Turns the NiFi records of one delta FlowFile into engine delta rows in the archive's exact schema. Values are
  * converted exactly by {@link RecordToGroupConverter} (a value the column cannot hold fails, naming the record and
  * field); geometry columns accept WKB bytes, hexadecimal WKB or WKT and are stored in the column's own encoding. A
- * record marked for deletion, and every record in Delete mode, needs only the key columns. Not thread-safe: one
- * instance per task.
+ * record marked for deletion, and every record in Delete mode, needs only the key columns; its version column is kept
+ * when it has one, since a deletion with a delta sequence is ordered by it (docs/archive-format.md, section 6.4). Not
+ * thread-safe: one instance per task.
  */
 final class DeltaRecords {
 
@@ -35,14 +37,21 @@ final class DeltaRecords {
     private final MessageType archiveSchema;
     private final RecordToGroupConverter rows;
     private final RecordToGroupConverter keys;
-    private final List<String> keyColumns;
+    /** What a deletion keeps: the key columns, and the version column when the archive has one. */
+    private final List<String> deletionColumns;
 
     DeltaRecords(GeoParquetArchive archive, WriteMode mode, String deleteMarker, SchemaHandling handling) {
         this.archive = archive;
         this.mode = mode;
         this.deleteMarker = deleteMarker;
         this.archiveSchema = archive.schema();
-        this.keyColumns = archive.descriptor().keyColumns();
+        List<String> keyColumns = archive.descriptor().keyColumns();
+        List<String> deletion = new ArrayList<>(keyColumns);
+        String version = archive.descriptor().versionColumn();
+        if (version != null && !deletion.contains(version)) {
+            deletion.add(version);
+        }
+        this.deletionColumns = List.copyOf(deletion);
         this.rows = new RecordToGroupConverter(
                 archiveSchema,
                 new RecordConversionOptions(handling, false),
@@ -51,7 +60,7 @@ final class DeltaRecords {
             this.keys = null;
         } else {
             List<Type> keyTypes =
-                    keyColumns.stream().map(archiveSchema::getType).toList();
+                    deletionColumns.stream().map(archiveSchema::getType).toList();
             this.keys = new RecordToGroupConverter(
                     new MessageType(archiveSchema.getName(), keyTypes),
                     new RecordConversionOptions(SchemaHandling.FILL_MISSING_NULLABLE, true));
@@ -112,11 +121,11 @@ final class DeltaRecords {
         };
     }
 
-    /** The key columns copied into a row of the archive's schema; other columns stay null. */
+    /** The deletion's columns copied into a row of the archive's schema; other columns stay null. */
     private Group keyRow(Group keyGroup) {
         Group row = new SimpleGroup(archiveSchema);
-        for (int i = 0; i < keyColumns.size(); i++) {
-            int target = archiveSchema.getFieldIndex(keyColumns.get(i));
+        for (int i = 0; i < deletionColumns.size(); i++) {
+            int target = archiveSchema.getFieldIndex(deletionColumns.get(i));
             for (int r = 0; r < keyGroup.getFieldRepetitionCount(i); r++) {
                 Type type = archiveSchema.getType(target);
                 if (!type.isPrimitive()) {

@@ -2,12 +2,10 @@ package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.error.ArchiveException;
-import dev.nifigeoparquet.archive.error.CorruptDataException;
+import dev.nifigeoparquet.archive.error.FailureKind;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -17,6 +15,7 @@ import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.expression.ExpressionLanguageScope;
+import org.apache.nifi.logging.ComponentLog;
 import org.apache.nifi.processor.util.StandardValidators;
 
 /**
@@ -107,22 +106,58 @@ final class ProcessorSupport {
     }
 
     /**
-     * Whether an engine failure is worth retrying, by its type ({@link ArchiveException} says what each means). The
-     * archive is unchanged by a failed operation either way (the commit protocol commits all or nothing); the question
-     * is only whether the same input may succeed later. True for what goes away by itself: a commit lost to another
-     * writer, a partition busy with another writer's transaction, a publish the next writer completes, a failure of the
-     * storage. False for what does not: input the archive refuses, corrupt data in the archive, and anything else (a
-     * value that cannot be stored, a fault of the code).
+     * An engine failure as a processor answers it, by its {@link FailureKind} (the engine's one classification): a
+     * {@linkplain FailureKind#TRANSIENT transient} one is retried later and the processor yields; {@linkplain
+     * FailureKind#BAD_INPUT bad input} goes to failure; one that needs an {@linkplain FailureKind#OPERATOR_ACTION
+     * operator} goes to failure with what to do, and the processor yields so that it does not spin on the next
+     * FlowFiles meanwhile. The archive is unchanged by a failed operation in every case (the commit protocol commits all
+     * or nothing).
+     *
+     * @param kind   the failure's kind
+     * @param reason what failed and why, with the operator's advice for {@link FailureKind#OPERATOR_ACTION}: the
+     *               {@value GeoParquetAttributes#ERROR_MESSAGE} attribute and the bulletin
      */
-    static boolean isTransient(Throwable failure) {
-        return switch (failure) {
-            case RejectedInputException rejected -> false;
-            case CorruptDataException corrupt -> false;
-            case ArchiveException conflictOrUnpublished -> true;
-            case UncheckedIOException unchecked -> isTransient(unchecked.getCause());
-            case IOException storage -> true;
-            default -> false;
-        };
+    record Failure(FailureKind kind, String reason) {
+
+        /** The failure of {@code what} ("Partition 85... was not changed") because of {@code cause}. */
+        static Failure of(String what, Throwable cause) {
+            return of(FailureKind.of(cause), what, cause);
+        }
+
+        /** The failure of {@code what}, of a kind the caller knows (input it could not read is bad input). */
+        static Failure of(FailureKind kind, String what, Throwable cause) {
+            String advice = kind == FailureKind.OPERATOR_ACTION ? FailureKind.adviceFor(cause) : null;
+            return new Failure(kind, what + ": " + describe(cause) + (advice == null ? "" : ". " + advice));
+        }
+
+        /** Whether the FlowFile goes to retry rather than failure. */
+        boolean retried() {
+            return kind == FailureKind.TRANSIENT;
+        }
+
+        /** Whether the processor backs off: the storage or the archive, not the FlowFile, is the trouble. */
+        boolean yields() {
+            return kind != FailureKind.BAD_INPUT;
+        }
+
+        /**
+         * Logs the failure once, as a bulletin at the level its kind deserves: a warning without stack trace for a
+         * transient one (it is retried, nobody needs to act), an error for the others, with the stack trace only for an
+         * operator's failure of no known type.
+         */
+        void log(ComponentLog log, Object subject, String routedTo, Throwable cause) {
+            switch (kind) {
+                case TRANSIENT -> log.warn("{}: {}; routing to {}", subject, reason, routedTo);
+                case BAD_INPUT -> log.error("{}: {}; routing to {}", subject, reason, routedTo);
+                case OPERATOR_ACTION -> {
+                    if (cause instanceof ArchiveException) {
+                        log.error("{}: {}; routing to {}", subject, reason, routedTo);
+                    } else {
+                        log.error("{}: {}; routing to {}", subject, reason, routedTo, cause);
+                    }
+                }
+            }
+        }
     }
 
     /** The message to show an operator: the exception's, or its type when it has none. */

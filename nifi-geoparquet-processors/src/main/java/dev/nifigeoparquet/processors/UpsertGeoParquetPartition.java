@@ -2,6 +2,8 @@ package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.error.FailureKind;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
@@ -50,6 +52,7 @@ import org.apache.nifi.components.RequiredPermission;
 import org.apache.nifi.components.ValidationContext;
 import org.apache.nifi.components.ValidationResult;
 import org.apache.nifi.context.PropertyContext;
+import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.flowfile.FlowFile;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
 import org.apache.nifi.logging.ComponentLog;
@@ -368,6 +371,24 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             .dependsOn(WRITE_MODE, Mode.UPSERT)
             .build();
 
+    public static final PropertyDescriptor DELTA_SEQUENCE = new PropertyDescriptor.Builder()
+            .name("Delta Sequence")
+            .description(
+                    "Where each FlowFile's delta stands among the deltas that write the same keys: an integer of 0 or more,"
+                            + " larger for later deltas, usually from the delta file, for example its date in its name"
+                            + " (${filename:replaceAll('^\\D*(\\d{8}).*$', '$1')} for nightly-20261201.parquet) or its"
+                            + " modification time (${file.lastModifiedTime:toDate(\"yyyy-MM-dd'T'HH:mm:ssZ\"):toNumber()}). A key's"
+                            + " row is written only when it is not older than what the archive holds: the Version Column's value"
+                            + " first, then the sequence; a deletion leaves its sequence behind. So a backlog of deltas delivered"
+                            + " late, twice, or at once on several nodes leaves the archive that applying them in order leaves."
+                            + " Empty: the delta is applied as it comes, whatever was written before. A value that is not such an"
+                            + " integer fails the FlowFile.")
+            .required(false)
+            .expressionLanguageSupported(ExpressionLanguageScope.FLOWFILE_ATTRIBUTES)
+            .addValidator(StandardValidators.createLongValidator(0, Long.MAX_VALUE, true))
+            .dependsOn(WRITE_MODE, Mode.UPSERT, Mode.DELETE, Mode.APPEND)
+            .build();
+
     public static final PropertyDescriptor MISSING_FIELDS = new PropertyDescriptor.Builder()
             .name("Schema Handling")
             .description(
@@ -395,6 +416,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             CELL_ATTRIBUTE,
             DELETE_MARKER,
             VERSION_COLUMN,
+            DELTA_SEQUENCE,
             MISSING_FIELDS,
             BATCH_SIZE);
 
@@ -407,15 +429,20 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     public static final Relationship REL_FAILURE = new Relationship.Builder()
             .name("failure")
             .description(
-                    "Deltas that cannot be applied as they are: a bad cell attribute, a record outside the cell, a value the"
-                            + " archive cannot hold, a corrupt data file in the partition. The archive is unchanged; error.message says why")
+                    "Deltas that cannot be applied as they are (a bad cell attribute, a record outside the cell, a value the"
+                            + " archive cannot hold, a Delta Sequence that is not an integer), and deltas the archive cannot take"
+                            + " until an operator acts (permission denied, an archived S3 object, damaged or newer-format"
+                            + " metadata, a damaged data file, a full disk: an error bulletin says what to do, and the processor"
+                            + " yields). The archive is unchanged; error.message says why")
             .build();
 
     public static final Relationship REL_RETRY = new Relationship.Builder()
             .name("retry")
             .description(
-                    "Deltas that met a commit conflict or a transient I/O error; the archive is unchanged and the FlowFile is"
-                            + " penalised, so routing it back here applies it later")
+                    "Deltas that met a transient failure: another writer committed first, the storage throttled, timed out"
+                            + " or was unreachable. The archive is unchanged, the FlowFile is penalised and the processor yields;"
+                            + " configure retries on this relationship (Retry, with a count and backoff) and connect it to where"
+                            + " failures go, so that a FlowFile still failing after the retries reaches an operator")
             .build();
 
     private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_SUCCESS, REL_FAILURE, REL_RETRY);
@@ -583,7 +610,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         List<ReadDelta> read = new ArrayList<>();
         for (Map.Entry<String, List<FlowFile>> group : byCell.entrySet()) {
             for (FlowFile flowFile : group.getValue()) {
-                ReadDelta delta = read(session, readers, records, current, group.getKey(), flowFile);
+                ReadDelta delta = read(context, session, readers, records, current, group.getKey(), flowFile);
                 if (delta != null) {
                     read.add(delta);
                 }
@@ -595,7 +622,11 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                     archive,
                     read.stream()
                             .map(delta -> new PartitionDelta.Request(
-                                    delta.cell(), current.mode().writeMode(), delta.rows(), delta.operationId()))
+                                    delta.cell(),
+                                    current.mode().writeMode(),
+                                    delta.rows(),
+                                    delta.operationId(),
+                                    delta.sequence()))
                             .toList());
         } catch (InterruptedIOException e) {
             throw new ProcessException("Interrupted while the deltas were validated; nothing was written", e);
@@ -606,8 +637,12 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         }
         List<ArchiveWriter.BatchOutcome> outcomes = new ArchiveWriter(archive)
                 .applyAll(batches.stream().map(CellBatch::deltas).toList());
+        boolean yield = false;
         for (int i = 0; i < batches.size(); i++) {
-            route(session, archive, batches.get(i), outcomes.get(i));
+            yield |= route(session, archive, batches.get(i), outcomes.get(i));
+        }
+        if (yield) {
+            context.yield();
         }
     }
 
@@ -618,11 +653,15 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     private record CellBatch(
             String cell, List<FlowFile> flowFiles, List<FlowFile> repeated, List<PartitionDelta> deltas) {}
 
-    /** A FlowFile's delta, read on the task's thread, with the id its commit will remember. */
-    private record ReadDelta(String cell, FlowFile flowFile, String operationId, List<DeltaRow> rows) {}
+    /** A FlowFile's delta, read on the task's thread, with the id its commit will remember and its sequence. */
+    private record ReadDelta(String cell, FlowFile flowFile, String operationId, List<DeltaRow> rows, Long sequence) {}
 
-    /** Reads one FlowFile of a partition; null, with the FlowFile sent to failure, when it cannot be read. */
+    /**
+     * Reads one FlowFile of a partition; null, with the FlowFile sent to failure, when it cannot be read: content that
+     * is not a delta of this archive is bad input.
+     */
     private ReadDelta read(
+            ProcessContext context,
             ProcessSession session,
             RecordReaderFactory readers,
             DeltaRecords records,
@@ -630,14 +669,43 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             String cell,
             FlowFile flowFile) {
         try {
+            Long sequence = sequenceOf(context, flowFile, current);
             Delta read = read(session, flowFile, readers, records);
             String operationId = operationId(
                     current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID), read.contentSha256());
-            return new ReadDelta(cell, flowFile, operationId, read.rows());
+            return new ReadDelta(cell, flowFile, operationId, read.rows(), sequence);
         } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
-            failUnapplied(session, cell, flowFile, e);
+            failUnapplied(
+                    session, cell, flowFile, ProcessorSupport.Failure.of(FailureKind.BAD_INPUT, unapplied(cell), e));
             return null;
         }
+    }
+
+    /** The FlowFile's Delta Sequence; null when the property is empty for it (or the mode takes none). */
+    private static Long sequenceOf(ProcessContext context, FlowFile flowFile, Settings current) {
+        if (current.mode() == Mode.REPLACE) {
+            return null;
+        }
+        String value = context.getProperty(DELTA_SEQUENCE)
+                .evaluateAttributeExpressions(flowFile)
+                .getValue();
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            long sequence = Long.parseLong(value.strip());
+            if (sequence >= 0) {
+                return sequence;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new RejectedInputException(
+                "Delta Sequence evaluated to '" + value + "' for this FlowFile, which is not an integer of 0 or more");
+    }
+
+    private static String unapplied(String cell) {
+        return "Delta for partition " + cell + " cannot be applied";
     }
 
     /**
@@ -656,7 +724,11 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 batch.repeated().add(delta.flowFile()); // the same delta twice in one batch: applied once
             } else if (prepared.get(i).failed()) {
                 failUnapplied(
-                        session, delta.cell(), delta.flowFile(), prepared.get(i).failure());
+                        session,
+                        delta.cell(),
+                        delta.flowFile(),
+                        ProcessorSupport.Failure.of(
+                                unapplied(delta.cell()), prepared.get(i).failure()));
             } else {
                 if (batch == null) {
                     batch = new CellBatch(delta.cell(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
@@ -670,16 +742,21 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         return new ArrayList<>(byCell.values());
     }
 
-    private void failUnapplied(ProcessSession session, String cell, FlowFile flowFile, Exception e) {
-        fail(
-                session,
-                flowFile,
-                "Delta for partition " + cell + " cannot be applied: " + ProcessorSupport.describe(e),
-                e);
+    /** Sends a FlowFile that was not applied to failure, or, for a transient failure, to retry. */
+    private void failUnapplied(
+            ProcessSession session, String cell, FlowFile flowFile, ProcessorSupport.Failure failure) {
+        Relationship to = failure.retried() ? REL_RETRY : REL_FAILURE;
+        failure.log(getLogger(), flowFile, to.getName(), null);
+        FlowFile failed = session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, failure.reason());
+        session.transfer(failure.retried() ? session.penalize(failed) : failed, to);
     }
 
-    /** Sends a cell's FlowFiles where their batch's outcome says: success with its counts, retry, or failure. */
-    private void route(
+    /**
+     * Sends a cell's FlowFiles where their batch's outcome says: success with its counts, retry, or failure.
+     *
+     * @return whether the processor should yield: the batch failed for a reason the FlowFiles are not the cause of
+     */
+    private boolean route(
             ProcessSession session,
             GeoParquetArchive archive,
             CellBatch cellBatch,
@@ -689,28 +766,16 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         List<FlowFile> repeated = cellBatch.repeated();
         if (outcome.failure() != null) {
             Exception e = outcome.failure();
+            ProcessorSupport.Failure failure = ProcessorSupport.Failure.of("Partition " + cell + " was not changed", e);
+            Relationship to = failure.retried() ? REL_RETRY : REL_FAILURE;
             List<FlowFile> all = new ArrayList<>(batch);
             all.addAll(repeated);
+            failure.log(getLogger(), all.size() == 1 ? all.get(0) : all.size() + " FlowFiles", to.getName(), e);
             for (FlowFile flowFile : all) {
-                if (ProcessorSupport.isTransient(e)) {
-                    getLogger()
-                            .warn(
-                                    "{}: applying the deltas to partition {} met a transient failure; routing to retry",
-                                    flowFile,
-                                    cell,
-                                    e);
-                    FlowFile retried = session.putAttribute(
-                            flowFile, GeoParquetAttributes.ERROR_MESSAGE, ProcessorSupport.describe(e));
-                    session.transfer(session.penalize(retried), REL_RETRY);
-                } else {
-                    fail(
-                            session,
-                            flowFile,
-                            "Partition " + cell + " was not changed: " + ProcessorSupport.describe(e),
-                            e);
-                }
+                FlowFile failed = session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, failure.reason());
+                session.transfer(failure.retried() ? session.penalize(failed) : failed, to);
             }
-            return;
+            return failure.yields();
         }
         OperationResult result = outcome.result();
         Map<String, String> cost = StorageCostAttributes.of(GeoParquetAttributes.UPSERT_STORAGE, outcome.cost());
@@ -748,6 +813,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         session.adjustCounter(
                 result.replay() ? "Deltas Replayed" : "Deltas Committed", result.replay() ? 0 : batch.size(), false);
         session.adjustCounter("Partition Rewrites", result.replay() ? 0 : 1, false);
+        return false;
     }
 
     private void fail(ProcessSession session, FlowFile flowFile, String message, Throwable cause) {

@@ -3,7 +3,6 @@ package dev.nifigeoparquet.processors;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.CommittedOperation;
@@ -30,6 +29,7 @@ import org.apache.nifi.annotation.documentation.CapabilityDescription;
 import org.apache.nifi.annotation.documentation.SeeAlso;
 import org.apache.nifi.annotation.documentation.Tags;
 import org.apache.nifi.annotation.documentation.UseCase;
+import org.apache.nifi.annotation.lifecycle.OnScheduled;
 import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
 import org.apache.nifi.components.PropertyDescriptor;
@@ -199,8 +199,15 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
             })
             .build();
 
+    public static final PropertyDescriptor SWEEP_INTERVAL = SweepSchedule.SWEEP_INTERVAL;
+
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS =
-            List.of(ARCHIVE_SERVICE, PARTITIONS, EXPECTED_ROW_COUNT, PLACEMENT_CHECK);
+            List.of(ARCHIVE_SERVICE, PARTITIONS, EXPECTED_ROW_COUNT, PLACEMENT_CHECK, SWEEP_INTERVAL);
+
+    /** The lease a verification of the whole archive holds (docs/archive-format.md, section 5.12). */
+    static final String SWEEP_LEASE = "sweep-verification";
+
+    private final SweepSchedule sweeps = new SweepSchedule(SWEEP_LEASE);
 
     /** The placement check a property value asks for. */
     static VerifyOptions.Placement placementOf(String value) {
@@ -227,8 +234,11 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
     public static final Relationship REL_FAILURE = new Relationship.Builder()
             .name("failure")
             .description(
-                    "Verification could not run: the FlowFile named a cell that is not a partition of the archive, the"
-                            + " expected count is not a number, or the archive could not be listed. The content is unchanged")
+                    "Verification could not run: the FlowFile named a cell that is not a partition of the archive or an"
+                            + " expected count that is not a number, or the archive needs an operator (permission denied, an"
+                            + " archived S3 object, damaged metadata: an error bulletin says what to do, and the processor"
+                            + " yields). The content is unchanged. A transient failure (the storage throttled, timed out or was"
+                            + " unreachable) puts the FlowFile back in its queue, penalised, instead")
             .build();
 
     private static final Set<Relationship> RELATIONSHIPS = Set.of(REL_VALID, REL_INVALID, REL_FAILURE);
@@ -263,44 +273,89 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         return results;
     }
 
+    @OnScheduled
+    public void onScheduled() {
+        sweeps.reset();
+    }
+
+    /**
+     * Routes a verification that could not run by the failure's kind: a transient one back to the queue, penalised (or,
+     * on a sweep, due again at once), anything else to failure; the processor yields unless the FlowFile was the
+     * trouble.
+     */
+    private void fail(
+            ProcessContext context, ProcessSession session, GeoParquetArchive archive, FlowFile flowFile, Exception e) {
+        ProcessorSupport.Failure failure = ProcessorSupport.Failure.of("Cannot verify " + archive, e);
+        if (flowFile == null) {
+            failure.log(getLogger(), archive, "no relationship (the sweep is due again at once)", e);
+        } else if (failure.retried()) {
+            failure.log(getLogger(), flowFile, "its queue, penalised", e);
+            session.rollback(true);
+        } else {
+            failure.log(getLogger(), flowFile, REL_FAILURE.getName(), e);
+            session.transfer(
+                    session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, failure.reason()), REL_FAILURE);
+        }
+        if (failure.yields()) {
+            context.yield();
+        }
+    }
+
     @Override
     public void onTrigger(ProcessContext context, ProcessSession session) {
         GeoParquetArchive archive = ProcessorSupport.archive(context, ARCHIVE_SERVICE);
-        FlowFile flowFile = null;
-        if (context.hasIncomingConnection()) {
-            flowFile = session.get();
-            if (flowFile == null) {
-                return;
-            }
-        }
-        VerifyOptions options;
-        VerificationReport report;
-        StorageCost cost;
-        try {
-            options = optionsFor(context, archive, flowFile);
-            VerifyOptions chosen = options;
-            StorageMeter.Measured<VerificationReport> measured =
-                    StorageMeter.measure(() -> new ArchiveVerifier(archive).verify(chosen));
-            report = measured.result();
-            cost = measured.cost();
-        } catch (IOException | RuntimeException e) {
-            String message = "Cannot verify " + archive + ": " + ProcessorSupport.describe(e);
-            if (flowFile == null) {
-                getLogger().error(message, e);
-                context.yield();
-            } else {
-                getLogger().error("{}: {}; routing to failure", flowFile, message, e);
-                session.transfer(
-                        session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), REL_FAILURE);
-            }
+        if (!context.hasIncomingConnection()) {
+            sweep(context, session, archive);
             return;
         }
+        FlowFile flowFile = session.get();
+        if (flowFile == null) {
+            return;
+        }
+        try {
+            VerifyOptions options = optionsFor(context, archive, flowFile);
+            StorageMeter.Measured<VerificationReport> measured =
+                    StorageMeter.measure(() -> new ArchiveVerifier(archive).verify(options));
+            emit(session, archive, flowFile, options, measured);
+        } catch (IOException | RuntimeException e) {
+            fail(context, session, archive, flowFile, e);
+        }
+    }
+
+    /** Verifies the whole archive when its sweep is due ({@link SweepSchedule}), one report FlowFile per sweep. */
+    private void sweep(ProcessContext context, ProcessSession session, GeoParquetArchive archive) {
+        try {
+            boolean ran = sweeps.runIfDue(context, archive, getLogger(), () -> {
+                VerifyOptions options = optionsFor(context, archive, null);
+                emit(
+                        session,
+                        archive,
+                        null,
+                        options,
+                        StorageMeter.measure(() -> new ArchiveVerifier(archive).verify(options)));
+            });
+            if (!ran) {
+                context.yield();
+            }
+        } catch (IOException | RuntimeException e) {
+            fail(context, session, archive, null, e);
+        }
+    }
+
+    /** The report as the FlowFile's content and attributes, to valid or invalid. */
+    private void emit(
+            ProcessSession session,
+            GeoParquetArchive archive,
+            FlowFile flowFile,
+            VerifyOptions options,
+            StorageMeter.Measured<VerificationReport> measured) {
+        VerificationReport report = measured.result();
         FlowFile output = flowFile == null ? session.create() : flowFile;
         byte[] json = reportJson(report).toPrettyString().getBytes(StandardCharsets.UTF_8);
         output = session.write(output, out -> out.write(json));
         output = session.putAllAttributes(output, attributesOf(report));
         output = session.putAllAttributes(
-                output, StorageCostAttributes.of(GeoParquetAttributes.VERIFICATION_STORAGE, cost));
+                output, StorageCostAttributes.of(GeoParquetAttributes.VERIFICATION_STORAGE, measured.cost()));
         if (flowFile == null) {
             session.getProvenanceReporter()
                     .create(output, "Verified " + report.partitions() + " partitions of " + archive);

@@ -169,6 +169,7 @@ class ArchiveChainTest {
         long rows = parcels.duckDbCount();
         TestRunner audit = verify(root);
         audit.setIncomingConnection(false);
+        audit.setProperty(VerifyGeoMetadata.SWEEP_INTERVAL, "0 sec"); // every run sweeps
         audit.setProperty(VerifyGeoMetadata.PLACEMENT_CHECK, "some");
         audit.assertNotValid();
         for (String setting : List.of("all", "10", "none")) {
@@ -233,10 +234,11 @@ class ArchiveChainTest {
             }
             changed++;
             String cell = cellOf(path);
-            // The key index (its shards' files and logs) and transaction records are archive-wide metadata, not
-            // partitions.
+            // The key index (its shards' files and logs), transaction records and leases are archive-wide metadata,
+            // not partitions.
             boolean archiveWide = path.startsWith(ArchiveLayout.INDEX_DIRECTORY)
                     || path.startsWith(ArchiveLayout.TRANSACTION_DIRECTORY)
+                    || path.startsWith(ArchiveLayout.LEASE_DIRECTORY)
                     || ArchiveLayout.isIndexShard(cell);
             if (!archiveWide && (cell == null || !touched.contains(cell))) {
                 unexpected.add(path);

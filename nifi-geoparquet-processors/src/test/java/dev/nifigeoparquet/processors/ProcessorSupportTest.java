@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.error.CorruptDataException;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
+import dev.nifigeoparquet.archive.error.FailureKind;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
+import dev.nifigeoparquet.archive.error.StorageFullException;
+import dev.nifigeoparquet.archive.error.StorageUnavailableException;
 import dev.nifigeoparquet.archive.format.CommitConflictException;
 import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.PublishIncompleteException;
@@ -19,7 +21,7 @@ import dev.nifigeoparquet.processors.testing.TestArchives;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileSystemException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,61 +29,62 @@ import org.junit.jupiter.api.io.TempDir;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.GeometryFactory;
 
-/** What the archive processors share: which engine failures send a FlowFile to retry (by type), the partitions a FlowFile names. */
+/**
+ * What the archive processors share: how an engine failure is answered by its kind (retry and yield, failure, failure
+ * with advice and yield), and the partitions a FlowFile names.
+ */
 class ProcessorSupportTest {
 
     @Test
-    void conflictsUnpublishedCommitsAndStorageFailuresAreRetried() {
-        assertTrue(
-                ProcessorSupport.isTransient(new CommitConflictException("8428309ffffffff", 3, "another writer")),
-                "lost commit race");
-        assertTrue(
-                ProcessorSupport.isTransient(new PartitionRecovery.PartitionBusyException("8428309ffffffff", "t-1")),
-                "busy partition");
-        assertTrue(
-                ProcessorSupport.isTransient(
-                        new PublishIncompleteException("8428309ffffffff", new IOException("connection reset"))),
-                "committed, publishing left to the next writer");
-        // How the Parquet writer reports a full disk or a read-only root under it: the storage's failure, not the
-        // file's.
-        assertTrue(
-                ProcessorSupport.isTransient(new IOException(
-                        "part-1.parquet: cannot write row group 0: No space left on device",
-                        new IOException("No space left on device"))),
-                "disk full");
-        assertTrue(
-                ProcessorSupport.isTransient(new FileSystemException(
-                        "/archive/_geoparquet_archive/staging/x", null, "Read-only file system")),
-                "read-only root");
-        assertTrue(ProcessorSupport.isTransient(new InterruptedIOException("Interrupted")), "stopped while waiting");
-        assertTrue(
-                ProcessorSupport.isTransient(new UncheckedIOException(new IOException("connection reset"))),
-                "storage, unchecked");
+    void conflictsUnpublishedCommitsAndAStorageThatIsDownAreRetriedAndTheProcessorYields() {
+        for (Throwable transientFailure : List.of(
+                new CommitConflictException("8428309ffffffff", 3, "another writer"),
+                new PartitionRecovery.PartitionBusyException("8428309ffffffff", "t-1"),
+                new PublishIncompleteException("8428309ffffffff", new IOException("connection reset")),
+                new StorageUnavailableException("S3 could not serve GET (503 SlowDown)", null),
+                new InterruptedIOException("Interrupted"),
+                new UncheckedIOException(new StorageUnavailableException("connection reset", null)))) {
+            ProcessorSupport.Failure failure =
+                    ProcessorSupport.Failure.of("Partition x was not changed", transientFailure);
+            assertEquals(FailureKind.TRANSIENT, failure.kind(), transientFailure.toString());
+            assertTrue(failure.retried(), transientFailure.toString());
+            assertTrue(failure.yields(), "the storage or another writer is the trouble: " + transientFailure);
+        }
     }
 
     @Test
-    void rejectedInputAndCorruptDataFailForGood() {
-        assertFalse(
-                ProcessorSupport.isTransient(new ParquetFileException("part-1.parquet", "corrupt footer: bad thrift")),
-                "corrupt file");
-        assertFalse(
-                ProcessorSupport.isTransient(
-                        new PartitionRecovery.CommittedFileMissingException("h3_cell=x/part-1.parquet", 4)),
-                "a committed file gone outside the protocol");
-        assertFalse(ProcessorSupport.isTransient(new CorruptDataException("a live file is missing")), "corrupt data");
-        assertFalse(
-                ProcessorSupport.isTransient(
-                        new UncheckedIOException(new ParquetFileException("part-1.parquet", "cannot decode row 3"))),
-                "corrupt file, unchecked");
-        assertFalse(
-                ProcessorSupport.isTransient(new DeltaRejectedException("Delta", "record 0: null key")),
-                "rejected delta");
-        assertFalse(
-                ProcessorSupport.isTransient(
-                        assertThrows(IllegalArgumentException.class, () -> H3Cells.requireResolution(16))),
-                "rejected setting");
-        assertFalse(
-                ProcessorSupport.isTransient(new IllegalStateException("a fault of the code")), "a fault of the code");
+    void badInputFailsTheFlowFileAloneAndTheProcessorGoesOn() {
+        for (Throwable badInput : List.of(
+                new DeltaRejectedException("Delta", "record 0: null key"),
+                assertThrows(IllegalArgumentException.class, () -> H3Cells.requireResolution(16)))) {
+            ProcessorSupport.Failure failure = ProcessorSupport.Failure.of("Delta cannot be applied", badInput);
+            assertEquals(FailureKind.BAD_INPUT, failure.kind(), badInput.toString());
+            assertFalse(failure.retried());
+            assertFalse(failure.yields(), "the next FlowFile may be fine: " + badInput);
+            assertEquals("Delta cannot be applied: " + badInput.getMessage(), failure.reason());
+        }
+    }
+
+    @Test
+    void whatNeedsAnOperatorFailsWithWhatToDoAndTheProcessorYieldsTheUnknownIncluded() {
+        for (Throwable operatorAction : List.of(
+                new ParquetFileException("part-1.parquet", "corrupt footer: bad thrift"),
+                new PartitionRecovery.CommittedFileMissingException("h3_cell=x/part-1.parquet", 4),
+                new UncheckedIOException(new ParquetFileException("part-1.parquet", "cannot decode row 3")),
+                new AccessDeniedException("/archive/_geoparquet_archive/staging/x", null, "Read-only file system"),
+                new StorageFullException("The file system of /archive is full (0 bytes left)", null),
+                new IOException("part-1.parquet: cannot write row group 0: No space left on device"),
+                new IllegalStateException("a fault of the code"))) {
+            ProcessorSupport.Failure failure =
+                    ProcessorSupport.Failure.of("Partition x was not changed", operatorAction);
+            assertEquals(FailureKind.OPERATOR_ACTION, failure.kind(), operatorAction.toString());
+            assertFalse(failure.retried(), "an unknown failure is never retried blindly: " + operatorAction);
+            assertTrue(failure.yields(), operatorAction.toString());
+            assertTrue(
+                    failure.reason().length()
+                            > ("Partition x was not changed: " + operatorAction.getMessage()).length(),
+                    "the reason says what to do: " + failure.reason());
+        }
     }
 
     @Test

@@ -7,6 +7,8 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
 import dev.nifigeoparquet.archive.adoption.AdoptionReport;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
+import dev.nifigeoparquet.archive.error.FailureKind;
+import dev.nifigeoparquet.archive.error.LeaseUnavailableException;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
 import dev.nifigeoparquet.archive.keying.SourceCrs;
@@ -19,6 +21,7 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -292,10 +295,20 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         GeoParquetArchive archive;
         try {
             archive = openOrInitialise(settings, warnings);
+        } catch (LeaseUnavailableException adoptingElsewhere) {
+            // Another node of the cluster adopts the directory right now; NiFi enables the service again shortly, and
+            // then
+            // finds the archive adopted.
+            throw new InitializationException(
+                    "Not enabled yet: " + adoptingElsewhere.getMessage() + "; NiFi retries enabling the service",
+                    adoptingElsewhere);
         } catch (IOException | RuntimeException e) {
             // Validation catches configuration mistakes first; what is left here is the archive changing under us.
+            String advice = FailureKind.adviceFor(e);
             throw new InitializationException(
-                    "Cannot open the GeoParquet archive at " + settings.location() + ": " + e.getMessage(), e);
+                    "Cannot open the GeoParquet archive at " + settings.location() + ": " + e.getMessage()
+                            + (advice == null ? "" : ". " + advice),
+                    e);
         }
         if (settings.resolution() != null && settings.resolution() != archive.h3Resolution()) {
             throw new InitializationException(
@@ -374,10 +387,18 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             case ADOPT -> {
                 AdoptionOptions options = new AdoptionOptions(
                         settings.keyColumns(), settings.versionColumn(), settings.resolution(), null, null);
-                AdoptionReport report = ArchiveAdopter.adopt(storage, options, Clock.systemUTC());
-                warnings.add("Adopted " + report.files() + " files with " + report.rows() + " rows in "
-                        + report.partitions() + " partitions");
-                yield report.archive();
+                try {
+                    AdoptionReport report = ArchiveAdopter.adopt(storage, options, Clock.systemUTC());
+                    warnings.add("Adopted " + report.files() + " files with " + report.rows() + " rows in "
+                            + report.partitions() + " partitions");
+                    yield report.archive();
+                } catch (FileAlreadyExistsException adoptedMeanwhile) {
+                    // Another node adopted the directory between the check above and this adoption.
+                    if (!GeoParquetArchive.exists(storage)) {
+                        throw adoptedMeanwhile;
+                    }
+                    yield GeoParquetArchive.open(storage);
+                }
             }
             case CREATE -> {
                 ArchiveSpec spec = ArchiveSpec.fromTemplate(
