@@ -486,10 +486,45 @@ class FlowDefinitionTest {
         }
         FlowDefinitions sweep = FlowDefinitions.load("nightly-compaction-sweep.json");
         for (VersionedProcessor processor : sweep.group().getProcessors()) {
+            assertEquals("PRIMARY", processor.getExecutionNode(), processor.getName() + ": the sweep runs on one node");
             if (FlowDefinitions.isThisBundlesType(processor.getType()) && !sweep.hasIncomingConnection(processor)) {
-                assertEquals("PRIMARY", processor.getExecutionNode(), processor.getName());
                 assertEquals("CRON_DRIVEN", processor.getSchedulingStrategy(), processor.getName());
+                // A daily CRON and an interval a little under a day: a run a few seconds early is not skipped.
+                assertEquals("20 hours", processor.getProperties().get("Sweep Interval"), processor.getName());
             }
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void transientFailuresAreRetriedByNiFiThenReachWhereFailuresGoNeverALoop(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        for (VersionedProcessor processor : flow.group().getProcessors()) {
+            if (!relationships(processor).contains("retry") || !flow.hasIncomingConnection(processor)) {
+                continue;
+            }
+            assertEquals(List.of("retry"), List.copyOf(processor.getRetriedRelationships()), processor.getName());
+            assertTrue(processor.getRetryCount() >= 3, processor.getName() + ": " + processor.getRetryCount());
+            assertEquals("PENALIZE_FLOWFILE", processor.getBackoffMechanism(), processor.getName());
+            List<VersionedConnection> retry = flow.connectionsOf(processor, "retry");
+            assertEquals(1, retry.size(), processor.getName());
+            assertEquals(
+                    flow.connectionsOf(processor, "failure").getFirst(),
+                    retry.getFirst(),
+                    processor.getName() + ": after its retries a FlowFile goes where failures go");
+            assertTrue(
+                    !retry.getFirst().getDestination().getId().equals(processor.getIdentifier()),
+                    processor.getName() + ": no self-loop");
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void theDeltaSequenceComesFromTheDeltaFile(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        for (VersionedProcessor upsert :
+                flow.processorsOfType("dev.nifigeoparquet.processors.UpsertGeoParquetPartition")) {
+            assertEquals("#{delta.sequence}", upsert.getProperties().get("Delta Sequence"), file);
         }
     }
 
