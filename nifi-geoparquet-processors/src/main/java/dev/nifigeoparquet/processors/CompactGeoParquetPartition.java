@@ -131,7 +131,8 @@ import org.apache.nifi.processor.util.StandardValidators;
                 Leave "Partitions" at its default: it names the partitions the upsert touched, or the FlowFile's h3.cell.
                 Leave the threshold and size properties empty to use the archive's settings.
                 Connect "success" onward (for example to VerifyGeoMetadata): every FlowFile passes through with the files \
-                before and after. Connect "retry" back to this processor and "failure" to an operator.
+                before and after. Configure retries on "retry" (the relationship's Retry setting) and connect it with "failure" to \
+                an operator.
                 """)
 @UseCase(
         description = "Compact a whole archive once a night.",

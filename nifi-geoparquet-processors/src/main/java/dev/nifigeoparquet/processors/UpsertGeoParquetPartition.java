@@ -212,10 +212,13 @@ import org.apache.nifi.serialization.record.Record;
                 Select the same GeoParquet Archive Service as RouteByH3Cell. Set "Record Reader" to a reader of RouteByH3Cell's \
                 Record Writer format: a GeoParquetReader when it writes GeoParquet, a JsonTreeReader for JSON.
                 Leave "Write Mode" at "Upsert". If the delta marks removed features with a boolean field, for example is_deleted, \
-                set "Delete Marker Field" to it.
-                Connect "success" to CompactGeoParquetPartition (or VerifyGeoMetadata). Connect "retry" back to this processor: \
-                it receives deltas that lost a commit race or met a transient I/O error, penalised. Connect "failure" to a place \
-                an operator watches: error.message says which record, field or file was wrong, and the archive is unchanged.
+                set "Delete Marker Field" to it. Set "Delta Sequence" to an integer that grows with the deltas' order, from the \
+                delta file (for example ${file.lastModifiedTime:toDate("yyyy-MM-dd'T'HH:mm:ssZ"):toNumber()}), so that \
+                nights delivered late, twice or on several nodes at once converge.
+                Connect "success" to CompactGeoParquetPartition (or VerifyGeoMetadata). Configure retries on "retry" (the \
+                relationship's Retry setting, for example 10 times with backoff): it receives deltas that met a transient \
+                failure, penalised. Connect "retry" and "failure" to a place an operator watches: error.message says which \
+                record, field or file was wrong, or what the archive needs, and the archive is unchanged.
                 """)
 @UseCase(
         description = "Replace whole partitions with a fresh extract of them.",
