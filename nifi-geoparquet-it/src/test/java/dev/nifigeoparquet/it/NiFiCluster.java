@@ -73,7 +73,11 @@ final class NiFiCluster implements AutoCloseable {
         }
         NiFiCluster cluster = new NiFiCluster(zooKeeper, nodes);
         try {
-            for (NiFiNode node : nodes) {
+            // The first node alone until it has expanded the NARs the nodes share (see NiFiHome.narWorkingDirectory),
+            // then the others beside it.
+            nodes.get(0).launch();
+            nodes.get(0).awaitNarsExpanded(START_TIMEOUT);
+            for (NiFiNode node : nodes.subList(1, nodes.size())) {
                 node.launch();
             }
             cluster.awaitConnected(START_TIMEOUT);

@@ -144,6 +144,16 @@ final class NiFiHome {
         return maxHeap;
     }
 
+    /**
+     * Where NiFi expands the NARs: beside the runtime's lib, shared by every NiFi of the run as lib is. A NiFi finds them
+     * expanded (it checks each NAR's digest) and starts without expanding them again; only two NiFis starting side by side
+     * on a lib not expanded yet would race, which {@link NiFiCluster} avoids by starting its first node alone until it
+     * has expanded them.
+     */
+    Path narWorkingDirectory() {
+        return lib.toAbsolutePath().getParent().resolve("work/nar");
+    }
+
     /** The classpath the bootstrap would build: every jar directly in lib, then conf (for logback.xml). */
     String classPath() throws IOException {
         try (Stream<Path> files = Files.list(lib)) {
@@ -169,7 +179,7 @@ final class NiFiHome {
                 nifi.queue.backpressure.size=1 GB
                 nifi.nar.library.directory=%s
                 nifi.nar.library.autoload.directory=./extensions
-                nifi.nar.working.directory=./work/nar/
+                nifi.nar.working.directory=%s
                 nifi.upload.working.directory=./work/uploads
                 nifi.state.management.configuration.file=./conf/state-management.xml
                 nifi.state.management.provider.local=local-provider
@@ -212,15 +222,15 @@ final class NiFiHome {
                 nifi.sensitive.props.algorithm=NIFI_PBKDF2_AES_GCM_256
                 nifi.analytics.predict.enabled=false
                 nifi.diagnostics.on.shutdown.enabled=false
-                """.formatted(lib.toAbsolutePath(), siteToSitePort, httpPort, sensitiveKey);
+                """.formatted(lib.toAbsolutePath(), narWorkingDirectory(), siteToSitePort, httpPort, sensitiveKey);
         // nifi.python.command is left out on purpose: any value, even an empty one, turns the Python bridge on.
     }
 
     /**
      * A node over plain TCP and HTTP, as NiFi's own clustered system tests run (nifi.cluster.protocol.is.secure=false):
      * on loopback nothing needs TLS. Heartbeats every second, a node missing 8 of them is disconnected (so a killed node
-     * restarted on its home may rejoin within seconds); the flow is elected after 1 s, so the first node up sets the
-     * (empty) flow and the other inherits it.
+     * restarted on its home may rejoin within seconds); the flow is elected as soon as both nodes have offered theirs
+     * (both empty at first), or 1 s after the first did.
      */
     private static String clusterProperties(ClusterSettings cluster) {
         return """
@@ -237,7 +247,7 @@ final class NiFiHome {
                 nifi.cluster.node.max.concurrent.requests=50
                 nifi.cluster.firewall.file=
                 nifi.cluster.flow.election.max.wait.time=1 sec
-                nifi.cluster.flow.election.max.candidates=
+                nifi.cluster.flow.election.max.candidates=2
                 nifi.cluster.load.balance.host=127.0.0.1
                 nifi.cluster.load.balance.port=%d
                 nifi.cluster.load.balance.connections.per.node=1

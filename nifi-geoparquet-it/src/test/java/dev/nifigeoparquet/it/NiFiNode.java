@@ -65,6 +65,11 @@ final class NiFiNode implements AutoCloseable {
         process = NiFiProcess.launch(home);
     }
 
+    /** Waits until the node's NiFi has expanded its NARs; see {@link NiFiProcess#awaitNarsExpanded(Duration)}. */
+    void awaitNarsExpanded(Duration timeout) throws IOException, InterruptedException {
+        process.awaitNarsExpanded(timeout);
+    }
+
     /** Waits until the node's REST API answers (it may not have joined the cluster yet). */
     void awaitApi(Duration timeout) throws IOException, InterruptedException {
         process.awaitApi(timeout);

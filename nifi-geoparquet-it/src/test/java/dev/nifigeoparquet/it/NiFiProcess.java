@@ -36,6 +36,8 @@ final class NiFiProcess implements AutoCloseable {
     /** Lines of NiFi's log that mean it will never come up, so waiting on is pointless. */
     private static final List<String> FATAL_LOG_LINES =
             List.of("Starting NiFi failed", "Failed to start Server", "Start Server failed");
+    /** NiFi's log line once the NARs are expanded in its NAR working directory, or found expanded there. */
+    private static final String NARS_EXPANDED = "NarUnpacker Expanded";
 
     private final Process process;
     private final NiFiHome home;
@@ -140,14 +142,7 @@ final class NiFiProcess implements AutoCloseable {
                 .build();
         Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("NiFi exited with " + process.exitValue()
-                        + " before its API answered; see " + home.directory().resolve("logs"));
-            }
-            String fatal = fatalLogLine();
-            if (fatal != null) {
-                throw new IllegalStateException("NiFi did not start: " + fatal + " (see " + home.appLog() + ")");
-            }
+            requireStarting();
             try {
                 if (client.send(about, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     return;
@@ -160,26 +155,51 @@ final class NiFiProcess implements AutoCloseable {
         throw new IllegalStateException("NiFi's API did not answer within " + timeout + "; see " + home.appLog());
     }
 
-    /** The first line this process logged that says it will not come up, or null. */
-    private String fatalLogLine() throws IOException {
-        if (!Files.exists(home.appLog())) {
-            return null;
+    /**
+     * Waits until NiFi has expanded its NARs (or found them expanded), the first thing it does; fails early when it exits
+     * or logs that it cannot start.
+     */
+    void awaitNarsExpanded(Duration timeout) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (log().lines().noneMatch(line -> line.contains(NARS_EXPANDED))) {
+            requireStarting();
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(
+                        "NiFi did not expand its NARs within " + timeout + "; see " + home.appLog());
+            }
+            Thread.sleep(200);
         }
-        String log;
+    }
+
+    private void requireStarting() throws IOException {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("NiFi exited with " + process.exitValue() + " while starting; see "
+                    + home.directory().resolve("logs"));
+        }
+        String fatal = log().lines()
+                .filter(line -> FATAL_LOG_LINES.stream().anyMatch(line::contains))
+                .findFirst()
+                .orElse(null);
+        if (fatal != null) {
+            throw new IllegalStateException("NiFi did not start: " + fatal + " (see " + home.appLog() + ")");
+        }
+    }
+
+    /** What this process has logged so far (a restart's process appends to the log of the processes before it). */
+    private String log() throws IOException {
+        if (!Files.exists(home.appLog())) {
+            return "";
+        }
         try (RandomAccessFile file = new RandomAccessFile(home.appLog().toFile(), "r")) {
             long length = file.length();
             if (length <= logStart) {
-                return null;
+                return "";
             }
             byte[] bytes = new byte[Math.toIntExact(length - logStart)];
             file.seek(logStart);
             file.readFully(bytes);
-            log = new String(bytes, StandardCharsets.UTF_8);
+            return new String(bytes, StandardCharsets.UTF_8);
         }
-        return log.lines()
-                .filter(line -> FATAL_LOG_LINES.stream().anyMatch(line::contains))
-                .findFirst()
-                .orElse(null);
     }
 
     /**
