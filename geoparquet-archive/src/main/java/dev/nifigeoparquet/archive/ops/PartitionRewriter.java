@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.error.CorruptDataException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.DataFileStager;
 import dev.nifigeoparquet.archive.format.FeatureKey;
@@ -9,6 +10,7 @@ import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.RollingFileWriter;
+import dev.nifigeoparquet.archive.format.StalePlanException;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
@@ -100,14 +102,23 @@ final class PartitionRewriter {
         return new PartitionChange(written, rewritten);
     }
 
-    private static void requireAllConsumed(PartitionCommit current, PartitionWork work, Set<FeatureKey> consumed)
+    /**
+     * Every key the scan found must have been met. One that was not means the files changed after the scan: another
+     * writer replaced a file in place with content of the same size (a conflict, planned again on its commit), or, with
+     * no newer commit, the files were changed outside the archive (damage).
+     */
+    private void requireAllConsumed(PartitionCommit current, PartitionWork work, Set<FeatureKey> consumed)
             throws IOException {
         int expected = work.replacements.size() + work.removals.size();
-        if (consumed.size() != expected) {
-            throw new IOException("Partition " + current.cell() + " version " + current.version() + " does not hold "
-                    + (expected - consumed.size())
-                    + " of the keys its key scan found; its files changed after the scan");
+        if (consumed.size() == expected) {
+            return;
         }
+        String missing = "does not hold " + (expected - consumed.size()) + " of the keys its key scan found";
+        if (archive.partitionState(current.cell()).version() != current.version()) {
+            throw new StalePlanException(current.cell(), "version " + current.version() + " " + missing);
+        }
+        throw new CorruptDataException("Partition " + current.cell() + " version " + current.version() + " " + missing
+                + ", and no newer commit replaced its files: they were changed outside the archive");
     }
 
     /**
