@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.storage;
 
 import dev.nifigeoparquet.archive.error.StorageFullException;
+import dev.nifigeoparquet.archive.error.StorageUnavailableException;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -63,6 +64,12 @@ public final class LocalArchiveStorage implements ArchiveStorage {
     /** The room left on the file system of a path; the file store's usable space. */
     private final UsableSpace usableSpace;
 
+    /**
+     * Whether a file has been read under the root. From then on the root holds an archive, so a root that is gone or
+     * empty is storage that is not reachable (an unmounted share, a removed disk), never an empty archive to write into.
+     */
+    private volatile boolean readOnce;
+
     /** Forces begun when deferred files were closed, until {@link #sync} collects them or the file is deleted. */
     private final Map<Path, Future<?>> forcesBegun = new ConcurrentHashMap<>();
 
@@ -119,6 +126,7 @@ public final class LocalArchiveStorage implements ArchiveStorage {
     public List<StoredObject> list(String directory) throws IOException {
         Path dir = resolve(directory);
         if (!Files.isDirectory(dir)) {
+            requireReachable(null);
             return List.of();
         }
         List<StoredObject> objects = new ArrayList<>();
@@ -157,14 +165,45 @@ public final class LocalArchiveStorage implements ArchiveStorage {
     public InputFile openInputFile(String path) throws IOException {
         Path file = resolve(path);
         if (!Files.isRegularFile(file)) {
-            throw new NoSuchFileException(file.toString());
+            NoSuchFileException missing = new NoSuchFileException(file.toString());
+            requireReachable(missing);
+            throw missing;
         }
         return new PinnedLocalInputFile(file);
     }
 
     @Override
     public byte[] readAllBytes(String path) throws IOException {
-        return Files.readAllBytes(resolve(path));
+        try {
+            byte[] content = Files.readAllBytes(resolve(path));
+            readOnce = true;
+            return content;
+        } catch (NoSuchFileException missing) {
+            requireReachable(missing);
+            throw missing;
+        }
+    }
+
+    /**
+     * Fails with {@link StorageUnavailableException} when a path is missing because the whole root is: once a file was
+     * read here, a root that is gone or empty is not reachable, and writing into it would start a second archive.
+     */
+    private void requireReachable(IOException missing) throws StorageUnavailableException {
+        if (!readOnce) {
+            return;
+        }
+        boolean reachable;
+        try (Stream<Path> entries = Files.list(root)) {
+            reachable = entries.findAny().isPresent();
+        } catch (IOException gone) {
+            reachable = false;
+        }
+        if (!reachable) {
+            throw new StorageUnavailableException(
+                    "The archive root " + root + " is gone or empty: the storage under it is not reachable (an"
+                            + " unmounted share or a removed disk?); nothing is read or written until it is back",
+                    missing);
+        }
     }
 
     @Override
@@ -421,9 +460,10 @@ public final class LocalArchiveStorage implements ArchiveStorage {
         return root.toString();
     }
 
-    private static void createParentDirectories(Path file) throws IOException {
+    private void createParentDirectories(Path file) throws IOException {
         Path parent = file.getParent();
         if (!Files.isDirectory(parent)) {
+            requireReachable(null);
             Files.createDirectories(parent);
             forceDirectory(parent.getParent());
         }
