@@ -211,6 +211,17 @@ final class FlowGroup {
         api.put("processors/" + processorId, body);
     }
 
+    /** Sets how long a stopped processor penalises a FlowFile: the first wait of NiFi's retry of a relationship. */
+    void setPenalty(String processorName, String duration) throws IOException, InterruptedException {
+        String processorId = processorId(processorName);
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.set("revision", api.revisionOf("processors/" + processorId));
+        ObjectNode component = body.putObject("component");
+        component.put("id", processorId);
+        component.putObject("config").put("penaltyDuration", duration);
+        api.put("processors/" + processorId, body);
+    }
+
     void setAutoTerminated(String processorName, Collection<String> relationships)
             throws IOException, InterruptedException {
         String processorId = processor(processorName).path("id").asText();
@@ -250,6 +261,16 @@ final class FlowGroup {
             }
         }
         throw new AssertionError("No connection carries '" + relationship + "' out of '" + from + "'");
+    }
+
+    /** Sets how a connection whose ends are stopped spreads its FlowFiles over a cluster's nodes (ROUND_ROBIN, ...). */
+    void setLoadBalanceStrategy(String connectionId, String strategy) throws IOException, InterruptedException {
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.set("revision", api.revisionOf("connections/" + connectionId));
+        ObjectNode component = body.putObject("component");
+        component.put("id", connectionId);
+        component.put("loadBalanceStrategy", strategy);
+        api.put("connections/" + connectionId, body);
     }
 
     void start(String... processorNames) throws IOException, InterruptedException {
@@ -377,7 +398,14 @@ final class FlowGroup {
     }
 
     /** What a processor did on one node of a cluster over the last five minutes (NiFi's status window). */
-    record NodeActivity(String clusterNodeId, String address, int flowFilesIn, int flowFilesOut, int tasks) {}
+    record NodeActivity(
+            String clusterNodeId,
+            String address,
+            int flowFilesIn,
+            int flowFilesOut,
+            int tasks,
+            int activeThreads,
+            String runStatus) {}
 
     /** What the processor named {@code processorName} did on each node: where FlowFiles were processed. */
     List<NodeActivity> activityByNode(String processorName) throws IOException, InterruptedException {
@@ -391,9 +419,20 @@ final class FlowGroup {
                     node.path("address").asText() + ":" + node.path("apiPort").asInt(),
                     snapshot.path("flowFilesIn").asInt(),
                     snapshot.path("flowFilesOut").asInt(),
-                    snapshot.path("taskCount").asInt()));
+                    snapshot.path("taskCount").asInt(),
+                    snapshot.path("activeThreadCount").asInt(),
+                    snapshot.path("runStatus").asText()));
         }
         return nodes;
+    }
+
+    /** How many threads run the processor named {@code processorName} now, over all nodes of a cluster. */
+    int activeThreads(String processorName) throws IOException, InterruptedException {
+        return api.get("flow/processors/" + processorId(processorName) + "/status")
+                .path("processorStatus")
+                .path("aggregateSnapshot")
+                .path("activeThreadCount")
+                .asInt();
     }
 
     /** A bulletin: the component that raised it, its level and message. */

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * started again on the same home it answers at the same address with its flow, its processors running again, and the
  * FlowFiles it held, content and all, recovered from the repositories the killed process left.
  *
- * <p>It runs the file intake of {@code templates/incremental-upsert.json} (ListFile and FetchFile) with this bundle's
- * processors stopped, so that fetched deltas wait in front of RouteByH3Cell.
+ * <p>The first test runs the file intake of {@code templates/incremental-upsert.json} (ListFile and FetchFile) with this
+ * bundle's processors stopped, so that fetched deltas wait in front of RouteByH3Cell; the second runs the whole flow on
+ * a backlog of four nights and kills NiFi while it upserts one of them.
  */
 @ExtendWith(NiFiExtension.class)
 class NiFiRestartIT {
@@ -73,6 +76,50 @@ class NiFiRestartIT {
             if (nifi.isRunning()) {
                 flow.stopAll();
             }
+        }
+    }
+
+    @Test
+    void aNiFiKilledWhileItUpsertsAppliesEveryDeltaOnceAfterItRestarts(RunningNiFi nifi, @TempDir Path dir)
+            throws Exception {
+        Parcels dataset = Parcels.writeDataset(dir.resolve("dataset"), 1500, 2, 29);
+        Backlog backlog = new Backlog(dataset);
+        UpsertFlow flow = UpsertFlow.upload(nifi.api(), dir, "killed while it upserts", dataset.root);
+        try {
+            flow.group.setProcessorProperties(IncrementalUpsertFlowIT.UPSERT, Map.of("Batch Size", "1"));
+            flow.group.setPenalty(IncrementalUpsertFlowIT.UPSERT, "1 sec");
+            flow.group.enableServices();
+            flow.startAll();
+            for (Backlog.Night night : backlog.nights()) {
+                flow.drop(night);
+            }
+            awaitUpserting(flow.group);
+            nifi.kill();
+            nifi.restart();
+
+            // The FlowFiles NiFi held come back from its repositories and run again: what the killed process committed
+            // is recognised as applied and changes nothing, the rest is applied.
+            for (Backlog.Night night : backlog.nights()) {
+                flow.intake.awaitFetched(night.filename());
+            }
+            flow.group.awaitIdle(IncrementalUpsertFlowIT.DOWNSTREAM);
+            assertEquals(List.of(), flow.quarantined(), "nothing failed");
+            backlog.requireAppliedInOrder(flow.root);
+        } finally {
+            if (nifi.isRunning()) {
+                flow.group.stopAll();
+            }
+        }
+    }
+
+    /** Waits until the flow's Upsert is at work. */
+    private static void awaitUpserting(FlowGroup flow) throws Exception {
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+        while (flow.activeThreads(IncrementalUpsertFlowIT.UPSERT) == 0) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("Upsert never ran");
+            }
+            Thread.sleep(20);
         }
     }
 
