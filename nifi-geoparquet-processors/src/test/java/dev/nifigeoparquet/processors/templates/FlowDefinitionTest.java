@@ -486,7 +486,12 @@ class FlowDefinitionTest {
         }
         FlowDefinitions sweep = FlowDefinitions.load("nightly-compaction-sweep.json");
         for (VersionedProcessor processor : sweep.group().getProcessors()) {
-            assertEquals("PRIMARY", processor.getExecutionNode(), processor.getName() + ": the sweep runs on one node");
+            // The sweeps start on the primary node only; NiFi refuses that for a processor with incoming connections,
+            // which gets only what the sweeps emit there anyway.
+            assertEquals(
+                    sweep.hasIncomingConnection(processor) ? "ALL" : "PRIMARY",
+                    processor.getExecutionNode(),
+                    processor.getName() + ": the sweep runs on one node");
             if (FlowDefinitions.isThisBundlesType(processor.getType()) && !sweep.hasIncomingConnection(processor)) {
                 assertEquals("CRON_DRIVEN", processor.getSchedulingStrategy(), processor.getName());
                 // A daily CRON and an interval a little under a day: a run a few seconds early is not skipped.
