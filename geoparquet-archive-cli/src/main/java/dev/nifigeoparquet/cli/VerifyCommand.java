@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.cli;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.Problem;
 import dev.nifigeoparquet.archive.verify.ProblemKind;
@@ -49,12 +50,12 @@ final class VerifyCommand extends ArchiveCommand {
     @Option(
             names = "--check-placement",
             arity = "0..1",
-            paramLabel = "all|N",
+            paramLabel = "none|all|N",
             fallbackValue = "all",
             description =
                     "Also key rows again and report those outside the partition of their geometry's cell (MISPLACED_ROW) "
-                            + "or without a keyable geometry (UNKEYABLE_ROW): every row (all, the default), or a sample of about N rows "
-                            + "spread evenly.")
+                            + "or without a keyable geometry (UNKEYABLE_ROW): every row (all, the default), a sample of about N rows "
+                            + "spread evenly, or none (as without the option), as VerifyGeoMetadata's Placement Check takes them.")
     String checkPlacement;
 
     @Option(
@@ -93,22 +94,11 @@ final class VerifyCommand extends ArchiveCommand {
     }
 
     static VerifyOptions.Placement placement(String value) {
-        if (value == null) {
-            return VerifyOptions.Placement.NONE;
-        }
-        if (value.equalsIgnoreCase("all")) {
-            return VerifyOptions.Placement.ALL;
-        }
         try {
-            long rows = Long.parseLong(value);
-            if (rows > 0) {
-                return VerifyOptions.Placement.sample(rows);
-            }
-        } catch (NumberFormatException notANumber) {
-            // reported below
+            return VerifyOptions.Placement.parse(value);
+        } catch (RejectedInputException refused) {
+            throw new InputException("--check-placement: " + refused.getMessage());
         }
-        throw new InputException(
-                "--check-placement takes 'all' or a positive number of rows to sample, not '" + value + "'");
     }
 
     private void printSummary(VerificationReport report) {

@@ -211,14 +211,7 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
 
     /** The placement check a property value asks for. */
     static VerifyOptions.Placement placementOf(String value) {
-        String text = value == null ? "none" : value.strip();
-        if (text.equalsIgnoreCase("none")) {
-            return VerifyOptions.Placement.NONE;
-        }
-        if (text.equalsIgnoreCase("all")) {
-            return VerifyOptions.Placement.ALL;
-        }
-        return VerifyOptions.Placement.sample(Long.parseLong(text));
+        return VerifyOptions.Placement.parse(value);
     }
 
     public static final Relationship REL_VALID = new Relationship.Builder()

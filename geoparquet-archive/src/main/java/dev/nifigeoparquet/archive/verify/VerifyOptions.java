@@ -46,6 +46,32 @@ public record VerifyOptions(
             }
         }
 
+        /**
+         * The check a text asks for, as the command line and the processor take it: {@code none} (or null), {@code all},
+         * or a positive number of rows to sample; case and surrounding white space do not matter.
+         *
+         * @throws RejectedInputException for any other text
+         */
+        public static Placement parse(String text) {
+            String value = text == null ? "none" : text.strip();
+            if (value.equalsIgnoreCase("none")) {
+                return NONE;
+            }
+            if (value.equalsIgnoreCase("all")) {
+                return ALL;
+            }
+            try {
+                long rows = Long.parseLong(value);
+                if (rows > 0) {
+                    return sample(rows);
+                }
+            } catch (NumberFormatException notANumber) {
+                // refused below
+            }
+            throw new RejectedInputException(
+                    "A placement check is 'none', 'all' or a positive number of rows to sample, not '" + value + "'");
+        }
+
         /** About {@code rows} rows, spread evenly. */
         public static Placement sample(long rows) {
             if (rows <= 0) {
