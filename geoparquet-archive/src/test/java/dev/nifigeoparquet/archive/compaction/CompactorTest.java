@@ -301,11 +301,14 @@ class CompactorTest {
 
         Map<Path, Snapshot> before = new HashMap<>();
         for (String cell : others) {
-            before.putAll(snapshot(root.resolve(ArchiveLayout.partitionDirectory(cell))));
-            before.putAll(snapshot(root.resolve(ArchiveLayout.logDirectory(cell))));
-            before.putAll(snapshot(root.resolve(ArchiveLayout.stagingDirectory(cell))));
+            for (Path directory : List.of(
+                    root.resolve(ArchiveLayout.partitionDirectory(cell)),
+                    root.resolve(ArchiveLayout.logDirectory(cell)),
+                    root.resolve(ArchiveLayout.stagingDirectory(cell)))) {
+                backdate(directory);
+                before.putAll(snapshot(directory));
+            }
         }
-        sleepPastTimestampGranularity();
 
         // Small means under 134 bytes here, which none of these files is: only the file count qualifies.
         SweepResult sweep =
@@ -349,7 +352,6 @@ class CompactorTest {
         GeneratedArchive.fill(archive, 1, 10_000, FILES, ROWS_PER_FILE);
         String unknown = "not-a-cell";
         List<String> named = List.of(GeneratedArchive.cellOf(2), unknown, GeneratedArchive.cellOf(0));
-        sleepPastTimestampGranularity();
 
         Set<String> heard = ConcurrentHashMap.newKeySet();
         Set<Thread> threads = ConcurrentHashMap.newKeySet();
@@ -428,12 +430,18 @@ class CompactorTest {
         }
     }
 
-    /** So that a rewrite of an untouched file would show in its modification time. */
-    private static void sleepPastTimestampGranularity() {
-        try {
-            Thread.sleep(20);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * Gives every file of the directory a modification time long past, so that a rewrite shows in it whatever the file
+     * system's timestamp granularity.
+     */
+    private static void backdate(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.toList()) {
+                Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2000-01-01T00:00:00Z")));
+            }
         }
     }
 }

@@ -179,12 +179,25 @@ class ComputeAheadTest {
             closedEarly.set(!finished.get());
         });
         closer.start();
-        Thread.sleep(100);
+        // The closer blocks in close until the block is done: it parks, and the block is still running.
+        awaitParked(closer);
+        assertFalse(finished.get());
         assertTrue(closer.isAlive(), "close waits while the block is computed");
         release.countDown();
         closer.join(10_000);
         assertFalse(closer.isAlive());
         assertFalse(closedEarly.get(), "close returned only once the block was done");
+    }
+
+    /** Waits until {@code thread} parks (waits on a lock or a condition), without sleeping a guessed time. */
+    private static void awaitParked(Thread thread) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(thread + " did not wait: " + thread.getState());
+            }
+            Thread.onSpinWait();
+        }
     }
 
     @Test
