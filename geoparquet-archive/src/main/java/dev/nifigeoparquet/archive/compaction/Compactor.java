@@ -198,8 +198,11 @@ public final class Compactor {
                 continue;
             }
             commits++;
-            rowsRewritten += group.rows();
-            bytesRead += group.bytes();
+            // What was read is what the commit's starting state held, which a concurrent commit may have changed since
+            // the plan.
+            List<DataFileEntry> read = group.liveIn(outcome.before());
+            rowsRewritten += read.stream().mapToLong(DataFileEntry::rows).sum();
+            bytesRead += read.stream().mapToLong(DataFileEntry::bytes).sum();
             bytesWritten += outcome.change().added().stream()
                     .mapToLong(NewDataFile::bytes)
                     .sum();
@@ -233,7 +236,8 @@ public final class Compactor {
      */
     private PartitionChange rewrite(FileGroup group, PartitionCommit current, DataFileStager stager)
             throws IOException {
-        if (!group.consecutiveIn(current.fileNames())) {
+        List<DataFileEntry> inputs = group.liveIn(current);
+        if (inputs == null) {
             throw new PlanOutdatedException("files " + group.fileNames() + " of partition " + group.cell()
                     + " are no longer live and consecutive in version " + current.version());
         }
@@ -248,18 +252,19 @@ public final class Compactor {
         }
         try (RollingFileWriter writer = output) {
             if (rowOrder != RowOrder.INPUT) {
-                copyInSpatialChunks(current, group.files(), writer);
+                copyInSpatialChunks(current, inputs, writer);
             } else {
-                for (DataFileEntry file : group.files()) {
+                for (DataFileEntry file : inputs) {
                     copyRows(current, file, writer, EVERY_ROW);
                 }
             }
             written = writer.finish();
         }
         long rows = written.stream().mapToLong(NewDataFile::rows).sum();
-        if (rows != group.rows()) {
+        long committedRows = inputs.stream().mapToLong(DataFileEntry::rows).sum();
+        if (rows != committedRows) {
             throw new IOException("Compaction of partition " + group.cell() + " wrote " + rows
-                    + " rows but its input files " + group.fileNames() + " are committed with " + group.rows());
+                    + " rows but its input files " + group.fileNames() + " are committed with " + committedRows);
         }
         return new PartitionChange(written, group.fileNames());
     }

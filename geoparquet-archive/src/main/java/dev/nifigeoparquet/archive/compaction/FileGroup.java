@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.compaction;
 
 import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -55,12 +56,19 @@ public record FileGroup(String cell, List<DataFileEntry> files) {
         }
     }
 
-    /** Whether the files are still live and still consecutive, in this order, in a partition's file list. */
-    boolean consecutiveIn(List<String> liveNames) {
-        int first = liveNames.indexOf(files.get(0).name());
-        if (first < 0 || first + files.size() > liveNames.size()) {
-            return false;
+    /**
+     * The group's files as {@code state} records them, when they are still live and consecutive there in this order;
+     * null otherwise. A file replaced in place since the plan keeps its name but not its content, size or row count,
+     * so the entries to read are the state's, never the plan's.
+     */
+    List<DataFileEntry> liveIn(PartitionCommit state) {
+        List<DataFileEntry> live = state.files();
+        List<String> names = live.stream().map(DataFileEntry::name).toList();
+        int first = names.indexOf(files.get(0).name());
+        if (first < 0 || first + files.size() > names.size()) {
+            return null;
         }
-        return liveNames.subList(first, first + files.size()).equals(fileNames());
+        List<DataFileEntry> current = live.subList(first, first + files.size());
+        return current.stream().map(DataFileEntry::name).toList().equals(fileNames()) ? List.copyOf(current) : null;
     }
 }

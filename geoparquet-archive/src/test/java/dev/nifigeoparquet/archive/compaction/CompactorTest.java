@@ -12,7 +12,9 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.OperationType;
+import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
@@ -35,6 +37,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,6 +143,55 @@ class CompactorTest {
         assertEquals(0, replay.commits());
         assertEquals(state, archive.partitionState(cell), "a replay changes nothing");
         assertFalse(compactor.plan(cell).qualifies(), "one file does not qualify again");
+    }
+
+    @Test
+    void aFileReplacedInPlaceAfterThePlanIsCompactedAsItIsNow() throws IOException {
+        Path root = temp.resolve("archive");
+        GeoParquetArchive archive = GeneratedArchive.create(new LocalArchiveStorage(root), new TestClock(START));
+        long rows = GeneratedArchive.fill(archive, 0, 0, 3, ROWS_PER_FILE);
+        String cell = GeneratedArchive.cellOf(0);
+        Compactor compactor =
+                new Compactor(archive, CompactionOptions.archiveDefaults().withMinFiles(1));
+        PartitionPlan plan = compactor.plan(cell);
+        assertTrue(plan.qualifies(), plan.toString());
+
+        // Between the plan and the compaction's commit, an upsert moves the first row out of the first file: the file
+        // keeps its name (it is replaced in place) but holds one row and some bytes fewer.
+        DataFileEntry first = archive.partitionState(cell).files().get(0);
+        archive.committer().commit(cell, "move-out-0", OperationType.MOVE_OUT, (current, stager) -> {
+            try (RollingFileWriter writer = new RollingFileWriter(
+                            stager,
+                            archive.schema(),
+                            archive.canonicalFooter(),
+                            archive.descriptor().writer())
+                    .replacing(List.of(first.name()))) {
+                for (Group row : GeneratedArchive.rows(0, 1, ROWS_PER_FILE - 1)) {
+                    writer.write(row);
+                }
+                return new PartitionChange(writer.finish(), List.of(first.name()));
+            }
+        });
+        assertEquals(
+                List.of(first.name()),
+                archive.partitionState(cell).files().stream()
+                        .map(DataFileEntry::name)
+                        .limit(1)
+                        .toList());
+
+        PartitionCompaction result = compactor.execute(plan);
+
+        assertEquals(1, result.commits(), String.valueOf(result.skipReason()));
+        assertEquals(rows - 1, result.rows());
+        assertEquals(rows - 1, result.rowsRewritten(), "what was read is the files as they are now");
+        Path output = root.resolve(ArchiveLayout.dataFile(
+                cell, archive.partitionState(cell).files().get(0).name()));
+        assertEquals(
+                LongStream.range(1, rows).boxed().toList(),
+                DuckDb.query("SELECT id FROM read_parquet(?) ORDER BY id", output.toString()).stream()
+                        .map(row -> ((Number) row.get(0)).longValue())
+                        .toList(),
+                "every row but the one moved out, as an independent reader sees them");
     }
 
     @Test
