@@ -40,7 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  *       the flow definition has it: the rows that applying the nights in order leaves, each cell on one node, and a
  *       night delivered again changes nothing;</li>
  *   <li>the four nights all at once, cells round robin over both nodes, one node killed with SIGKILL while it upserts:
- *       the same rows, every delta once, both nodes having committed cells.</li>
+ *       the same rows, every delta once, both nodes having committed cells;</li>
+ *   <li>the night over every cell, then the other three in each of their six orders, one after another: the same rows
+ *       in every order.</li>
  * </ul>
  * DuckDB, the verifier and the reconciled row counts agree on each archive afterwards.
  */
@@ -193,6 +195,40 @@ class ArchiveClusterIT {
         assertFalse(
                 committedCellsByNode.getOrDefault("node-1", Set.of()).isEmpty(),
                 "node-1 committed cells: " + committedCellsByNode);
+    }
+
+    @Test
+    @Order(4)
+    void theBacklogsNightsInEveryOrderOneAfterAnotherLeaveTheRowsOfTheNightsInOrder() throws Exception {
+        // The night over every cell first, then the backlog's three nights in each of their six orders, each order on
+        // its own copy of the dataset. (Newest first with the night over every cell last is test 2.)
+        List<List<Integer>> orders = List.of(
+                List.of(1, 2, 3),
+                List.of(1, 3, 2),
+                List.of(2, 1, 3),
+                List.of(2, 3, 1),
+                List.of(3, 1, 2),
+                List.of(3, 2, 1));
+        for (List<Integer> order : orders) {
+            String name = "order "
+                    + order.stream()
+                            .map(String::valueOf)
+                            .reduce((a, b) -> a + b)
+                            .orElseThrow();
+            UpsertFlow flow = UpsertFlow.upload(cluster.node(1).api(), dir, name, dataset.root);
+            try {
+                flow.enableOnEveryNode();
+                flow.startAll();
+                flow.send(backlog.nights().get(0));
+                for (int night : order) {
+                    flow.send(backlog.nights().get(night));
+                }
+                assertEquals(List.of(), flow.quarantined(), name + ": nothing failed");
+                assertEquals(backlog.inOrder(), Backlog.rows(flow.root), name);
+            } finally {
+                flow.group.stopAll();
+            }
+        }
     }
 
     /** The cells Upsert committed, by the node that committed them, from its SEND provenance events. */
