@@ -248,7 +248,7 @@ class IntegrityEdgesCommandTest {
         String bad = Cli.run("verify", "--archive", root, "--check-placement=some")
                 .expect(2)
                 .reason();
-        assertTrue(bad.contains("--check-placement takes 'all' or a positive number"), bad);
+        assertTrue(bad.contains("--check-placement: A placement check is 'none', 'all' or a positive number"), bad);
 
         // The nightly update GeoPandas users run next: verify stays consistent.
         Path edit = WriterFiles.copy("geopandas-per-town/town-2.parquet", temp.resolve("town-2.parquet"));
