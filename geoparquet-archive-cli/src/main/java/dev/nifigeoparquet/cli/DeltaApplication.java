@@ -25,7 +25,7 @@ import java.util.Map;
  */
 final class DeltaApplication {
 
-    static final int PARTITIONS_PER_RUN = 50;
+    static final int PARTITIONS_PER_RUN = ArchiveWriter.DEFAULT_PARTITIONS_PER_RUN;
 
     /**
      * What applying a delta did.

@@ -408,7 +408,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                     "The most FlowFiles taken per run. They are grouped by cell and each group is applied in queue order;"
                             + " see the processor's documentation for how a batch commits.")
             .required(true)
-            .defaultValue("50")
+            .defaultValue(String.valueOf(ArchiveWriter.DEFAULT_PARTITIONS_PER_RUN))
             .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
             .build();
 

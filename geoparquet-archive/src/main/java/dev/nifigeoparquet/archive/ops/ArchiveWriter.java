@@ -52,6 +52,12 @@ public final class ArchiveWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
 
+    /**
+     * How many partitions' batches a run takes by default: enough for them to share the key index's lookups and one
+     * journal commit, few enough that a run's deltas and its plan stay small in memory.
+     */
+    public static final int DEFAULT_PARTITIONS_PER_RUN = 50;
+
     private final GeoParquetArchive archive;
     private final Workers workers;
     private final RunPlanner planner;
