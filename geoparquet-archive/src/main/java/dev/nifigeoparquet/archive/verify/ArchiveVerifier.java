@@ -212,13 +212,8 @@ public final class ArchiveVerifier {
                             + options.expectedRows().getAsLong() + " were expected",
                     null));
         }
-        if (placement != null && placement.misplaced > options.maxDuplicateKeysReported()) {
-            findings.problem(new Problem(
-                    storage.describe(),
-                    ProblemKind.MISPLACED_ROW,
-                    (placement.misplaced - options.maxDuplicateKeysReported())
-                            + " more misplaced or unkeyable rows not listed (" + placement.misplaced + " in all)",
-                    null));
+        if (placement != null) {
+            placement.summarise(storage.describe(), findings);
         }
         Map<String, Long> versions = new LinkedHashMap<>();
         states.forEach((cell, state) -> versions.put(cell, state.version()));
@@ -505,6 +500,7 @@ public final class ArchiveVerifier {
         private long seen;
         private long checked;
         private long misplaced;
+        private long unkeyable;
 
         PlacementScan(long stride, int maxReported) {
             this.stride = stride;
@@ -530,7 +526,7 @@ public final class ArchiveVerifier {
             try {
                 computed = archive.keyer().cellOf(codec.decode(row, index), archive.sourceCrs());
             } catch (KeyingException | IllegalArgumentException e) {
-                if (++misplaced <= maxReported) {
+                if (++unkeyable <= maxReported) {
                     findings.problem(new Problem(
                             file.path, ProblemKind.UNKEYABLE_ROW, label + " cannot be keyed: " + e.getMessage(), null));
                 }
@@ -550,6 +546,22 @@ public final class ArchiveVerifier {
                         label + ": its geometry's centroid lies in cell " + computed + ", not in this partition ("
                                 + file.cell() + ")",
                         detail));
+            }
+        }
+
+        /** The rows of each kind found beyond those listed one by one, as one problem of that kind. */
+        void summarise(String archive, Findings findings) {
+            summarise(archive, ProblemKind.MISPLACED_ROW, misplaced, "misplaced", findings);
+            summarise(archive, ProblemKind.UNKEYABLE_ROW, unkeyable, "unkeyable", findings);
+        }
+
+        private void summarise(String archive, ProblemKind kind, long found, String what, Findings findings) {
+            if (found > maxReported) {
+                findings.problem(new Problem(
+                        archive,
+                        kind,
+                        (found - maxReported) + " more " + what + " rows not listed (" + found + " in all)",
+                        null));
             }
         }
     }

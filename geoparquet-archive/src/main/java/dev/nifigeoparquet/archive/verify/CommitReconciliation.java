@@ -7,8 +7,12 @@ import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.format.TransactionDecision;
 import dev.nifigeoparquet.archive.format.TransactionRecords;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
+import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -51,8 +55,8 @@ final class CommitReconciliation {
             try {
                 entry = log.read(commit.getValue());
             } catch (NoSuchFileException pruned) {
-                // Older entries are pruned after the log's retention; what remains is checked below from the oldest
-                // kept.
+                // Older entries are pruned after the log's retention: the entries kept since are checked instead,
+                // from the oldest, and the operation's own net change cannot be.
                 findings.problemOrVariation(
                         new Problem(
                                 ArchiveLayout.logEntry(cell, commit.getValue()),
@@ -62,6 +66,12 @@ final class CommitReconciliation {
                                 null),
                         true);
                 complete = false;
+                PartitionCommit current = latest.get(cell);
+                PartitionCommit oldestKept = current == null ? null : oldestKeptAfter(log, commit.getValue(), current);
+                if (oldestKept != null) {
+                    checkEntry(oldestKept, findings);
+                    checkChain(log, oldestKept, current, findings);
+                }
                 continue;
             }
             OperationRecord record = entry.operations().stream()
@@ -97,7 +107,34 @@ final class CommitReconciliation {
         }
     }
 
-    /** Every entry in effect after {@code from}, up to {@code to}, follows from the one before and explains its row count. */
+    /** The oldest entry in effect above {@code pruned}, up to {@code latest}; null when none is kept. */
+    private PartitionCommit oldestKeptAfter(PartitionLog log, long pruned, PartitionCommit latest) throws IOException {
+        List<Long> kept = new ArrayList<>();
+        for (StoredObject object : storage.list(ArchiveLayout.logDirectory(log.cell()))) {
+            long version = ArchiveLayout.logEntryVersion(object.name());
+            if (version > pruned && version <= latest.version()) {
+                kept.add(version);
+            }
+        }
+        Collections.sort(kept);
+        for (long version : kept) {
+            try {
+                PartitionCommit entry = log.read(version);
+                if (inEffect(entry)) {
+                    return entry;
+                }
+            } catch (NoSuchFileException prunedSince) {
+                // pruned after the listing: the next one kept is the oldest
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Every entry in effect after {@code from}, up to {@code to}, explains its row count and starts from the count the
+     * one before left. An entry a writer prunes meanwhile breaks the chain there: the link across it is not checked, the
+     * entries after it are.
+     */
     private void checkChain(PartitionLog log, PartitionCommit from, PartitionCommit to, Findings findings)
             throws IOException {
         PartitionCommit previous = from;
@@ -106,13 +143,14 @@ final class CommitReconciliation {
             try {
                 entry = log.read(version);
             } catch (NoSuchFileException pruned) {
-                return; // pruned meanwhile by a writer: the chain is checked as far as it is kept
+                previous = null;
+                continue;
             }
             if (!inEffect(entry)) {
                 continue;
             }
             checkEntry(entry, findings);
-            if (entry.rowsBefore() != null && entry.rowsBefore() != previous.rowCount()) {
+            if (previous != null && entry.rowsBefore() != null && entry.rowsBefore() != previous.rowCount()) {
                 findings.problem(new Problem(
                         ArchiveLayout.logEntry(entry.cell(), version),
                         ProblemKind.COUNTS_DO_NOT_RECONCILE,

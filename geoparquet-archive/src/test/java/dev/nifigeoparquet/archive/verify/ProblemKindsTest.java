@@ -38,6 +38,7 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -110,6 +111,22 @@ class ProblemKindsTest {
         after.problems().forEach(problem -> found.add(problem.kind()));
         assertEquals(Set.of(kind), found, after.problems().toString());
         assertTrue(!after.consistent(), after.toString());
+    }
+
+    @Test
+    void rowsBeyondTheReportsCapAreSummarisedAsTheirOwnKind() throws Exception {
+        create();
+        rewriteLiveFile(rows -> rows.set(0, withGeometry(rows.get(0), new byte[] {1, 2, 3})));
+
+        VerificationReport report = new ArchiveVerifier(GeoParquetArchive.open(new LocalArchiveStorage(root)))
+                .verify(VerifyOptions.wholeArchive()
+                        .checkingPlacement(VerifyOptions.Placement.ALL)
+                        .reportingAtMostDuplicateKeys(0));
+
+        assertEquals(1, report.problems().size(), report.problems().toString());
+        Problem summary = report.problems().get(0);
+        assertEquals(ProblemKind.UNKEYABLE_ROW, summary.kind(), summary.toString());
+        assertTrue(summary.message().contains("1 more unkeyable rows not listed"), summary.message());
     }
 
     private VerificationReport verify() throws IOException {
