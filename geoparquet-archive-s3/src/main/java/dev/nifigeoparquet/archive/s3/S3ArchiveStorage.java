@@ -294,11 +294,15 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
         try {
             bytes = call("read " + path, () -> client.getObjectAsBytes(request));
         } catch (FileAlreadyExistsException changed) {
-            // 412 on a read: the ETag no longer matches. Data files are never replaced, so this is outside
-            // interference.
-            throw new IOException(
-                    describe() + "/" + path + " changed while it was being read (its ETag is no longer " + eTag + ")",
-                    changed);
+            // 412 on a read: the ETag no longer matches. A commit replaced the file in place (section 5.3) since it was
+            // opened: reported as a vanished file, which the caller takes for a superseded one and re-reads the state
+            // (and for damage when no newer commit explains it).
+            NoSuchFileException replaced = new NoSuchFileException(
+                    describe() + "/" + path,
+                    null,
+                    "replaced while it was being read (its ETag is no longer " + eTag + ")");
+            replaced.initCause(changed);
+            throw replaced;
         }
         byte[] data = bytes.asByteArrayUnsafe();
         StorageMeter.recordDownloaded(data.length);
@@ -334,13 +338,23 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
     public OutputStream createStaged(String path) throws IOException {
         Optional<String> finalPath = finalPathOfStaged(path);
         if (finalPath.isEmpty()) {
-            return new S3UploadStream(this, path, settings.storageClass(), settings.partSizeBytes());
+            // New content of a live file, which lives in staging until publishing copies it onto the file's key (in the
+            // configured class there): deleted within moments, so STANDARD, which bills no minimum duration.
+            return new S3UploadStream(this, path, null, settings.partSizeBytes());
         }
         // The staging record first: if this process dies during the upload, recovery finds the record after the
         // lease and deletes whatever of the data file landed.
         putIfAbsent(path, new byte[0], null);
         remember(path, Instant.now());
-        return new S3UploadStream(this, finalPath.get(), settings.storageClass(), settings.partSizeBytes());
+        return new S3UploadStream(this, finalPath.get(), storageClassOf(finalPath.get()), settings.partSizeBytes());
+    }
+
+    /**
+     * The configured class for a partition's data file; STANDARD for the key index's files, which are read on every
+     * write and superseded within days (section 12.4).
+     */
+    private StorageClass storageClassOf(String finalPath) {
+        return finalPath.startsWith(ArchiveLayout.PARTITION_PREFIX) ? settings.storageClass() : null;
     }
 
     @Override
@@ -374,8 +388,8 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
                 .sourceKey(location.key(stagedPath))
                 .destinationBucket(location.bucket())
                 .destinationKey(location.key(finalPath));
-        if (settings.storageClass() != null) {
-            copy.storageClass(settings.storageClass());
+        if (storageClassOf(finalPath) != null) {
+            copy.storageClass(storageClassOf(finalPath));
         }
         call("publish " + finalPath, () -> client.copyObject(copy.build()));
         remember(finalPath, Instant.now());
@@ -396,8 +410,8 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
                 .sourceKey(location.key(stagedPath))
                 .destinationBucket(location.bucket())
                 .destinationKey(location.key(finalPath));
-        if (settings.storageClass() != null) {
-            copy.storageClass(settings.storageClass());
+        if (storageClassOf(finalPath) != null) {
+            copy.storageClass(storageClassOf(finalPath));
         }
         Instant replacedWritten = knownTimes.get(finalPath);
         call("publishReplacing " + finalPath, () -> client.copyObject(copy.build()));

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.s3;
 
+import dev.nifigeoparquet.archive.error.RejectedInputException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -42,6 +43,10 @@ public record S3StorageSettings(
         if (partSizeBytes < MIN_PART_SIZE) {
             throw new IllegalArgumentException(
                     "Part size " + partSizeBytes + " bytes is below S3's minimum part size " + MIN_PART_SIZE);
+        }
+        if (storageClass != null && ColdStorage.needsRestore(storageClass.toString())) {
+            throw new RejectedInputException("Storage class " + storageClass
+                    + " cannot hold an archive's data files: its objects cannot be read without a restore");
         }
         if (minimumObjectAge != null && minimumObjectAge.isNegative()) {
             throw new IllegalArgumentException("Minimum object age must not be negative, was " + minimumObjectAge);

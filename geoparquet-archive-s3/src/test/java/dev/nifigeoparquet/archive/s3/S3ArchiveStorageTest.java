@@ -116,6 +116,62 @@ class S3ArchiveStorageTest {
     }
 
     @Test
+    void replacementsAndKeyIndexFilesStayStandardWhileDataFilesTakeTheConfiguredClass() throws IOException {
+        S3ArchiveStorage infrequent = server.storage(storage.settings().withStorageClass(StorageClass.STANDARD_IA));
+        String replacement = ArchiveLayout.replacementFile(CELL, "part-new.parquet");
+        try (OutputStream out = infrequent.createStaged(replacement)) {
+            out.write(bytes("new content"));
+        }
+        String shard = ArchiveLayout.indexShard(3);
+        String indexFile = ArchiveLayout.newIndexFileName();
+        try (OutputStream out = infrequent.createStaged(ArchiveLayout.stagedFile(shard, indexFile))) {
+            out.write(bytes("keys"));
+        }
+        assertEquals(null, infrequent.head(replacement).orElseThrow().storageClass(), "a replacement is staging");
+        assertEquals(
+                null,
+                infrequent
+                        .head(ArchiveLayout.dataFile(shard, indexFile))
+                        .orElseThrow()
+                        .storageClass(),
+                "key-index files are read on every write and superseded within days");
+
+        String dataFile = ArchiveLayout.dataFile(CELL, "part-0.parquet");
+        infrequent.publishReplacing(replacement, dataFile);
+        assertEquals("STANDARD_IA", infrequent.head(dataFile).orElseThrow().storageClassAsString());
+    }
+
+    @Test
+    void archiveClassesAreRefusedForDataFiles() {
+        for (StorageClass frozen : List.of(StorageClass.GLACIER, StorageClass.DEEP_ARCHIVE)) {
+            IllegalArgumentException refused = assertThrows(
+                    IllegalArgumentException.class, () -> storage.settings().withStorageClass(frozen));
+            assertTrue(refused.getMessage().contains("restore"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void aFileReplacedWhileItIsReadReadsAsSuperseded() throws IOException {
+        String dataFile = ArchiveLayout.dataFile(CELL, "part-0.parquet");
+        String replacement = ArchiveLayout.replacementFile(CELL, "part-r.parquet");
+        try (OutputStream out = storage.createStaged(ArchiveLayout.stagedFile(CELL, "part-0.parquet"))) {
+            out.write(bytes("old content"));
+        }
+        InputFile opened = storage.openInputFile(dataFile);
+        try (OutputStream out = storage.createStaged(replacement)) {
+            out.write(bytes("new content, longer"));
+        }
+        storage.publishReplacing(replacement, dataFile);
+
+        NoSuchFileException superseded = assertThrows(NoSuchFileException.class, () -> {
+            try (SeekableInputStream in = opened.newStream()) {
+                in.readFully(new byte[4]);
+            }
+        });
+        assertTrue(superseded.getMessage().contains("replaced while it was being read"), superseded.getMessage());
+    }
+
+    @Test
     void discardingAStagedFileDeletesItsDataAtTheFinalKey() throws IOException {
         String staged = ArchiveLayout.stagedFile(CELL, "part-lost.parquet");
         try (OutputStream out = storage.createStaged(staged)) {
@@ -229,7 +285,7 @@ class S3ArchiveStorageTest {
         assertEquals(
                 Duration.ZERO,
                 server.storage(storage.settings()
-                                .withStorageClass(StorageClass.DEEP_ARCHIVE)
+                                .withStorageClass(StorageClass.GLACIER_IR)
                                 .withMinimumObjectAge(Duration.ZERO))
                         .minimumObjectAge());
     }
