@@ -3,6 +3,7 @@ package dev.nifigeoparquet.cli;
 import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
 import dev.nifigeoparquet.archive.adoption.AdoptionReport;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
+import dev.nifigeoparquet.archive.error.AdoptionRefusedException;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -67,10 +68,18 @@ final class AdoptCommand extends ArchiveCommand {
     public Integer call() throws Exception {
         requireDirectory(archive, "archive");
         progress().note("adopting " + archive + " (reading and keying every row) ...");
-        AdoptionReport report = ArchiveAdopter.adopt(
-                new LocalArchiveStorage(archive),
-                new AdoptionOptions(keyColumns, versionColumn, resolution, referenceFile, null, rehome),
-                Clock.systemUTC());
+        AdoptionReport report;
+        try {
+            report = ArchiveAdopter.adopt(
+                    new LocalArchiveStorage(archive),
+                    new AdoptionOptions(keyColumns, versionColumn, resolution, referenceFile, null, rehome),
+                    Clock.systemUTC());
+        } catch (AdoptionRefusedException refused) {
+            if (refused.misplacedRows() == 0) {
+                throw refused;
+            }
+            throw new InputException(refused.getMessage() + " (adopt --rehome)", refused);
+        }
         report.record().warnings().forEach(warning -> err().println("warning: " + warning));
         out().printf("adopted archive %s%n", archive);
         out().printf("  partitions:      %d%n", report.partitions());

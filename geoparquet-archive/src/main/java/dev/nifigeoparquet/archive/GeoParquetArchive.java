@@ -221,8 +221,7 @@ public final class GeoParquetArchive {
                     "Delta " + source + " rejected, nothing was written",
                     problem
                             + "; the archive stores " + sourceCrs
-                            + " (convert it first: RouteByH3Cell with the delta's CRS as Source "
-                            + "CRS writes the archive's, and GeoJSON deltas are converted as they are read)");
+                            + ": reproject the delta into the archive's CRS before it is applied");
         });
     }
 

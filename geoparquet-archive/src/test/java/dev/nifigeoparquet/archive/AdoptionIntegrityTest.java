@@ -142,7 +142,7 @@ class AdoptionIntegrityTest {
                 message);
         assertTrue(
                 message.contains("h3_cell=" + stored.get(first) + "/") && message.contains(".parquet row "), message);
-        assertTrue(message.contains("--rehome"), message);
+        assertTrue(message.contains("adopting with re-homing moves them"), message);
         assertEquals(before, TestFiles.treeDigest(root), "a refused adoption leaves the directory exactly as it was");
     }
 

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
@@ -71,12 +72,17 @@ final class DeltaRecords {
      * Refuses a Parquet delta that declares another CRS for the geometry column than the archive's (in its {@code geo}
      * metadata or its GEOMETRY/GEOGRAPHY logical type); other readers carry no CRS and pass.
      *
-     * @throws dev.nifigeoparquet.archive.error.DeltaRejectedException naming the delta and both CRSs
+     * @throws DeltaRejectedException naming the delta and both CRSs, and how the flow reprojects a delta
      */
     void requireArchiveCrs(RecordReader reader, String source) {
         if (reader instanceof GeoParquetRecordReader geoParquet) {
-            archive.requireDeltaCrs(
-                    geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), source);
+            try {
+                archive.requireDeltaCrs(
+                        geoParquet.parquetSchema(), geoParquet.canonicalFooter().asMap(), source);
+            } catch (DeltaRejectedException otherCrs) {
+                throw new DeltaRejectedException(
+                        otherCrs.getMessage(), "RouteByH3Cell with the delta's CRS as its Source CRS does so");
+            }
         }
     }
 

@@ -249,6 +249,7 @@ class BadInputTest {
                 .orElseThrow()
                 .getAttribute("error.message");
         assertTrue(crsMessage.contains("EPSG:3857") && crsMessage.contains("OGC:CRS84"), crsMessage);
+        assertTrue(crsMessage.contains("RouteByH3Cell with the delta's CRS as its Source CRS"), crsMessage);
         assertEquals(before, ParcelArchives.hashes(root), "not one file of the archive changed");
 
         // RouteByH3Cell refuses it too when its Source CRS says otherwise, keeping the input.

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.CanonicalFooters;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.error.AdoptionRefusedException;
 import dev.nifigeoparquet.archive.error.LeaseUnavailableException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
@@ -407,13 +408,13 @@ public final class ArchiveAdopter {
                     + "; remove or fix them first");
         }
         if (scan.misplacedRows > 0 && !rehome) {
-            refusals.add(
-                    scan.misplacedRows + " row(s) lie outside the partition of their geometry's cell, e.g. "
-                            + misplacedExamples
-                            + "; adopt with re-homing (adopt --rehome) to move them into their cells as the archive is adopted");
+            refusals.add(scan.misplacedRows + " row(s) lie outside the partition of their geometry's cell, e.g. "
+                    + misplacedExamples
+                    + "; adopting with re-homing moves them into their cells as the archive is adopted");
         }
         if (!refusals.isEmpty()) {
-            throw new RejectedInputException("Nothing was adopted: " + String.join("; ", refusals));
+            throw new AdoptionRefusedException(
+                    "Nothing was adopted: " + String.join("; ", refusals), rehome ? 0 : scan.misplacedRows);
         }
         return scan;
     }
