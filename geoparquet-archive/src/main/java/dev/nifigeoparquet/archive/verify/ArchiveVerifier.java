@@ -15,7 +15,9 @@ import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
+import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.keying.KeyingException;
+import dev.nifigeoparquet.archive.ops.KeyScanner;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
@@ -34,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.parquet.example.data.Group;
 
 /**
@@ -167,9 +170,11 @@ public final class ArchiveVerifier {
         }
 
         KeyScan keys = archive.descriptor().hasKey()
-                ? new KeyScan(states.values().stream()
-                        .mapToLong(PartitionCommit::rowCount)
-                        .sum())
+                ? new KeyScan(
+                        states.values().stream()
+                                .mapToLong(PartitionCommit::rowCount)
+                                .sum(),
+                        !options.wholeArchiveSelected())
                 : null;
         PlacementScan placement = options.placement().enabled()
                 ? new PlacementScan(
@@ -203,6 +208,9 @@ public final class ArchiveVerifier {
         }
         if (keys != null && !keys.colliding.isEmpty()) {
             findDuplicates(readable, keys.colliding, options.maxDuplicateKeysReported(), findings);
+        }
+        if (keys != null && keys.partitionOf != null && !keys.partitionOf.isEmpty()) {
+            findDuplicatesOutside(keys.partitionOf, states.keySet(), options.maxDuplicateKeysReported(), findings);
         }
         if (options.expectedRows().isPresent() && options.expectedRows().getAsLong() != committedRows) {
             findings.problem(new Problem(
@@ -399,7 +407,7 @@ public final class ArchiveVerifier {
                 if (extractor != null) {
                     FeatureKey key = extractor.keyOf(row);
                     if (key != null) {
-                        keys.add(KeyHashes.hash(key));
+                        keys.add(key, file.cell());
                     }
                 }
                 if (placing && placement.selects()) {
@@ -493,6 +501,61 @@ public final class ArchiveVerifier {
         }
     }
 
+    /**
+     * Keys of the verified partitions that a partition outside them holds too (section 9: keys are unique across the
+     * archive, whatever the scope). The key index names the other partitions that hold a key; each is confirmed by
+     * reading that partition's key columns, so only the partitions the index names are opened.
+     */
+    private void findDuplicatesOutside(
+            Map<FeatureKey, String> partitionOf, Set<String> verified, int maxReported, Findings findings)
+            throws IOException {
+        Map<String, Set<FeatureKey>> wantedIn = new TreeMap<>();
+        new KeyIndex(archive)
+                .candidates(partitionOf.keySet())
+                .forEach((key, cells) -> cells.stream()
+                        .filter(cell -> !verified.contains(cell))
+                        .forEach(cell -> wantedIn.computeIfAbsent(cell, c -> new HashSet<>())
+                                .add(key)));
+        KeyScanner scanner = new KeyScanner(archive);
+        long duplicates = 0;
+        for (Map.Entry<String, Set<FeatureKey>> wanted : wantedIn.entrySet()) {
+            String cell = wanted.getKey();
+            KeyScanner.Result found;
+            try {
+                found = scanner.scan(archive.partitionState(cell), wanted.getValue());
+            } catch (IOException | RuntimeException e) {
+                requireDamage(e);
+                findings.problem(new Problem(
+                        ArchiveLayout.partitionDirectory(cell),
+                        ProblemKind.CORRUPT_FILE,
+                        "cannot be read to compare keys with the verified partitions: " + e.getMessage(),
+                        null));
+                continue;
+            }
+            for (FeatureKey key : found.found()) {
+                if (++duplicates <= maxReported) {
+                    findings.problem(new Problem(
+                            ArchiveLayout.dataFile(cell, found.fileOf().get(key)),
+                            ProblemKind.DUPLICATE_KEY,
+                            "key " + key + " ("
+                                    + String.join(", ", archive.descriptor().keyColumns())
+                                    + ") also occurs in verified partition " + partitionOf.get(key)
+                                    + " (this partition was not verified; the key index names it)",
+                            null));
+                }
+            }
+        }
+        if (duplicates > maxReported) {
+            findings.problem(new Problem(
+                    storage.describe(),
+                    ProblemKind.DUPLICATE_KEY,
+                    (duplicates - maxReported)
+                            + " more keys also occurring outside the verified partitions not listed (" + duplicates
+                            + " in all)",
+                    null));
+        }
+    }
+
     /** The placement check's state: which rows it keys again, how many it checked, how many it found wrong. */
     private final class PlacementScan {
         private final long stride;
@@ -566,18 +629,26 @@ public final class ArchiveVerifier {
         }
     }
 
-    /** First pass of key uniqueness: every key's hash, and the hashes seen more than once. */
+    /**
+     * First pass of key uniqueness: every key's hash, and the hashes seen more than once. A verification of some
+     * partitions also keeps each key with its partition, to look for it outside them.
+     */
     private static final class KeyScan {
         private final LongHashSet seen;
         private final LongHashSet colliding = new LongHashSet(16);
+        private final Map<FeatureKey, String> partitionOf;
 
-        KeyScan(long expectedRows) {
+        KeyScan(long expectedRows, boolean keepKeys) {
             this.seen = new LongHashSet(expectedRows);
+            this.partitionOf = keepKeys ? new HashMap<>() : null;
         }
 
-        void add(long hash) {
-            if (!seen.add(hash)) {
-                colliding.add(hash);
+        void add(FeatureKey key, String cell) {
+            if (!seen.add(KeyHashes.hash(key))) {
+                colliding.add(KeyHashes.hash(key));
+            }
+            if (partitionOf != null) {
+                partitionOf.putIfAbsent(key, cell);
             }
         }
     }

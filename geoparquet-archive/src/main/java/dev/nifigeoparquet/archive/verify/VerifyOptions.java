@@ -9,7 +9,8 @@ import java.util.OptionalLong;
  * What to verify.
  *
  * @param cells        the partitions to verify; empty for the whole archive (which also looks for partition
- *                     directories that have no commit log). Key uniqueness is checked across these partitions.
+ *                     directories that have no commit log). Key uniqueness is checked across these partitions, and
+ *                     their keys are looked for in the partitions the key index names outside them.
  * @param expectedRows the total the archive should hold (baseline + inserted - deleted), or empty to skip the
  *                     reconciliation
  * @param maxDuplicateKeysReported duplicate keys (and misplaced rows) listed one by one before the rest are
