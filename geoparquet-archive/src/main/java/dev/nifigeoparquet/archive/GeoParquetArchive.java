@@ -28,6 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 
@@ -142,6 +144,19 @@ public final class GeoParquetArchive {
     /** The canonical {@code geo} block, absent for native GEOMETRY archives without one. */
     public Optional<GeoMetadata> geo() {
         return Optional.ofNullable(geo);
+    }
+
+    /**
+     * The top-level columns the writer computes from each row's geometry: the covering bbox structs the {@code geo}
+     * block declares. A delta's values there are never read.
+     */
+    public Set<String> coveringColumns() {
+        Set<String> columns = new TreeSet<>();
+        geo().ifPresent(metadata -> metadata.columns()
+                .values()
+                .forEach(column -> column.coveringBbox()
+                        .ifPresent(paths -> paths.values().forEach(path -> columns.add(path.get(0))))));
+        return columns;
     }
 
     /** The CRS stored geometries are in, resolved for keying. */

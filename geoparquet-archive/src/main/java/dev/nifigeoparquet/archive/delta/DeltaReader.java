@@ -97,7 +97,12 @@ public final class DeltaReader {
                             archive.descriptor().keyColumns(),
                             name)
                     : SchemaConformer.of(
-                            archive.schema(), footer.schema(), SchemaHandling.FILL_MISSING_NULLABLE, deleteField, name);
+                            archive.schema(),
+                            footer.schema(),
+                            SchemaHandling.FILL_MISSING_NULLABLE,
+                            deleteField,
+                            archive.coveringColumns(),
+                            name);
             List<DeltaRow> rows = new ArrayList<>();
             long index = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {

@@ -7,9 +7,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
@@ -17,7 +19,11 @@ import org.apache.parquet.schema.Type;
 /**
  * Copies delta rows of another (compatible) schema into the archive's schema, field by field by name, after
  * checking the schemas once. Schema evolution is refused: a delta may not add fields or change a field's type.
- * A delete-marker field, when configured, is read and dropped, and so is an {@code h3_cell} partition column.
+ * What the tools operators script with write differently but losslessly is accepted: fields in any order, an optional
+ * field into a required one (a null there refuses the delta, naming the row), a signed integer annotation or a
+ * narrower signed integer where the archive has a plain integer of the physical width, and anything, or nothing, in a
+ * column the archive's writer computes from the geometry (a covering bbox). A delete-marker field, when configured, is
+ * read and dropped, and so is an {@code h3_cell} partition column.
  */
 public final class SchemaConformer {
 
@@ -74,10 +80,29 @@ public final class SchemaConformer {
      */
     public static SchemaConformer of(
             MessageType archive, GroupType delta, SchemaHandling handling, String deleteMarker, String source) {
+        return of(archive, delta, handling, deleteMarker, Set.of(), source);
+    }
+
+    /**
+     * Like {@link #of(MessageType, GroupType, SchemaHandling, String, String)}, for an archive whose writer computes
+     * the fields {@code computed} from each row's geometry (the covering bbox structs of its {@code geo} metadata):
+     * whatever a delta carries there, or lacks, is not read.
+     */
+    public static SchemaConformer of(
+            MessageType archive,
+            GroupType delta,
+            SchemaHandling handling,
+            String deleteMarker,
+            Set<String> computed,
+            String source) {
         List<String> problems = new ArrayList<>();
         int[] sourceField = new int[archive.getFieldCount()];
         for (int field = 0; field < archive.getFieldCount(); field++) {
             Type target = archive.getType(field);
+            if (computed.contains(target.getName())) {
+                sourceField[field] = -1;
+                continue;
+            }
             if (!delta.containsField(target.getName())) {
                 sourceField[field] = -1;
                 if (target.isRepetition(Type.Repetition.REQUIRED) || handling == SchemaHandling.STRICT) {
@@ -144,7 +169,7 @@ public final class SchemaConformer {
         for (int field = 0; field < sourceField.length; field++) {
             int from = sourceField[field];
             int count = from < 0 ? 0 : row.getFieldRepetitionCount(from);
-            if (count == 0 && archive.getType(field).isRepetition(Type.Repetition.REQUIRED) && !delete) {
+            if (count == 0 && from >= 0 && archive.getType(field).isRepetition(Type.Repetition.REQUIRED) && !delete) {
                 throw new DeltaRejectedException(
                         "Delta row " + rowIndex,
                         "required field '" + archive.getType(field).getName() + "' is null");
@@ -181,10 +206,43 @@ public final class SchemaConformer {
             var b = given.asPrimitiveType();
             return a.getPrimitiveTypeName() == b.getPrimitiveTypeName()
                     && a.getTypeLength() == b.getTypeLength()
-                    && (Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation()) || sameWkb(a, b));
+                    && (Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation())
+                            || sameWkb(a, b)
+                            || signedIntegerFits(a, b));
         }
         return target.asGroupType().getFields().equals(given.asGroupType().getFields())
                 && Objects.equals(target.getLogicalTypeAnnotation(), given.getLogicalTypeAnnotation());
+    }
+
+    /**
+     * A signed integer annotation says what the physical type says already when it is as wide, and narrower signed
+     * values fit a wider column: DuckDB writes {@code INTEGER} as {@code int32 (INTEGER(32,true))} where an archive
+     * made with parquet-java may have a plain {@code int32}. Unsigned values, or a narrower archive column, may not
+     * fit and stay refused.
+     */
+    private static boolean signedIntegerFits(PrimitiveType target, PrimitiveType given) {
+        int width = switch (target.getPrimitiveTypeName()) {
+            case INT32 -> 32;
+            case INT64 -> 64;
+            default -> 0;
+        };
+        if (width == 0) {
+            return false;
+        }
+        int targetWidth = signedWidth(target.getLogicalTypeAnnotation(), width);
+        int givenWidth = signedWidth(given.getLogicalTypeAnnotation(), width);
+        return targetWidth == width && givenWidth > 0 && givenWidth <= width;
+    }
+
+    /** The width of a signed integer column: its annotation's, or the physical width when unannotated; 0 otherwise. */
+    private static int signedWidth(LogicalTypeAnnotation annotation, int physicalWidth) {
+        if (annotation == null) {
+            return physicalWidth;
+        }
+        if (annotation instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer && integer.isSigned()) {
+            return integer.getBitWidth();
+        }
+        return 0;
     }
 
     /**
