@@ -23,6 +23,8 @@ import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.Restricted;
 import org.apache.nifi.annotation.behavior.Restriction;
+import org.apache.nifi.annotation.behavior.SystemResource;
+import org.apache.nifi.annotation.behavior.SystemResourceConsideration;
 import org.apache.nifi.annotation.behavior.WritesAttribute;
 import org.apache.nifi.annotation.behavior.WritesAttributes;
 import org.apache.nifi.annotation.documentation.CapabilityDescription;
@@ -123,6 +125,14 @@ import org.apache.nifi.processor.util.StandardValidators;
                     requiredPermission = RequiredPermission.WRITE_FILESYSTEM,
                     explanation = "Writes merged data files and commit entries, and deletes the files they supersede.")
         })
+@SystemResourceConsideration(
+        resource = SystemResource.DISK,
+        description = "A compaction reads a partition's small files and writes them again as files of the target size;"
+                + " a sweep does so for every qualifying partition of the archive.")
+@SystemResourceConsideration(
+        resource = SystemResource.NETWORK,
+        description = "On object storage a compaction downloads and uploads the files it merges, and a sweep lists"
+                + " every partition: schedule sweeps once a day, as the sweep flow definition does.")
 @UseCase(
         description = "Keep the partitions a nightly upsert touched from piling up small files.",
         keywords = {"compaction", "small files", "upsert", "after"},
@@ -444,10 +454,11 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             return;
         }
         FlowFile done = session.putAllAttributes(flowFile, attributesOf(results));
+        // The FlowFile's content goes nowhere: the archive was asked to rewrite a partition, a remote invocation.
         for (PartitionCompaction result : results) {
             if (result.compacted()) {
                 session.getProvenanceReporter()
-                        .send(
+                        .invokeRemoteProcess(
                                 done,
                                 ProcessorSupport.transitUri(archive, ArchiveLayout.partitionDirectory(result.cell())),
                                 "Compacted " + result.filesBefore() + " files into " + result.filesAfter());

@@ -37,6 +37,8 @@ import org.apache.nifi.annotation.behavior.SupportsBatching;
 import org.apache.nifi.annotation.behavior.WritesAttribute;
 import org.apache.nifi.annotation.behavior.WritesAttributes;
 import org.apache.nifi.annotation.documentation.CapabilityDescription;
+import org.apache.nifi.annotation.documentation.MultiProcessorUseCase;
+import org.apache.nifi.annotation.documentation.ProcessorConfiguration;
 import org.apache.nifi.annotation.documentation.SeeAlso;
 import org.apache.nifi.annotation.documentation.Tags;
 import org.apache.nifi.annotation.documentation.UseCase;
@@ -152,6 +154,38 @@ import org.locationtech.jts.geom.GeometryFactory;
                 in the archive's own CRS and can be upserted without further conversion.
                 Run "Verify Properties" to see the archive's CRS and a test conversion from the Source CRS.
                 """)
+@MultiProcessorUseCase(
+        description =
+                "Keep an H3-partitioned GeoParquet archive current from nightly deltas, rewriting only the partitions a"
+                        + " delta lands in: route, upsert, compact and verify.",
+        keywords = {"geoparquet", "h3", "archive", "delta", "upsert", "compaction", "nightly", "incremental"},
+        notes = "templates/incremental-upsert.json is this flow with a file source and a quarantine; import it instead"
+                + " of building it by hand. In a cluster, load-balance the connection into UpsertGeoParquetPartition"
+                + " by the h3.cell attribute and give each night a Delta Sequence.",
+        configurations = {
+            @ProcessorConfiguration(
+                    processorClassName = "dev.nifigeoparquet.processors.RouteByH3Cell",
+                    configuration = """
+                            Select the StandardGeoParquetArchiveService of the archive as "GeoParquet Archive Service"                             and leave "H3 Resolution" empty (the archive's pinned resolution is used). Choose a                             "Record Reader" for the delta's format and a GeoParquetRecordSetWriter as "Record Writer".
+                            Connect "success" to UpsertGeoParquetPartition and "failure" to a quarantine.
+                            """),
+            @ProcessorConfiguration(
+                    processorClassName = "dev.nifigeoparquet.processors.UpsertGeoParquetPartition",
+                    configuration = """
+                            Select the same archive service and a GeoParquetReader as "Record Reader"; "Write Mode"                             Upsert. Set "Delta Sequence" from the night the delta belongs to (for example its file                             name's date), so nights applied late or out of order converge.
+                            Connect "success" to CompactGeoParquetPartition, "failure" to the quarantine, and retry                             "retry" with NiFi's relationship retry (a few attempts, with back-off) before the quarantine.
+                            """),
+            @ProcessorConfiguration(
+                    processorClassName = "dev.nifigeoparquet.processors.CompactGeoParquetPartition",
+                    configuration = """
+                            Select the same archive service and leave "Partitions" at its default: the partitions the                             upsert touched. Connect "success" to VerifyGeoMetadata, "failure" to the quarantine, and                             retry "retry" as for the upsert.
+                            """),
+            @ProcessorConfiguration(
+                    processorClassName = "dev.nifigeoparquet.processors.VerifyGeoMetadata",
+                    configuration = """
+                            Select the same archive service and leave "Partitions" and "Expected Row Count" at their                             defaults: the touched partitions are checked, and their row counts reconciled from the                             commit records. Connect "invalid" and "failure" to the quarantine; "valid" can be                             auto-terminated or kept as a report.
+                            """)
+        })
 public class RouteByH3Cell extends AbstractProcessor implements VerifiableProcessor {
 
     /** The field added to each record of the failure FlowFile, saying why that record could not be keyed. */

@@ -37,6 +37,8 @@ import org.apache.nifi.annotation.behavior.ReadsAttribute;
 import org.apache.nifi.annotation.behavior.ReadsAttributes;
 import org.apache.nifi.annotation.behavior.Restricted;
 import org.apache.nifi.annotation.behavior.Restriction;
+import org.apache.nifi.annotation.behavior.SystemResource;
+import org.apache.nifi.annotation.behavior.SystemResourceConsideration;
 import org.apache.nifi.annotation.behavior.WritesAttribute;
 import org.apache.nifi.annotation.behavior.WritesAttributes;
 import org.apache.nifi.annotation.documentation.CapabilityDescription;
@@ -202,6 +204,19 @@ import org.apache.nifi.serialization.record.Record;
                     explanation =
                             "Writes data files and commit entries into the archive, and deletes the data files a commit supersedes.")
         })
+@SystemResourceConsideration(
+        resource = SystemResource.MEMORY,
+        description =
+                "A run holds the delta rows of every FlowFile it takes (up to Batch Size FlowFiles) in memory, with"
+                        + " one row group per worker thread being rewritten; memory does not grow with a partition's size.")
+@SystemResourceConsideration(
+        resource = SystemResource.CPU,
+        description = "Partitions are rewritten on the archive service's Worker Threads, which run beside NiFi's timer"
+                + " threads: a node can use the sum of both. Every processor using one service shares its workers.")
+@SystemResourceConsideration(
+        resource = SystemResource.DISK,
+        description = "Each touched partition is written again in full (staged, then promoted), and the files it"
+                + " supersedes are deleted after the commit.")
 @UseCase(
         description =
                 "Keep an H3-partitioned GeoParquet archive current with a nightly delta, rewriting only the partitions it touches.",
@@ -782,14 +797,18 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         }
         OperationResult result = outcome.result();
         Map<String, String> cost = StorageCostAttributes.of(GeoParquetAttributes.UPSERT_STORAGE, outcome.cost());
-        for (int i = 0; i < batch.size(); i++) {
+        // Every FlowFile of the batch went into the same commit: each is reported as sent to the files it wrote.
+        Map<String, List<String>> written = result.replay() ? Map.of() : writtenPaths(archive, result);
+        for (FlowFile flowFile : batch) {
             Map<String, String> attributes = attributesOf(result);
             attributes.putAll(cost);
             attributes.put(GeoParquetAttributes.BATCH_DELTAS, String.valueOf(batch.size()));
-            FlowFile done = session.putAllAttributes(batch.get(i), attributes);
-            if (!result.replay() && i == 0) {
-                reportWrittenFiles(session, archive, done, result);
-            }
+            FlowFile done = session.putAllAttributes(flowFile, attributes);
+            written.forEach((partition, paths) -> paths.forEach(path -> session.getProvenanceReporter()
+                    .send(
+                            done,
+                            ProcessorSupport.transitUri(archive, path),
+                            "Committed " + result.deltaId() + " to partition " + partition)));
             session.transfer(done, REL_SUCCESS);
         }
         for (FlowFile flowFile : repeated) {
@@ -892,11 +911,11 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     }
 
     /**
-     * One SEND event per data file the operation wrote, named by its path. When another writer committed the same
-     * partition in between, the files cannot be told apart any more and the event names the partition directory.
+     * The data files the operation wrote, by partition, for one SEND event each. When another writer committed the same
+     * partition in between, the files cannot be told apart any more and the partition directory stands for them.
      */
-    private void reportWrittenFiles(
-            ProcessSession session, GeoParquetArchive archive, FlowFile flowFile, OperationResult result) {
+    private static Map<String, List<String>> writtenPaths(GeoParquetArchive archive, OperationResult result) {
+        Map<String, List<String>> written = new LinkedHashMap<>();
         for (String cell : result.partitionsTouched()) {
             List<String> paths = new ArrayList<>();
             try {
@@ -909,13 +928,8 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             } catch (IOException | RuntimeException e) {
                 paths.add(ArchiveLayout.partitionDirectory(cell));
             }
-            for (String path : paths) {
-                session.getProvenanceReporter()
-                        .send(
-                                flowFile,
-                                ProcessorSupport.transitUri(archive, path),
-                                "Committed " + result.deltaId() + " to partition " + cell);
-            }
+            written.put(cell, paths);
         }
+        return written;
     }
 }

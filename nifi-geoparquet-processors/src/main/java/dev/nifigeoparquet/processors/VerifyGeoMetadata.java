@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.CommittedOperation;
 import dev.nifigeoparquet.archive.verify.Problem;
+import dev.nifigeoparquet.archive.verify.ProblemKind;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.ReadsAttribute;
@@ -356,9 +358,25 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
             session.getProvenanceReporter().modifyContent(output, "Verified partitions " + options.cells());
         }
         if (!report.consistent()) {
-            getLogger().warn("{} is not consistent: {}", archive, report);
+            getLogger().warn("{} is not consistent: {}", archive, problemSummary(report));
         }
         session.transfer(output, report.consistent() ? REL_VALID : REL_INVALID);
+    }
+
+    /**
+     * What an operator reads in the bulletin: each kind of problem with its count and its first instance, so the kind
+     * says what to look at before the report is opened.
+     */
+    static String problemSummary(VerificationReport report) {
+        Map<ProblemKind, List<Problem>> byKind = new TreeMap<>();
+        report.problems()
+                .forEach(problem -> byKind.computeIfAbsent(problem.kind(), kind -> new ArrayList<>())
+                        .add(problem));
+        List<String> kinds = new ArrayList<>();
+        byKind.forEach((kind, problems) -> kinds.add(kind + " x" + problems.size() + " (first: "
+                + problems.get(0).file() + ": " + problems.get(0).message() + ")"));
+        return report.problems().size() + " problems in " + report.partitions() + " partitions: "
+                + String.join("; ", kinds);
     }
 
     /** What to verify for this FlowFile (or, without one, the whole archive) and the row count to expect. */

@@ -121,6 +121,18 @@ class ArchiveChainTest {
                             < Integer.parseInt(flowFile.getAttribute("compaction.files.before")),
                     flowFile.getAttributes().toString());
         }
+        // The FlowFile's content is sent nowhere: each compaction is a remote invocation on its partition.
+        assertEquals(
+                Set.of(ProvenanceEventType.REMOTE_INVOCATION),
+                compact.getProvenanceEvents().stream()
+                        .map(ProvenanceEventRecord::getEventType)
+                        .collect(java.util.stream.Collectors.toSet()));
+        for (MockFlowFile flowFile : compact.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS)) {
+            assertTrue(
+                    compact.getProvenanceEvents().stream()
+                            .anyMatch(event -> event.getFlowFileUuid().equals(flowFile.getAttribute("uuid"))),
+                    "each compacting FlowFile has its invocation");
+        }
 
         TestRunner verify = verify(root);
         pass(compact.getFlowFilesForRelationship(CompactGeoParquetPartition.REL_SUCCESS), verify);

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.nifi.provenance.ProvenanceEventType;
 import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.TestRunner;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,6 +74,33 @@ class UpsertGeoParquetPartitionTest {
         }
         assertEquals(afterFirst, ParcelArchives.hashes(root), "a replay writes nothing");
         assertEquals(rows, parcels.duckDbCount());
+    }
+
+    @Test
+    void everyFlowFileOfABatchIsReportedAsSentToTheFilesItsCommitWrote() throws Exception {
+        MockFlowFile cellDelta = routed.get(0);
+        TestRunner upsert = upsert();
+        for (String night : List.of("night-1", "night-2")) {
+            Map<String, String> attributes = new HashMap<>(cellDelta.getAttributes());
+            attributes.put("delta.id", night);
+            attributes.put("uuid", UUID.randomUUID().toString());
+            upsert.enqueue(cellDelta.getContentStream(), attributes);
+        }
+        upsert.run();
+
+        upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, 2);
+        for (MockFlowFile flowFile : upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS)) {
+            flowFile.assertAttributeEquals("geoparquet.batch.deltas", "2");
+            List<String> sent = upsert.getProvenanceEvents().stream()
+                    .filter(event -> event.getEventType() == ProvenanceEventType.SEND
+                            && event.getFlowFileUuid().equals(flowFile.getAttribute("uuid")))
+                    .map(event -> event.getTransitUri())
+                    .toList();
+            assertTrue(!sent.isEmpty(), flowFile.getAttribute("delta.id") + " has a SEND event");
+            assertTrue(
+                    sent.stream().allMatch(uri -> uri.contains("h3_cell=" + cellDelta.getAttribute("h3.cell"))),
+                    sent.toString());
+        }
     }
 
     @Test
@@ -162,6 +190,9 @@ class UpsertGeoParquetPartitionTest {
         JsonNode json = ChainFixtures.JSON.readTree(report.getContent());
         JsonNode problems = json.get("problemsByFile").get("h3_cell=" + cell + "/" + victim.name());
         assertTrue(problems != null && problems.toString().contains("CORRUPT_FILE"), json.toPrettyString());
+        // The bulletin names the kind and its first file, so an operator knows what to look at before the report.
+        String bulletin = verify.getLogger().getWarnMessages().get(0).getMsg();
+        assertTrue(bulletin.contains("CORRUPT_FILE x") && bulletin.contains(victim.name()), bulletin);
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,6 +33,7 @@ import org.apache.nifi.annotation.documentation.CapabilityDescription;
 import org.apache.nifi.annotation.documentation.SeeAlso;
 import org.apache.nifi.annotation.documentation.Tags;
 import org.apache.nifi.annotation.lifecycle.OnEnabled;
+import org.apache.nifi.components.AllowableValue;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.RequiredPermission;
 import org.apache.nifi.components.ValidationContext;
@@ -75,9 +77,31 @@ import org.apache.parquet.schema.Type;
         })
 public class GeoParquetRecordSetWriter extends AbstractControllerService implements RecordSetWriterFactory {
 
-    static final String WRITE_NULL = "Write Null";
-    static final String FAIL = "Fail";
-    static final String IGNORE = "Ignore";
+    static final AllowableValue WRITE_NULL =
+            new AllowableValue("Write Null", "Write Null", "A record lacking a nullable column gets null there.");
+    static final AllowableValue FAIL_ON_MISSING = new AllowableValue(
+            "Fail", "Fail", "A record lacking a nullable column fails the write, naming the record and the column.");
+    static final AllowableValue FAIL_ON_UNKNOWN = new AllowableValue(
+            "Fail",
+            "Fail",
+            "A record with a field the schema has no column for fails the write, so no data is dropped silently.");
+    static final AllowableValue IGNORE =
+            new AllowableValue("Ignore", "Ignore", "A field the schema has no column for is left out of the file.");
+
+    /** Each codec the archive writes, with what it trades. */
+    private static final Map<CompressionCodecName, String> CODEC_TRADE_OFFS = Map.of(
+            CompressionCodecName.ZSTD,
+            "The smallest files for their speed among the codecs current Parquet readers share; the level is ZSTD Level.",
+            CompressionCodecName.SNAPPY,
+            "Fast to write and read, larger files than ZSTD; read by the oldest Parquet readers too.",
+            CompressionCodecName.GZIP,
+            "Small files, slow to write; for readers that lack ZSTD.",
+            CompressionCodecName.LZ4_RAW,
+            "Very fast, larger files than ZSTD; needs a reader that knows LZ4_RAW (current pyarrow, DuckDB and"
+                    + " parquet-java do).",
+            CompressionCodecName.UNCOMPRESSED,
+            "No compression: the largest files, for storage that compresses on its own.");
+
     static final String DEFAULT_GEOMETRY_COLUMN = "geometry";
 
     public static final PropertyDescriptor SCHEMA_SOURCE = new PropertyDescriptor.Builder()
@@ -103,9 +127,12 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             .description(
                     "Root directory of a GeoParquet archive on the local filesystem. Its pinned Parquet schema and its "
                             + "canonical footer entries ('geo' and whatever the archive's creator wrote beside it) are written byte for "
-                            + "byte. They are read when the service is enabled; re-enable it after the archive's schema changes.")
+                            + "byte. They are read when the service is enabled; re-enable it after the archive's schema changes."
+                            + " Expression Language sees parameters and environment variables only, as the archive service's"
+                            + " Archive Root Directory does.")
             .required(true)
-            .addValidator(StandardValidators.createDirectoryExistsValidator(false, false))
+            .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
+            .addValidator(StandardValidators.createDirectoryExistsValidator(true, false))
             .dependsOn(SCHEMA_SOURCE, SchemaSource.ARCHIVE)
             .build();
 
@@ -163,7 +190,7 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                     "What to do when a record lacks a nullable column of the schema: write null, or fail the write. "
                             + "A record lacking a required column always fails.")
             .required(true)
-            .allowableValues(WRITE_NULL, FAIL)
+            .allowableValues(WRITE_NULL, FAIL_ON_MISSING)
             .defaultValue(WRITE_NULL)
             .build();
 
@@ -173,8 +200,8 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                     "What to do when a record has a field the schema has no column for: fail the write, so no data is "
                             + "silently dropped, or ignore the field.")
             .required(true)
-            .allowableValues(FAIL, IGNORE)
-            .defaultValue(FAIL)
+            .allowableValues(FAIL_ON_UNKNOWN, IGNORE)
+            .defaultValue(FAIL_ON_UNKNOWN)
             .build();
 
     public static final PropertyDescriptor COMPRESSION_CODEC = new PropertyDescriptor.Builder()
@@ -184,9 +211,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                             + "Parquet reader supports.")
             .required(true)
             .allowableValues(WriterSettings.SUPPORTED_CODECS.stream()
-                    .map(Enum::name)
-                    .sorted()
-                    .toArray(String[]::new))
+                    .sorted(Comparator.comparing(Enum::name))
+                    .map(codec -> new AllowableValue(codec.name(), codec.name(), CODEC_TRADE_OFFS.get(codec)))
+                    .toArray(AllowableValue[]::new))
             .defaultValue(WriterSettings.DEFAULT_CODEC.name())
             .build();
 
@@ -337,10 +364,10 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
         encodings = ColumnEncodings.defaults()
                 .withDictionary(context.getProperty(DICTIONARY_ENCODING).asBoolean());
         options = new RecordConversionOptions(
-                WRITE_NULL.equals(context.getProperty(MISSING_FIELDS).getValue())
+                WRITE_NULL.getValue().equals(context.getProperty(MISSING_FIELDS).getValue())
                         ? SchemaHandling.FILL_MISSING_NULLABLE
                         : SchemaHandling.STRICT,
-                IGNORE.equals(context.getProperty(UNKNOWN_FIELDS).getValue()));
+                IGNORE.getValue().equals(context.getProperty(UNKNOWN_FIELDS).getValue()));
     }
 
     private static Target serviceTarget(PropertyContext context) {
@@ -351,7 +378,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
     }
 
     private static Target archiveTarget(PropertyContext context) throws IOException {
-        Path root = Path.of(context.getProperty(ARCHIVE_DIRECTORY).getValue());
+        Path root = Path.of(context.getProperty(ARCHIVE_DIRECTORY)
+                .evaluateAttributeExpressions()
+                .getValue());
         List<Path> allowed = ArchiveLocation.parseBases(context.getProperty(ALLOWED_ROOTS)
                 .evaluateAttributeExpressions()
                 .getValue());

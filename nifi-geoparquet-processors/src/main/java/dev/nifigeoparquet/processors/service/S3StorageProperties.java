@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+import org.apache.nifi.components.AllowableValue;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.expression.ExpressionLanguageScope;
@@ -58,18 +58,30 @@ final class S3StorageProperties {
                             + " leaves files younger than that duration alone unless S3 Minimum Object Age says otherwise. GLACIER and"
                             + " DEEP_ARCHIVE are refused: data files must stay readable without a restore.")
             .required(true)
-            .allowableValues(Stream.concat(
-                            Stream.of(BUCKET_DEFAULT),
-                            Stream.of(
-                                            StorageClass.STANDARD,
-                                            StorageClass.STANDARD_IA,
-                                            StorageClass.ONEZONE_IA,
-                                            StorageClass.INTELLIGENT_TIERING,
-                                            StorageClass.GLACIER_IR)
-                                    .map(StorageClass::toString))
-                    .toArray(String[]::new))
+            .allowableValues(
+                    new AllowableValue(
+                            BUCKET_DEFAULT, BUCKET_DEFAULT, "No class is asked for: the bucket's default (STANDARD)."),
+                    storageClass(StorageClass.STANDARD, "No minimum storage duration and no retrieval fee."),
+                    storageClass(
+                            StorageClass.STANDARD_IA,
+                            "Cheaper storage with a retrieval fee per GB and a 30-day minimum storage duration."),
+                    storageClass(
+                            StorageClass.ONEZONE_IA,
+                            "Like Standard-IA, kept in one availability zone only: cheaper, lost with the zone."),
+                    storageClass(
+                            StorageClass.INTELLIGENT_TIERING,
+                            "S3 moves each object between access tiers by its use; leave the bucket's opt-in archive"
+                                    + " tiers off, since their objects need a restore before they can be read."),
+                    storageClass(
+                            StorageClass.GLACIER_IR,
+                            "Glacier Instant Retrieval: the cheapest class still read without a restore, with a"
+                                    + " retrieval fee and a 90-day minimum storage duration."))
             .defaultValue(BUCKET_DEFAULT)
             .build();
+
+    private static AllowableValue storageClass(StorageClass storageClass, String description) {
+        return new AllowableValue(storageClass.toString(), storageClass.toString(), description);
+    }
 
     static final PropertyDescriptor MINIMUM_OBJECT_AGE = new PropertyDescriptor.Builder()
             .name("S3 Minimum Object Age")

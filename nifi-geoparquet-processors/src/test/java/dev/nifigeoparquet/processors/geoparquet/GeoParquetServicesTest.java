@@ -194,7 +194,9 @@ class GeoParquetServicesTest {
         ArchiveAdopter.adopt(new LocalArchiveStorage(root), AdoptionOptions.withKey("name"), Clock.systemUTC());
         GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(root));
         runner.setProperty(writer, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.ARCHIVE.getValue());
-        runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_DIRECTORY, root.toString());
+        // As the archive service takes its root: from an environment variable or a parameter, by Expression Language.
+        runner.setEnvironmentVariableValue("ARCHIVE_ROOT", root.toString());
+        runner.setProperty(writer, GeoParquetRecordSetWriter.ARCHIVE_DIRECTORY, "${ARCHIVE_ROOT}");
         runner.enableControllerService(reader);
         runner.enableControllerService(writer);
 
