@@ -1,0 +1,51 @@
+package dev.nifigeoparquet.nar;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The release folder the build leaves for an operator: the NAR exactly as packaged, a checksum file {@code sha256sum -c}
+ * accepts, and the compatibility table, release notes and upgrade notes for this version.
+ */
+class ReleaseFolderIT {
+
+    @Test
+    void theReleaseFolderHoldsTheNarItsChecksumAndTheNotesOfThisVersion() throws Exception {
+        String version = System.getProperty("project.version");
+        assertNotNull(version, "the build passes -Dproject.version");
+        Path release = Path.of(System.getProperty("release.dir"));
+        Path packaged = Path.of(System.getProperty("nar.file"));
+        String narName = packaged.getFileName().toString();
+
+        try (Stream<Path> files = Files.list(release)) {
+            assertEquals(
+                    List.of("COMPATIBILITY.md", "RELEASE-NOTES.md", "UPGRADE.md", narName, narName + ".sha256"),
+                    files.map(file -> file.getFileName().toString()).sorted().toList());
+        }
+        byte[] nar = Files.readAllBytes(release.resolve(narName));
+        assertTrue(java.util.Arrays.equals(Files.readAllBytes(packaged), nar), "the NAR as packaged");
+
+        String digest =
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(nar));
+        assertEquals(
+                digest + "  " + narName,
+                Files.readString(release.resolve(narName + ".sha256")).strip());
+
+        for (String notes : List.of("COMPATIBILITY.md", "RELEASE-NOTES.md", "UPGRADE.md")) {
+            String text = Files.readString(release.resolve(notes));
+            assertTrue(text.startsWith("# nifi-geoparquet " + version), notes + " names this version");
+            assertFalse(text.contains("@VERSION@"), notes + " has every version filled in");
+        }
+        assertTrue(Files.readString(release.resolve("COMPATIBILITY.md")).contains("2.3.0"), "the NiFi version tested");
+    }
+}
