@@ -44,6 +44,7 @@ import org.apache.nifi.controller.ConfigurationContext;
 import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
 import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.migration.PropertyConfiguration;
 import org.apache.nifi.processor.util.StandardValidators;
 import org.apache.nifi.schema.access.SchemaNotFoundException;
 import org.apache.nifi.serialization.RecordSetWriter;
@@ -229,8 +230,10 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             .build();
 
     public static final PropertyDescriptor ROW_GROUP_SIZE = new PropertyDescriptor.Builder()
-            .name("Row Group Size")
-            .description("Rows per row group; every row group but the last holds exactly this many rows.")
+            .name("Row Group Row Count")
+            .description(
+                    "Rows per row group (a count of rows, where NiFi's ParquetRecordSetWriter's Row Group Size is a"
+                            + " size in bytes); every row group but the last holds exactly this many rows.")
             .required(true)
             .defaultValue(String.valueOf(WriterSettings.DEFAULT_ROW_GROUP_ROW_COUNT))
             .addValidator(StandardValidators.POSITIVE_INTEGER_VALIDATOR)
@@ -277,6 +280,14 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
     @Override
     protected List<PropertyDescriptor> getSupportedPropertyDescriptors() {
         return PROPERTY_DESCRIPTORS;
+    }
+
+    /** The name the row-group property had before it said what it counts. */
+    static final String ROW_GROUP_SIZE_BEFORE = "Row Group Size";
+
+    @Override
+    public void migrateProperties(PropertyConfiguration config) {
+        config.renameProperty(ROW_GROUP_SIZE_BEFORE, ROW_GROUP_SIZE.getName());
     }
 
     @Override

@@ -40,6 +40,7 @@ import org.apache.nifi.serialization.record.RecordFieldType;
 import org.apache.nifi.serialization.record.RecordSchema;
 import org.apache.nifi.util.MockComponentLog;
 import org.apache.nifi.util.MockFlowFile;
+import org.apache.nifi.util.MockPropertyConfiguration;
 import org.apache.nifi.util.TestRunner;
 import org.apache.nifi.util.TestRunners;
 import org.junit.jupiter.api.BeforeEach;
@@ -185,6 +186,14 @@ class GeoParquetServicesTest {
                         Map.of("filename", "bad.parquet"), InputStream.nullInputStream(), 0, LOG));
         assertTrue(notParquet.getMessage().contains("bad.parquet"), notParquet.getMessage());
         assertEquals(before, spooledFiles());
+    }
+
+    @Test
+    void aFlowThatSetsTheRowGroupSizeKeepsItsValueUnderTheNameThatSaysItCountsRows() {
+        MockPropertyConfiguration config = new MockPropertyConfiguration(Map.of("Row Group Size", "5000"));
+        new GeoParquetRecordSetWriter().migrateProperties(config);
+        assertEquals(Map.of(GeoParquetRecordSetWriter.ROW_GROUP_SIZE.getName(), "5000"), config.getProperties());
+        assertEquals("Row Group Row Count", GeoParquetRecordSetWriter.ROW_GROUP_SIZE.getName());
     }
 
     @Test
