@@ -53,7 +53,8 @@ final class S3StorageProperties {
     static final PropertyDescriptor STORAGE_CLASS = new PropertyDescriptor.Builder()
             .name("S3 Storage Class")
             .description(
-                    "Storage class of new data files. Commit entries and the descriptor are always STANDARD. With a class that has a"
+                    "Storage class of new data files. Commit entries, the descriptor, staged replacements and the key index's files"
+                            + " are always STANDARD. With a class that has a"
                             + " minimum storage duration (Standard-IA and One Zone-IA 30 days, Glacier Instant Retrieval 90 days), compaction"
                             + " leaves files younger than that duration alone unless S3 Minimum Object Age says otherwise. GLACIER and"
                             + " DEEP_ARCHIVE are refused: data files must stay readable without a restore.")
