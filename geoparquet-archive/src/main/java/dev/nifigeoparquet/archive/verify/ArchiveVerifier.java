@@ -644,8 +644,9 @@ public final class ArchiveVerifier {
         }
 
         void add(FeatureKey key, String cell) {
-            if (!seen.add(KeyHashes.hash(key))) {
-                colliding.add(KeyHashes.hash(key));
+            long hash = KeyHashes.hash(key);
+            if (!seen.add(hash)) {
+                colliding.add(hash);
             }
             if (partitionOf != null) {
                 partitionOf.putIfAbsent(key, cell);
