@@ -9,6 +9,7 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.NightlyBacklog;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,10 +61,10 @@ class BacklogCommandIT {
         GeoParquetArchive archive = GeoParquetArchive.open(new LocalArchiveStorage(baseline));
         Map<String, List<Group>> byCell = new TreeMap<>();
         for (Group row : rows) {
-            byCell.computeIfAbsent(cellOf(archive, row), cell -> new ArrayList<>())
+            byCell.computeIfAbsent(ArchiveFixtures.cellOf(archive, row), cell -> new ArrayList<>())
                     .add(row);
         }
-        NightlyBacklog backlog = NightlyBacklog.against(byCell, row -> cellOf(archive, row), false);
+        NightlyBacklog backlog = NightlyBacklog.against(byCell, row -> ArchiveFixtures.cellOf(archive, row), false);
         for (int night = 0; night < 3; night++) {
             nights.add(Parcels.write(
                     temp.resolve("nightly-" + NightlyBacklog.sequence(night) + ".parquet"),
@@ -218,9 +219,5 @@ class BacklogCommandIT {
 
     private static String name(List<Integer> order) {
         return order.stream().map(String::valueOf).reduce("", String::concat);
-    }
-
-    private static String cellOf(GeoParquetArchive archive, Group row) {
-        return archive.keyer().cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs());
     }
 }

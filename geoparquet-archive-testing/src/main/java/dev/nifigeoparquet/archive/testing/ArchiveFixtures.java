@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.testing;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
@@ -56,6 +57,21 @@ public final class ArchiveFixtures {
         for (Group row : contents.rows()) {
             Geometry geometry = codec.decode(row, index++);
             byCell.computeIfAbsent(keyer.cellOf(geometry, crs), cell -> new ArrayList<>())
+                    .add(row);
+        }
+        return byCell;
+    }
+
+    /** The cell the archive keys a row of its own schema to: the partition the row belongs in. */
+    public static String cellOf(GeoParquetArchive archive, Group row) {
+        return archive.keyer().cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs());
+    }
+
+    /** Rows of the archive's schema grouped by {@link #cellOf}, cells in order, rows in their order within each. */
+    public static Map<String, List<Group>> rowsByCell(GeoParquetArchive archive, List<Group> rows) {
+        Map<String, List<Group>> byCell = new TreeMap<>();
+        for (Group row : rows) {
+            byCell.computeIfAbsent(cellOf(archive, row), cell -> new ArrayList<>())
                     .add(row);
         }
         return byCell;

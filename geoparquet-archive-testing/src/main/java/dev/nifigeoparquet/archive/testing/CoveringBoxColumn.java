@@ -11,15 +11,22 @@ public final class CoveringBoxColumn {
 
     /** An optional struct of four required doubles, {@code xmin}, {@code ymin}, {@code xmax} and {@code ymax}. */
     public static GroupType optional(String name) {
-        return Types.optionalGroup()
-                .required(PrimitiveTypeName.DOUBLE)
+        return fields(Types.optionalGroup()).named(name);
+    }
+
+    /** The same struct, required, as parquet-java schemas declare it beside required columns. */
+    public static GroupType required(String name) {
+        return fields(Types.requiredGroup()).named(name);
+    }
+
+    private static Types.GroupBuilder<GroupType> fields(Types.GroupBuilder<GroupType> group) {
+        return group.required(PrimitiveTypeName.DOUBLE)
                 .named("xmin")
                 .required(PrimitiveTypeName.DOUBLE)
                 .named("ymin")
                 .required(PrimitiveTypeName.DOUBLE)
                 .named("xmax")
                 .required(PrimitiveTypeName.DOUBLE)
-                .named("ymax")
-                .named(name);
+                .named("ymax");
     }
 }

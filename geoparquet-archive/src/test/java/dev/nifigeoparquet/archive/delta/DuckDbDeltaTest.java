@@ -16,6 +16,7 @@ import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
+import dev.nifigeoparquet.archive.testing.CoveringBoxColumn;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -68,13 +69,7 @@ class DuckDbDeltaTest {
 
     @Test
     void aNullInARequiredColumnIsRefusedNamingTheRow() throws Exception {
-        GeoParquetArchive archive = parcelArchive();
-        Path delta = duckDbDelta("nulls.parquet", "1990", "NULL::INTEGER");
-
-        DeltaRejectedException refused = assertThrows(
-                DeltaRejectedException.class,
-                () -> new DeltaReader(archive, WriteMode.UPSERT, null)
-                        .readParquet(new LocalInputFile(delta), "nulls.parquet"));
+        DeltaRejectedException refused = refusal(duckDbDelta("nulls.parquet", "1990", "NULL::INTEGER"));
         assertTrue(
                 refused.getMessage().contains("row 0") && refused.getMessage().contains("'tax_year' is null"),
                 refused.getMessage());
@@ -82,14 +77,18 @@ class DuckDbDeltaTest {
 
     @Test
     void anUnsignedColumnIsRefusedNamingTheField() throws Exception {
-        GeoParquetArchive archive = parcelArchive();
-        Path delta = duckDbDelta("unsigned.parquet", "1990::UINTEGER", "2025");
+        DeltaRejectedException refused = refusal(duckDbDelta("unsigned.parquet", "1990::UINTEGER", "2025"));
+        assertTrue(refused.getMessage().contains("field 'year_built'"), refused.getMessage());
+    }
 
-        DeltaRejectedException refused = assertThrows(
+    /** Why the archive refuses to read a delta as an upsert. */
+    private DeltaRejectedException refusal(Path delta) throws IOException {
+        GeoParquetArchive archive = parcelArchive();
+        return assertThrows(
                 DeltaRejectedException.class,
                 () -> new DeltaReader(archive, WriteMode.UPSERT, null)
-                        .readParquet(new LocalInputFile(delta), "unsigned.parquet"));
-        assertTrue(refused.getMessage().contains("field 'year_built'"), refused.getMessage());
+                        .readParquet(
+                                new LocalInputFile(delta), delta.getFileName().toString()));
     }
 
     /** An archive as parquet-java makes it: plain int32 columns, every column required, a covering bbox. */
@@ -104,16 +103,7 @@ class DuckDbDeltaTest {
                 .named("tax_year")
                 .required(PrimitiveTypeName.BINARY)
                 .named("geometry")
-                .requiredGroup()
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("xmin")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("ymin")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("xmax")
-                .required(PrimitiveTypeName.DOUBLE)
-                .named("ymax")
-                .named("bbox")
+                .addField(CoveringBoxColumn.required("bbox"))
                 .named("parcels");
         String geo = GeoMetadata.builder()
                 .wkbColumn("geometry", List.of("Point"), null, "bbox")

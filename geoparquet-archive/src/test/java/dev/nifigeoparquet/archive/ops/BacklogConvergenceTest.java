@@ -17,6 +17,7 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.NightlyBacklog;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
@@ -257,7 +258,7 @@ class BacklogConvergenceTest {
             Map<String, List<Group>> byCell = new TreeMap<>();
             for (int i = 0; i < 300; i++) {
                 Group row = parcels.next("p-" + i, ParcelArchive.BASE_TIME);
-                byCell.computeIfAbsent(cellOf(archive, row), cell -> new ArrayList<>())
+                byCell.computeIfAbsent(ArchiveFixtures.cellOf(archive, row), cell -> new ArrayList<>())
                         .add(row);
             }
             for (Map.Entry<String, List<Group>> cell : byCell.entrySet()) {
@@ -267,7 +268,8 @@ class BacklogConvergenceTest {
                         WriteMode.APPEND,
                         cell.getValue().stream().map(DeltaRow::upsert).toList());
             }
-            return new Backlog(NightlyBacklog.against(byCell, row -> cellOf(archive, row), versions == Versions.TIED));
+            return new Backlog(NightlyBacklog.against(
+                    byCell, row -> ArchiveFixtures.cellOf(archive, row), versions == Versions.TIED));
         }
 
         /** Routes night {@code night} and applies it as the command line does, with its sequence or without. */
@@ -318,9 +320,5 @@ class BacklogConvergenceTest {
             row.add(SyntheticParcels.GEOMETRY, night.getBinary(SyntheticParcels.GEOMETRY, 0));
             return night.getBoolean(NightlyDelta.DELETE_MARKER, 0) ? DeltaRow.deletion(row) : DeltaRow.upsert(row);
         }
-    }
-
-    private static String cellOf(GeoParquetArchive archive, Group row) {
-        return archive.keyer().cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs());
     }
 }

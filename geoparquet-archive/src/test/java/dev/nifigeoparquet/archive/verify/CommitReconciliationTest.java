@@ -17,6 +17,7 @@ import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,11 +59,11 @@ class CommitReconciliationTest {
         ArchiveWriter writer = new ArchiveWriter(archive);
         List<Group> first = new ArrayList<>();
         first.add(parcels.next("p-0", time));
-        cell = archive.keyer().cellOf(archive.geometryCodec().decode(first.get(0), 0), archive.sourceCrs());
+        cell = ArchiveFixtures.cellOf(archive, first.get(0));
         List<List<DeltaRow>> appends = new ArrayList<>();
         for (int i = 1; appends.size() < 4 && i < 100_000; i++) {
             Group row = parcels.next("p-" + i, time);
-            if (cell.equals(archive.keyer().cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs()))) {
+            if (cell.equals(ArchiveFixtures.cellOf(archive, row))) {
                 appends.add(List.of(DeltaRow.upsert(row)));
             }
         }

@@ -18,6 +18,7 @@ import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,7 +26,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,14 +48,11 @@ class DuplicateOutsideScopeTest {
                 Clock.systemUTC());
         SyntheticParcels parcels = new SyntheticParcels(11, 2);
         Instant time = Instant.parse("2026-01-01T00:00:00Z");
-        Map<String, List<Group>> byCell = new TreeMap<>();
+        List<Group> generated = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            Group row = parcels.next("p-" + i, time);
-            byCell.computeIfAbsent(
-                            archive.keyer().cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs()),
-                            cell -> new ArrayList<>())
-                    .add(row);
+            generated.add(parcels.next("p-" + i, time));
         }
+        Map<String, List<Group>> byCell = ArchiveFixtures.rowsByCell(archive, generated);
         assertTrue(byCell.size() >= 2, "two cells at least: " + byCell.keySet());
         ArchiveWriter writer = new ArchiveWriter(archive);
         for (Map.Entry<String, List<Group>> cell : byCell.entrySet()) {

@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
@@ -143,26 +142,28 @@ class ProblemKindsTest {
                 Clock.systemUTC());
         SyntheticParcels parcels = new SyntheticParcels(3, 1);
         Instant time = Instant.parse("2026-01-01T00:00:00Z");
-        Map<String, List<DeltaRow>> byCell = new TreeMap<>();
+        List<Group> generated = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
-            Group row = parcels.next("p-" + i, time);
-            byCell.computeIfAbsent(
-                            archive.keyer().cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs()),
-                            c -> new ArrayList<>())
-                    .add(DeltaRow.upsert(row));
+            generated.add(parcels.next("p-" + i, time));
         }
+        Map<String, List<Group>> byCell = ArchiveFixtures.rowsByCell(archive, generated);
         cell = byCell.entrySet().stream()
                 .max((a, b) -> a.getValue().size() - b.getValue().size())
                 .orElseThrow()
                 .getKey();
         ArchiveWriter writer = new ArchiveWriter(archive);
-        for (Map.Entry<String, List<DeltaRow>> rows : byCell.entrySet()) {
-            writer.apply(PartitionDelta.prepare(archive, rows.getKey(), WriteMode.APPEND, rows.getValue(), null));
+        for (Map.Entry<String, List<Group>> rows : byCell.entrySet()) {
+            writer.apply(PartitionDelta.prepare(
+                    archive,
+                    rows.getKey(),
+                    WriteMode.APPEND,
+                    rows.getValue().stream().map(DeltaRow::upsert).toList(),
+                    null));
         }
         List<DeltaRow> more = new ArrayList<>();
         for (int i = 0; more.size() < 20 && i < 10_000; i++) {
             Group row = parcels.next("q-" + i, time);
-            if (cell.equals(archive.keyer().cellOf(archive.geometryCodec().decode(row, 0), archive.sourceCrs()))) {
+            if (cell.equals(ArchiveFixtures.cellOf(archive, row))) {
                 more.add(DeltaRow.upsert(row));
             }
         }
