@@ -210,7 +210,7 @@ public final class ArchiveVerifier {
             findDuplicates(readable, keys.colliding, options.maxDuplicateKeysReported(), findings);
         }
         if (keys != null && keys.partitionOf != null && !keys.partitionOf.isEmpty()) {
-            findDuplicatesOutside(keys.partitionOf, states.keySet(), options.maxDuplicateKeysReported(), findings);
+            findDuplicatesOutside(keys.partitionOf, states, options.maxDuplicateKeysReported(), findings);
         }
         if (options.expectedRows().isPresent() && options.expectedRows().getAsLong() != committedRows) {
             findings.problem(new Problem(
@@ -507,13 +507,16 @@ public final class ArchiveVerifier {
      * reading that partition's key columns, so only the partitions the index names are opened.
      */
     private void findDuplicatesOutside(
-            Map<FeatureKey, String> partitionOf, Set<String> verified, int maxReported, Findings findings)
+            Map<FeatureKey, String> partitionOf,
+            Map<String, PartitionCommit> verified,
+            int maxReported,
+            Findings findings)
             throws IOException {
         Map<String, Set<FeatureKey>> wantedIn = new TreeMap<>();
         new KeyIndex(archive)
                 .candidates(partitionOf.keySet())
                 .forEach((key, cells) -> cells.stream()
-                        .filter(cell -> !verified.contains(cell))
+                        .filter(cell -> !verified.containsKey(cell))
                         .forEach(cell -> wantedIn.computeIfAbsent(cell, c -> new HashSet<>())
                                 .add(key)));
         KeyScanner scanner = new KeyScanner(archive);
@@ -521,8 +524,10 @@ public final class ArchiveVerifier {
         for (Map.Entry<String, Set<FeatureKey>> wanted : wantedIn.entrySet()) {
             String cell = wanted.getKey();
             KeyScanner.Result found;
+            PartitionCommit outside;
             try {
-                found = scanner.scan(archive.partitionState(cell), wanted.getValue());
+                outside = archive.partitionState(cell);
+                found = scanner.scan(outside, wanted.getValue());
             } catch (IOException | RuntimeException e) {
                 requireDamage(e);
                 findings.problem(new Problem(
@@ -533,6 +538,13 @@ public final class ArchiveVerifier {
                 continue;
             }
             for (FeatureKey key : found.found()) {
+                // The partitions were read at different moments: a key a concurrent writer moved between them in the
+                // meantime is in both readings, though never in both partitions at once. Only when neither partition
+                // has moved on since it was read do both readings hold together.
+                String home = partitionOf.get(key);
+                if (!unchangedSince(cell, outside) || !unchangedSince(home, verified.get(home))) {
+                    continue;
+                }
                 if (++duplicates <= maxReported) {
                     findings.problem(new Problem(
                             ArchiveLayout.dataFile(cell, found.fileOf().get(key)),
@@ -554,6 +566,11 @@ public final class ArchiveVerifier {
                             + " in all)",
                     null));
         }
+    }
+
+    /** Whether no commit entry has been created in the partition since {@code read}, its state then. */
+    private boolean unchangedSince(String cell, PartitionCommit read) throws IOException {
+        return new PartitionLog(storage, cell).latestVersion() == read.version();
     }
 
     /** The placement check's state: which rows it keys again, how many it checked, how many it found wrong. */
