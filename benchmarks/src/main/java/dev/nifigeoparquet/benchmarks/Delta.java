@@ -5,7 +5,6 @@ import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.delta.DeltaReader;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
-import dev.nifigeoparquet.archive.ops.DeltaId;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
@@ -16,8 +15,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,19 +49,9 @@ final class Delta {
     }
 
     private final List<Change> changes;
-    /**
-     * Each cell's delta id by mode, as RouteByH3Cell's delta.id attribute carries it to UpsertGeoParquetPartition:
-     * computed while the cell's FlowFile was written, before the upsert's clock starts.
-     */
-    private final Map<WriteMode, Map<String, String>> deltaIds = new EnumMap<>(WriteMode.class);
 
     Delta(List<Change> changes) {
         this.changes = List.copyOf(changes);
-        for (WriteMode mode : List.of(WriteMode.UPSERT, WriteMode.APPEND)) {
-            Map<String, String> ids = new HashMap<>();
-            rowsByCell().forEach((cell, rows) -> ids.put(cell, DeltaId.of(mode, cell, rows)));
-            deltaIds.put(mode, ids);
-        }
     }
 
     List<Change> changes() {
@@ -153,9 +140,9 @@ final class Delta {
     private OperationResult applyRun(
             GeoParquetArchive archive, WriteMode mode, List<Map.Entry<String, List<DeltaRow>>> cells)
             throws IOException {
-        Map<String, String> ids = deltaIds.getOrDefault(mode, Map.of());
+        // The engine derives each cell's id from its rows, inside the measured work, as the processors do.
         List<PartitionDelta.Request> requests = cells.stream()
-                .map(cell -> new PartitionDelta.Request(cell.getKey(), mode, cell.getValue(), ids.get(cell.getKey())))
+                .map(cell -> new PartitionDelta.Request(cell.getKey(), mode, cell.getValue(), null))
                 .toList();
         List<List<PartitionDelta>> batches = Workers.valuesOf(PartitionDelta.prepareAll(archive, requests)).stream()
                 .map(List::of)

@@ -22,6 +22,7 @@ import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
+import dev.nifigeoparquet.archive.parquet.RowValues;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
@@ -33,6 +34,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -118,6 +120,8 @@ class SpecVectorsTest {
             WriteMode mode = WriteMode.valueOf(vector.get("mode").textValue());
             String cell =
                     vector.get("cell").isNull() ? null : vector.get("cell").textValue();
+            List<String> deletionColumns = new ArrayList<>();
+            vector.get("deletionColumns").forEach(column -> deletionColumns.add(column.textValue()));
             List<DeltaRow> rows = new ArrayList<>();
             for (JsonNode row : vector.get("rows")) {
                 Group group = JsonRows.toGroup(schema, row.get("values"));
@@ -125,11 +129,22 @@ class SpecVectorsTest {
                         row.get("canonicalHex").textValue(),
                         HexFormat.of().formatHex(DeltaId.canonicalBytes(group)),
                         vector.get("description").textValue());
+                if (row.has("keptHex")) {
+                    BitSet kept = new BitSet();
+                    deletionColumns.forEach(column -> kept.set(schema.getFieldIndex(column)));
+                    assertEquals(
+                            row.get("keptHex").textValue(),
+                            HexFormat.of().formatHex(RowValues.canonicalBytes(group, kept)),
+                            "a deletion is hashed by its deletion columns: "
+                                    + vector.get("description").textValue());
+                }
                 rows.add(new DeltaRow(group, row.get("delete").booleanValue()));
             }
             String id = vector.get("id").textValue();
             assertEquals(
-                    id, DeltaId.of(mode, cell, rows), vector.get("description").textValue());
+                    id,
+                    DeltaId.of(mode, cell, schema, deletionColumns, rows),
+                    vector.get("description").textValue());
             if (schema.equals(SyntheticParcels.schema())) {
                 assertEquals(
                         id,

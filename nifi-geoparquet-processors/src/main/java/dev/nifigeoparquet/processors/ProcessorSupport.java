@@ -6,8 +6,6 @@ import dev.nifigeoparquet.archive.error.FailureKind;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.nifi.components.ConfigVerificationResult;
@@ -172,14 +170,5 @@ final class ProcessorSupport {
             return local.root().resolve(path).toUri().toString();
         }
         return archive.storage().describe() + "/" + path;
-    }
-
-    /** A new SHA-256 digest, which delta ids are made of. */
-    static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Every Java runtime provides SHA-256", e);
-        }
     }
 }

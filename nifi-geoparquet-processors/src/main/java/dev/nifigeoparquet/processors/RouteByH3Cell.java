@@ -17,11 +17,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.security.DigestOutputStream;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,11 +99,6 @@ import org.locationtech.jts.geom.GeometryFactory;
     @WritesAttribute(
             attribute = GeoParquetAttributes.RECORD_COUNT,
             description = "The number of records in the FlowFile"),
-    @WritesAttribute(
-            attribute = GeoParquetAttributes.DELTA_ID,
-            description =
-                    "The SHA-256 (hexadecimal) of the FlowFile's content: the same records"
-                            + " written the same way always get the same id, so the archive recognises a redelivered delta and applies it once"),
     @WritesAttribute(
             attribute = "fragment.identifier",
             description = "The same random UUID on every cell FlowFile made from one input"),
@@ -590,7 +583,6 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 attributes.put(GeoParquetAttributes.H3_CELL, output.cell());
                 attributes.put(GeoParquetAttributes.H3_RESOLUTION, resolution);
                 attributes.put(GeoParquetAttributes.RECORD_COUNT, String.valueOf(output.recordCount()));
-                attributes.put(GeoParquetAttributes.DELTA_ID, output.sha256());
                 attributes.put(CoreAttributes.MIME_TYPE.key(), output.mimeType());
                 attributes.put(FragmentAttributes.FRAGMENT_ID.key(), fragmentId);
                 attributes.put(FragmentAttributes.FRAGMENT_INDEX.key(), String.valueOf(index));
@@ -656,12 +648,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
 
     /** One finished cell FlowFile. */
     private record CellOutput(
-            String cell,
-            FlowFile flowFile,
-            long recordCount,
-            String sha256,
-            Map<String, String> attributes,
-            String mimeType) {}
+            String cell, FlowFile flowFile, long recordCount, Map<String, String> attributes, String mimeType) {}
 
     /**
      * The first read: keys every record, counting records per cell and the records that cannot be keyed by reason.
@@ -837,8 +824,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
      * One further read: writes the records of the cells in {@code window}, at most that many writers open at once.
      * Records are keyed and given their WKB a block ahead on a keying thread ({@link ComputeAhead}), and reach their
      * cell's writer in batches ({@link CellBatches}), at most {@value #MAX_BATCHED_RECORDS} held at once, in the order
-     * they were read. Every cell's content passes through a SHA-256 digest on its way out, which becomes the cell's
-     * delta id.
+     * they were read.
      */
     private List<CellOutput> writeCells(
             ProcessSession session,
@@ -895,7 +881,6 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                         cell,
                         written.flowFile(),
                         result.getRecordCount(),
-                        written.sha256(),
                         result.getAttributes(),
                         written.writer().getMimeType()));
             }
@@ -928,8 +913,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 : null;
     }
 
-    /** A cell FlowFile being written: its writer and the digest of what reaches the content. */
-    private record OpenCell(FlowFile flowFile, RecordSetWriter writer, DigestOutputStream out) {
+    /** A cell FlowFile being written: its writer and the stream to its content. */
+    private record OpenCell(FlowFile flowFile, RecordSetWriter writer, OutputStream out) {
 
         static OpenCell open(
                 ProcessSession session,
@@ -941,7 +926,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 throws IOException, SchemaNotFoundException {
             FlowFile child = session.create(original);
             created.add(child);
-            DigestOutputStream out = new DigestOutputStream(session.write(child), ProcessorSupport.sha256());
+            OutputStream out = session.write(child);
             try {
                 RecordSetWriter writer = writerFactory.createWriter(logger, schema, out, child);
                 try {
@@ -969,10 +954,6 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             } catch (IOException | RuntimeException ignored) {
                 // already failing: the FlowFile is removed and the first error is reported
             }
-        }
-
-        String sha256() {
-            return HexFormat.of().formatHex(out.getMessageDigest().digest());
         }
 
         private static void closeAfterFailure(Closeable closeable, Exception failure) {

@@ -17,14 +17,10 @@ import dev.nifigeoparquet.processors.record.RecordConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.io.OutputStream;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -92,22 +88,23 @@ import org.apache.nifi.serialization.record.Record;
                 + " through GeoParquetReader). The cell comes from an attribute and is validated as a canonical H3 index of the archive's"
                 + " pinned resolution before any path is built from it; every record is re-keyed, and a record outside that cell fails the"
                 + " FlowFile. Values are converted to the archive's Parquet types exactly or the FlowFile fails naming the record and field."
-                + " Each delta is committed atomically under the archive's commit protocol and is idempotent: its id is the delta.id"
-                + " attribute (or the SHA-256 of the content), never the FlowFile UUID, so a redelivered or replayed delta changes nothing.")
+                + " Each delta is committed atomically under the archive's commit protocol and is idempotent: its id is derived from its"
+                + " records (the id the geoparquet-archive command line gives the same delta) or taken from the delta.id attribute,"
+                + " never the FlowFile UUID, so a redelivered or replayed delta changes nothing.")
 @ReadsAttributes({
     @ReadsAttribute(
             attribute = GeoParquetAttributes.H3_CELL,
             description = "The H3 cell of every record (the attribute is configurable: H3 Cell Attribute)"),
     @ReadsAttribute(
             attribute = GeoParquetAttributes.DELTA_ID,
-            description = "The delta's id, as RouteByH3Cell writes it; when"
-                    + " absent, the SHA-256 of the FlowFile's content is used")
+            description = "Optional: an id the source gives the delta. When absent, the id is derived from the"
+                    + " delta's records, as the command line derives it, so the same records are the same delta")
 })
 @WritesAttributes({
     @WritesAttribute(
             attribute = GeoParquetAttributes.OPERATION_ID,
-            description = "The operation id recorded in the partition's"
-                    + " commit log: the write mode and the delta id, e.g. upsert:3f0c..."),
+            description = "The operation id recorded in the partition's commit log: the id derived from the records"
+                    + " (64 hexadecimal digits), or the write mode and the delta.id attribute, e.g. upsert:night-0412"),
     @WritesAttribute(
             attribute = GeoParquetAttributes.REPLAY,
             description = "true when the delta had already been committed and nothing changed"),
@@ -643,7 +640,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                                     delta.cell(),
                                     current.mode().writeMode(),
                                     delta.rows(),
-                                    delta.operationId(),
+                                    delta.givenId(),
                                     delta.sequence()))
                             .toList());
         } catch (InterruptedIOException e) {
@@ -671,8 +668,11 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     private record CellBatch(
             String cell, List<FlowFile> flowFiles, List<FlowFile> repeated, List<PartitionDelta> deltas) {}
 
-    /** A FlowFile's delta, read on the task's thread, with the id its commit will remember and its sequence. */
-    private record ReadDelta(String cell, FlowFile flowFile, String operationId, List<DeltaRow> rows, Long sequence) {}
+    /**
+     * A FlowFile's delta, read on the task's thread, with its sequence and the id the FlowFile gives it (null: the engine
+     * derives it from the rows).
+     */
+    private record ReadDelta(String cell, FlowFile flowFile, String givenId, List<DeltaRow> rows, Long sequence) {}
 
     /**
      * Reads one FlowFile of a partition; null, with the FlowFile sent to failure, when it cannot be read: content that
@@ -688,10 +688,8 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             FlowFile flowFile) {
         try {
             Long sequence = sequenceOf(context, flowFile, current);
-            Delta read = read(session, flowFile, readers, records);
-            String operationId = operationId(
-                    current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID), read.contentSha256());
-            return new ReadDelta(cell, flowFile, operationId, read.rows(), sequence);
+            String givenId = givenOperationId(current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID));
+            return new ReadDelta(cell, flowFile, givenId, read(session, flowFile, readers, records), sequence);
         } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
             failUnapplied(
                     session, cell, flowFile, ProcessorSupport.Failure.of(FailureKind.BAD_INPUT, unapplied(cell), e));
@@ -738,15 +736,15 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             ReadDelta delta = read.get(i);
             Set<String> cellIds = ids.computeIfAbsent(delta.cell(), cell -> new HashSet<>());
             CellBatch batch = byCell.get(delta.cell());
-            if (cellIds.contains(delta.operationId())) {
-                batch.repeated().add(delta.flowFile()); // the same delta twice in one batch: applied once
-            } else if (prepared.get(i).failed()) {
+            if (prepared.get(i).failed()) {
                 failUnapplied(
                         session,
                         delta.cell(),
                         delta.flowFile(),
                         ProcessorSupport.Failure.of(
                                 unapplied(delta.cell()), prepared.get(i).failure()));
+            } else if (cellIds.contains(prepared.get(i).value().deltaId())) {
+                batch.repeated().add(delta.flowFile()); // the same delta twice in one batch: applied once
             } else {
                 if (batch == null) {
                     batch = new CellBatch(delta.cell(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
@@ -754,7 +752,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 }
                 batch.flowFiles().add(delta.flowFile());
                 batch.deltas().add(prepared.get(i).value());
-                cellIds.add(delta.operationId());
+                cellIds.add(prepared.get(i).value().deltaId());
             }
         }
         return new ArrayList<>(byCell.values());
@@ -847,14 +845,12 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         session.transfer(session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, message), REL_FAILURE);
     }
 
-    /** A FlowFile's records as delta rows, and the SHA-256 of its content. */
-    private record Delta(List<DeltaRow> rows, String contentSha256) {}
-
-    private Delta read(ProcessSession session, FlowFile flowFile, RecordReaderFactory readers, DeltaRecords records)
+    /** A FlowFile's records as delta rows. */
+    private List<DeltaRow> read(
+            ProcessSession session, FlowFile flowFile, RecordReaderFactory readers, DeltaRecords records)
             throws IOException, MalformedRecordException, SchemaNotFoundException {
         List<DeltaRow> rows = new ArrayList<>();
-        MessageDigest digest = ProcessorSupport.sha256();
-        try (InputStream in = new DigestInputStream(session.read(flowFile), digest);
+        try (InputStream in = session.read(flowFile);
                 RecordReader reader =
                         readers.createRecordReader(flowFile.getAttributes(), in, flowFile.getSize(), getLogger())) {
             records.requireArchiveCrs(reader, flowFile.getAttribute(CoreAttributes.FILENAME.key()));
@@ -868,18 +864,20 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
                 }
                 index++;
             }
-            in.transferTo(OutputStream.nullOutputStream()); // the id covers the whole content, read or not
         }
-        return new Delta(rows, HexFormat.of().formatHex(digest.digest()));
+        return rows;
     }
 
     /**
-     * The id the partition's commit log remembers: the write mode (so the same records deleted after being upserted are
-     * not mistaken for a replay) and the delta id, which is the delta.id attribute or else the content's SHA-256.
+     * The id the partition's commit log remembers for a FlowFile that names its delta: the write mode (so the same
+     * records deleted after being upserted are not mistaken for a replay) and the delta.id attribute. Null when the
+     * attribute is absent or blank: the engine derives the id from the records (docs/archive-format.md, section 5.8).
      */
-    static String operationId(Mode mode, String deltaIdAttribute, String contentSha256) {
-        String deltaId =
-                deltaIdAttribute == null || deltaIdAttribute.isBlank() ? contentSha256 : deltaIdAttribute.strip();
+    static String givenOperationId(Mode mode, String deltaIdAttribute) {
+        if (deltaIdAttribute == null || deltaIdAttribute.isBlank()) {
+            return null;
+        }
+        String deltaId = deltaIdAttribute.strip();
         if (!DELTA_ID_PATTERN.matcher(deltaId).matches()) {
             throw new IllegalArgumentException(
                     "attribute " + GeoParquetAttributes.DELTA_ID + " must be 1 to 128 letters, digits or . _ : -");

@@ -231,7 +231,6 @@ class BadInputTest {
         for (Map.Entry<String, byte[]> bad : cases.entrySet()) {
             Map<String, String> attributes = new HashMap<>(good.getAttributes());
             attributes.put("filename", bad.getKey());
-            attributes.remove("delta.id");
             upsert.enqueue(bad.getValue(), attributes);
         }
         upsert.run();
@@ -302,19 +301,19 @@ class BadInputTest {
             ((ObjectNode) node).remove("geometry");
         }
 
-        List<String> deltaIds = new ArrayList<>();
+        List<String> routedTwice = new ArrayList<>();
         List<MockFlowFile> cells = null;
         for (int run = 0; run < 2; run++) {
             TestRunner route = ChainFixtures.route(root, false);
             route.enqueue(ChainFixtures.JSON.writeValueAsBytes(delta));
             route.run();
             cells = route.getFlowFilesForRelationship(RouteByH3Cell.REL_SUCCESS);
-            cells.forEach(f -> deltaIds.add(f.getAttribute("h3.cell") + "/" + f.getAttribute("delta.id")));
+            cells.forEach(f -> routedTwice.add(f.getAttribute("h3.cell") + "/" + f.getContent()));
         }
         assertEquals(
-                deltaIds.subList(0, deltaIds.size() / 2),
-                deltaIds.subList(deltaIds.size() / 2, deltaIds.size()),
-                "routing the same input twice gives the same cells and delta ids");
+                routedTwice.subList(0, routedTwice.size() / 2),
+                routedTwice.subList(routedTwice.size() / 2, routedTwice.size()),
+                "routing the same input twice gives the same cells and contents");
         TestRunner upsert = ChainFixtures.upsert(root, JsonRecordReaderService::new);
         for (MockFlowFile routed : cells) {
             upsert.enqueue(routed.toByteArray(), routed.getAttributes());

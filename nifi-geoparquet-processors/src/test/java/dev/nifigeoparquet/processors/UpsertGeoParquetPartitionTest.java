@@ -104,10 +104,9 @@ class UpsertGeoParquetPartitionTest {
     }
 
     @Test
-    void withoutADeltaIdTheContentHashMakesTheRedeliveryANoOp() throws Exception {
+    void withoutADeltaIdTheRecordsIdMakesTheRedeliveryANoOp() throws Exception {
         MockFlowFile cellDelta = routed.get(0);
         Map<String, String> attributes = new HashMap<>(cellDelta.getAttributes());
-        attributes.remove("delta.id");
         TestRunner upsert = upsert();
         upsert.enqueue(cellDelta.getContentStream(), attributes);
         upsert.enqueue(cellDelta.getContentStream(), attributes);

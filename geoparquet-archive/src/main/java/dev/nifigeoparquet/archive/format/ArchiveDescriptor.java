@@ -8,6 +8,7 @@ import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -157,6 +158,19 @@ public record ArchiveDescriptor(
 
     public boolean hasKey() {
         return !keyColumns.isEmpty();
+    }
+
+    /**
+     * What a deletion row carries (section 5.8): the key columns, then the version column when the archive has one
+     * and it is not a key column, since a sequenced deletion is ordered by its version (section 6.4).
+     */
+    public List<String> deletionColumns() {
+        if (versionColumn == null || keyColumns.contains(versionColumn)) {
+            return keyColumns;
+        }
+        List<String> columns = new ArrayList<>(keyColumns);
+        columns.add(versionColumn);
+        return List.copyOf(columns);
     }
 
     /**

@@ -19,9 +19,10 @@ import org.locationtech.jts.geom.Geometry;
  * partition is opened once. The cell is the one {@link GeoParquetArchive#keyer()} computes, exactly as
  * {@link PartitionDelta#prepare} recomputes it, so a routed group is never refused for a cell mismatch.
  *
- * <p>Rows marked for deletion carry no geometry to key by; they go to one group of deletions by key
- * ({@link Routed#deletions()}), which {@link PartitionDelta#prepare} with a null cell applies wherever the key
- * index finds the keys. When a key occurs more than once in the delta, its last occurrence wins, as within one
+ * <p>A row marked for deletion goes to the cell of its geometry, as RouteByH3Cell routes it (the partition's delta
+ * deletes the key wherever the key index finds it); one without a geometry that can be keyed goes to one group of
+ * deletions by key ({@link Routed#deletions()}), which {@link PartitionDelta#prepare} with a null cell applies.
+ * When a key occurs more than once in the delta, its last occurrence wins, as within one
  * partition's delta; the earlier ones are dropped here so that a key that moved within the delta reaches one
  * partition only.
  */
@@ -41,7 +42,7 @@ public final class DeltaRouter {
      * A delta routed to its partitions.
      *
      * @param byCell        rows to write, by cell in ascending order, each list in delta order
-     * @param deletions     rows that delete their key, wherever it lives
+     * @param deletions     deletions without a geometry to key by: they delete their key wherever it lives
      * @param duplicateKeys rows dropped because a later row of the delta had the same key
      * @param unkeyable     rows set aside because they cannot be keyed ({@link #routeKeyable}); empty from {@link #route}
      */
@@ -134,7 +135,9 @@ public final class DeltaRouter {
                 continue;
             }
             String cell = null;
-            if (!row.delete()) {
+            if (row.delete()) {
+                cell = cellOfDeletion(codec, row, rowIndex);
+            } else {
                 try {
                     Geometry geometry = codec.decode(row.row(), rowIndex);
                     cell = archive.keyer().cellOf(geometry, archive.sourceCrs());
@@ -181,6 +184,20 @@ public final class DeltaRouter {
             }
         }
         return new Routed(byCell, deletions, duplicates, unkeyable);
+    }
+
+    /**
+     * The cell a deletion goes to: the cell of its geometry when it has one that can be keyed, as RouteByH3Cell routes
+     * it, so that the command line and the processors give the partition the same delta and the same operation id
+     * (docs/archive-format.md, section 5.8); null, a deletion by key, when it has none.
+     */
+    private String cellOfDeletion(GeometryCodec codec, DeltaRow row, long rowIndex) {
+        try {
+            Geometry geometry = codec.decode(row.row(), rowIndex);
+            return archive.keyer().cellOf(geometry, archive.sourceCrs());
+        } catch (KeyingException | IllegalArgumentException noGeometryToKeyBy) {
+            return null;
+        }
     }
 
     private record Placed(DeltaRow row, String cell) {}

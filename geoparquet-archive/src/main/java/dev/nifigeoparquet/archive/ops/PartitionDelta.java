@@ -128,7 +128,10 @@ public final class PartitionDelta {
         GeometryCodec codec = archive.geometryCodec();
         Set<String> allowedTypes = allowedGeometryTypes(archive);
         // Hashing every row is a sizeable share of preparing it, and wasted when the caller names the delta.
-        DeltaId derivedId = deltaId == null ? DeltaId.start(mode, cell) : null;
+        DeltaId derivedId = deltaId == null
+                ? DeltaId.start(
+                        mode, cell, archive.schema(), archive.descriptor().deletionColumns())
+                : null;
 
         List<String> problems = new ArrayList<>();
         Map<FeatureKey, DeltaRow> byKey = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
 import java.util.HexFormat;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.api.Binary;
@@ -23,25 +24,33 @@ public final class RowValues {
 
     /** The canonical encoding of a row: every field in schema order, each value tagged by its physical type. */
     public static byte[] canonicalBytes(Group row) {
+        return canonicalBytes(row, null);
+    }
+
+    /**
+     * The canonical encoding of the row as if only the top-level fields in {@code kept} had values: every other field
+     * is encoded as absent. Null keeps every field.
+     */
+    public static byte[] canonicalBytes(Group row, BitSet kept) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            writeGroup(row, row.getType(), out);
+            writeGroup(row, row.getType(), kept, out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
     }
 
-    private static void writeGroup(Group group, GroupType type, DataOutputStream out) throws IOException {
+    private static void writeGroup(Group group, GroupType type, BitSet kept, DataOutputStream out) throws IOException {
         for (int field = 0; field < type.getFieldCount(); field++) {
             Type fieldType = type.getType(field);
-            int count = group.getFieldRepetitionCount(field);
+            int count = kept == null || kept.get(field) ? group.getFieldRepetitionCount(field) : 0;
             out.writeInt(count);
             for (int index = 0; index < count; index++) {
                 if (fieldType.isPrimitive()) {
                     writePrimitive(group, field, index, fieldType.asPrimitiveType(), out);
                 } else {
-                    writeGroup(group.getGroup(field, index), fieldType.asGroupType(), out);
+                    writeGroup(group.getGroup(field, index), fieldType.asGroupType(), null, out);
                 }
             }
         }

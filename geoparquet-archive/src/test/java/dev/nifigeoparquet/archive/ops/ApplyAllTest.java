@@ -305,7 +305,14 @@ class ApplyAllTest {
             assertEquals(alone.rowsByKey(), side.rowsByKey());
             // A named delta keeps its name; an unnamed one gets the id of its rows.
             assertEquals(request.deltaId() == null ? alone.deltaId() : request.deltaId(), side.deltaId());
-            assertEquals(DeltaId.of(request.mode(), request.cell(), request.rows()), alone.deltaId());
+            assertEquals(
+                    DeltaId.of(
+                            request.mode(),
+                            request.cell(),
+                            base.archive.schema(),
+                            base.archive.descriptor().deletionColumns(),
+                            request.rows()),
+                    alone.deltaId());
         }
     }
 

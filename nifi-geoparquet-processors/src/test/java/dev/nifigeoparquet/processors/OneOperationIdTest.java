@@ -1,0 +1,100 @@
+package dev.nifigeoparquet.processors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nifigeoparquet.cli.GeoParquetArchiveCli;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
+import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.nifi.util.MockFlowFile;
+import org.apache.nifi.util.TestRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command-line tool and the NiFi processors give one delta the same operation ids, so a night applied by one and
+ * then delivered again through the other changes nothing: not a row, not a byte of the archive.
+ */
+class OneOperationIdTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aNightAppliedByTheCommandLineIsAReplayInNiFi() throws Exception {
+        Path root = dir.resolve("archive");
+        ParcelArchives parcels = ParcelArchives.create(root, 200);
+        ChainFixtures.Delta delta = ChainFixtures.delta(parcels);
+        Path night = ChainFixtures.geoParquetDelta(dir.resolve("night.parquet"), delta);
+        long before = parcels.duckDbCount();
+
+        String out = applyWithTheCommandLine(root, night);
+        assertEquals(before + delta.net(), parcels.duckDbCount(), out);
+        Map<String, String> applied = ParcelArchives.hashes(root);
+
+        List<MockFlowFile> upserted = applyWithNiFi(root, night);
+        assertEquals(delta.cells().size(), upserted.size());
+        for (MockFlowFile flowFile : upserted) {
+            assertEquals(
+                    "true",
+                    flowFile.getAttribute(GeoParquetAttributes.REPLAY),
+                    () -> "cell " + flowFile.getAttribute("h3.cell") + " applied again as "
+                            + flowFile.getAttribute(GeoParquetAttributes.OPERATION_ID));
+        }
+        assertEquals(applied, ParcelArchives.hashes(root));
+    }
+
+    @Test
+    void aNightAppliedByNiFiIsAReplayForTheCommandLine() throws Exception {
+        Path root = dir.resolve("archive");
+        ParcelArchives parcels = ParcelArchives.create(root, 200);
+        ChainFixtures.Delta delta = ChainFixtures.delta(parcels);
+        Path night = ChainFixtures.geoParquetDelta(dir.resolve("night.parquet"), delta);
+        long before = parcels.duckDbCount();
+
+        List<MockFlowFile> upserted = applyWithNiFi(root, night);
+        assertTrue(upserted.stream().noneMatch(f -> "true".equals(f.getAttribute(GeoParquetAttributes.REPLAY))));
+        assertEquals(before + delta.net(), parcels.duckDbCount());
+        Map<String, String> applied = ParcelArchives.hashes(root);
+
+        String out = applyWithTheCommandLine(root, night);
+        assertTrue(
+                out.contains("already applied:    " + delta.cells().size() + " partitions"),
+                "every partition a replay:\n" + out);
+        assertEquals(applied, ParcelArchives.hashes(root));
+    }
+
+    private static String applyWithTheCommandLine(Path root, Path night) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] args = {
+            "apply",
+            "--archive",
+            root.toString(),
+            "--mode",
+            "upsert",
+            "--delete-field",
+            ChainFixtures.DELETE_MARKER,
+            "--delta",
+            night.toString(),
+            "-q"
+        };
+        int code = GeoParquetArchiveCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(0, code, () -> "stdout:\n" + out + "\nstderr:\n" + err);
+        return out.toString();
+    }
+
+    private static List<MockFlowFile> applyWithNiFi(Path root, Path night) throws Exception {
+        List<MockFlowFile> routed = ChainFixtures.routeGeoParquet(root, night);
+        TestRunner upsert = ChainFixtures.upsert(root, GeoParquetReader::new);
+        ChainFixtures.pass(routed, upsert);
+        upsert.run();
+        upsert.assertAllFlowFilesTransferred(UpsertGeoParquetPartition.REL_SUCCESS, routed.size());
+        return upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS);
+    }
+}
