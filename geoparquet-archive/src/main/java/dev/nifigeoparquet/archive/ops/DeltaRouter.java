@@ -134,29 +134,19 @@ public final class DeltaRouter {
                 }
                 continue;
             }
-            String cell = null;
-            if (row.delete()) {
-                cell = cellOfDeletion(codec, row, rowIndex);
-            } else {
-                try {
-                    Geometry geometry = codec.decode(row.row(), rowIndex);
-                    cell = archive.keyer().cellOf(geometry, archive.sourceCrs());
-                } catch (KeyingException | IllegalArgumentException e) {
+            String cell;
+            try {
+                cell = cellOf(codec, row, rowIndex);
+            } catch (KeyingException | IllegalArgumentException e) {
+                if (row.delete()) {
+                    // No geometry to key by: the key index places the deletion.
+                    cell = null;
+                } else {
                     if (!stopCollectingAtLimit || unkeyable.size() < PROBLEM_LIMIT) {
-                        unkeyable.add(
-                                e instanceof KeyingException keying
-                                        ? new Unkeyable(
-                                                rowIndex,
-                                                given,
-                                                key == null ? null : key.toString(),
-                                                keying.reason().name(),
-                                                e.getMessage())
-                                        : new Unkeyable(
-                                                rowIndex,
-                                                given,
-                                                key == null ? null : key.toString(),
-                                                INVALID_GEOMETRY,
-                                                INVALID_GEOMETRY + ": " + e.getMessage()));
+                        String reason = e instanceof KeyingException keying ? keying.reason().name() : INVALID_GEOMETRY;
+                        String message = e instanceof KeyingException ? e.getMessage() : reason + ": " + e.getMessage();
+                        unkeyable.add(new Unkeyable(
+                                rowIndex, given, key == null ? null : key.toString(), reason, message));
                     }
                     continue;
                 }
@@ -187,17 +177,16 @@ public final class DeltaRouter {
     }
 
     /**
-     * The cell a deletion goes to: the cell of its geometry when it has one that can be keyed, as RouteByH3Cell routes
-     * it, so that the command line and the processors give the partition the same delta and the same operation id
-     * (docs/archive-format.md, section 5.8); null, a deletion by key, when it has none.
+     * The cell of the row's geometry. A deletion is routed by it too when it has one, as RouteByH3Cell routes it, so
+     * that the command line and the processors give the partition the same delta and the same operation id
+     * (docs/archive-format.md, section 5.8).
+     *
+     * @throws KeyingException          when the geometry cannot be keyed (null, empty, out of range)
+     * @throws IllegalArgumentException when the value is not a geometry
      */
-    private String cellOfDeletion(GeometryCodec codec, DeltaRow row, long rowIndex) {
-        try {
-            Geometry geometry = codec.decode(row.row(), rowIndex);
-            return archive.keyer().cellOf(geometry, archive.sourceCrs());
-        } catch (KeyingException | IllegalArgumentException noGeometryToKeyBy) {
-            return null;
-        }
+    private String cellOf(GeometryCodec codec, DeltaRow row, long rowIndex) {
+        Geometry geometry = codec.decode(row.row(), rowIndex);
+        return archive.keyer().cellOf(geometry, archive.sourceCrs());
     }
 
     private record Placed(DeltaRow row, String cell) {}
