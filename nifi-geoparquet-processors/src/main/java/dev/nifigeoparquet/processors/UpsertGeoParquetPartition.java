@@ -726,7 +726,9 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
     /**
      * Groups the validated deltas by partition, in queue order; a FlowFile whose delta was rejected goes to failure,
-     * and one whose id an earlier FlowFile of its partition carries is a replay of it.
+     * and one whose id an earlier FlowFile of its partition carries is a replay of it. The id is the prepared one, not
+     * a hash of the content, so the same rows written twice in different encodings are recognised too; a batch rarely
+     * repeats a FlowFile, so validating the repeat before it is recognised costs little.
      */
     private List<CellBatch> batches(
             ProcessSession session, List<ReadDelta> read, List<Workers.Outcome<PartitionDelta>> prepared) {

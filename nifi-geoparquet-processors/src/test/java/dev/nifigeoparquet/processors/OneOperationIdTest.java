@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.TestRunner;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,14 +26,23 @@ class OneOperationIdTest {
     @TempDir
     Path dir;
 
+    private Path root;
+    private ParcelArchives parcels;
+    private ChainFixtures.Delta delta;
+    private Path night;
+    private long before;
+
+    @BeforeEach
+    void createAnArchiveAndANight() throws Exception {
+        root = dir.resolve("archive");
+        parcels = ParcelArchives.create(root, 200);
+        delta = ChainFixtures.delta(parcels);
+        night = ChainFixtures.geoParquetDelta(dir.resolve("night.parquet"), delta);
+        before = parcels.duckDbCount();
+    }
+
     @Test
     void aNightAppliedByTheCommandLineIsAReplayInNiFi() throws Exception {
-        Path root = dir.resolve("archive");
-        ParcelArchives parcels = ParcelArchives.create(root, 200);
-        ChainFixtures.Delta delta = ChainFixtures.delta(parcels);
-        Path night = ChainFixtures.geoParquetDelta(dir.resolve("night.parquet"), delta);
-        long before = parcels.duckDbCount();
-
         String out = applyWithTheCommandLine(root, night);
         assertEquals(before + delta.net(), parcels.duckDbCount(), out);
         Map<String, String> applied = ParcelArchives.hashes(root);
@@ -51,12 +61,6 @@ class OneOperationIdTest {
 
     @Test
     void aNightAppliedByNiFiIsAReplayForTheCommandLine() throws Exception {
-        Path root = dir.resolve("archive");
-        ParcelArchives parcels = ParcelArchives.create(root, 200);
-        ChainFixtures.Delta delta = ChainFixtures.delta(parcels);
-        Path night = ChainFixtures.geoParquetDelta(dir.resolve("night.parquet"), delta);
-        long before = parcels.duckDbCount();
-
         List<MockFlowFile> upserted = applyWithNiFi(root, night);
         assertTrue(upserted.stream().noneMatch(f -> "true".equals(f.getAttribute(GeoParquetAttributes.REPLAY))));
         assertEquals(before + delta.net(), parcels.duckDbCount());
