@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.testing.ShippedContent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -47,5 +48,16 @@ class ReleaseFolderIT {
             assertFalse(text.contains("@VERSION@"), notes + " has every version filled in");
         }
         assertTrue(Files.readString(release.resolve("COMPATIBILITY.md")).contains("2.3.0"), "the NiFi version tested");
+    }
+
+    @Test
+    void theNarShipsNoTestFixtureAndNoSyntheticData() throws Exception {
+        Path nar = Path.of(System.getProperty("nar.file"));
+        assertEquals(
+                List.of(),
+                ShippedContent.forbidden(
+                        nar,
+                        List.of(ShippedContent.TESTING_PACKAGE, "dev/nifigeoparquet/archive/synthetic/"),
+                        List.of("geoparquet-archive-testing", "geoparquet-archive-synthetic", "duckdb_jdbc")));
     }
 }

@@ -47,6 +47,8 @@ class ArchitectureTest {
     void importEngine() {
         engine = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("geoparquet-archive-testing")
+                        && !location.contains("geoparquet-archive-synthetic"))
                 .importPackages(ENGINE);
     }
 
