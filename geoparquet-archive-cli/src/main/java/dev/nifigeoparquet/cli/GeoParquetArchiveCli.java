@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.cli;
 
-import dev.nifigeoparquet.archive.ArchiveNotFoundException;
+import dev.nifigeoparquet.archive.error.ArchiveNotFoundException;
+import dev.nifigeoparquet.archive.error.KeyingException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
-import dev.nifigeoparquet.archive.keying.KeyingException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;

@@ -24,7 +24,8 @@ class ShippedJarsIT {
         Path target = Path.of("target");
         List<Path> shipped = new ArrayList<>();
         try (Stream<Path> jars = Files.list(target)) {
-            jars.filter(jar -> jar.getFileName().toString().matches("geoparquet-archive-cli(-[0-9.]+(-SNAPSHOT)?)?\\.jar"))
+            jars.filter(jar ->
+                            jar.getFileName().toString().matches("geoparquet-archive-cli(-[0-9.]+(-SNAPSHOT)?)?\\.jar"))
                     .forEach(shipped::add);
         }
         assertEquals(1, shipped.size(), "the tool's jar in " + target.toAbsolutePath() + ": " + shipped);

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -59,6 +60,19 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage("org.apache.nifi..", "picocli..", "software.amazon..")
                 .because("the engine is driven alike by the processors, the command line and any storage adapter")
+                .check(engine);
+    }
+
+    @Test
+    void everyExceptionIsATopLevelClassOfTheErrorPackage() {
+        classes()
+                .that()
+                .areAssignableTo(Throwable.class)
+                .should()
+                .resideInAPackage(ENGINE + ".error")
+                .andShould()
+                .beTopLevelClasses()
+                .because("a caller finds every failure the engine can throw in one package")
                 .check(engine);
     }
 

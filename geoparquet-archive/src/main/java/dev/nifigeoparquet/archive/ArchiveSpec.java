@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.error.KeyingException;
+import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
@@ -14,10 +16,8 @@ import dev.nifigeoparquet.archive.geo.GeometryEncoding;
 import dev.nifigeoparquet.archive.keying.DeclaredCrs;
 import dev.nifigeoparquet.archive.keying.GeoParquetCrs;
 import dev.nifigeoparquet.archive.keying.H3Cells;
-import dev.nifigeoparquet.archive.keying.KeyingException;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
-import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;

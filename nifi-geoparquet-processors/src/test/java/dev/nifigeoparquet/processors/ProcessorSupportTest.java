@@ -6,17 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.error.CommitConflictException;
+import dev.nifigeoparquet.archive.error.CommittedFileMissingException;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.error.FailureKind;
+import dev.nifigeoparquet.archive.error.ParquetFileException;
+import dev.nifigeoparquet.archive.error.PartitionBusyException;
+import dev.nifigeoparquet.archive.error.PublishIncompleteException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.error.StorageFullException;
 import dev.nifigeoparquet.archive.error.StorageUnavailableException;
-import dev.nifigeoparquet.archive.format.CommitConflictException;
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
-import dev.nifigeoparquet.archive.format.PublishIncompleteException;
 import dev.nifigeoparquet.archive.keying.H3Cells;
 import dev.nifigeoparquet.archive.keying.H3Keyer;
-import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.processors.testing.TestArchives;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -39,7 +40,7 @@ class ProcessorSupportTest {
     void conflictsUnpublishedCommitsAndAStorageThatIsDownAreRetriedAndTheProcessorYields() {
         for (Throwable transientFailure : List.of(
                 new CommitConflictException("8428309ffffffff", 3, "another writer"),
-                new PartitionRecovery.PartitionBusyException("8428309ffffffff", "t-1"),
+                new PartitionBusyException("8428309ffffffff", "t-1"),
                 new PublishIncompleteException("8428309ffffffff", new IOException("connection reset")),
                 new StorageUnavailableException("S3 could not serve GET (503 SlowDown)", null),
                 new InterruptedIOException("Interrupted"),
@@ -69,7 +70,7 @@ class ProcessorSupportTest {
     void whatNeedsAnOperatorFailsWithWhatToDoAndTheProcessorYieldsTheUnknownIncluded() {
         for (Throwable operatorAction : List.of(
                 new ParquetFileException("part-1.parquet", "corrupt footer: bad thrift"),
-                new PartitionRecovery.CommittedFileMissingException("h3_cell=x/part-1.parquet", 4),
+                new CommittedFileMissingException("h3_cell=x/part-1.parquet", 4),
                 new UncheckedIOException(new ParquetFileException("part-1.parquet", "cannot decode row 3")),
                 new AccessDeniedException("/archive/_geoparquet_archive/staging/x", null, "Read-only file system"),
                 new StorageFullException("The file system of /archive is full (0 bytes left)", null),

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nifigeoparquet.archive.format.CommitConflictException;
-import dev.nifigeoparquet.archive.format.PartitionCommitter.CommitStateUnknownException;
-import dev.nifigeoparquet.archive.format.PartitionRecovery.PartitionBusyException;
-import dev.nifigeoparquet.archive.format.StalePlanException;
+import dev.nifigeoparquet.archive.error.CommitConflictException;
+import dev.nifigeoparquet.archive.error.CommitStateUnknownException;
+import dev.nifigeoparquet.archive.error.PartitionBusyException;
+import dev.nifigeoparquet.archive.error.StalePlanException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.NoSuchFileException;
@@ -33,7 +33,7 @@ class RetryTest {
     @Test
     void retriesTheConflictUntilTheWorkSucceeds() throws IOException {
         AtomicInteger attempts = new AtomicInteger();
-        String result = CommitConflictException.retried(CommitConflictException.class, 8, "the partition")
+        String result = Retry.onConflict(CommitConflictException.class, 8, "the partition")
                 .run(attempt -> {
                     assertEquals(attempts.incrementAndGet(), attempt);
                     if (attempt < 3) {
@@ -50,7 +50,7 @@ class RetryTest {
         AtomicInteger attempts = new AtomicInteger();
         CommitConflictException gaveUp = assertThrows(
                 CommitConflictException.class,
-                () -> CommitConflictException.retried(CommitConflictException.class, 4, "the archive")
+                () -> Retry.onConflict(CommitConflictException.class, 4, "the archive")
                         .run(attempt -> {
                             attempts.incrementAndGet();
                             throw new CommitConflictException(CELL, attempt, "another writer");
@@ -70,7 +70,7 @@ class RetryTest {
                 unknown,
                 assertThrows(
                         IOException.class,
-                        () -> CommitConflictException.retried(CommitConflictException.class, 8, "the partition")
+                        () -> Retry.onConflict(CommitConflictException.class, 8, "the partition")
                                 .run(attempt -> {
                                     attempts.incrementAndGet();
                                     throw unknown;
@@ -84,7 +84,7 @@ class RetryTest {
                 lost,
                 assertThrows(
                         CommitConflictException.class,
-                        () -> CommitConflictException.retried(PartitionBusyException.class, 8, "the partition")
+                        () -> Retry.onConflict(PartitionBusyException.class, 8, "the partition")
                                 .run(attempt -> {
                                     attempts.incrementAndGet();
                                     throw lost;
@@ -100,7 +100,7 @@ class RetryTest {
                 stale,
                 assertThrows(
                         StalePlanException.class,
-                        () -> CommitConflictException.retried(CommitConflictException.class, 8, "the partition")
+                        () -> Retry.onConflict(CommitConflictException.class, 8, "the partition")
                                 .except(StalePlanException.class)
                                 .run(attempt -> {
                                     attempts.incrementAndGet();
@@ -134,7 +134,7 @@ class RetryTest {
         AtomicInteger attempts = new AtomicInteger();
         InterruptedIOException stopped = assertThrows(
                 InterruptedIOException.class,
-                () -> CommitConflictException.retried(CommitConflictException.class, 8, "the partition")
+                () -> Retry.onConflict(CommitConflictException.class, 8, "the partition")
                         .run(attempt -> {
                             attempts.incrementAndGet();
                             Thread.currentThread().interrupt(); // NiFi stopping the processor while the attempt ran
@@ -164,7 +164,7 @@ class RetryTest {
         CountDownLatch failedTwice = new CountDownLatch(2);
         Thread writer = new Thread(() -> {
             try {
-                CommitConflictException.retried(CommitConflictException.class, 1_000, "the partition")
+                Retry.onConflict(CommitConflictException.class, 1_000, "the partition")
                         .run(attempt -> {
                             attempts.incrementAndGet();
                             failedTwice.countDown();

@@ -7,16 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.ArchiveCreator;
-import dev.nifigeoparquet.archive.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.format.ArchiveFormatException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
-import dev.nifigeoparquet.archive.format.CommitConflictException;
-import dev.nifigeoparquet.archive.format.PartitionCommitter;
 import dev.nifigeoparquet.archive.format.PartitionLog;
-import dev.nifigeoparquet.archive.format.PublishIncompleteException;
-import dev.nifigeoparquet.archive.format.StalePlanException;
-import dev.nifigeoparquet.archive.format.UnsupportedFormatVersionException;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorageAccess;
@@ -49,7 +42,7 @@ class FailureKindTest {
                 new CommitConflictException("851f8343fffffff", 3, "lost the race"),
                 new StalePlanException("851f8343fffffff", "moved on"),
                 new PublishIncompleteException("851f8343fffffff", new IOException("link failed")),
-                new PartitionCommitter.CommitStateUnknownException("decision", new IOException("timeout")),
+                new CommitStateUnknownException("decision", new IOException("timeout")),
                 new StorageUnavailableException("S3 503 SlowDown", null),
                 new LeaseUnavailableException("sweep under way elsewhere"),
                 new InterruptedIOException("stopping"),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.error.GeometryCodecException;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.PeerData;
@@ -123,7 +124,7 @@ class GeometryCodecTest {
         byte[] wkb = Wkb.write(new GeometryFactory().createPoint(new Coordinate(1, 2)));
         row.add("geometry", Binary.fromConstantByteArray(Arrays.copyOf(wkb, 9)));
         GeometryCodec codec = GeometryCodec.forColumn(WKB_SCHEMA, "geometry", GeometryEncoding.WKB);
-        var e = assertThrows(GeometryCodec.GeometryCodecException.class, () -> codec.decode(row, 17));
+        var e = assertThrows(GeometryCodecException.class, () -> codec.decode(row, 17));
         assertTrue(e.getMessage().contains("Row 17"), e.getMessage());
         assertTrue(e.getMessage().contains("'geometry'"), e.getMessage());
         assertTrue(e.getMessage().toLowerCase().contains("end of"), e.getMessage());

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.uber.h3core.H3Core;
-import dev.nifigeoparquet.archive.keying.InvalidCellException.Rule;
+import dev.nifigeoparquet.archive.error.InvalidCellException;
+import dev.nifigeoparquet.archive.error.InvalidCellException.Rule;
 import java.io.IOException;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static dev.nifigeoparquet.archive.ops.ParcelArchive.BASE_TIME;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.format.CommitConflictException;
+import dev.nifigeoparquet.archive.error.CommitConflictException;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import java.io.IOException;

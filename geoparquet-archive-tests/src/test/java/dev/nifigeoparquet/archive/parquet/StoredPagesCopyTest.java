@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.nifigeoparquet.archive.error.BatchCreationException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -48,8 +49,8 @@ class LocalBatchCreationTest {
         Files.createDirectories(taken.getParent());
         Files.writeString(taken, "another writer's entry");
 
-        ArchiveStorage.BatchCreationException stopped = assertThrows(
-                ArchiveStorage.BatchCreationException.class, () -> storage.createExclusiveAll(paths, contents(paths)));
+        BatchCreationException stopped =
+                assertThrows(BatchCreationException.class, () -> storage.createExclusiveAll(paths, contents(paths)));
 
         assertEquals(3, stopped.created());
         assertInstanceOf(FileAlreadyExistsException.class, stopped.getCause());

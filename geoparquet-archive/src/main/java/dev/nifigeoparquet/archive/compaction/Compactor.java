@@ -2,6 +2,8 @@ package dev.nifigeoparquet.archive.compaction;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.error.ParquetFileException;
+import dev.nifigeoparquet.archive.error.PlanOutdatedException;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.DataFileStager;
@@ -15,7 +17,6 @@ import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
-import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.StoredRowGroup;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.StorageCost;
@@ -350,13 +351,6 @@ public final class Compactor {
                     reader.footer().file(),
                     "schema differs from the archive's, refusing to rewrite it under the archive's schema: "
                             + reader.footer().schema());
-        }
-    }
-
-    /** The files a plan meant to rewrite changed under it; the partition is left for the next run to plan again. */
-    static final class PlanOutdatedException extends IOException {
-        PlanOutdatedException(String message) {
-            super(message);
         }
     }
 }

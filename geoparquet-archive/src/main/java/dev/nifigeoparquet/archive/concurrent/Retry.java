@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.concurrent;
 
+import dev.nifigeoparquet.archive.error.CommitConflictException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.NoSuchFileException;
@@ -121,5 +122,15 @@ public final class Retry<E extends IOException> {
                 "Interrupted; attempt " + next + " was not made after: " + failure.getMessage());
         interrupted.initCause(failure);
         return interrupted;
+    }
+
+    /**
+     * Retries conflicts of type {@code type} up to {@code maxAttempts} attempts in all, pausing before each; then throws
+     * the last conflict {@linkplain CommitConflictException#afterAttempts as the end of the operation}, naming what was {@code contended}
+     * ("the partition", "the archive").
+     */
+    public static <C extends CommitConflictException> Retry<C> onConflict(
+            Class<C> type, int maxAttempts, String contended) {
+        return withBackoff(type, maxAttempts, (last, attempts) -> last.afterAttempts(attempts, contended));
     }
 }

@@ -2,13 +2,13 @@ package dev.nifigeoparquet.archive.delta;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
+import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.geojson.GeoJsonFeatureReader;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.SchemaConformer;
 import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
-import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,6 +2,7 @@ package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.error.ArchiveFormatException;
 import java.io.IOException;
 
 /**

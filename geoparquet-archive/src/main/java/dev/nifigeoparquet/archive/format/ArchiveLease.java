@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.error.ArchiveFormatException;
 import dev.nifigeoparquet.archive.error.LeaseUnavailableException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;

@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.nifigeoparquet.archive.error.ArchiveFormatException;
+import dev.nifigeoparquet.archive.error.UnsupportedFormatVersionException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,8 @@ package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.error.ArchiveFormatException;
+import dev.nifigeoparquet.archive.error.UnsupportedFormatVersionException;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
 import java.util.ArrayList;

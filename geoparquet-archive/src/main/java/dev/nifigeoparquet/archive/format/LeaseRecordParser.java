@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.error.ArchiveFormatException;
+import dev.nifigeoparquet.archive.error.UnsupportedFormatVersionException;
+
 /**
  * The JSON of a lease record ({@code _geoparquet_archive/leases/<lease>/<version>.json}, docs/archive-format.md,
  * section 5.12). The field names are the format's, written out here.

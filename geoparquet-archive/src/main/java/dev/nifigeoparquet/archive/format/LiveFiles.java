@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
-import dev.nifigeoparquet.archive.parquet.ParquetFileException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -1,9 +1,15 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
-import dev.nifigeoparquet.archive.error.ArchiveException;
-import dev.nifigeoparquet.archive.error.FailureKind;
-import dev.nifigeoparquet.archive.format.PartitionRecovery.PartitionBusyException;
+import dev.nifigeoparquet.archive.error.BatchCreationException;
+import dev.nifigeoparquet.archive.error.CommitConflictException;
+import dev.nifigeoparquet.archive.error.CommitStateUnknownException;
+import dev.nifigeoparquet.archive.error.PartiallyCommittedException;
+import dev.nifigeoparquet.archive.error.ParticipantFailedException;
+import dev.nifigeoparquet.archive.error.PartitionBusyException;
+import dev.nifigeoparquet.archive.error.PublishIncompleteException;
+import dev.nifigeoparquet.archive.error.StalePlanException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -123,8 +129,7 @@ public final class PartitionCommitter {
     /** Commits on the state it finds, redoing the work while another writer gets in the way. */
     private Map<String, CommitOutcome> commitLocked(
             List<String> operationIds, TreeMap<String, Participant> participants) throws IOException {
-        return CommitConflictException.retried(
-                        CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
+        return Retry.onConflict(CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
                 .run(attempt -> commitOnce(operationIds, participants, attempt));
     }
 
@@ -406,46 +411,13 @@ public final class PartitionCommitter {
     private record LateCommit(
             LateParticipant participant, List<NewDataFile> files, List<String> operationIds, String transaction) {}
 
-    /** A participant's work failed; nothing was committed. */
-    public static final class ParticipantFailedException extends IOException {
-        private final String cell;
-
-        public ParticipantFailedException(String cell, Exception cause) {
-            super(cause.getMessage(), cause);
-            this.cell = cell;
-        }
-
-        /** The partition whose work failed. */
-        public String cell() {
-            return cell;
-        }
-    }
-
-    /**
-     * Creating the decision (or a plain commit's entry) failed in a way that does not say whether it was created: the
-     * operation may have been committed. Nothing was discarded; a retry finds out (a replay), and recovery removes the
-     * staged files after the writer lease if it was not.
-     */
-    public static final class CommitStateUnknownException extends ArchiveException {
-        public CommitStateUnknownException(String what, IOException cause) {
-            super(what + " failed and may or may not have taken effect: " + cause.getMessage(), cause);
-        }
-
-        /** A retry finds out whether the operation was committed: it is then a replay. */
-        @Override
-        public FailureKind kind() {
-            return FailureKind.TRANSIENT;
-        }
-    }
-
     /** Recovers a partition, waiting while another writer's transaction holds it (bounded; then it is a conflict). */
     private PartitionRecovery.Report recoverWhenFree(String cell) throws IOException {
         return recoverWhenFree(cell, Set.of());
     }
 
     private PartitionRecovery.Report recoverWhenFree(String cell, Set<String> ownStaged) throws IOException {
-        return CommitConflictException.retried(
-                        PartitionBusyException.class, settings.maxCommitAttempts(), "the partition")
+        return Retry.onConflict(PartitionBusyException.class, settings.maxCommitAttempts(), "the partition")
                 .run(attempt -> recovery.recover(cell, clock.instant(), ownStaged));
     }
 
@@ -549,7 +521,7 @@ public final class PartitionCommitter {
         try {
             storage.createExclusiveAll(paths, contents);
             written.addAll(cells);
-        } catch (ArchiveStorage.BatchCreationException stopped) {
+        } catch (BatchCreationException stopped) {
             written.addAll(cells.subList(0, stopped.created()));
             if (stopped.getCause() instanceof FileAlreadyExistsException taken) {
                 String cell = cells.get(stopped.created());
@@ -571,8 +543,7 @@ public final class PartitionCommitter {
         late.files().forEach(file -> ownStaged.add(file.name()));
         try (Locks ignored = Locks.take(storage, List.of(cell))) {
             // A partition busy with another transaction and a lost race are waited out; a conflicting commit is final.
-            return CommitConflictException.retried(
-                            CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
+            return Retry.onConflict(CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
                     .except(StalePlanException.class)
                     .run(attempt -> {
                         PartitionRecovery.Report report = recovery.recover(cell, clock.instant(), ownStaged);
@@ -627,7 +598,7 @@ public final class PartitionCommitter {
         List<Workers.Outcome<Void>> outcomes = PUBLISHERS.map(ordered, cell -> {
             try {
                 recovery.recover(cell, clock.instant());
-            } catch (PartitionRecovery.PartitionBusyException nextWriterHoldsIt) {
+            } catch (PartitionBusyException nextWriterHoldsIt) {
                 // Another writer's transaction already tops the log, on top of this commit: publishing is recovery,
                 // so that writer publishes this state with its own (or recovery does once its lease ends). This
                 // operation is committed; failing it would only send the caller to retry what is done.
@@ -743,20 +714,6 @@ public final class PartitionCommitter {
                 held.get(i).unlock();
             }
             held.clear();
-        }
-    }
-
-    /** Some of a batch's operation ids were committed already; the caller drops those operations and retries. */
-    public static final class PartiallyCommittedException extends IOException {
-        private final Set<String> committed;
-
-        public PartiallyCommittedException(Set<String> committed) {
-            super("Operations " + committed + " of this batch were committed already");
-            this.committed = Set.copyOf(committed);
-        }
-
-        public Set<String> committed() {
-            return committed;
         }
     }
 }

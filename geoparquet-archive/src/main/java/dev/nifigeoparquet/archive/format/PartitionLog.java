@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive.format;
 
 import dev.nifigeoparquet.archive.concurrent.Retry;
+import dev.nifigeoparquet.archive.error.ArchiveFormatException;
+import dev.nifigeoparquet.archive.error.CommitConflictException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.error.CorruptDataException;
+import dev.nifigeoparquet.archive.error.CommittedFileMissingException;
+import dev.nifigeoparquet.archive.error.PartitionBusyException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
@@ -87,17 +88,6 @@ public final class PartitionRecovery {
                 now,
                 List.of(log.cell()));
         return log.view();
-    }
-
-    /** Another writer's transaction holds the partition; it is decided within moments, or aborted after the timeout. */
-    public static final class PartitionBusyException extends CommitConflictException {
-        public PartitionBusyException(String cell, String transaction) {
-            super(
-                    "Partition " + cell + " is held by transaction " + transaction
-                            + " of another writer, which is still in progress",
-                    cell,
-                    -1);
-        }
     }
 
     /**
@@ -209,12 +199,5 @@ public final class PartitionRecovery {
             }
         }
         return new Report(latest, view.topVersion(), published, supersededDeleted, stagingDeleted, pruned);
-    }
-
-    /** A file the latest commit lists is neither published nor staged: the archive was damaged outside the protocol. */
-    public static final class CommittedFileMissingException extends CorruptDataException {
-        public CommittedFileMissingException(String file, long version) {
-            super("Committed data file " + file + " (commit version " + version + ") is missing from storage");
-        }
     }
 }

@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.error.ArchiveFormatException;
+import dev.nifigeoparquet.archive.error.UnsupportedFormatVersionException;
+
 /**
  * The JSON of a transaction's decision record ({@code _geoparquet_archive/txn/<id>.json}, docs/archive-format.md,
  * section 5.9). The field names are the format's, written out here; {@code src/test/resources/golden/} pins the bytes.

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.error.ArchiveFormatException;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

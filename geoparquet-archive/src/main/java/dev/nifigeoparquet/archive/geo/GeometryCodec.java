@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.geo;
 
+import dev.nifigeoparquet.archive.error.GeometryCodecException;
 import java.util.List;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.api.Binary;
@@ -129,13 +130,6 @@ public final class GeometryCodec {
             row.add(fieldIndex, Binary.fromConstantByteArray(Wkb.write(oriented)));
         } else {
             encodeNative(oriented, row.addGroup(fieldIndex));
-        }
-    }
-
-    /** Thrown when a stored value is not a valid geometry; the message names the row and column. */
-    public static final class GeometryCodecException extends IllegalArgumentException {
-        GeometryCodecException(String message, Throwable cause) {
-            super(message, cause);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.nifigeoparquet.archive.index;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Retry;
+import dev.nifigeoparquet.archive.error.StalePlanException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
@@ -17,7 +18,6 @@ import dev.nifigeoparquet.archive.format.PartitionLocks;
 import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.format.PartitionUpdate;
 import dev.nifigeoparquet.archive.format.RollingFileWriter;
-import dev.nifigeoparquet.archive.format.StalePlanException;
 import dev.nifigeoparquet.archive.format.TransactionDecision;
 import dev.nifigeoparquet.archive.format.TransactionRecords;
 import dev.nifigeoparquet.archive.order.KeyStamp;

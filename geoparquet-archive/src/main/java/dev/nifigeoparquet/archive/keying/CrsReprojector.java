@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.keying;
 
-import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import dev.nifigeoparquet.archive.error.KeyingException;
+import dev.nifigeoparquet.archive.error.KeyingException.Reason;
 import java.util.HashMap;
 import java.util.Map;
 import org.locationtech.jts.geom.CoordinateSequence;

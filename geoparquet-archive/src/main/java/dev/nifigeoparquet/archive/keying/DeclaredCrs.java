@@ -1,7 +1,8 @@
 package dev.nifigeoparquet.archive.keying;
 
+import dev.nifigeoparquet.archive.error.KeyingException;
+import dev.nifigeoparquet.archive.error.KeyingException.Reason;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
-import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.parquet.schema.GroupType;

@@ -2,8 +2,9 @@ package dev.nifigeoparquet.archive.keying;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nifigeoparquet.archive.error.KeyingException;
+import dev.nifigeoparquet.archive.error.KeyingException.Reason;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
-import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
 import java.io.IOException;
 import java.util.Optional;
 

@@ -1,8 +1,9 @@
 package dev.nifigeoparquet.archive.keying;
 
 import com.uber.h3core.H3Core;
+import dev.nifigeoparquet.archive.error.InvalidCellException;
+import dev.nifigeoparquet.archive.error.InvalidCellException.Rule;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
-import dev.nifigeoparquet.archive.keying.InvalidCellException.Rule;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.regex.Pattern;

@@ -3,7 +3,8 @@ package dev.nifigeoparquet.archive.keying;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import dev.nifigeoparquet.archive.error.KeyingException;
+import dev.nifigeoparquet.archive.error.KeyingException.Reason;
 import java.util.Locale;
 import java.util.Map;
 

@@ -1,7 +1,8 @@
 package dev.nifigeoparquet.archive.keying;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import dev.nifigeoparquet.archive.error.KeyingException;
+import dev.nifigeoparquet.archive.error.KeyingException.Reason;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.keying;
 
-import dev.nifigeoparquet.archive.keying.KeyingException.Reason;
+import dev.nifigeoparquet.archive.error.KeyingException;
+import dev.nifigeoparquet.archive.error.KeyingException.Reason;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,16 +1,17 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
+import dev.nifigeoparquet.archive.error.CommitConflictException;
 import dev.nifigeoparquet.archive.error.CorruptDataException;
-import dev.nifigeoparquet.archive.format.CommitConflictException;
+import dev.nifigeoparquet.archive.error.ParticipantFailedException;
 import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.OperationRecord;
 import dev.nifigeoparquet.archive.format.PartitionCommitter;
-import dev.nifigeoparquet.archive.format.PartitionCommitter.ParticipantFailedException;
 import dev.nifigeoparquet.archive.format.PartitionCommitter.Planned;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.index.KeyIndex;
@@ -174,7 +175,7 @@ public final class ArchiveWriter {
 
     /** Plans and commits one transaction's batches, planning again while another writer gets in the way. */
     private void runTransaction(List<BatchPlan> batches, OperationResult[] results) throws IOException {
-        CommitConflictException.retried(
+        Retry.onConflict(
                         CommitConflictException.class,
                         archive.descriptor().protocol().maxCommitAttempts(),
                         "the archive")

@@ -2,9 +2,9 @@ package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
+import dev.nifigeoparquet.archive.error.KeyingException;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
-import dev.nifigeoparquet.archive.keying.KeyingException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -143,10 +143,12 @@ public final class DeltaRouter {
                     cell = null;
                 } else {
                     if (!stopCollectingAtLimit || unkeyable.size() < PROBLEM_LIMIT) {
-                        String reason = e instanceof KeyingException keying ? keying.reason().name() : INVALID_GEOMETRY;
+                        String reason = e instanceof KeyingException keying
+                                ? keying.reason().name()
+                                : INVALID_GEOMETRY;
                         String message = e instanceof KeyingException ? e.getMessage() : reason + ": " + e.getMessage();
-                        unkeyable.add(new Unkeyable(
-                                rowIndex, given, key == null ? null : key.toString(), reason, message));
+                        unkeyable.add(
+                                new Unkeyable(rowIndex, given, key == null ? null : key.toString(), reason, message));
                     }
                     continue;
                 }

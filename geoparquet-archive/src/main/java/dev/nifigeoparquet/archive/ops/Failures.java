@@ -3,7 +3,7 @@ package dev.nifigeoparquet.archive.ops;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.error.CorruptDataException;
-import dev.nifigeoparquet.archive.format.StalePlanException;
+import dev.nifigeoparquet.archive.error.StalePlanException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.parquet;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdInputStream;
+import dev.nifigeoparquet.archive.error.UnsupportedCodecException;
 import io.airlift.compress.lz4.Lz4Compressor;
 import io.airlift.compress.lz4.Lz4Decompressor;
 import java.io.ByteArrayInputStream;
@@ -86,14 +87,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
 
     private static void requireSupported(CompressionCodecName codec) {
         if (!SUPPORTED.contains(codec)) {
-            throw new UnsupportedCodecException(codec);
-        }
-    }
-
-    /** Thrown for a codec this factory cannot handle, e.g. BROTLI or Hadoop's LZO. */
-    public static final class UnsupportedCodecException extends IllegalArgumentException {
-        public UnsupportedCodecException(CompressionCodecName codec) {
-            super("Unsupported Parquet compression codec " + codec + "; supported: " + SUPPORTED);
+            throw new UnsupportedCodecException(codec, SUPPORTED);
         }
     }
 
@@ -117,7 +111,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
                             case SNAPPY -> Snappy.compress(raw);
                             case GZIP -> gzip(raw);
                             case LZ4_RAW -> lz4(raw);
-                            default -> throw new UnsupportedCodecException(codec);
+                            default -> throw new UnsupportedCodecException(codec, SUPPORTED);
                         });
             }
             // The page and its compressed form pass through pooled buffers: allocating and copying both for every
@@ -188,7 +182,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
                         case SNAPPY -> unsnappy(compressed, uncompressedSize);
                         case GZIP -> gunzip(compressed, uncompressedSize);
                         case LZ4_RAW -> unlz4(compressed, uncompressedSize);
-                        default -> throw new UnsupportedCodecException(codec);
+                        default -> throw new UnsupportedCodecException(codec, SUPPORTED);
                     };
             if (out.length != uncompressedSize) {
                 throw new IOException(
@@ -225,7 +219,7 @@ public final class ArchiveCodecFactory implements CompressionCodecFactory {
                 }
                 case LZ4_RAW ->
                     unlz4(compressed, (int) Math.min(uncompressedSize, LZ4_MAX_EXPANSION * compressed.length));
-                default -> throw new UnsupportedCodecException(codec);
+                default -> throw new UnsupportedCodecException(codec, SUPPORTED);
             };
         }
 

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import dev.nifigeoparquet.archive.error.ParquetFileException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

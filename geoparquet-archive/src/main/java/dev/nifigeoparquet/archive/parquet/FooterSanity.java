@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import dev.nifigeoparquet.archive.error.ParquetFileException;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;

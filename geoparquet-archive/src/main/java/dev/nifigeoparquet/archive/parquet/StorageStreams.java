@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import dev.nifigeoparquet.archive.error.ParquetFileException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.parquet.io.OutputFile;

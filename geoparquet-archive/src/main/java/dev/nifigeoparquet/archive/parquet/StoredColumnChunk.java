@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import dev.nifigeoparquet.archive.error.ParquetFileException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.storage;
 
+import dev.nifigeoparquet.archive.error.BatchCreationException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -94,27 +95,6 @@ public interface ArchiveStorage {
             } catch (IOException failure) {
                 throw new BatchCreationException(i, failure);
             }
-        }
-    }
-
-    /** {@link #createExclusiveAll} stopped: the objects before {@link #created()} exist, the others do not. */
-    final class BatchCreationException extends IOException {
-        private final int created;
-
-        public BatchCreationException(int created, IOException cause) {
-            super("created " + created + " objects, then: " + cause.getMessage(), cause);
-            this.created = created;
-        }
-
-        /** How many objects, from the first, were created. */
-        public int created() {
-            return created;
-        }
-
-        /** Why the next one was not: a {@link FileAlreadyExistsException} when it existed. */
-        @Override
-        public synchronized IOException getCause() {
-            return (IOException) super.getCause();
         }
     }
 

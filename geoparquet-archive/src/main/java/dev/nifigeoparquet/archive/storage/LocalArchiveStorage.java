@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.storage;
 
+import dev.nifigeoparquet.archive.error.BatchCreationException;
 import dev.nifigeoparquet.archive.error.StorageFullException;
 import dev.nifigeoparquet.archive.error.StorageUnavailableException;
 import java.io.BufferedOutputStream;

@@ -1,12 +1,12 @@
 package dev.nifigeoparquet.processors.service;
 
 import dev.nifigeoparquet.archive.ArchiveCreator;
-import dev.nifigeoparquet.archive.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
 import dev.nifigeoparquet.archive.adoption.AdoptionReport;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
+import dev.nifigeoparquet.archive.error.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.error.FailureKind;
 import dev.nifigeoparquet.archive.error.LeaseUnavailableException;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;

@@ -1,7 +1,4 @@
-package dev.nifigeoparquet.archive;
-
-import dev.nifigeoparquet.archive.error.ArchiveException;
-import dev.nifigeoparquet.archive.error.FailureKind;
+package dev.nifigeoparquet.archive.error;
 
 /** The location holds no archive descriptor: nothing was created or adopted there. */
 public final class ArchiveNotFoundException extends ArchiveException {

@@ -1,8 +1,4 @@
-package dev.nifigeoparquet.archive.format;
-
-import dev.nifigeoparquet.archive.concurrent.Retry;
-import dev.nifigeoparquet.archive.error.ArchiveException;
-import dev.nifigeoparquet.archive.error.FailureKind;
+package dev.nifigeoparquet.archive.error;
 
 /**
  * Another writer committed the same partition version first, or holds the partition: nothing was committed, and the
@@ -49,15 +45,5 @@ public class CommitConflictException extends ArchiveException {
 
     public long version() {
         return version;
-    }
-
-    /**
-     * Retries conflicts of type {@code type} up to {@code maxAttempts} attempts in all, pausing before each; then throws
-     * the last conflict {@linkplain #afterAttempts as the end of the operation}, naming what was {@code contended}
-     * ("the partition", "the archive").
-     */
-    public static <C extends CommitConflictException> Retry<C> retried(
-            Class<C> type, int maxAttempts, String contended) {
-        return Retry.withBackoff(type, maxAttempts, (last, attempts) -> last.afterAttempts(attempts, contended));
     }
 }

@@ -1,7 +1,4 @@
-package dev.nifigeoparquet.archive.parquet;
-
-import dev.nifigeoparquet.archive.error.CorruptDataException;
-import dev.nifigeoparquet.archive.error.RejectedInputException;
+package dev.nifigeoparquet.archive.error;
 
 /**
  * A Parquet file whose bytes cannot be read, or rows that cannot be encoded into one; the message always starts with

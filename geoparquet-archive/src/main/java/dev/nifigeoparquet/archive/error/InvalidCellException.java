@@ -1,6 +1,5 @@
-package dev.nifigeoparquet.archive.keying;
+package dev.nifigeoparquet.archive.error;
 
-import dev.nifigeoparquet.archive.error.RejectedInputException;
 import java.util.Objects;
 
 /**
@@ -28,7 +27,7 @@ public final class InvalidCellException extends RejectedInputException {
 
     private final Rule rule;
 
-    InvalidCellException(Rule rule, String message) {
+    public InvalidCellException(Rule rule, String message) {
         super(rule + ": " + message);
         this.rule = Objects.requireNonNull(rule);
     }

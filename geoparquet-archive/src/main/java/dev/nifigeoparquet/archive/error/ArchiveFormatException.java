@@ -1,7 +1,4 @@
-package dev.nifigeoparquet.archive.format;
-
-import dev.nifigeoparquet.archive.error.ArchiveException;
-import dev.nifigeoparquet.archive.error.FailureKind;
+package dev.nifigeoparquet.archive.error;
 
 /**
  * A metadata file of the archive (the descriptor, a commit entry, a transaction decision) that does not follow the

@@ -1,7 +1,5 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.error;
 
-import dev.nifigeoparquet.archive.error.ArchiveException;
-import dev.nifigeoparquet.archive.error.FailureKind;
 import java.io.IOException;
 
 /**

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.error;
 
 /**
  * A planned operation found the archive changed since it planned: a partition it read has a newer commit, or another

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.error;
 
 /**
  * A metadata file written under a newer format version than this implementation reads. Nothing of it is

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.keying;
+package dev.nifigeoparquet.archive.error;
 
 import java.util.Objects;
 
@@ -26,11 +26,11 @@ public final class KeyingException extends RuntimeException {
 
     private final Reason reason;
 
-    KeyingException(Reason reason, String message) {
+    public KeyingException(Reason reason, String message) {
         this(reason, message, null);
     }
 
-    KeyingException(Reason reason, String message, Throwable cause) {
+    public KeyingException(Reason reason, String message, Throwable cause) {
         super(reason + ": " + message, cause);
         this.reason = Objects.requireNonNull(reason);
     }
