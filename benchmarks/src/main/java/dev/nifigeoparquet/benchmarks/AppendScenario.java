@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.concurrent.Workers;
-import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;

@@ -2,7 +2,7 @@ package dev.nifigeoparquet.benchmarks;
 
 import com.uber.h3core.H3Core;
 import com.uber.h3core.util.LatLng;
-import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

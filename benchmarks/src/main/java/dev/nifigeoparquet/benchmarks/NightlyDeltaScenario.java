@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.index.KeyIndex;
-import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;

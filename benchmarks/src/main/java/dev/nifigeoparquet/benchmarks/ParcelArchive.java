@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.benchmarks;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.keying.H3Keyer;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

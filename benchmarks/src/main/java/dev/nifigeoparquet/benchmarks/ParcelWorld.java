@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.benchmarks;
 
-import dev.nifigeoparquet.archive.keying.H3Keyer;
-import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
+import dev.nifigeoparquet.archive.cells.SourceCrs;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.parquet.example.data.Group;

@@ -10,7 +10,7 @@ import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.error.PublishIncompleteException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
-import dev.nifigeoparquet.archive.keying.H3Cells;
+import dev.nifigeoparquet.archive.cells.H3Cells;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The engine's layering: plain Java that the processors, the command line and the benchmarks drive, with packages that
  * depend on each other in one direction only. From the bottom: {@code error} (the engine's failure types), {@code storage}, {@code geo}, {@code parquet},
- * {@code keying}, {@code concurrent}; {@code format} (the on-disk records and the commit protocol); the root package (an
+ * {@code cells}, {@code concurrent}; {@code format} (the on-disk records and the commit protocol); the root package (an
  * opened archive and its settings); {@code index}; {@code ops} (planning and applying deltas); and on top
  * {@code verify}, {@code compaction}, {@code adoption}, {@code geojson} and {@code delta} (reading a delta file).
  */
@@ -89,7 +89,7 @@ class ArchitectureTest {
                         ENGINE + ".storage..",
                         ENGINE + ".geo..",
                         ENGINE + ".parquet..",
-                        ENGINE + ".keying..",
+                        ENGINE + ".cells..",
                         ENGINE + ".concurrent..",
                         ENGINE + ".format..")
                 .should()
@@ -102,7 +102,7 @@ class ArchitectureTest {
                         ENGINE + ".adoption..",
                         ENGINE + ".geojson..")
                 .because(
-                        "storage, Parquet, geometry, keying and the commit format sit below the operations that use them")
+                        "storage, Parquet, geometry, cells and the commit format sit below the operations that use them")
                 .check(engine);
     }
 }

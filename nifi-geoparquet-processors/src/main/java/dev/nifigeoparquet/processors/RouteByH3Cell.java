@@ -2,11 +2,11 @@ package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
 import dev.nifigeoparquet.archive.error.KeyingException;
-import dev.nifigeoparquet.archive.keying.CellBatches;
-import dev.nifigeoparquet.archive.keying.CrsReprojector;
-import dev.nifigeoparquet.archive.keying.DeclaredCrs;
-import dev.nifigeoparquet.archive.keying.H3Keyer;
-import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.cells.CellBatches;
+import dev.nifigeoparquet.archive.cells.CrsReprojector;
+import dev.nifigeoparquet.archive.cells.DeclaredCrs;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
+import dev.nifigeoparquet.archive.cells.SourceCrs;
 import dev.nifigeoparquet.processors.geometry.FieldPath;
 import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;

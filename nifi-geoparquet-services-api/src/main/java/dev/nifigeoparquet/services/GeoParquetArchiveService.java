@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.services;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.keying.H3Keyer;
-import dev.nifigeoparquet.archive.keying.SourceCrs;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
+import dev.nifigeoparquet.archive.cells.SourceCrs;
 import org.apache.nifi.controller.ControllerService;
 
 /**

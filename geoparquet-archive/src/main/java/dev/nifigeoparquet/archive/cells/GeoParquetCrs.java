@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.keying;
+package dev.nifigeoparquet.archive.cells;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

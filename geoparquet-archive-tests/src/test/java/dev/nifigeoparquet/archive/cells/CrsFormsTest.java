@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.keying;
+package dev.nifigeoparquet.archive.cells;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.keying;
+package dev.nifigeoparquet.archive.cells;
 
 import com.uber.h3core.H3Core;
 import dev.nifigeoparquet.archive.error.InvalidCellException;

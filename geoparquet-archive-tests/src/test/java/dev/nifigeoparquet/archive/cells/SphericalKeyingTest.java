@@ -1,10 +1,10 @@
-package dev.nifigeoparquet.archive.keying;
+package dev.nifigeoparquet.archive.cells;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.uber.h3core.H3Core;
-import dev.nifigeoparquet.archive.keying.H3Keyer.Edges;
+import dev.nifigeoparquet.archive.cells.H3Keyer.Edges;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Coordinate;

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.keying;
+package dev.nifigeoparquet.archive.cells;
 
 import dev.nifigeoparquet.archive.error.KeyingException;
 import dev.nifigeoparquet.archive.error.KeyingException.Reason;

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.keying;
+package dev.nifigeoparquet.archive.cells;
 
 import java.io.IOException;
 import java.util.ArrayList;
