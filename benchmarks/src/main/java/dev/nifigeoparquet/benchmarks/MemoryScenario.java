@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.benchmarks;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.nifigeoparquet.archive.format.ArchiveJson;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
+import dev.nifigeoparquet.archive.format.ArchiveJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,12 +1,12 @@
 package dev.nifigeoparquet.benchmarks;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
-import dev.nifigeoparquet.archive.geo.GeoMetadata;
-import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.cells.CellBatches;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
+import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;

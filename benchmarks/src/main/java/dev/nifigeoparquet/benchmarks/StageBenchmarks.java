@@ -1,11 +1,11 @@
 package dev.nifigeoparquet.benchmarks;
 
 import com.uber.h3core.H3Core;
-import dev.nifigeoparquet.archive.geo.GeoMetadata;
-import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.cells.CrsReprojector;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
+import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;

@@ -3,6 +3,7 @@ package dev.nifigeoparquet.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.nifigeoparquet.archive.cells.H3Cells;
 import dev.nifigeoparquet.archive.error.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.error.CommitConflictException;
 import dev.nifigeoparquet.archive.error.CorruptDataException;
@@ -10,7 +11,6 @@ import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.error.PublishIncompleteException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
-import dev.nifigeoparquet.archive.cells.H3Cells;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;

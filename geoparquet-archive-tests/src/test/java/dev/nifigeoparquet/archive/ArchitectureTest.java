@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The engine's layering: plain Java that the processors, the command line and the benchmarks drive, with packages that
  * depend on each other in one direction only. From the bottom: {@code error} (the engine's failure types), {@code storage}, {@code geo}, {@code parquet},
- * {@code cells}, {@code concurrent}; {@code format} (the on-disk records and the commit protocol); the root package (an
+ * {@code cells}, {@code concurrent}; {@code format} (the on-disk records); {@code commit} (the commit protocol); the root package (an
  * opened archive and its settings); {@code index}; {@code ops} (planning and applying deltas); and on top
  * {@code verify}, {@code compaction}, {@code adoption}, {@code geojson} and {@code delta} (reading a delta file).
  */
@@ -91,7 +91,8 @@ class ArchitectureTest {
                         ENGINE + ".parquet..",
                         ENGINE + ".cells..",
                         ENGINE + ".concurrent..",
-                        ENGINE + ".format..")
+                        ENGINE + ".format..",
+                        ENGINE + ".commit..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
@@ -102,7 +103,7 @@ class ArchitectureTest {
                         ENGINE + ".adoption..",
                         ENGINE + ".geojson..")
                 .because(
-                        "storage, Parquet, geometry, cells and the commit format sit below the operations that use them")
+                        "storage, Parquet, geometry, cells, the records and the commit protocol sit below the operations that use them")
                 .check(engine);
     }
 }

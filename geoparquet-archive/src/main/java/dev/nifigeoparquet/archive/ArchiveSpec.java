@@ -1,6 +1,9 @@
 package dev.nifigeoparquet.archive;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.cells.DeclaredCrs;
+import dev.nifigeoparquet.archive.cells.GeoParquetCrs;
+import dev.nifigeoparquet.archive.cells.H3Cells;
 import dev.nifigeoparquet.archive.error.KeyingException;
 import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
@@ -13,9 +16,6 @@ import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.geo.GeometryEncoding;
-import dev.nifigeoparquet.archive.cells.DeclaredCrs;
-import dev.nifigeoparquet.archive.cells.GeoParquetCrs;
-import dev.nifigeoparquet.archive.cells.H3Cells;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.ParquetFooter;

@@ -1,5 +1,11 @@
 package dev.nifigeoparquet.archive;
 
+import dev.nifigeoparquet.archive.cells.DeclaredCrs;
+import dev.nifigeoparquet.archive.cells.H3Cells;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
+import dev.nifigeoparquet.archive.cells.SourceCrs;
+import dev.nifigeoparquet.archive.commit.PartitionCommitter;
+import dev.nifigeoparquet.archive.commit.PartitionLog;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.error.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
@@ -8,15 +14,9 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DescriptorParser;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.format.PartitionCommitter;
-import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.geo.GeometryEncoding;
-import dev.nifigeoparquet.archive.cells.DeclaredCrs;
-import dev.nifigeoparquet.archive.cells.H3Cells;
-import dev.nifigeoparquet.archive.cells.H3Keyer;
-import dev.nifigeoparquet.archive.cells.SourceCrs;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;

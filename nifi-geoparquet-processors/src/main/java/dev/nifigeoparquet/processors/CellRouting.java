@@ -1,10 +1,10 @@
 package dev.nifigeoparquet.processors;
 
-import dev.nifigeoparquet.archive.error.KeyingException;
-import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.cells.CrsReprojector;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
+import dev.nifigeoparquet.archive.error.KeyingException;
+import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
 import dev.nifigeoparquet.processors.geometry.UnkeyableRecordException;
 import java.util.function.Supplier;

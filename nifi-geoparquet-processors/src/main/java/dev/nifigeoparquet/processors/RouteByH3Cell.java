@@ -1,12 +1,12 @@
 package dev.nifigeoparquet.processors;
 
-import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
-import dev.nifigeoparquet.archive.error.KeyingException;
 import dev.nifigeoparquet.archive.cells.CellBatches;
 import dev.nifigeoparquet.archive.cells.CrsReprojector;
 import dev.nifigeoparquet.archive.cells.DeclaredCrs;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
+import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
+import dev.nifigeoparquet.archive.error.KeyingException;
 import dev.nifigeoparquet.processors.geometry.FieldPath;
 import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;

@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.format.ArchiveLease;
+import dev.nifigeoparquet.archive.commit.ArchiveLease;
 import dev.nifigeoparquet.archive.format.LeaseRecord;
 import java.io.IOException;
 import java.time.Duration;

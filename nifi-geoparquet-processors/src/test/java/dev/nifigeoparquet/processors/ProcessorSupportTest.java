@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.cells.H3Cells;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.error.CommitConflictException;
 import dev.nifigeoparquet.archive.error.CommittedFileMissingException;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
@@ -16,8 +18,6 @@ import dev.nifigeoparquet.archive.error.PublishIncompleteException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
 import dev.nifigeoparquet.archive.error.StorageFullException;
 import dev.nifigeoparquet.archive.error.StorageUnavailableException;
-import dev.nifigeoparquet.archive.cells.H3Cells;
-import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.processors.testing.TestArchives;
 import java.io.IOException;
 import java.io.InterruptedIOException;

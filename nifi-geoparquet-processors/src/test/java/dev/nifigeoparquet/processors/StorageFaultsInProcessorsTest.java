@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import dev.nifigeoparquet.archive.testing.DuckDb;

@@ -3,7 +3,7 @@ package dev.nifigeoparquet.processors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nifigeoparquet.archive.format.ArchiveLease;
+import dev.nifigeoparquet.archive.commit.ArchiveLease;
 import dev.nifigeoparquet.archive.format.LeaseRecord;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;

@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.archive.testing;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;

@@ -6,15 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
-import dev.nifigeoparquet.archive.format.CommitOutcome;
-import dev.nifigeoparquet.archive.format.CompactionSettings;
-import dev.nifigeoparquet.archive.format.NewDataFile;
-import dev.nifigeoparquet.archive.format.OperationType;
-import dev.nifigeoparquet.archive.format.PartitionChange;
-import dev.nifigeoparquet.archive.format.RollingFileWriter;
-import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
+import dev.nifigeoparquet.archive.commit.CommitOutcome;
+import dev.nifigeoparquet.archive.commit.NewDataFile;
+import dev.nifigeoparquet.archive.commit.PartitionChange;
+import dev.nifigeoparquet.archive.commit.RollingFileWriter;
+import dev.nifigeoparquet.archive.format.CompactionSettings;
+import dev.nifigeoparquet.archive.format.OperationType;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
@@ -40,7 +40,7 @@ import org.locationtech.jts.io.WKBWriter;
 /**
  * Archives of generated point features for compaction and verification tests: {@code id} (the key), {@code name}
  * and a WKB {@code geometry}, keyed at resolution 0. Each partition's rows are committed through the
- * {@link dev.nifigeoparquet.archive.format.PartitionCommitter} with real Parquet files written by the engine's
+ * {@link dev.nifigeoparquet.archive.commit.PartitionCommitter} with real Parquet files written by the engine's
  * writer, one file per commit.
  */
 public final class GeneratedArchive {

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.PartitionLog;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
-import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorageAccess;

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.PartitionLog;
 import dev.nifigeoparquet.archive.error.ArchiveFormatException;
 import dev.nifigeoparquet.archive.error.UnsupportedFormatVersionException;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.PartitionRecovery;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;

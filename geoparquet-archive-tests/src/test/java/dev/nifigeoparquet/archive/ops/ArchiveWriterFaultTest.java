@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.PartitionRecovery;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.format.PartitionRecovery;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.ArchiveCreator;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.PartitionChange;
+import dev.nifigeoparquet.archive.commit.RollingFileWriter;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.OperationType;
-import dev.nifigeoparquet.archive.format.PartitionChange;
-import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
 import dev.nifigeoparquet.archive.ops.DeltaRow;

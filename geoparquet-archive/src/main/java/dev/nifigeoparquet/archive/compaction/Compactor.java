@@ -1,18 +1,18 @@
 package dev.nifigeoparquet.archive.compaction;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.CommitOutcome;
+import dev.nifigeoparquet.archive.commit.DataFileStager;
+import dev.nifigeoparquet.archive.commit.LiveFiles;
+import dev.nifigeoparquet.archive.commit.NewDataFile;
+import dev.nifigeoparquet.archive.commit.PartitionChange;
+import dev.nifigeoparquet.archive.commit.RollingFileWriter;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.error.PlanOutdatedException;
-import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
-import dev.nifigeoparquet.archive.format.DataFileStager;
-import dev.nifigeoparquet.archive.format.LiveFiles;
-import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.OperationType;
-import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;

@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.archive.compaction;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.LiveFiles;
 import dev.nifigeoparquet.archive.error.ParquetFileException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
-import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;

@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.cells.H3Cells;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.ParquetSchemaJson;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;

@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.format;
 
+import dev.nifigeoparquet.archive.commit.WriterLease;
 import java.time.Duration;
 
 /**

@@ -1,18 +1,18 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.CommitOutcome;
+import dev.nifigeoparquet.archive.commit.NewDataFile;
+import dev.nifigeoparquet.archive.commit.PartitionCommitter;
+import dev.nifigeoparquet.archive.commit.PartitionCommitter.Planned;
 import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.error.CommitConflictException;
 import dev.nifigeoparquet.archive.error.CorruptDataException;
 import dev.nifigeoparquet.archive.error.ParticipantFailedException;
-import dev.nifigeoparquet.archive.format.CommitOutcome;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.format.NewDataFile;
 import dev.nifigeoparquet.archive.format.OperationRecord;
-import dev.nifigeoparquet.archive.format.PartitionCommitter;
-import dev.nifigeoparquet.archive.format.PartitionCommitter.Planned;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;

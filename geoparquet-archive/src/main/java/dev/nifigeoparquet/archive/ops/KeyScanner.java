@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.LiveFiles;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import java.io.IOException;

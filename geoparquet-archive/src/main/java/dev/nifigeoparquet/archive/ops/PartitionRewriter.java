@@ -1,16 +1,16 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.DataFileStager;
+import dev.nifigeoparquet.archive.commit.LiveFiles;
+import dev.nifigeoparquet.archive.commit.NewDataFile;
+import dev.nifigeoparquet.archive.commit.PartitionChange;
+import dev.nifigeoparquet.archive.commit.RollingFileWriter;
 import dev.nifigeoparquet.archive.error.CorruptDataException;
 import dev.nifigeoparquet.archive.error.StalePlanException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
-import dev.nifigeoparquet.archive.format.DataFileStager;
 import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.format.LiveFiles;
-import dev.nifigeoparquet.archive.format.NewDataFile;
-import dev.nifigeoparquet.archive.format.PartitionChange;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.format.RollingFileWriter;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.ColumnarRowGroup;

@@ -1,12 +1,12 @@
 package dev.nifigeoparquet.archive.ops;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.LiveFiles;
 import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.error.StalePlanException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
-import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.index.KeyIndex;

@@ -1,11 +1,11 @@
 package dev.nifigeoparquet.archive.verify;
 
+import dev.nifigeoparquet.archive.commit.PartitionLog;
+import dev.nifigeoparquet.archive.commit.TransactionRecords;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.OperationRecord;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
-import dev.nifigeoparquet.archive.format.PartitionLog;
 import dev.nifigeoparquet.archive.format.TransactionDecision;
-import dev.nifigeoparquet.archive.format.TransactionRecords;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.nifigeoparquet.processors.templates;
 
 import dev.nifigeoparquet.archive.GeoParquetArchive;
+import dev.nifigeoparquet.archive.commit.LiveFiles;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
-import dev.nifigeoparquet.archive.format.LiveFiles;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;

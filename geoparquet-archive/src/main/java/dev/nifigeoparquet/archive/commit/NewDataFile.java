@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 /**
  * A data file an operation staged, before the commit stamps it.

@@ -1,8 +1,12 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.error.ArchiveFormatException;
 import dev.nifigeoparquet.archive.error.CommitConflictException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.CommitEntryParser;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.TransactionDecision;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import dev.nifigeoparquet.archive.concurrent.Retry;
 import dev.nifigeoparquet.archive.concurrent.Workers;
@@ -10,6 +10,15 @@ import dev.nifigeoparquet.archive.error.ParticipantFailedException;
 import dev.nifigeoparquet.archive.error.PartitionBusyException;
 import dev.nifigeoparquet.archive.error.PublishIncompleteException;
 import dev.nifigeoparquet.archive.error.StalePlanException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.CommitEntryParser;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.OperationRecord;
+import dev.nifigeoparquet.archive.format.OperationType;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.ProtocolSettings;
+import dev.nifigeoparquet.archive.format.RowChanges;
+import dev.nifigeoparquet.archive.format.TransactionDecision;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import java.io.IOException;
 import java.io.InterruptedIOException;

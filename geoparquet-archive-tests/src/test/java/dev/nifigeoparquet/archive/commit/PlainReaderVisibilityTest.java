@@ -1,10 +1,13 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.OperationType;
+import dev.nifigeoparquet.archive.format.ProtocolSettings;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;

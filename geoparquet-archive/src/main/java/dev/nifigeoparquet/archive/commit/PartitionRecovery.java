@@ -1,7 +1,12 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import dev.nifigeoparquet.archive.error.CommittedFileMissingException;
 import dev.nifigeoparquet.archive.error.PartitionBusyException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.format.ProtocolSettings;
+import dev.nifigeoparquet.archive.format.TransactionDecision;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;

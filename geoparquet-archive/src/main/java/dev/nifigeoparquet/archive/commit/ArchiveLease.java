@@ -1,7 +1,10 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import dev.nifigeoparquet.archive.error.ArchiveFormatException;
 import dev.nifigeoparquet.archive.error.LeaseUnavailableException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.LeaseRecord;
+import dev.nifigeoparquet.archive.format.LeaseRecordParser;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import dev.nifigeoparquet.archive.s3.S3Backend;
 import dev.nifigeoparquet.archive.testing.StorageBackend;

@@ -1,6 +1,9 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import dev.nifigeoparquet.archive.error.ParquetFileException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.parquet.FooterCache;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;

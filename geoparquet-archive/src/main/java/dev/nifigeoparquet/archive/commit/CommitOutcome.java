@@ -1,4 +1,6 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
+
+import dev.nifigeoparquet.archive.format.PartitionCommit;
 
 /**
  * The result of committing one operation to one partition.

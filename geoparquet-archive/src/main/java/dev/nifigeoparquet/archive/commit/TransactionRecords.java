@@ -1,6 +1,9 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import dev.nifigeoparquet.archive.error.ArchiveFormatException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.TransactionDecision;
+import dev.nifigeoparquet.archive.format.TransactionDecisionParser;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;

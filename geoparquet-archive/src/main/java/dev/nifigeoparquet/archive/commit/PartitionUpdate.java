@@ -1,5 +1,6 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
+import dev.nifigeoparquet.archive.format.PartitionCommit;
 import java.io.IOException;
 
 /**

@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.error.FailureKind;
 import dev.nifigeoparquet.archive.error.LeaseUnavailableException;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.LeaseRecord;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
-package dev.nifigeoparquet.archive.format;
+package dev.nifigeoparquet.archive.commit;
 
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageOutputFile;
 import java.io.IOException;
