@@ -13,6 +13,7 @@ import dev.nifigeoparquet.archive.commit.PartitionUpdate;
 import dev.nifigeoparquet.archive.commit.RollingFileWriter;
 import dev.nifigeoparquet.archive.commit.TransactionRecords;
 import dev.nifigeoparquet.archive.concurrent.Retry;
+import dev.nifigeoparquet.archive.error.FoldSubsumedException;
 import dev.nifigeoparquet.archive.error.StalePlanException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
@@ -453,13 +454,6 @@ public final class KeyIndex {
         return latest;
     }
 
-    /** Thrown inside a fold's shard commit that a later fold made unnecessary: no entry is created. */
-    private static final class FoldSubsumed extends RuntimeException {
-        FoldSubsumed() {
-            super(null, null, false, false);
-        }
-    }
-
     /**
      * Adds records to a shard as one more file, merging small files (and at times the base) to bound the count.
      *
@@ -476,11 +470,11 @@ public final class KeyIndex {
         try {
             commit(shard, operationId, (current, stager) -> {
                 if (foldedJournal > 0 && latestFold(current) >= foldedJournal) {
-                    throw new FoldSubsumed();
+                    throw new FoldSubsumedException();
                 }
                 return withRecords(shard, current, stager, records);
             });
-        } catch (FoldSubsumed subsumed) {
+        } catch (FoldSubsumedException subsumed) {
             // a fold of a later journal state holds these records already
         }
     }
