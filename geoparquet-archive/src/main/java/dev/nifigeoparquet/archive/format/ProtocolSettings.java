@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.archive.format;
 
-import dev.nifigeoparquet.archive.commit.WriterLease;
 import java.time.Duration;
 
 /**

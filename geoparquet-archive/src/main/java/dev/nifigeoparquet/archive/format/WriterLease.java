@@ -1,4 +1,4 @@
-package dev.nifigeoparquet.archive.commit;
+package dev.nifigeoparquet.archive.format;
 
 import java.time.Duration;
 import java.time.Instant;
