@@ -65,10 +65,6 @@ final class DeltaApplication {
      * @param sequence the delta's sequence (docs/archive-format.md, section 6.4); null for none
      */
     Outcome apply(WriteMode mode, DeltaRouter.Routed routed, Long sequence) throws IOException {
-        if (mode == WriteMode.APPEND && !routed.deletions().isEmpty()) {
-            throw new InputException(routed.deletions().size()
-                    + " delta rows are marked for deletion, which append cannot do; use --mode upsert");
-        }
         progress.note(String.format(
                 "routed %,d rows to %d partitions%s%s",
                 routed.rows() - routed.deletions().size(),
@@ -87,7 +83,9 @@ final class DeltaApplication {
             requests.add(new PartitionDelta.Request(cell.getKey(), mode, cell.getValue(), null, sequence));
         }
         if (!routed.deletions().isEmpty()) {
-            requests.add(new PartitionDelta.Request(null, WriteMode.DELETE, routed.deletions(), null, sequence));
+            // Append keeps its mode, so the engine refuses the deletions, naming each, as it refuses them in a cell.
+            WriteMode deletionMode = mode == WriteMode.APPEND ? WriteMode.APPEND : WriteMode.DELETE;
+            requests.add(new PartitionDelta.Request(null, deletionMode, routed.deletions(), null, sequence));
         }
         List<PartitionDelta> deltas = Workers.valuesOf(PartitionDelta.prepareAll(archive, requests));
         ArchiveWriter writer = new ArchiveWriter(archive);

@@ -114,6 +114,44 @@ class ApplyCommandTest {
     }
 
     @Test
+    void appendRefusesARowMarkedForDeletionWithOrWithoutAGeometry() throws Exception {
+        Group doomed = baseline.get(5);
+        for (String geometry : new String[] {"null", Parcels.geoJsonGeometry(doomed)}) {
+            Group added = Parcels.generate(9, 7000, 7001).get(0);
+            StringBuilder features = new StringBuilder();
+            feature(
+                    features,
+                    Parcels.key(added),
+                    "{\"land_use\":\"forest\",\"area_m2\":10,\"updated_at\":\"2026-01-02T00:00:00Z\"}",
+                    Parcels.geoJsonGeometry(added));
+            feature(features, Parcels.key(doomed), "{\"deleted\":true}", geometry);
+            Path geojson = Files.writeString(
+                    temp.resolve("append-with-deletion.geojson"),
+                    "{\"type\":\"FeatureCollection\",\"features\":[" + features + "]}");
+            Map<String, Double> before = Parcels.areas(archive);
+
+            String reason = Cli.run(
+                            "apply",
+                            "--archive",
+                            archive,
+                            "--mode",
+                            "append",
+                            "--delta",
+                            geojson,
+                            "--delete-field",
+                            "deleted",
+                            "-q")
+                    .expect(2)
+                    .reason();
+
+            assertTrue(
+                    reason.contains("(key " + Parcels.key(doomed) + "): marked for deletion, which Append cannot do"),
+                    "geometry " + geometry + ": " + reason);
+            assertEquals(before, Parcels.areas(archive), "nothing was written, nothing deleted");
+        }
+    }
+
+    @Test
     void threadsMustBeAtLeastOne() throws Exception {
         Path delta =
                 Parcels.write(temp.resolve("more.parquet"), SyntheticParcels.schema(), Parcels.generate(3, 9000, 9010));

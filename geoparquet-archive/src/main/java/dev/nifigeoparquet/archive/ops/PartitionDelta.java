@@ -108,11 +108,9 @@ public final class PartitionDelta {
         }
         if (cell != null) {
             archive.requireCell(cell);
-        } else if (mode != WriteMode.DELETE) {
-            throw new DeltaRejectedException(
-                    "Delta",
-                    mode
-                            + " needs the partition's cell; only Delete can find its keys' partitions through the key index");
+        } else if (mode != WriteMode.DELETE && mode != WriteMode.APPEND) {
+            // Append goes on to name each row marked for deletion, the reason such a delta has no cell.
+            throw needsCell(mode);
         }
         boolean keyed = archive.descriptor().hasKey();
         if (mode.needsKey() && !keyed) {
@@ -179,7 +177,12 @@ public final class PartitionDelta {
         }
         if (!problems.isEmpty()) {
             throw new DeltaRejectedException(
-                    "Delta for partition " + cell + " rejected, nothing was written", problems);
+                    (cell == null ? "Deletions by key" : "Delta for partition " + cell)
+                            + " rejected, nothing was written",
+                    problems);
+        }
+        if (cell == null && mode != WriteMode.DELETE) {
+            throw needsCell(mode);
         }
         String id = deltaId != null ? deltaId : derivedId.hex();
         Map<FeatureKey, Long> sequenceOfKey = new HashMap<>();
@@ -190,6 +193,12 @@ public final class PartitionDelta {
         sequences.add(sequence);
         return new PartitionDelta(
                 cell, mode, id, List.of(id), sequences, byKey, sequenceOfKey, unkeyed, (int) index, duplicates);
+    }
+
+    private static DeltaRejectedException needsCell(WriteMode mode) {
+        return new DeltaRejectedException(
+                "Delta",
+                mode + " needs the partition's cell; only Delete can find its keys' partitions through the key index");
     }
 
     /** One partition's delta rows to {@link #prepare}, with the same meaning as its arguments. */
