@@ -97,7 +97,7 @@ final class NiFiProcess implements AutoCloseable {
                 "-Dcurator-log-only-first-connection-issue-as-error-level=true",
                 "-Djavax.security.auth.useSubjectCredsOnly=true"));
         if (Runtime.version().feature() >= 23) {
-            // parquet-java hashes through sun.misc.Unsafe; the README's advice for conf/bootstrap.conf.
+            // parquet-java hashes through sun.misc.Unsafe; the operator guide's advice for conf/bootstrap.conf.
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
         command.add(APPLICATION_CLASS);
