@@ -30,7 +30,14 @@ class ReleaseFolderIT {
 
         try (Stream<Path> files = Files.list(release)) {
             assertEquals(
-                    List.of("COMPATIBILITY.md", "RELEASE-NOTES.md", "UPGRADE.md", narName, narName + ".sha256"),
+                    List.of(
+                            "COMPATIBILITY.md",
+                            "OPERATOR-GUIDE.md",
+                            "RELEASE-NOTES.md",
+                            "UPGRADE.md",
+                            "flows",
+                            narName,
+                            narName + ".sha256"),
                     files.map(file -> file.getFileName().toString()).sorted().toList());
         }
         byte[] nar = Files.readAllBytes(release.resolve(narName));
@@ -48,6 +55,20 @@ class ReleaseFolderIT {
             assertFalse(text.contains("@VERSION@"), notes + " has every version filled in");
         }
         assertTrue(Files.readString(release.resolve("COMPATIBILITY.md")).contains("2.3.0"), "the NiFi version tested");
+
+        // An operator installs and imports from this folder alone: the guide and every flow definition, as in the tree.
+        Path tree = release.getParent().getParent().getParent();
+        assertEquals(
+                Files.readString(tree.resolve("docs/operator-guide.md")),
+                Files.readString(release.resolve("OPERATOR-GUIDE.md")));
+        try (Stream<Path> flows = Files.list(tree.resolve("templates"))) {
+            for (Path flow : flows.toList()) {
+                assertEquals(
+                        Files.readString(flow),
+                        Files.readString(release.resolve("flows").resolve(flow.getFileName())),
+                        "flows/" + flow.getFileName());
+            }
+        }
     }
 
     @Test
