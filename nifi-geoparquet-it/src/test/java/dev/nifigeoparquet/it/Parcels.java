@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.it;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
+import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
