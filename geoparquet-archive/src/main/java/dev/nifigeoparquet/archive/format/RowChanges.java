@@ -19,6 +19,21 @@ public record RowChanges(long inserted, long updated, long deleted, long movedIn
     public static final RowChanges ONE_MOVED_IN = new RowChanges(0, 0, 0, 1, 0);
     public static final RowChanges ONE_MOVED_OUT = new RowChanges(0, 0, 0, 0, 1);
 
+    /** {@code count} rows inserted, nothing else. */
+    public static RowChanges inserted(long count) {
+        return new RowChanges(count, 0, 0, 0, 0);
+    }
+
+    /** {@code count} rows updated in place, nothing else. */
+    public static RowChanges updated(long count) {
+        return new RowChanges(0, count, 0, 0, 0);
+    }
+
+    /** {@code count} rows deleted, nothing else. */
+    public static RowChanges deleted(long count) {
+        return new RowChanges(0, 0, count, 0, 0);
+    }
+
     public RowChanges {
         if (inserted < 0 || updated < 0 || deleted < 0 || movedIn < 0 || movedOut < 0) {
             throw new IllegalArgumentException("Row changes are never negative: " + inserted + " inserted, " + updated

@@ -90,6 +90,11 @@ public record OperationResult(
             }
         }
 
+        /** Nothing changed; {@code count} delta rows were dropped for a later row of the same key. */
+        public static RowCounts duplicatesOnly(long count) {
+            return new RowCounts(0, 0, 0, 0, 0, count, 0);
+        }
+
         public RowCounts plus(RowCounts other) {
             return new RowCounts(
                     inserted + other.inserted,
@@ -132,7 +137,7 @@ public record OperationResult(
                 List.of(),
                 rowsNow,
                 rowsNow,
-                new RowCounts(0, 0, 0, 0, 0, duplicateKeysInDelta, 0),
+                RowCounts.duplicatesOnly(duplicateKeysInDelta),
                 FileCounts.NONE,
                 0);
     }

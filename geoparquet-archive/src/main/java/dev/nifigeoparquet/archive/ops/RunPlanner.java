@@ -143,7 +143,7 @@ final class RunPlanner {
             work.replaceAll = true;
             batch.deleted = state.rowCount();
         }
-        batch.change(delta.cell(), new RowChanges(batch.inserted, 0, batch.deleted, 0, 0));
+        batch.change(delta.cell(), RowChanges.inserted(batch.inserted).plus(RowChanges.deleted(batch.deleted)));
     }
 
     private static boolean scansTarget(BatchPlan batch) {
@@ -428,7 +428,7 @@ final class RunPlanner {
         }
         long replacedAway = target.pinned.rowCount() - kept;
         batch.deleted += replacedAway;
-        batch.change(delta.cell(), new RowChanges(0, kept, replacedAway, 0, 0));
+        batch.change(delta.cell(), RowChanges.updated(kept).plus(RowChanges.deleted(replacedAway)));
     }
 
     /** Every key a partition holds (a Replace must know which keys it takes out). */
