@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -95,13 +96,36 @@ final class NightlyDeltaScenario {
         return new Prepared(archive, touched, touchedBytes, archiveBytes, delta, deltaFile);
     }
 
+    /**
+     * Runs the scenario on the prepared archive and delta: the incremental variants, the naive and DuckDB full
+     * rewrites, then the reconciliation of their outputs; writes the approaches and their ratios into {@code out}.
+     */
     static void run(Prepared prepared, Path work, ObjectNode out) throws Exception {
+        warmUpJit(prepared, work, out);
+        IncrementalRuns incremental = runIncrementalVariants(prepared, work);
+        // Opened once: the naive rewrite writes its footer, and the reconciliation verifies it.
+        GeoParquetArchive archive = incremental.reference().archive();
+        Path naiveOut = work.resolve("full-naive");
+        Probe.Timed<NaiveFullRewrite.Result> naive = rewriteNaively(prepared, archive, naiveOut);
+        Path duckOut = work.resolve("full-duckdb");
+        DuckDbRewrites duckDb;
+        try (DuckDb duck = new DuckDb()) {
+            duckDb = rewriteWithDuckDb(duck, prepared, duckOut);
+            reconcile(duck, prepared, incremental, archive, naiveOut, duckOut, out.putObject("reconciliation"));
+        }
+        Measured measured = new Measured(prepared, incremental, naive, duckDb);
+        recordApproaches(measured, out.putObject("approaches"));
+        recordRatios(measured, out.putObject("ratios"));
+    }
+
+    /**
+     * JIT warm-up on throwaway copies: the whole delta through both incremental paths, until the compilers have
+     * settled, so that the measured upserts run on a warm JVM, as in a NiFi instance that has run for a while (the
+     * full rewrites warm up within their own millions of rows).
+     */
+    private static void warmUpJit(Prepared prepared, Path work, ObjectNode out) throws Exception {
         Path pristine = prepared.archive().root;
         Delta delta = prepared.delta();
-
-        // JIT warm-up on throwaway copies: the whole delta through both incremental paths, until the compilers have
-        // settled, so that the measured upserts run on a warm JVM, as in a NiFi instance that has run for a while (the
-        // full rewrites below warm up within their own millions of rows).
         JitWarmUp.untilSettled(() -> {
                     for (int partitionsPerRun : new int[] {Delta.PARTITIONS_PER_RUN, 1}) {
                         Path warm = work.resolve("warm-up");
@@ -111,13 +135,20 @@ final class NightlyDeltaScenario {
                     }
                 })
                 .putInto(out);
+    }
 
-        // 1. The engine, incrementally, as UpsertGeoParquetPartition takes the delta: all partitions in one run (Batch
-        // Size 50), (a) on every core (the default Worker Threads), (b) on one thread; (c) two concurrent tasks sharing
-        // the archive's threads, each taking half the partitions; (d) two concurrent tasks sharing an archive of one
-        // thread; (e) one partition per run (Batch Size 1), every partition looking keys up and writing the index
-        // journal on its own: what sharing that work within a run saves. Each runs INCREMENTAL_REPEATS times,
-        // interleaved, on fresh copies; the median run of each is reported and kept for the reconciliation.
+    /**
+     * The engine, incrementally, as UpsertGeoParquetPartition takes the delta: all partitions in one run (Batch Size
+     * 50), (a) on every core (the default Worker Threads), (b) on one thread; (c) two concurrent tasks sharing the
+     * archive's threads, each taking half the partitions; (d) two concurrent tasks sharing an archive of one thread;
+     * (e) one partition per run (Batch Size 1), every partition looking keys up and writing the index journal on its
+     * own: what sharing that work within a run saves; (f, g) as (a, b) on an archive warmed as a NiFi archive
+     * service's is. Each runs INCREMENTAL_REPEATS times, interleaved, on fresh copies; the median run of each is
+     * reported and kept for the reconciliation.
+     */
+    private static IncrementalRuns runIncrementalVariants(Prepared prepared, Path work) throws Exception {
+        Path pristine = prepared.archive().root;
+        Delta delta = prepared.delta();
         int perTask = delta.partitionsPerTask(CONCURRENT_TASKS);
         int cores = Runtime.getRuntime().availableProcessors();
         List<Variant> variants = List.of(
@@ -147,219 +178,250 @@ final class NightlyDeltaScenario {
         for (Variant variant : variants) {
             medians.put(variant.name(), IncrementalRun.median(runs.get(variant.name())));
         }
-        IncrementalRun one = medians.get("incremental");
-        IncrementalRun two = medians.get("incrementalTwoTasks");
-        IncrementalRun oneByOne = medians.get("incrementalPartitionByPartition");
-        Path incremental = one.root();
-        GeoParquetArchive archive = one.archive();
-        var inc = one.timed();
-        Archives.DiskChange change = one.change();
-        OperationResult result = inc.value();
-        Path incrementalTwoTasks = two.root();
+        return new IncrementalRuns(variants, runs, medians);
+    }
 
-        // 2. Naive full rewrite with the engine's Parquet writer.
-        Path naiveOut = work.resolve("full-naive");
-        var naive = Probe.measure(() -> NaiveFullRewrite.run(
+    /** The naive full rewrite with the engine's Parquet writer, into {@code naiveOut}. */
+    private static Probe.Timed<NaiveFullRewrite.Result> rewriteNaively(
+            Prepared prepared, GeoParquetArchive archive, Path naiveOut) throws Exception {
+        Path pristine = prepared.archive().root;
+        Delta delta = prepared.delta();
+        return Probe.measure(() -> NaiveFullRewrite.run(
                 pristine,
                 delta,
                 naiveOut,
                 RowModel.current().schema(),
                 archive.canonicalFooter(),
                 WriterSettings.defaults()));
+    }
 
-        // 3. DuckDB rewriting the whole archive, on one thread and on every core (its default); the second output is
-        // the one reconciled.
-        Path duckOut = work.resolve("full-duckdb");
-        ObjectNode duckJson;
-        ObjectNode duckOneThreadJson;
-        try (DuckDb duck = new DuckDb()) {
-            duck.execute("SET enable_geoparquet_conversion = false");
-            String threads = String.valueOf(
-                    duck.query("SELECT current_setting('threads')").get(0).get(0));
-            String sql = fullRewriteSql(pristine, prepared.deltaFile(), duckOut);
-            duck.execute("SET threads = 1");
-            var duckOneThread = Probe.measure(() -> {
-                duck.execute(sql);
-                return null;
-            });
-            duckOneThreadJson = approach(
-                    duckOneThread.measurement(),
-                    prepared.archiveBytes(),
-                    Archives.dataBytes(duckOut),
-                    0,
-                    0,
-                    Archives.dataFiles(duckOut),
-                    Archives.dataFiles(pristine),
-                    partitionDirectories(duckOut));
-            duckOneThreadJson.put("threads", 1);
-            Archives.deleteTree(duckOut);
-            duck.execute("SET threads = " + threads);
-            var duckRun = Probe.measure(() -> {
-                duck.execute(sql);
-                return null;
-            });
-            duckJson = approach(
-                    duckRun.measurement(),
-                    prepared.archiveBytes(),
-                    Archives.dataBytes(duckOut),
-                    0,
-                    0,
-                    Archives.dataFiles(duckOut),
-                    Archives.dataFiles(pristine),
-                    partitionDirectories(duckOut));
-            duckJson.put("threads", Integer.parseInt(threads));
-            duckJson.put("version", duck.version());
-            duckJson.put("sql", sql);
-            Path sample;
-            try (Stream<Path> files = Files.walk(duckOut)) {
-                sample = files.filter(f -> f.toString().endsWith(".parquet"))
-                        .findFirst()
-                        .orElseThrow();
-            }
-            byte[] geo = duck.footerValue(sample, "geo");
-            duckJson.put("geoMetadataInOutput", geo == null ? null : new String(geo, StandardCharsets.UTF_8));
+    /**
+     * DuckDB rewriting the whole archive, on one thread and then on every core (its default); the second output stays
+     * in {@code duckOut}, to be reconciled.
+     */
+    private static DuckDbRewrites rewriteWithDuckDb(DuckDb duck, Prepared prepared, Path duckOut) throws Exception {
+        duck.execute("SET enable_geoparquet_conversion = false");
+        String threads = String.valueOf(
+                duck.query("SELECT current_setting('threads')").get(0).get(0));
+        String sql = fullRewriteSql(prepared.archive().root, prepared.deltaFile(), duckOut);
+        duck.execute("SET threads = 1");
+        ObjectNode oneThread = duckDbRewrite(duck, sql, prepared, duckOut);
+        oneThread.put("threads", 1);
+        Archives.deleteTree(duckOut);
+        duck.execute("SET threads = " + threads);
+        ObjectNode allThreads = duckDbRewrite(duck, sql, prepared, duckOut);
+        allThreads.put("threads", Integer.parseInt(threads));
+        allThreads.put("version", duck.version());
+        allThreads.put("sql", sql);
+        allThreads.put("geoMetadataInOutput", geoMetadata(duck, duckOut));
+        return new DuckDbRewrites(allThreads, oneThread);
+    }
 
-            // Reconciliation, by DuckDB as the independent reader.
-            long expected = prepared.archive().rows + delta.expectedNetRows();
-            ObjectNode rec = out.putObject("reconciliation");
-            long baseline = duck.countRows(pristine);
-            rec.put("baselineRows", baseline);
-            rec.put("netRowsExpected", delta.expectedNetRows());
-            rec.put("netRowsReportedByEngine", result.netRows());
-            rec.put("expectedAfter", expected);
-            boolean everyVariantExpected = true;
-            for (Variant variant : variants) {
-                long after = duck.countRows(medians.get(variant.name()).root());
-                rec.put(
-                        "after" + Character.toUpperCase(variant.name().charAt(0))
-                                + variant.name().substring(1) + "CountedByDuckDb",
-                        after);
-                everyVariantExpected &= after == expected;
-            }
-            long afterNaive = duck.countRows(naiveOut);
-            long afterDuck = duck.countRows(duckOut);
-            rec.put("afterNaiveFullRewriteCountedByDuckDb", afterNaive);
-            rec.put("afterDuckDbRewriteCountedByDuckDb", afterDuck);
-            rec.put(
-                    "distinctKeysAfterIncremental",
-                    duck.count("SELECT count(DISTINCT parcel_id) FROM read_parquet(" + DuckDb.glob(incremental) + ")"));
-            String rows = "SELECT " + RowModel.current().columnList("")
-                    + ", h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
-            rec.put(
-                    "rowsInIncrementalNotInNaive",
-                    duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental)) + " EXCEPT ALL "
-                            + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
-            rec.put(
-                    "rowsInIncrementalNotInDuckDb",
-                    duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incremental)) + " EXCEPT ALL "
-                            + rows.formatted(DuckDb.glob(duckOut)) + ")"));
-            VerificationReport report = new ArchiveVerifier(archive)
-                    .verify(VerifyOptions.wholeArchive().expectingRows(expected));
-            rec.put("engineVerificationConsistent", report.consistent());
-            rec.put(
-                    "rowsInIncrementalTwoTasksNotInNaive",
-                    duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(incrementalTwoTasks))
-                            + " EXCEPT ALL " + rows.formatted(DuckDb.glob(naiveOut)) + ")"));
-            VerificationReport reportTwoTasks = new ArchiveVerifier(two.archive())
-                    .verify(VerifyOptions.wholeArchive().expectingRows(expected));
-            rec.put("engineVerificationTwoTasksConsistent", reportTwoTasks.consistent());
-            rec.put(
-                    "holds",
-                    baseline == prepared.archive().rows
-                            && everyVariantExpected
-                            && afterNaive == expected
-                            && reportTwoTasks.consistent()
-                            && rec.get("rowsInIncrementalTwoTasksNotInNaive").asLong() == 0
-                            && afterDuck == expected
-                            && result.netRows() == delta.expectedNetRows()
-                            && report.consistent()
-                            && rec.get("rowsInIncrementalNotInNaive").asLong() == 0
-                            && rec.get("rowsInIncrementalNotInDuckDb").asLong() == 0
-                            && rec.get("distinctKeysAfterIncremental").asLong() == expected);
-        }
-
-        ObjectNode incJson = one.json();
-        incJson.put("engineReportedBytesWritten", result.bytesWritten());
-        incJson.put("inserted", result.inserted());
-        incJson.put("updated", result.updated());
-        incJson.put("moved", result.moved());
-        incJson.put("deleted", result.deleted());
-        Map<String, ObjectNode> variantJson = new LinkedHashMap<>();
-        for (Variant variant : variants) {
-            ObjectNode json = variant.name().equals("incremental")
-                    ? incJson
-                    : medians.get(variant.name()).json();
-            json.put("concurrentTasks", variant.tasks());
-            json.put("threads", variant.threads());
-            json.put("partitionsPerRun", variant.partitionsPerRun());
-            json.put("warmService", variant.warmService());
-            variantJson.put(variant.name(), json);
-        }
-        NaiveFullRewrite.Result n = naive.value();
-        ObjectNode naiveJson = approach(
-                naive.measurement(),
-                n.bytesRead(),
-                n.bytesWritten(),
-                0,
-                0,
-                n.filesWritten(),
-                n.filesRead(),
-                n.partitions());
-        ObjectNode approaches = out.putObject("approaches");
-        variantJson.forEach(approaches::set);
-        runs.forEach((name, repeats) -> {
-            var each = ((ObjectNode) approaches.get(name)).putArray("wallSecondsOfEachRun");
-            repeats.forEach(run -> each.add(run.timed().measurement().seconds()));
-            var jit = ((ObjectNode) approaches.get(name)).putArray("jitCompileSecondsOfEachRun");
-            repeats.forEach(run -> jit.add(run.timed().measurement().jitCompileSeconds()));
-            var cpu = ((ObjectNode) approaches.get(name)).putArray("cpuSecondsOfEachRun");
-            repeats.forEach(run -> cpu.add(run.timed().measurement().cpuSeconds()));
-            var stolen = ((ObjectNode) approaches.get(name)).putArray("stolenCpuSecondsOfEachRun");
-            repeats.forEach(run -> stolen.add(run.timed().measurement().stolenCpuSeconds()));
-            var byThread = ((ObjectNode) approaches.get(name)).putArray("cpuSecondsByThreadGroupOfEachRun");
-            repeats.forEach(run -> {
-                ObjectNode groups = byThread.addObject();
-                run.timed().measurement().cpuSecondsByThreadGroup().forEach(groups::put);
-            });
+    /** One timed run of DuckDB's rewrite, as an approach. */
+    private static ObjectNode duckDbRewrite(DuckDb duck, String sql, Prepared prepared, Path duckOut) throws Exception {
+        var run = Probe.measure(() -> {
+            duck.execute(sql);
+            return null;
         });
-        approaches.set("naiveFullRewrite", naiveJson);
-        approaches.set("duckdbFullRewrite", duckJson);
-        approaches.set("duckdbFullRewriteOneThread", duckOneThreadJson);
+        return approach(
+                run.measurement(),
+                prepared.archiveBytes(),
+                Archives.dataBytes(duckOut),
+                0,
+                0,
+                Archives.dataFiles(duckOut),
+                Archives.dataFiles(prepared.archive().root),
+                partitionDirectories(duckOut));
+    }
 
-        ObjectNode ratios = out.putObject("ratios");
-        double incSeconds = inc.measurement().seconds();
-        ratios.put("timeNaiveOverIncremental", naive.measurement().seconds() / incSeconds);
-        ratios.put("timeDuckDbOverIncremental", duckJson.get("wallSeconds").asDouble() / incSeconds);
-        double incTwoSeconds = two.timed().measurement().seconds();
-        ratios.put("timeNaiveOverIncrementalTwoTasks", naive.measurement().seconds() / incTwoSeconds);
+    /** The {@code geo} entry of one of DuckDB's output files, or null when it wrote none. */
+    private static String geoMetadata(DuckDb duck, Path duckOut) throws IOException, SQLException {
+        Path sample;
+        try (Stream<Path> files = Files.walk(duckOut)) {
+            sample = files.filter(f -> f.toString().endsWith(".parquet"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        byte[] geo = duck.footerValue(sample, "geo");
+        return geo == null ? null : new String(geo, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reconciliation, by DuckDB as the independent reader: the rows of every output counted, the incremental
+     * outputs' rows compared with the full rewrites', and the engine's own verification of its two main variants.
+     */
+    private static void reconcile(
+            DuckDb duck,
+            Prepared prepared,
+            IncrementalRuns incremental,
+            GeoParquetArchive archive,
+            Path naiveOut,
+            Path duckOut,
+            ObjectNode rec)
+            throws Exception {
+        Delta delta = prepared.delta();
+        OperationResult result = incremental.reference().timed().value();
+        Path incrementalRoot = incremental.reference().root();
+        IncrementalRun two = incremental.median("incrementalTwoTasks");
+        long expected = prepared.archive().rows + delta.expectedNetRows();
+        long baseline = duck.countRows(prepared.archive().root);
+        rec.put("baselineRows", baseline);
+        rec.put("netRowsExpected", delta.expectedNetRows());
+        rec.put("netRowsReportedByEngine", result.netRows());
+        rec.put("expectedAfter", expected);
+        boolean everyVariantExpected = true;
+        for (Variant variant : incremental.variants()) {
+            long after = duck.countRows(incremental.median(variant.name()).root());
+            rec.put(
+                    "after" + Character.toUpperCase(variant.name().charAt(0))
+                            + variant.name().substring(1) + "CountedByDuckDb",
+                    after);
+            everyVariantExpected &= after == expected;
+        }
+        long afterNaive = duck.countRows(naiveOut);
+        long afterDuck = duck.countRows(duckOut);
+        rec.put("afterNaiveFullRewriteCountedByDuckDb", afterNaive);
+        rec.put("afterDuckDbRewriteCountedByDuckDb", afterDuck);
+        long distinctKeys =
+                duck.count("SELECT count(DISTINCT parcel_id) FROM read_parquet(" + DuckDb.glob(incrementalRoot) + ")");
+        rec.put("distinctKeysAfterIncremental", distinctKeys);
+        long notInNaive = rowsInFirstOnly(duck, incrementalRoot, naiveOut);
+        rec.put("rowsInIncrementalNotInNaive", notInNaive);
+        long notInDuck = rowsInFirstOnly(duck, incrementalRoot, duckOut);
+        rec.put("rowsInIncrementalNotInDuckDb", notInDuck);
+        VerificationReport report =
+                new ArchiveVerifier(archive).verify(VerifyOptions.wholeArchive().expectingRows(expected));
+        rec.put("engineVerificationConsistent", report.consistent());
+        long twoTasksNotInNaive = rowsInFirstOnly(duck, two.root(), naiveOut);
+        rec.put("rowsInIncrementalTwoTasksNotInNaive", twoTasksNotInNaive);
+        VerificationReport reportTwoTasks = new ArchiveVerifier(two.archive())
+                .verify(VerifyOptions.wholeArchive().expectingRows(expected));
+        rec.put("engineVerificationTwoTasksConsistent", reportTwoTasks.consistent());
+        rec.put(
+                "holds",
+                baseline == prepared.archive().rows
+                        && everyVariantExpected
+                        && afterNaive == expected
+                        && reportTwoTasks.consistent()
+                        && twoTasksNotInNaive == 0
+                        && afterDuck == expected
+                        && result.netRows() == delta.expectedNetRows()
+                        && report.consistent()
+                        && notInNaive == 0
+                        && notInDuck == 0
+                        && distinctKeys == expected);
+    }
+
+    /** How many rows of the archive at {@code first} the archive at {@code second} lacks, duplicates counted. */
+    private static long rowsInFirstOnly(DuckDb duck, Path first, Path second) throws SQLException {
+        String rows = "SELECT " + RowModel.current().columnList("")
+                + ", h3_cell FROM read_parquet(%s, hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})";
+        return duck.count("SELECT count(*) FROM (" + rows.formatted(DuckDb.glob(first)) + " EXCEPT ALL "
+                + rows.formatted(DuckDb.glob(second)) + ")");
+    }
+
+    /** Every approach: each incremental variant's median run with its runs' figures, then the full rewrites. */
+    private static void recordApproaches(Measured measured, ObjectNode approaches) {
+        IncrementalRuns incremental = measured.incremental();
+        for (Variant variant : incremental.variants()) {
+            approaches.set(variant.name(), variantApproach(variant, incremental.median(variant.name())));
+        }
+        incremental.runs().forEach((name, repeats) -> recordEachRun(repeats, (ObjectNode) approaches.get(name)));
+        NaiveFullRewrite.Result n = measured.naive().value();
+        approaches.set(
+                "naiveFullRewrite",
+                approach(
+                        measured.naive().measurement(),
+                        n.bytesRead(),
+                        n.bytesWritten(),
+                        0,
+                        0,
+                        n.filesWritten(),
+                        n.filesRead(),
+                        n.partitions()));
+        approaches.set("duckdbFullRewrite", measured.duckDb().allThreads());
+        approaches.set("duckdbFullRewriteOneThread", measured.duckDb().oneThread());
+    }
+
+    /** A variant's median run and how it ran; the reference variant's also has what the engine reported. */
+    private static ObjectNode variantApproach(Variant variant, IncrementalRun median) {
+        ObjectNode json = median.json();
+        if (variant.name().equals("incremental")) {
+            OperationResult result = median.timed().value();
+            json.put("engineReportedBytesWritten", result.bytesWritten());
+            json.put("inserted", result.inserted());
+            json.put("updated", result.updated());
+            json.put("moved", result.moved());
+            json.put("deleted", result.deleted());
+        }
+        json.put("concurrentTasks", variant.tasks());
+        json.put("threads", variant.threads());
+        json.put("partitionsPerRun", variant.partitionsPerRun());
+        json.put("warmService", variant.warmService());
+        return json;
+    }
+
+    /** The figures of each of a variant's runs, in the order they ran. */
+    private static void recordEachRun(List<IncrementalRun> repeats, ObjectNode approach) {
+        var each = approach.putArray("wallSecondsOfEachRun");
+        repeats.forEach(run -> each.add(run.timed().measurement().seconds()));
+        var jit = approach.putArray("jitCompileSecondsOfEachRun");
+        repeats.forEach(run -> jit.add(run.timed().measurement().jitCompileSeconds()));
+        var cpu = approach.putArray("cpuSecondsOfEachRun");
+        repeats.forEach(run -> cpu.add(run.timed().measurement().cpuSeconds()));
+        var stolen = approach.putArray("stolenCpuSecondsOfEachRun");
+        repeats.forEach(run -> stolen.add(run.timed().measurement().stolenCpuSeconds()));
+        var byThread = approach.putArray("cpuSecondsByThreadGroupOfEachRun");
+        repeats.forEach(run -> {
+            ObjectNode groups = byThread.addObject();
+            run.timed().measurement().cpuSecondsByThreadGroup().forEach(groups::put);
+        });
+    }
+
+    private static void recordRatios(Measured measured, ObjectNode ratios) {
+        recordTimeRatios(measured, ratios);
+        recordCpuRatios(measured, ratios);
+        recordByteRatios(measured, ratios);
+        recordWarmServiceRatios(measured, ratios);
+    }
+
+    private static void recordTimeRatios(Measured m, ObjectNode ratios) {
+        IncrementalRuns inc = m.incremental();
+        double incSeconds = inc.seconds("incremental");
+        double incTwoSeconds = inc.seconds("incrementalTwoTasks");
+        double oneThreadSeconds = inc.seconds("incrementalOneThread");
+        ratios.put("timeNaiveOverIncremental", m.naiveSeconds() / incSeconds);
+        ratios.put("timeDuckDbOverIncremental", m.duckDbSeconds() / incSeconds);
+        ratios.put("timeNaiveOverIncrementalTwoTasks", m.naiveSeconds() / incTwoSeconds);
+        ratios.put("timeDuckDbOverIncrementalTwoTasks", m.duckDbSeconds() / incTwoSeconds);
         ratios.put(
-                "timeDuckDbOverIncrementalTwoTasks", duckJson.get("wallSeconds").asDouble() / incTwoSeconds);
-        ratios.put(
-                "timePartitionByPartitionOverIncremental",
-                oneByOne.timed().measurement().seconds() / incSeconds);
-        double oneThreadSeconds =
-                medians.get("incrementalOneThread").timed().measurement().seconds();
+                "timePartitionByPartitionOverIncremental", inc.seconds("incrementalPartitionByPartition") / incSeconds);
         ratios.put("timeOneThreadOverAllThreads", oneThreadSeconds / incSeconds);
         ratios.put(
                 "timeOneThreadOverTwoTasksOneThreadEach",
-                oneThreadSeconds
-                        / medians.get("incrementalTwoTasksOneThreadEach")
-                                .timed()
-                                .measurement()
-                                .seconds());
+                oneThreadSeconds / inc.seconds("incrementalTwoTasksOneThreadEach"));
         ratios.put("timeOneThreadOverTwoTasks", oneThreadSeconds / incTwoSeconds);
-        double duckOneThreadSeconds = duckOneThreadJson.get("wallSeconds").asDouble();
-        ratios.put("timeDuckDbOneThreadOverIncrementalOneThread", duckOneThreadSeconds / oneThreadSeconds);
+        ratios.put("timeDuckDbOneThreadOverIncrementalOneThread", m.duckDbOneThreadSeconds() / oneThreadSeconds);
+        ratios.put("timeDuckDbOneThreadOverDuckDbAllThreads", m.duckDbOneThreadSeconds() / m.duckDbSeconds());
+    }
+
+    private static void recordCpuRatios(Measured m, ObjectNode ratios) {
+        double incCpu = m.incremental().reference().timed().measurement().cpuSeconds();
+        ratios.put("cpuNaiveOverIncremental", m.naive().measurement().cpuSeconds() / incCpu);
         ratios.put(
-                "timeDuckDbOneThreadOverDuckDbAllThreads",
-                duckOneThreadSeconds / duckJson.get("wallSeconds").asDouble());
-        double incCpu = inc.measurement().cpuSeconds();
-        ratios.put("cpuNaiveOverIncremental", naive.measurement().cpuSeconds() / incCpu);
-        ratios.put("cpuDuckDbOverIncremental", duckJson.get("cpuSeconds").asDouble() / incCpu);
+                "cpuDuckDbOverIncremental",
+                m.duckDb().allThreads().get("cpuSeconds").asDouble() / incCpu);
+    }
+
+    private static void recordByteRatios(Measured m, ObjectNode ratios) {
+        Archives.DiskChange change = m.incremental().reference().change();
+        OperationResult result = m.incremental().reference().timed().value();
+        NaiveFullRewrite.Result n = m.naive().value();
+        Prepared prepared = m.prepared();
         ratios.put("bytesWrittenNaiveOverIncremental", (double) n.bytesWritten() / change.dataBytesWritten());
         ratios.put(
                 "bytesWrittenDuckDbOverIncremental",
-                duckJson.get("dataBytesWritten").asDouble() / change.dataBytesWritten());
+                m.duckDb().allThreads().get("dataBytesWritten").asDouble() / change.dataBytesWritten());
         ratios.put("bytesReadNaiveOverIncremental", (double) n.bytesRead() / result.bytesRead());
         ratios.put("bytesReadDuckDbOverIncremental", (double) prepared.archiveBytes() / result.bytesRead());
         ratios.put(
@@ -369,19 +431,58 @@ final class NightlyDeltaScenario {
                 "incrementalDataAndIndexBytesWrittenOverTouchedPartitionBytes",
                 (double) (change.dataBytesWritten() + change.indexBytesWritten()) / prepared.touchedBytes());
         ratios.put("boundFromTouchedShare", (double) prepared.archiveBytes() / prepared.touchedBytes());
-        double warmSeconds =
-                medians.get("incrementalWarmService").timed().measurement().seconds();
-        double warmOneThreadSeconds = medians.get("incrementalWarmServiceOneThread")
-                .timed()
-                .measurement()
-                .seconds();
-        ratios.put(
-                "timeDuckDbOverIncrementalWarmService",
-                duckJson.get("wallSeconds").asDouble() / warmSeconds);
-        ratios.put("timeNaiveOverIncrementalWarmService", naive.measurement().seconds() / warmSeconds);
+    }
+
+    private static void recordWarmServiceRatios(Measured m, ObjectNode ratios) {
+        double warmSeconds = m.incremental().seconds("incrementalWarmService");
+        double warmOneThreadSeconds = m.incremental().seconds("incrementalWarmServiceOneThread");
+        ratios.put("timeDuckDbOverIncrementalWarmService", m.duckDbSeconds() / warmSeconds);
+        ratios.put("timeNaiveOverIncrementalWarmService", m.naiveSeconds() / warmSeconds);
         ratios.put("timeOneThreadOverAllThreadsWarmService", warmOneThreadSeconds / warmSeconds);
         ratios.put(
-                "timeDuckDbOneThreadOverIncrementalOneThreadWarmService", duckOneThreadSeconds / warmOneThreadSeconds);
+                "timeDuckDbOneThreadOverIncrementalOneThreadWarmService",
+                m.duckDbOneThreadSeconds() / warmOneThreadSeconds);
+    }
+
+    /** The incremental variants, every run of each in the order they ran, and the run of median wall time of each. */
+    private record IncrementalRuns(
+            List<Variant> variants, Map<String, List<IncrementalRun>> runs, Map<String, IncrementalRun> medians) {
+
+        IncrementalRun median(String variant) {
+            return medians.get(variant);
+        }
+
+        /** All partitions in one run on every core: the run the others and the full rewrites are compared with. */
+        IncrementalRun reference() {
+            return median("incremental");
+        }
+
+        double seconds(String variant) {
+            return median(variant).timed().measurement().seconds();
+        }
+    }
+
+    /** DuckDB's full rewrites as approaches: on every core (its default), and on one thread. */
+    private record DuckDbRewrites(ObjectNode allThreads, ObjectNode oneThread) {}
+
+    /** What the scenario measured: the incremental variants and both full rewrites. */
+    private record Measured(
+            Prepared prepared,
+            IncrementalRuns incremental,
+            Probe.Timed<NaiveFullRewrite.Result> naive,
+            DuckDbRewrites duckDb) {
+
+        double naiveSeconds() {
+            return naive.measurement().seconds();
+        }
+
+        double duckDbSeconds() {
+            return duckDb.allThreads().get("wallSeconds").asDouble();
+        }
+
+        double duckDbOneThreadSeconds() {
+            return duckDb.oneThread().get("wallSeconds").asDouble();
+        }
     }
 
     /**
