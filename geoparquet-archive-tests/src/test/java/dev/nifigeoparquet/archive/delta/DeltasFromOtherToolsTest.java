@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nifigeoparquet.archive.ArchiveCreator;
-import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
@@ -13,14 +11,10 @@ import dev.nifigeoparquet.archive.ops.DeltaRouter;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-import dev.nifigeoparquet.archive.parquet.FooterEntries;
-import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.WriterFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.apache.parquet.io.LocalInputFile;
@@ -100,14 +94,6 @@ class DeltasFromOtherToolsTest {
                 .wkbColumn("geometry", List.of("Polygon"), crs, null)
                 .build()
                 .rawString();
-        ArchiveSpec spec = ArchiveSpec.of(
-                schema,
-                FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo)),
-                List.of("parcel_id"),
-                null,
-                5,
-                WriterSettings.defaults(),
-                "parcels");
-        return ArchiveCreator.create(new LocalArchiveStorage(temp.resolve("archive")), spec, Clock.systemUTC());
+        return ParcelArchives.create(temp.resolve("archive"), schema, geo);
     }
 }

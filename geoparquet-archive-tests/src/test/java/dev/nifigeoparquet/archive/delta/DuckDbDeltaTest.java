@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nifigeoparquet.archive.ArchiveCreator;
-import dev.nifigeoparquet.archive.ArchiveSpec;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
@@ -13,9 +11,6 @@ import dev.nifigeoparquet.archive.ops.ArchiveWriter;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
 import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-import dev.nifigeoparquet.archive.parquet.FooterEntries;
-import dev.nifigeoparquet.archive.parquet.WriterSettings;
-import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.CoveringBoxColumn;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import java.io.IOException;
@@ -24,9 +19,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -109,15 +102,7 @@ class DuckDbDeltaTest {
                 .wkbColumn("geometry", List.of("Point"), null, "bbox")
                 .build()
                 .rawString();
-        ArchiveSpec spec = ArchiveSpec.of(
-                schema,
-                FooterEntries.canonicalOf(Map.of(FooterEntries.GEO, geo)),
-                List.of("parcel_id"),
-                null,
-                5,
-                WriterSettings.defaults(),
-                "parcels");
-        return ArchiveCreator.create(new LocalArchiveStorage(temp.resolve("archive")), spec, Clock.systemUTC());
+        return ParcelArchives.create(temp.resolve("archive"), schema, geo);
     }
 
     /** One row written by DuckDB's own COPY, its bbox struct a wrong one of DuckDB's types. */
