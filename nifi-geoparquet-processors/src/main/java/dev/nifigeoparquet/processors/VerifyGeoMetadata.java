@@ -51,14 +51,15 @@ import org.apache.nifi.processor.util.StandardValidators;
 
 @InputRequirement(Requirement.INPUT_ALLOWED)
 @Tags({"geoparquet", "parquet", "h3", "verify", "validate", "metadata", "crs", "audit", "archive"})
-@CapabilityDescription(
-        "Verifies a GeoParquet archive without changing it: every live data file's 'geo' footer entry byte for"
-                + " byte against the archive's canonical block (with a JSON-level diff when it differs), its CRS, its Parquet schema and"
-                + " its other canonical footer entries; the files against the partition's commit log (missing, unpublished, superseded,"
-                + " untracked, truncated or corrupt files, row counts); feature key uniqueness; and the row count against an expected"
-                + " count. With an incoming connection it verifies the partitions each FlowFile names and reconciles the row count with"
-                + " what UpsertGeoParquetPartition reported; without one it verifies the whole archive on its schedule. The JSON report"
-                + " becomes the FlowFile's content.")
+@CapabilityDescription("Verifies a GeoParquet archive: every live data file's 'geo' footer entry byte for"
+        + " byte against the archive's canonical block (with a JSON-level diff when it differs), its CRS, its Parquet schema and"
+        + " its other canonical footer entries; the files against the partition's commit log (missing, unpublished, superseded,"
+        + " untracked, truncated or corrupt files, row counts); feature key uniqueness; and the row count against an expected"
+        + " count. With an incoming connection it verifies the partitions each FlowFile names and reconciles the row count with"
+        + " what UpsertGeoParquetPartition reported; when the only problems found are a commit whose publishing a stopped"
+        + " writer left unfinished, it publishes those partitions as their next writer would and verifies again (its only"
+        + " change to the archive). Without an incoming connection it verifies the whole archive on its schedule and changes"
+        + " nothing. The JSON report becomes the FlowFile's content.")
 @ReadsAttributes({
     @ReadsAttribute(
             attribute = GeoParquetAttributes.COMMITS,
@@ -310,11 +311,32 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         try {
             VerifyOptions options = optionsFor(context, archive, flowFile);
             StorageMeter.Measured<VerificationReport> measured =
-                    StorageMeter.measure(() -> new ArchiveVerifier(archive).verify(options));
+                    StorageMeter.measure(() -> verifyAfterWrite(archive, options));
             emit(session, archive, flowFile, options, measured);
         } catch (IOException | RuntimeException e) {
             fail(context, session, archive, flowFile, e);
         }
+    }
+
+    /**
+     * Verifies the partitions a write touched. A partition whose only problems are an unfinished publishing (a writer
+     * on this or another node stopped between its commit and its publishing, format section 5.6) is published as its
+     * next writer would publish it, and verified again: the write being verified is committed, and quarantining its
+     * report would stop the night for another writer's crash. The sweep reports such a partition as it finds it.
+     */
+    private VerificationReport verifyAfterWrite(GeoParquetArchive archive, VerifyOptions options) throws IOException {
+        ArchiveVerifier verifier = new ArchiveVerifier(archive);
+        VerificationReport report = verifier.verify(options);
+        if (report.consistent()
+                || options.wholeArchiveSelected()
+                || !report.problems().stream()
+                        .allMatch(problem -> problem.kind().publishingUnfinished())) {
+            return report;
+        }
+        Set<String> finished = archive.committer().finishPublishing(options.cells());
+        getLogger()
+                .info("Finished the publishing that a stopped writer left in partitions {} of {}", finished, archive);
+        return verifier.verify(options);
     }
 
     /** Verifies the whole archive when its sweep is due ({@link SweepSchedule}), one report FlowFile per sweep. */

@@ -8,6 +8,7 @@ import static dev.nifigeoparquet.processors.ChainFixtures.jsonDelta;
 import static dev.nifigeoparquet.processors.ChainFixtures.key;
 import static dev.nifigeoparquet.processors.ChainFixtures.pass;
 import static dev.nifigeoparquet.processors.ChainFixtures.route;
+import static dev.nifigeoparquet.processors.ChainFixtures.routeGeoParquet;
 import static dev.nifigeoparquet.processors.ChainFixtures.upsert;
 import static dev.nifigeoparquet.processors.ChainFixtures.verify;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,13 +16,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.format.DataFileEntry;
+import dev.nifigeoparquet.archive.format.PartitionCommit;
+import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.processors.ChainFixtures.Delta;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +36,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.nifi.provenance.ProvenanceEventRecord;
 import org.apache.nifi.provenance.ProvenanceEventType;
 import org.apache.nifi.serialization.RecordReaderFactory;
@@ -176,6 +183,83 @@ class ArchiveChainTest {
         }
 
         assertOnlyTouchedPartitionsChanged(before, ParcelArchives.hashes(root), delta.cells());
+    }
+
+    @Test
+    void aVerificationAfterAWriteFinishesThePublishingThatAStoppedWriterLeft() throws Exception {
+        Delta delta = delta(parcels);
+        String cell = delta.cells().iterator().next();
+        Path partition = root.resolve(ArchiveLayout.partitionDirectory(cell));
+        Path before = dir.resolve("before");
+        copyFiles(partition, before);
+        List<MockFlowFile> routed = routeGeoParquet(root, geoParquetDelta(dir.resolve("delta.parquet"), delta));
+        TestRunner upsert = upsert(root, () -> new GeoParquetReader());
+        pass(routed, upsert);
+        upsert.run();
+        List<MockFlowFile> upserted = upsert.getFlowFilesForRelationship(UpsertGeoParquetPartition.REL_SUCCESS);
+        long rowsAfter = parcels.duckDbCount();
+        Map<String, String> published = ParcelArchives.hashes(partition);
+
+        unpublish(cell, before);
+        assertEquals(
+                rowsAfter - 1,
+                parcels.duckDbCount(),
+                "a plain reader sees the partition as it was, without its net row (two inserted, one deleted)");
+
+        TestRunner audit = verify(root);
+        audit.setIncomingConnection(false);
+        audit.run();
+        audit.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_INVALID, 1);
+        JsonNode sweepReport = JSON.readTree(audit.getFlowFilesForRelationship(VerifyGeoMetadata.REL_INVALID)
+                .get(0)
+                .getContent());
+        assertTrue(sweepReport.get("problems").size() > 0, sweepReport.toString());
+        for (JsonNode problem : sweepReport.get("problems")) {
+            assertTrue(
+                    Set.of("UNPUBLISHED_FILE", "SUPERSEDED_FILE")
+                            .contains(problem.get("kind").asText()),
+                    "the sweep reports the unfinished publishing as it finds it: " + problem);
+        }
+
+        TestRunner verify = verify(root);
+        pass(upserted, verify);
+        verify.run(upserted.size());
+        verify.assertAllFlowFilesTransferred(VerifyGeoMetadata.REL_VALID, upserted.size());
+        assertEquals(rowsAfter, parcels.duckDbCount(), "a plain reader sees the committed rows");
+        assertEquals(
+                published, ParcelArchives.hashes(partition), "the partition is published as its writer would have");
+    }
+
+    /**
+     * Puts the partition back in the state its last writer left when it stopped right after its commit: every file of
+     * the commit only staged (new content for a name it replaces beside the old), the files it superseded still there.
+     */
+    private void unpublish(String cell, Path filesBefore) throws Exception {
+        PartitionCommit state =
+                GeoParquetArchive.open(new LocalArchiveStorage(root)).partitionState(cell);
+        Path partition = root.resolve(ArchiveLayout.partitionDirectory(cell));
+        for (DataFileEntry file : state.files()) {
+            if (file.stagedAs() == null && Files.exists(filesBefore.resolve(file.name()))) {
+                continue; // carried over from an earlier commit, published then
+            }
+            Path published = partition.resolve(file.name());
+            Path staged = root.resolve(
+                    file.stagedAs() == null
+                            ? ArchiveLayout.stagedFile(cell, file.name())
+                            : ArchiveLayout.replacementFile(cell, file.stagedAs()));
+            Files.createDirectories(staged.getParent());
+            Files.move(published, staged);
+        }
+        copyFiles(filesBefore, partition);
+    }
+
+    private static void copyFiles(Path from, Path to) throws Exception {
+        Files.createDirectories(to);
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(file, to.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
     }
 
     @Test

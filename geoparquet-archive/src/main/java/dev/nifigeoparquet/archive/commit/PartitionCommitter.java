@@ -588,6 +588,23 @@ public final class PartitionCommitter {
                 == TransactionDecision.Outcome.ABORTED;
     }
 
+    /**
+     * Finishes the publishing of each partition's latest commit, as the partition's next writer would (format section
+     * 5.6): a writer that stopped between its commit and the end of its publishing leaves it undone. Waits while
+     * another writer's transaction holds a partition (bounded; then it is a conflict). Returns the partitions where
+     * anything was published or superseded files deleted.
+     */
+    public Set<String> finishPublishing(Collection<String> cells) throws IOException {
+        Set<String> finished = new TreeSet<>();
+        for (String cell : cells) {
+            PartitionRecovery.Report report = recoverWhenFree(cell);
+            if (report.published() + report.supersededDeleted() > 0) {
+                finished.add(cell);
+            }
+        }
+        return finished;
+    }
+
     /** Gives the transaction up if the storage lets us; otherwise other writers do once it times out. */
     private void abortQuietly(String transaction, String operationId, List<String> written) {
         try {

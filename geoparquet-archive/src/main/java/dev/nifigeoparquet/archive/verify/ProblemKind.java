@@ -38,5 +38,13 @@ public enum ProblemKind {
      * The commit records do not add up: an entry's recorded row changes do not explain its row count, an entry does not
      * follow from the one before, or an operation's entries do not add up to the net change it reported.
      */
-    COUNTS_DO_NOT_RECONCILE
+    COUNTS_DO_NOT_RECONCILE;
+
+    /**
+     * Whether the problem is a commit whose publishing has not finished (format section 5.6): its writer is still
+     * publishing, or stopped after committing and left the publishing to the partition's next writer.
+     */
+    public boolean publishingUnfinished() {
+        return this == UNPUBLISHED_FILE || this == SUPERSEDED_FILE;
+    }
 }
