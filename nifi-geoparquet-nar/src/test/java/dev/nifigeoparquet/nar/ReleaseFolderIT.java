@@ -9,8 +9,11 @@ import dev.nifigeoparquet.archive.testing.ShippedContent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * accepts, and the compatibility table, release notes and upgrade notes for this version.
  */
 class ReleaseFolderIT {
+
+    /** The target of a Markdown link or image, up to a title or the closing parenthesis. */
+    private static final Pattern MARKDOWN_LINK = Pattern.compile("\\]\\(([^)\\s]+)[^)]*\\)");
 
     @Test
     void theReleaseFolderHoldsTheNarItsChecksumAndTheNotesOfThisVersion() throws Exception {
@@ -69,6 +75,29 @@ class ReleaseFolderIT {
                         "flows/" + flow.getFileName());
             }
         }
+    }
+
+    @Test
+    void everyLinkInTheReleaseFolderResolvesInsideIt() throws Exception {
+        Path release = Path.of(System.getProperty("release.dir")).toRealPath();
+        List<String> broken = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(release)) {
+            for (Path page :
+                    files.filter(file -> file.toString().endsWith(".md")).toList()) {
+                Matcher link = MARKDOWN_LINK.matcher(Files.readString(page));
+                while (link.find()) {
+                    String target = link.group(1).replaceFirst("#.*", "");
+                    if (target.isEmpty() || target.matches("[a-z]+:.*")) {
+                        continue; // an anchor in the page, or a URL
+                    }
+                    Path resolved = page.getParent().resolve(target).normalize();
+                    if (!resolved.startsWith(release) || !Files.exists(resolved)) {
+                        broken.add(release.relativize(page) + " -> " + link.group(1));
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), broken, "links an operator follows from the release folder alone");
     }
 
     @Test
