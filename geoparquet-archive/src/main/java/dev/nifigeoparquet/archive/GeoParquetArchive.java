@@ -26,6 +26,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -249,6 +250,16 @@ public final class GeoParquetArchive {
     /** The latest committed state of one partition (empty when never committed). */
     public PartitionCommit partitionState(String cell) throws IOException {
         return new PartitionLog(storage, requireCell(cell)).latest();
+    }
+
+    /**
+     * Finishes the publishing of each partition's latest commit, as the partition's next writer would (format sections
+     * 5.5 and 9): what a writer that stopped between its commit and the end of its publishing left undone. Returns
+     * the partitions where anything was left.
+     */
+    public Set<String> finishPublishing(Collection<String> cells) throws IOException {
+        cells.forEach(this::requireCell);
+        return committer().finishPublishing(cells);
     }
 
     /** A committer for this archive's partitions, under the archive's protocol settings. */

@@ -333,7 +333,7 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
                         .allMatch(problem -> problem.kind().publishingUnfinished())) {
             return report;
         }
-        Set<String> finished = archive.committer().finishPublishing(options.cells());
+        Set<String> finished = archive.finishPublishing(options.cells());
         getLogger()
                 .info("Finished the publishing that a stopped writer left in partitions {} of {}", finished, archive);
         return verifier.verify(options);
