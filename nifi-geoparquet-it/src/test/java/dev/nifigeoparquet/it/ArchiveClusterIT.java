@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code templates/incremental-upsert.json} on the suite's two-node cluster, as a cluster runs it: ListFile on the primary
  * node, FetchFile on both, one archive directory shared by both nodes, and each delta's sequence taken from its file name
  * (a night's date). Two flow groups, each with its own copy of a GeoPandas-style dataset that the archive service adopts
- * (Missing Archive Strategy = ADOPT):
+ * (Missing Archive Strategy "Adopt Existing Partitions"):
  * <ul>
  *   <li>enabling a service enables it on both nodes at the same moment: one node adopts, the other opens what it
  *       adopted;</li>

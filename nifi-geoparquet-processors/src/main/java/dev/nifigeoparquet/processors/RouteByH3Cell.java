@@ -12,6 +12,7 @@ import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
 import dev.nifigeoparquet.processors.geometry.UnkeyableRecordException;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
+import dev.nifigeoparquet.processors.migration.StoredChoices;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import java.io.Closeable;
 import java.io.IOException;
@@ -53,6 +54,7 @@ import org.apache.nifi.flowfile.FlowFile;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
 import org.apache.nifi.flowfile.attributes.FragmentAttributes;
 import org.apache.nifi.logging.ComponentLog;
+import org.apache.nifi.migration.PropertyConfiguration;
 import org.apache.nifi.processor.AbstractProcessor;
 import org.apache.nifi.processor.ProcessContext;
 import org.apache.nifi.processor.ProcessSession;
@@ -365,6 +367,11 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                         .build();
             }
         };
+    }
+
+    @Override
+    public void migrateProperties(PropertyConfiguration config) {
+        StoredChoices.migrateConstantName(config, GEOMETRY_FORMAT, GeometryFormat.class);
     }
 
     @Override

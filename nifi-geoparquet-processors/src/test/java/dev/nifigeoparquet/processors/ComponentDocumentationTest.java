@@ -61,6 +61,28 @@ class ComponentDocumentationTest {
         assertEquals(List.of(), undescribed);
     }
 
+    /**
+     * A flow stores a choice as its value: one form for every property (the name the canvas shows), so that a flow
+     * definition, an Expression Language comparison and the documentation all read the same words.
+     */
+    @Test
+    void everyChoiceIsStoredAsTheNameTheCanvasShows() throws Exception {
+        List<String> storedOtherwise = new ArrayList<>();
+        for (Class<? extends ConfigurableComponent> type : COMPONENTS) {
+            ConfigurableComponent component = type.getDeclaredConstructor().newInstance();
+            for (PropertyDescriptor property : component.getPropertyDescriptors()) {
+                List<AllowableValue> choices = property.getAllowableValues();
+                for (AllowableValue choice : choices == null ? List.<AllowableValue>of() : choices) {
+                    if (!choice.getValue().equals(choice.getDisplayName())) {
+                        storedOtherwise.add(type.getSimpleName() + "." + property.getName() + " stores "
+                                + choice.getValue() + " for " + choice.getDisplayName());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), storedOtherwise);
+    }
+
     private static boolean isBoolean(List<AllowableValue> choices) {
         return choices.size() == 2
                 && choices.stream()

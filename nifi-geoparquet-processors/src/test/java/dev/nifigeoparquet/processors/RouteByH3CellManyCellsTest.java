@@ -3,6 +3,7 @@ package dev.nifigeoparquet.processors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.processors.geometry.GeometryFormat;
 import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
 import dev.nifigeoparquet.processors.testing.TestArchives;
 import java.io.ByteArrayOutputStream;
@@ -33,7 +34,7 @@ class RouteByH3CellManyCellsTest {
         Path root = dir.resolve("archive");
         TestArchives.create(root, RouteByH3CellTest.RESOLUTION);
         TestRunner runner = RouteByH3CellTest.newRunner(dir, root);
-        runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, "LON_LAT");
+        runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.LON_LAT);
         runner.setProperty(RouteByH3Cell.MAX_OPEN_WRITERS, String.valueOf(MAX_OPEN_WRITERS));
         JsonRecordWriterService writer = (JsonRecordWriterService)
                 runner.getProcessContext().getControllerServiceLookup().getControllerService("writer");

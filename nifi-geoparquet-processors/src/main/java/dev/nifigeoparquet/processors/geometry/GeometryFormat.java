@@ -27,7 +27,7 @@ public enum GeometryFormat implements DescribedValue {
 
     @Override
     public String getValue() {
-        return name();
+        return displayName;
     }
 
     @Override

@@ -17,7 +17,7 @@ public enum RecordGeometryEncoding implements DescribedValue {
 
     @Override
     public String getValue() {
-        return name();
+        return displayName;
     }
 
     @Override

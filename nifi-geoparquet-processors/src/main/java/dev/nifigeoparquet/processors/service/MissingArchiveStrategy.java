@@ -26,7 +26,7 @@ public enum MissingArchiveStrategy implements DescribedValue {
 
     @Override
     public String getValue() {
-        return name();
+        return displayName;
     }
 
     @Override

@@ -19,6 +19,7 @@ import dev.nifigeoparquet.archive.s3.S3StorageSettings;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StoredObject;
+import dev.nifigeoparquet.processors.migration.StoredChoices;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -231,6 +232,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     @Override
     public void migrateProperties(PropertyConfiguration config) {
         REMOVED_PROPERTIES.forEach(config::removeProperty);
+        StoredChoices.migrateConstantName(config, MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.class);
     }
 
     @Override

@@ -86,6 +86,23 @@ class StandardGeoParquetArchiveServiceTest {
     }
 
     @Test
+    void aStrategyStoredAsItsConstantNameLoadsAsTheSameChoice() {
+        for (MissingArchiveStrategy strategy : MissingArchiveStrategy.values()) {
+            MockPropertyConfiguration config = new MockPropertyConfiguration(
+                    Map.of(StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY.getName(), strategy.name()));
+            service.migrateProperties(config);
+            assertEquals(
+                    Map.of(StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY.getName(), strategy.getValue()),
+                    config.getProperties());
+        }
+        MockPropertyConfiguration current = new MockPropertyConfiguration(Map.of(
+                StandardGeoParquetArchiveService.MISSING_ARCHIVE_STRATEGY.getName(),
+                MissingArchiveStrategy.ADOPT.getValue()));
+        service.migrateProperties(current);
+        assertEquals(Set.of(), current.toPropertyMigrationResult().getPropertiesUpdated());
+    }
+
+    @Test
     void flowsThatStillSetThePartitionStateCacheLoseTheProperties() {
         MockPropertyConfiguration config = new MockPropertyConfiguration(Map.of(
                 StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(),

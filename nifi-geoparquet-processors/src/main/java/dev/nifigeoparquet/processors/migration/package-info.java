@@ -1,0 +1,2 @@
+/** How flows saved by earlier versions of the bundle load in this one. */
+package dev.nifigeoparquet.processors.migration;
