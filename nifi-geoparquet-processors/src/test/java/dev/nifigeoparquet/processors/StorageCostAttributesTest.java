@@ -9,6 +9,7 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.s3.S3Location;
 import dev.nifigeoparquet.archive.s3.S3MockServer;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetReader;
+import dev.nifigeoparquet.processors.service.ArchiveStorageType;
 import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
 import dev.nifigeoparquet.processors.testing.S3Archives;
@@ -329,6 +330,7 @@ class StorageCostAttributesTest {
         }
         runner.setProperty(archive, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root);
         if (root.startsWith("s3://")) {
+            runner.setProperty(archive, StandardGeoParquetArchiveService.ARCHIVE_STORAGE, ArchiveStorageType.S3);
             runner.setProperty(archive, "S3 Endpoint Override URL", S3Archives.endpoint());
             runner.setProperty(archive, "S3 Region", S3Archives.REGION);
             runner.setProperty(archive, "S3 Access Key ID", S3Archives.ACCESS_KEY_ID);

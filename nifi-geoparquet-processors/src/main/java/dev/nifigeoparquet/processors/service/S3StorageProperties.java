@@ -29,6 +29,16 @@ final class S3StorageProperties {
 
     private S3StorageProperties() {}
 
+    static final PropertyDescriptor ARCHIVE_STORAGE = new PropertyDescriptor.Builder()
+            .name("Archive Storage")
+            .description(
+                    "Where the archive lives. An s3://bucket/prefix Archive Root needs the S3 choice, which shows the S3"
+                            + " properties; a directory needs the local one.")
+            .required(true)
+            .allowableValues(ArchiveStorageType.class)
+            .defaultValue(ArchiveStorageType.LOCAL)
+            .build();
+
     static final PropertyDescriptor ENDPOINT_OVERRIDE = new PropertyDescriptor.Builder()
             .name("S3 Endpoint Override URL")
             .description(
@@ -38,6 +48,7 @@ final class S3StorageProperties {
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.URL_VALIDATOR)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
     static final PropertyDescriptor REGION = new PropertyDescriptor.Builder()
@@ -48,6 +59,7 @@ final class S3StorageProperties {
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
     static final PropertyDescriptor STORAGE_CLASS = new PropertyDescriptor.Builder()
@@ -78,6 +90,7 @@ final class S3StorageProperties {
                             "Glacier Instant Retrieval: the cheapest class still read without a restore, with a"
                                     + " retrieval fee and a 90-day minimum storage duration."))
             .defaultValue(BUCKET_DEFAULT)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
     private static AllowableValue storageClass(StorageClass storageClass, String description) {
@@ -93,6 +106,7 @@ final class S3StorageProperties {
                             + " object with its age.")
             .required(false)
             .addValidator(StandardValidators.TIME_PERIOD_VALIDATOR)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
     static final PropertyDescriptor PART_SIZE = new PropertyDescriptor.Builder()
@@ -104,6 +118,7 @@ final class S3StorageProperties {
             .defaultValue("8 MB")
             .addValidator(StandardValidators.createDataSizeBoundsValidator(
                     S3StorageSettings.MIN_PART_SIZE, 512L * 1024 * 1024))
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
     static final PropertyDescriptor ACCESS_KEY_ID = new PropertyDescriptor.Builder()
@@ -115,6 +130,7 @@ final class S3StorageProperties {
             .sensitive(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
     static final PropertyDescriptor SECRET_ACCESS_KEY = new PropertyDescriptor.Builder()
@@ -124,6 +140,7 @@ final class S3StorageProperties {
             .sensitive(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
     static final PropertyDescriptor SESSION_TOKEN = new PropertyDescriptor.Builder()
@@ -133,6 +150,7 @@ final class S3StorageProperties {
             .sensitive(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
     static final List<PropertyDescriptor> PROPERTIES = List.of(

@@ -105,11 +105,13 @@ import org.apache.parquet.io.LocalInputFile;
 public class StandardGeoParquetArchiveService extends AbstractControllerService
         implements GeoParquetArchiveService, VerifiableControllerService {
 
+    public static final PropertyDescriptor ARCHIVE_STORAGE = S3StorageProperties.ARCHIVE_STORAGE;
+
     public static final PropertyDescriptor ARCHIVE_ROOT = new PropertyDescriptor.Builder()
             .name("Archive Root Directory")
             .description(
                     "The directory that holds the archive: its h3_cell=<cell> partition folders and its _geoparquet_archive folder;"
-                            + " or an object-store location s3://bucket/prefix, configured with the S3 properties."
+                            + " or an object-store location s3://bucket/prefix (with Archive Storage set to S3), configured with the S3 properties."
                             + " Expression Language sees parameters and environment variables only; FlowFile attributes are not available to a"
                             + " controller service.")
             .required(true)
@@ -196,6 +198,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
 
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = Stream.concat(
                     Stream.of(
+                            ARCHIVE_STORAGE,
                             ARCHIVE_ROOT,
                             ALLOWED_ROOTS,
                             H3_RESOLUTION,
@@ -233,6 +236,13 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     public void migrateProperties(PropertyConfiguration config) {
         REMOVED_PROPERTIES.forEach(config::removeProperty);
         StoredChoices.migrateConstantName(config, MISSING_ARCHIVE_STRATEGY, MissingArchiveStrategy.class);
+        // Flows from before Archive Storage told S3 from local storage by the root alone.
+        if (!config.hasProperty(ARCHIVE_STORAGE.getName())
+                && config.getPropertyValue(ARCHIVE_ROOT.getName())
+                        .filter(S3Location::isS3)
+                        .isPresent()) {
+            config.setProperty(ARCHIVE_STORAGE.getName(), ArchiveStorageType.S3.getValue());
+        }
     }
 
     @Override
@@ -240,6 +250,22 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
         List<ValidationResult> results = new ArrayList<>();
         String root =
                 context.getProperty(ARCHIVE_ROOT).evaluateAttributeExpressions().getValue();
+        boolean onS3 = context.getProperty(ARCHIVE_STORAGE).asAllowableValue(ArchiveStorageType.class)
+                == ArchiveStorageType.S3;
+        if (root != null && S3Location.isS3(root) != onS3) {
+            results.add(new ValidationResult.Builder()
+                    .subject(ARCHIVE_STORAGE.getDisplayName())
+                    .valid(false)
+                    .explanation(
+                            onS3
+                                    ? "Archive Storage is '" + ArchiveStorageType.S3.getDisplayName()
+                                            + "' but Archive Root Directory " + root + " is not an s3://bucket/prefix"
+                                            + " location"
+                                    : "Archive Root Directory " + root + " is on S3: set Archive Storage to '"
+                                            + ArchiveStorageType.S3.getDisplayName() + "'")
+                    .build());
+            return results;
+        }
         if (S3Location.isS3(root)) {
             try {
                 S3Location.parse(root);

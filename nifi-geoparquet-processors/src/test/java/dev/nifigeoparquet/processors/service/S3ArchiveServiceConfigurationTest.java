@@ -4,19 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.processors.testing.ParcelArchives;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.reporting.InitializationException;
 import org.apache.nifi.util.MockConfigurationContext;
+import org.apache.nifi.util.MockPropertyConfiguration;
 import org.apache.nifi.util.NoOpProcessor;
 import org.apache.nifi.util.TestRunner;
 import org.apache.nifi.util.TestRunners;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** An s3:// root and its properties: validated without contacting the store, translated into the engine's settings. */
 class S3ArchiveServiceConfigurationTest {
@@ -29,6 +34,7 @@ class S3ArchiveServiceConfigurationTest {
         runner = TestRunners.newTestRunner(NoOpProcessor.class);
         service = new StandardGeoParquetArchiveService();
         runner.addControllerService("archive", service);
+        set(StandardGeoParquetArchiveService.ARCHIVE_STORAGE, ArchiveStorageType.S3.getValue());
         set(StandardGeoParquetArchiveService.ARCHIVE_ROOT, "s3://spatial-archive/parcels");
         // Nothing listens here: validation must not need the store.
         set(S3StorageProperties.ENDPOINT_OVERRIDE, "http://127.0.0.1:9");
@@ -81,6 +87,46 @@ class S3ArchiveServiceConfigurationTest {
         runner.assertNotValid(service);
         set(StandardGeoParquetArchiveService.ALLOWED_ROOTS, "s3://spatial-archive/");
         runner.assertValid(service);
+    }
+
+    @Test
+    void theS3PropertiesApplyOnlyToAnArchiveOnS3AndTheStorageMustMatchTheRoot(@TempDir Path dir) throws Exception {
+        runner.assertValid(service);
+        for (PropertyDescriptor property : S3StorageProperties.PROPERTIES) {
+            assertEquals(
+                    List.of(StandardGeoParquetArchiveService.ARCHIVE_STORAGE.getName()),
+                    property.getDependencies().stream()
+                            .map(dependency -> dependency.getPropertyName())
+                            .toList(),
+                    property.getName());
+            assertEquals(
+                    Set.of(ArchiveStorageType.S3.getValue()),
+                    property.getDependencies().iterator().next().getDependentValues(),
+                    property.getName());
+        }
+
+        set(StandardGeoParquetArchiveService.ARCHIVE_STORAGE, ArchiveStorageType.LOCAL.getValue());
+        runner.assertNotValid(service); // an s3:// root kept as a local directory
+        Path local = dir.resolve("archive");
+        ParcelArchives.create(local, 20);
+        set(StandardGeoParquetArchiveService.ARCHIVE_ROOT, local.toString());
+        runner.assertValid(service);
+        set(StandardGeoParquetArchiveService.ARCHIVE_STORAGE, ArchiveStorageType.S3.getValue());
+        runner.assertNotValid(service); // a directory is no bucket
+    }
+
+    @Test
+    void aFlowFromBeforeArchiveStorageWithAnS3RootIsMigratedToS3() {
+        MockPropertyConfiguration s3 = new MockPropertyConfiguration(
+                Map.of(StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "s3://spatial-archive/parcels"));
+        service.migrateProperties(s3);
+        assertEquals(
+                ArchiveStorageType.S3.getValue(),
+                s3.getProperties().get(StandardGeoParquetArchiveService.ARCHIVE_STORAGE.getName()));
+        MockPropertyConfiguration local = new MockPropertyConfiguration(
+                Map.of(StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "/data/geoparquet/parcels"));
+        service.migrateProperties(local);
+        assertNull(local.getProperties().get(StandardGeoParquetArchiveService.ARCHIVE_STORAGE.getName()));
     }
 
     private final Map<PropertyDescriptor, String> properties = new HashMap<>();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.processors.service.ArchiveStorageType;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
 import dev.nifigeoparquet.processors.testing.S3Archives;
@@ -393,15 +394,33 @@ class FlowDefinitionTest {
     @Test
     void anEmptyStringParameterIsAValueTheArchiveServiceRefuses() throws Exception {
         FlowDefinitions flow = FlowDefinitions.load("append-only.json");
-        Path root = dir.resolve("archive");
-        ParcelArchives.create(root, 20);
-        Map<String, String> parameters = testParameters(flow, dir, root);
-        assertNull(FlowDefinitions.resolve("#{s3.region}", parameters), "no value: the property is unset");
+        Path local = dir.resolve("archive");
+        ParcelArchives.create(local, 20);
+        assertNull(
+                FlowDefinitions.resolve("#{s3.region}", testParameters(flow, dir, local)),
+                "no value: the property is unset");
+        Map<String, String> parameters = s3Parameters(flow, local);
         new FlowHarness(flow, parameters, STAND_INS);
         parameters.put("s3.region", "");
         IllegalStateException refused = Assertions.assertThrows(
                 IllegalStateException.class, () -> new FlowHarness(flow, parameters, STAND_INS));
         assertTrue(refused.getMessage().contains("S3 Region"), refused.getMessage());
+    }
+
+    /** The flow's parameters for a copy of the archive at {@code local} in a new S3Mock bucket. */
+    private Map<String, String> s3Parameters(FlowDefinitions flow, Path local) throws IOException {
+        String root = S3Archives.upload(local, "parcels");
+        Map<String, String> parameters = testParameters(flow, dir, local);
+        parameters.put("archive.storage", ArchiveStorageType.S3.getValue());
+        parameters.put("archive.root", root);
+        parameters.put("archive.allowed.roots", root.substring(0, root.lastIndexOf('/')));
+        parameters.put("s3.endpoint", S3Archives.endpoint());
+        parameters.put("s3.region", S3Archives.REGION);
+        parameters.put("s3.storage.class", "STANDARD_IA");
+        parameters.put("s3.minimum.object.age", "0 sec");
+        parameters.put("s3.access.key.id", S3Archives.ACCESS_KEY_ID);
+        parameters.put("s3.secret.access.key", S3Archives.SECRET_ACCESS_KEY);
+        return parameters;
     }
 
     /**
@@ -414,16 +433,8 @@ class FlowDefinitionTest {
         FlowDefinitions flow = FlowDefinitions.load(file);
         Path local = dir.resolve("archive");
         ParcelArchives.create(local, 60);
-        String root = S3Archives.upload(local, "parcels");
-        Map<String, String> parameters = testParameters(flow, dir, local);
-        parameters.put("archive.root", root);
-        parameters.put("archive.allowed.roots", root.substring(0, root.lastIndexOf('/')));
-        parameters.put("s3.endpoint", S3Archives.endpoint());
-        parameters.put("s3.region", S3Archives.REGION);
-        parameters.put("s3.storage.class", "STANDARD_IA");
-        parameters.put("s3.minimum.object.age", "0 sec");
-        parameters.put("s3.access.key.id", S3Archives.ACCESS_KEY_ID);
-        parameters.put("s3.secret.access.key", S3Archives.SECRET_ACCESS_KEY);
+        Map<String, String> parameters = s3Parameters(flow, local);
+        String root = parameters.get("archive.root");
         FlowHarness harness = new FlowHarness(flow, parameters, STAND_INS);
         for (VersionedProcessor processor : flow.group().getProcessors()) {
             if (FlowDefinitions.isThisBundlesType(processor.getType())) {
