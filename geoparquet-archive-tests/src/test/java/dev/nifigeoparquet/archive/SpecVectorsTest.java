@@ -3,10 +3,12 @@ package dev.nifigeoparquet.archive;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.format.ArchiveDescriptor;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.format.CommitEntryParser;
@@ -114,6 +116,7 @@ class SpecVectorsTest {
                 SyntheticParcels.archiveSpec(5, WriterSettings.defaults(), "parcels"),
                 Clock.systemUTC());
         int throughTheArchive = 0;
+        int deleteModeUnmarked = 0;
         for (JsonNode vector : vectors("delta-ids.json")) {
             MessageType schema =
                     MessageTypeParser.parseMessageType(vector.get("schema").textValue());
@@ -151,10 +154,27 @@ class SpecVectorsTest {
                         PartitionDelta.prepare(parcels, cell, mode, rows, null).deltaId(),
                         "an operation derives the same id: "
                                 + vector.get("description").textValue());
+                if (mode == WriteMode.DELETE) {
+                    List<DeltaRow> unmarked = rows.stream()
+                            .map(row -> new DeltaRow(row.row(), false))
+                            .toList();
+                    assertEquals(
+                            id,
+                            PartitionDelta.prepare(parcels, cell, mode, unmarked, null)
+                                    .deltaId(),
+                            "in Delete mode a row is a deletion whatever its marker: "
+                                    + vector.get("description").textValue());
+                    deleteModeUnmarked++;
+                }
                 throughTheArchive++;
             }
         }
         assertTrue(throughTheArchive >= 3, "vectors checked through a real archive: " + throughTheArchive);
+        assertTrue(deleteModeUnmarked >= 1, "Delete-mode vectors checked with unmarked rows: " + deleteModeUnmarked);
+        DeltaRejectedException comma = assertThrows(
+                DeltaRejectedException.class,
+                () -> PartitionDelta.prepare(parcels, null, WriteMode.DELETE, List.of(), "delete:a,b"));
+        assertTrue(comma.getMessage().contains("'delete:a,b'"), comma.getMessage());
     }
 
     @Test

@@ -97,6 +97,11 @@ public final class PartitionDelta {
             Collection<DeltaRow> rows,
             String deltaId,
             Long sequence) {
+        if (deltaId != null && deltaId.contains(",")) {
+            throw new DeltaRejectedException(
+                    "Delta for partition " + cell,
+                    "operation id '" + deltaId + "' contains ',', which joins the ids of a commit's operations");
+        }
         if (sequence != null && mode == WriteMode.REPLACE) {
             throw new DeltaRejectedException(
                     "Delta for partition " + cell,
@@ -139,7 +144,8 @@ public final class PartitionDelta {
         for (DeltaRow row : rows) {
             long recordIndex = index++;
             if (derivedId != null) {
-                derivedId.add(row);
+                // In Delete mode every row is a deletion, encoded by its deletion columns whatever its marker.
+                derivedId.add(mode == WriteMode.DELETE && !row.delete() ? DeltaRow.deletion(row.row()) : row);
             }
             if (problems.size() >= PROBLEM_LIMIT) {
                 continue;
