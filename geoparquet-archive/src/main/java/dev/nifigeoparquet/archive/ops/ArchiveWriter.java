@@ -43,8 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What fails a batch and what fails a run: a batch whose partition is damaged (an unreadable data file) or whose
  * input the archive refuses (an Append of a stored key) fails alone, and the run goes on without it. A failure of the
- * storage, or a conflict that outlasts the attempts, fails every batch of the run; nothing of it was committed, and
- * retrying the run is safe. A batch writing a key that an earlier batch of the run also writes (or the same partition,
+ * storage, or a conflict that outlasts the attempts, fails every batch of the transaction it hits, none of which was
+ * committed, and retrying them is safe; the run's earlier transactions stay committed and its later ones still run.
+ * A batch writing a key that an earlier batch of the run also writes (or the same partition,
  * in an archive without a key) goes into a later transaction, after the earlier one committed.
  *
  * <p>Memory grows with the deltas and one row group per worker, never with a partition.
