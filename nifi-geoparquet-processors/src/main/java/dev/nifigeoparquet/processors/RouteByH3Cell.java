@@ -135,7 +135,7 @@ import org.locationtech.jts.geom.GeometryFactory;
                 Set "Geometry Format" to how the delta carries geometries, and "Geometry Field" to the field holding them, for \
                 example WKT in a field named wkt. For CSV files with coordinates, choose "Longitude and Latitude Fields" and name \
                 the two fields instead.
-                Connect "success" to the processor that upserts into the archive; every FlowFile carries h3.cell and delta.id. \
+                Connect "success" to the processor that upserts into the archive; every FlowFile carries h3.cell and the fragment attributes, and keeps the delta's own attributes (a delta.id among them). \
                 Connect "failure" to a place where an operator can read the records that could not be keyed and their reason \
                 in the h3_keying_error field. "original" can be auto-terminated.
                 """)

@@ -220,7 +220,7 @@ import org.apache.nifi.serialization.record.Record;
         keywords = {"geoparquet", "upsert", "merge", "nightly", "delta", "partition"},
         configuration = """
                 Route the delta with RouteByH3Cell first and connect its "success" here: every FlowFile then holds one cell's \
-                records and carries h3.cell and delta.id.
+                records and carries h3.cell, with the delta's own attributes (delta.id when the delta file had one).
                 Select the same GeoParquet Archive Service as RouteByH3Cell. Set "Record Reader" to a reader of RouteByH3Cell's \
                 Record Writer format: a GeoParquetReader when it writes GeoParquet, a JsonTreeReader for JSON.
                 Leave "Write Mode" at "Upsert". If the delta marks removed features with a boolean field, for example is_deleted, \
