@@ -42,7 +42,10 @@ final class SpatialChunks {
 
     private static final int LEVEL = HilbertCode.MAX_LEVEL;
     private static final long NO_GEOMETRY = 1L << 32;
-    private static final long ORDINAL_MASK = (1L << 31) - 1;
+    /** A rank is the curve index (33 bits with NO_GEOMETRY) above the row's ordinal: 30 bits keep it positive. */
+    private static final int ORDINAL_BITS = 30;
+
+    private static final long ORDINAL_MASK = (1L << ORDINAL_BITS) - 1;
 
     /** The chunk of each row, indexed by the row's position across the group's files in order. */
     private final int[] chunkOfRow;
@@ -132,7 +135,7 @@ final class SpatialChunks {
             long index = gridX > grid.maxOrdinate
                     ? NO_GEOMETRY
                     : Integer.toUnsignedLong(HilbertCode.encode(LEVEL, gridX, grid.y(i)));
-            ranked[i] = (index << 31) | i; // ties keep input order
+            ranked[i] = (index << ORDINAL_BITS) | i; // ties keep input order
         }
         Arrays.sort(ranked);
         int[] chunkOfRow = new int[ranked.length];
