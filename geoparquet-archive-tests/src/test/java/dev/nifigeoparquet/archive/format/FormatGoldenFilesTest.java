@@ -428,6 +428,19 @@ class FormatGoldenFilesTest {
     }
 
     @Test
+    void aRecordWithAnythingAfterItsObjectIsRefused() throws IOException {
+        for (String name : List.of("entry-move-out.json", "decision-committed.json")) {
+            byte[] record = read("current/" + name);
+            byte[] followed = (new String(record, StandardCharsets.UTF_8) + "\n{\"formatVersion\": 1}")
+                    .getBytes(StandardCharsets.UTF_8);
+            ArchiveFormatException refused =
+                    assertThrows(ArchiveFormatException.class, () -> parse(name, followed), name);
+            assertTrue(refused.getMessage().startsWith("golden/" + name + ": "), refused.getMessage());
+            parse(name, (new String(record, StandardCharsets.UTF_8) + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void aFieldOfTheWrongKindIsNamed() throws IOException {
         ObjectNode entry = (ObjectNode) JSON.readTree(read("current/entry-move-out.json"));
         ((ObjectNode) entry.get("files").get(0)).put("rows", "2");

@@ -2,7 +2,9 @@ package dev.nifigeoparquet.archive.format;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.nifigeoparquet.archive.error.ArchiveFormatException;
 import dev.nifigeoparquet.archive.error.UnsupportedFormatVersionException;
 import java.io.ByteArrayOutputStream;
@@ -22,6 +24,9 @@ import java.util.Locale;
  */
 final class JsonFields {
 
+    private static final ObjectReader RECORD_READER =
+            ArchiveJson.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     private final String file;
     private final String path;
     private final JsonNode node;
@@ -36,7 +41,8 @@ final class JsonFields {
     static JsonFields parse(byte[] json, String what, String file) throws ArchiveFormatException {
         JsonNode root;
         try {
-            root = ArchiveJson.mapper().readTree(json);
+            // A record is one JSON object alone in its file (section 13.1): anything after it is refused.
+            root = RECORD_READER.readTree(json);
         } catch (IOException e) {
             String reason =
                     e instanceof JsonProcessingException malformed ? malformed.getOriginalMessage() : e.getMessage();
