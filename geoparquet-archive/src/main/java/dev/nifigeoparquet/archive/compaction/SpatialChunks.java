@@ -42,7 +42,7 @@ final class SpatialChunks {
 
     private static final int LEVEL = HilbertCode.MAX_LEVEL;
     private static final long NO_GEOMETRY = 1L << 32;
-    /** A rank is the curve index (33 bits with NO_GEOMETRY) above the row's ordinal: 30 bits keep it positive. */
+    /** A sort key is a rank (a curve index, 33 bits with NO_GEOMETRY) above the row's ordinal: 30 bits keep it positive. */
     private static final int ORDINAL_BITS = 30;
 
     private static final long ORDINAL_MASK = (1L << ORDINAL_BITS) - 1;
@@ -149,7 +149,7 @@ final class SpatialChunks {
         int rows = grid.rows();
         long[] byX = new long[rows];
         for (int i = 0; i < rows; i++) {
-            byX[i] = ((long) grid.x(i) << 31) | i;
+            byX[i] = ((long) grid.x(i) << ORDINAL_BITS) | i;
         }
         Arrays.sort(byX);
         int[] chunkOfRow = new int[rows];
@@ -159,7 +159,7 @@ final class SpatialChunks {
             long[] byY = new long[to - from];
             for (int r = from; r < to; r++) {
                 int ordinal = (int) (byX[r] & ORDINAL_MASK);
-                byY[r - from] = ((long) grid.y(ordinal) << 31) | ordinal;
+                byY[r - from] = ((long) grid.y(ordinal) << ORDINAL_BITS) | ordinal;
             }
             Arrays.sort(byY);
             for (int rank = 0; rank < byY.length; rank++) {
