@@ -9,10 +9,13 @@ import dev.nifigeoparquet.processors.testing.ParcelArchives;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.nifi.util.MockFlowFile;
 import org.apache.nifi.util.TestRunner;
+import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,6 +73,31 @@ class OneOperationIdTest {
         assertTrue(
                 out.contains("already applied:    " + delta.cells().size() + " partitions"),
                 "every partition a replay:\n" + out);
+        assertEquals(applied, ParcelArchives.hashes(root));
+    }
+
+    /** A night that edits one parcel twice in one cell: the later row wins, and both paths hash both rows. */
+    @Test
+    void aNightWithAKeyTwiceInOneCellIsAReplayForTheOtherPath() throws Exception {
+        Group edited = delta.upserts().get(0);
+        List<Group> upserts = new ArrayList<>(delta.upserts());
+        upserts.add(
+                ChainFixtures.copy(edited, ChainFixtures.key(edited), 4321.5, Instant.parse("2026-12-02T00:00:00Z")));
+        ChainFixtures.Delta twice = new ChainFixtures.Delta(upserts, delta.deletions(), delta.cells(), delta.net());
+        Path repeated = ChainFixtures.geoParquetDelta(dir.resolve("repeated.parquet"), twice);
+
+        String out = applyWithTheCommandLine(root, repeated);
+        assertEquals(before + delta.net(), parcels.duckDbCount(), out);
+        assertEquals(4321.5, parcels.duckDbAreas().get(ChainFixtures.key(edited)), 0.0, "the later row wins");
+        Map<String, String> applied = ParcelArchives.hashes(root);
+
+        for (MockFlowFile flowFile : applyWithNiFi(root, repeated)) {
+            assertEquals(
+                    "true",
+                    flowFile.getAttribute(GeoParquetAttributes.REPLAY),
+                    () -> "cell " + flowFile.getAttribute("h3.cell") + " applied again as "
+                            + flowFile.getAttribute(GeoParquetAttributes.OPERATION_ID));
+        }
         assertEquals(applied, ParcelArchives.hashes(root));
     }
 

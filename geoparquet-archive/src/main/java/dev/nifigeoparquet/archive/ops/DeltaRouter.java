@@ -7,9 +7,10 @@ import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.locationtech.jts.geom.Geometry;
@@ -43,7 +44,8 @@ public final class DeltaRouter {
      *
      * @param byCell        rows to write, by cell in ascending order, each list in delta order
      * @param deletions     deletions without a geometry to key by: they delete their key wherever it lives
-     * @param duplicateKeys rows dropped because a later row of the delta had the same key
+     * @param duplicateKeys rows dropped because a later row of the delta with the same key goes elsewhere (rows of a key
+     *                      bound for one place all go there; that partition's delta keeps the last)
      * @param unkeyable     rows set aside because they cannot be keyed ({@link #routeKeyable}); empty from {@link #route}
      */
     public record Routed(
@@ -118,10 +120,9 @@ public final class DeltaRouter {
         FeatureKey.Extractor keys = keyed ? archive.keyExtractor() : null;
         GeometryCodec codec = archive.geometryCodec();
         List<Unkeyable> unkeyable = new ArrayList<>();
-        // Keyed rows: the last occurrence of each key, remembered with its cell (null for a deletion).
-        Map<FeatureKey, Placed> latest = new LinkedHashMap<>();
-        List<Placed> unkeyed = new ArrayList<>();
-        int duplicates = 0;
+        // Every routed row in delta order, and the cell of each key's last occurrence (null for a deletion by key).
+        List<Placed> placedRows = new ArrayList<>();
+        Map<FeatureKey, Placed> latest = new HashMap<>();
         long index = 0;
         for (DeltaRow given : rows) {
             long rowIndex = index++;
@@ -153,23 +154,22 @@ public final class DeltaRouter {
                     continue;
                 }
             }
-            Placed placed = new Placed(row, cell);
-            if (key == null) {
-                unkeyed.add(placed);
-            } else if (latest.remove(key) != null) {
-                duplicates++;
-                latest.put(key, placed);
-            } else {
+            Placed placed = new Placed(row, cell, key);
+            placedRows.add(placed);
+            if (key != null) {
                 latest.put(key, placed);
             }
         }
+        // A key's rows go where its last row goes. Its earlier rows in that same place stay, in delta order, as
+        // RouteByH3Cell leaves them in a cell's FlowFile: the partition's delta then drops them for the later row, and
+        // both paths hash the same rows (section 5.8). Earlier rows bound elsewhere are dropped here.
         SortedMap<String, List<DeltaRow>> byCell = new TreeMap<>();
         List<DeltaRow> deletions = new ArrayList<>();
-        for (Placed placed : unkeyed) {
-            byCell.computeIfAbsent(placed.cell(), c -> new ArrayList<>()).add(placed.row());
-        }
-        for (Placed placed : latest.values()) {
-            if (placed.cell() == null) {
+        int duplicates = 0;
+        for (Placed placed : placedRows) {
+            if (placed.key() != null && !Objects.equals(latest.get(placed.key()).cell(), placed.cell())) {
+                duplicates++;
+            } else if (placed.cell() == null) {
                 deletions.add(placed.row());
             } else {
                 byCell.computeIfAbsent(placed.cell(), c -> new ArrayList<>()).add(placed.row());
@@ -191,5 +191,5 @@ public final class DeltaRouter {
         return archive.keyer().cellOf(geometry, archive.sourceCrs());
     }
 
-    private record Placed(DeltaRow row, String cell) {}
+    private record Placed(DeltaRow row, String cell, FeatureKey key) {}
 }
