@@ -9,6 +9,7 @@ import dev.nifigeoparquet.archive.compaction.RowOrder;
 import dev.nifigeoparquet.archive.compaction.SweepResult;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.StorageCost;
+import dev.nifigeoparquet.processors.migration.StoredChoice;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -34,7 +35,6 @@ import org.apache.nifi.annotation.documentation.UseCase;
 import org.apache.nifi.annotation.lifecycle.OnScheduled;
 import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
-import org.apache.nifi.components.DescribedValue;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.RequiredPermission;
 import org.apache.nifi.components.ValidationContext;
@@ -205,7 +205,7 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
             .build();
 
     /** The order rewritten rows are written in, as the canvas names it. */
-    enum RowOrderChoice implements DescribedValue {
+    enum RowOrderChoice implements StoredChoice {
         INPUT(
                 "Input Order",
                 RowOrder.INPUT,
@@ -236,11 +236,6 @@ public class CompactGeoParquetPartition extends AbstractProcessor implements Ver
 
         RowOrder order() {
             return order;
-        }
-
-        @Override
-        public String getValue() {
-            return displayName;
         }
 
         @Override

@@ -13,6 +13,7 @@ import dev.nifigeoparquet.archive.ops.PartitionDelta;
 import dev.nifigeoparquet.archive.ops.SchemaHandling;
 import dev.nifigeoparquet.archive.ops.WriteMode;
 import dev.nifigeoparquet.archive.storage.StorageCost;
+import dev.nifigeoparquet.processors.migration.StoredChoice;
 import dev.nifigeoparquet.processors.record.RecordConversionException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +45,6 @@ import org.apache.nifi.annotation.documentation.UseCase;
 import org.apache.nifi.annotation.lifecycle.OnScheduled;
 import org.apache.nifi.components.ConfigVerificationResult;
 import org.apache.nifi.components.ConfigVerificationResult.Outcome;
-import org.apache.nifi.components.DescribedValue;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.components.RequiredPermission;
 import org.apache.nifi.components.ValidationContext;
@@ -246,7 +246,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     private static final Pattern DELTA_ID_PATTERN = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     /** How the delta changes its partition, as the canvas names it. */
-    enum Mode implements DescribedValue {
+    enum Mode implements StoredChoice {
         APPEND(
                 "Append",
                 WriteMode.APPEND,
@@ -278,11 +278,6 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
         }
 
         @Override
-        public String getValue() {
-            return displayName;
-        }
-
-        @Override
         public String getDisplayName() {
             return displayName;
         }
@@ -294,7 +289,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     }
 
     /** What to do about archive fields a record lacks. */
-    enum MissingFields implements DescribedValue {
+    enum MissingFields implements StoredChoice {
         STRICT(
                 "Strict",
                 SchemaHandling.STRICT,
@@ -316,11 +311,6 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
 
         SchemaHandling handling() {
             return handling;
-        }
-
-        @Override
-        public String getValue() {
-            return displayName;
         }
 
         @Override

@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.processors.geometry;
 
-import org.apache.nifi.components.DescribedValue;
+import dev.nifigeoparquet.processors.migration.StoredChoice;
 
 /** How a record carries its geometry. */
-public enum GeometryFormat implements DescribedValue {
+public enum GeometryFormat implements StoredChoice {
     WKB(
             "WKB",
             "The geometry field holds Well-Known Binary: bytes (as Avro, Parquet and most binary formats deliver them), an"
@@ -23,11 +23,6 @@ public enum GeometryFormat implements DescribedValue {
     GeometryFormat(String displayName, String description) {
         this.displayName = displayName;
         this.description = description;
-    }
-
-    @Override
-    public String getValue() {
-        return displayName;
     }
 
     @Override

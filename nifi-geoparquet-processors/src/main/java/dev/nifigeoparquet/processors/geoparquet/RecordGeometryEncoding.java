@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.processors.geoparquet;
 
-import org.apache.nifi.components.DescribedValue;
+import dev.nifigeoparquet.processors.migration.StoredChoice;
 
 /** How a geometry appears in a NiFi record: ISO WKB bytes or WKT text. */
-public enum RecordGeometryEncoding implements DescribedValue {
+public enum RecordGeometryEncoding implements StoredChoice {
     WKB("WKB", "Well-Known Binary: the geometry is an array of bytes (ISO WKB, little-endian when re-encoded)."),
     WKT("WKT", "Well-Known Text: the geometry is a string such as POINT (30 10) or POLYGON Z ((...)).");
 
@@ -13,11 +13,6 @@ public enum RecordGeometryEncoding implements DescribedValue {
     RecordGeometryEncoding(String displayName, String description) {
         this.displayName = displayName;
         this.description = description;
-    }
-
-    @Override
-    public String getValue() {
-        return displayName;
     }
 
     @Override

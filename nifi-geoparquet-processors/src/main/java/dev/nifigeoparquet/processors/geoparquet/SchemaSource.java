@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.processors.geoparquet;
 
-import org.apache.nifi.components.DescribedValue;
+import dev.nifigeoparquet.processors.migration.StoredChoice;
 
 /** Where {@link GeoParquetRecordSetWriter} takes the Parquet schema and footer entries it writes from. */
-public enum SchemaSource implements DescribedValue {
+public enum SchemaSource implements StoredChoice {
     RECORD_SCHEMA(
             "Record Schema",
             "Derived from the records' schema. Records read by GeoParquetReader whose fields "
@@ -28,11 +28,6 @@ public enum SchemaSource implements DescribedValue {
     SchemaSource(String displayName, String description) {
         this.displayName = displayName;
         this.description = description;
-    }
-
-    @Override
-    public String getValue() {
-        return displayName;
     }
 
     @Override

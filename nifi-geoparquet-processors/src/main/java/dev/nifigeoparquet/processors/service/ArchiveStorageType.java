@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.processors.service;
 
-import org.apache.nifi.components.DescribedValue;
+import dev.nifigeoparquet.processors.migration.StoredChoice;
 
 /** Where the archive lives: it decides which of the service's properties apply. */
-public enum ArchiveStorageType implements DescribedValue {
+public enum ArchiveStorageType implements StoredChoice {
     LOCAL(
             "Local File System",
             "A directory every node reaches at the same path: a local disk for one node, a shared file system (NFS, a"
@@ -19,11 +19,6 @@ public enum ArchiveStorageType implements DescribedValue {
     ArchiveStorageType(String displayName, String description) {
         this.displayName = displayName;
         this.description = description;
-    }
-
-    @Override
-    public String getValue() {
-        return displayName;
     }
 
     @Override

@@ -1,9 +1,9 @@
 package dev.nifigeoparquet.processors.service;
 
-import org.apache.nifi.components.DescribedValue;
+import dev.nifigeoparquet.processors.migration.StoredChoice;
 
 /** What the archive service does when the root directory holds no archive descriptor. */
-public enum MissingArchiveStrategy implements DescribedValue {
+public enum MissingArchiveStrategy implements StoredChoice {
     FAIL(
             "Require Existing Archive",
             "The root must already hold an archive (a _geoparquet_archive/descriptor.json); otherwise the service is invalid."),
@@ -22,11 +22,6 @@ public enum MissingArchiveStrategy implements DescribedValue {
     MissingArchiveStrategy(String displayName, String description) {
         this.displayName = displayName;
         this.description = description;
-    }
-
-    @Override
-    public String getValue() {
-        return displayName;
     }
 
     @Override
