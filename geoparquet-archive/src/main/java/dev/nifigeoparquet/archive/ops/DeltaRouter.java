@@ -122,7 +122,7 @@ public final class DeltaRouter {
         List<Unkeyable> unkeyable = new ArrayList<>();
         // Every routed row in delta order, and the cell of each key's last occurrence (null for a deletion by key).
         List<Placed> placedRows = new ArrayList<>();
-        Map<FeatureKey, Placed> latest = new HashMap<>();
+        Map<FeatureKey, String> lastCell = new HashMap<>();
         long index = 0;
         for (DeltaRow given : rows) {
             long rowIndex = index++;
@@ -154,10 +154,9 @@ public final class DeltaRouter {
                     continue;
                 }
             }
-            Placed placed = new Placed(row, cell, key);
-            placedRows.add(placed);
+            placedRows.add(new Placed(row, cell, key));
             if (key != null) {
-                latest.put(key, placed);
+                lastCell.put(key, cell);
             }
         }
         // A key's rows go where its last row goes. Its earlier rows in that same place stay, in delta order, as
@@ -167,7 +166,7 @@ public final class DeltaRouter {
         List<DeltaRow> deletions = new ArrayList<>();
         int duplicates = 0;
         for (Placed placed : placedRows) {
-            if (placed.key() != null && !Objects.equals(latest.get(placed.key()).cell(), placed.cell())) {
+            if (placed.key() != null && !Objects.equals(lastCell.get(placed.key()), placed.cell())) {
                 duplicates++;
             } else if (placed.cell() == null) {
                 deletions.add(placed.row());
