@@ -109,17 +109,27 @@ final class FlowGroup {
                 .put("name", name)
                 .put("sensitive", false)
                 .put("value", value));
-        ObjectNode body = NiFiApi.JSON.createObjectNode();
-        body.set("revision", api.revisionOf(path));
-        body.put("id", parameterContextId);
-        ObjectNode component = body.putObject("component");
-        component.put("id", parameterContextId);
-        component.set("parameters", parameters);
-        JsonNode result = api.runAsync(path + "/update-requests", body, "request");
-        if (!result.path("failureReason").isMissingNode()
-                && !result.path("failureReason").isNull()) {
-            throw new AssertionError("Updating parameters " + values.keySet() + " failed: "
-                    + result.path("failureReason").asText());
+        Instant deadline = Instant.now().plus(NiFiApi.CONNECTING_TIMEOUT);
+        while (true) {
+            ObjectNode body = NiFiApi.JSON.createObjectNode();
+            body.set("revision", api.revisionOf(path));
+            body.put("id", parameterContextId);
+            ObjectNode component = body.putObject("component");
+            component.put("id", parameterContextId);
+            component.set("parameters", parameters);
+            JsonNode result = api.runAsync(path + "/update-requests", body, "request");
+            String failure = result.path("failureReason").isTextual()
+                    ? result.path("failureReason").asText()
+                    : null;
+            if (failure == null) {
+                return;
+            }
+            // The update's replicated steps are refused, and nothing is changed, while a node connects.
+            if (!NiFiApi.refusedWhileConnecting(failure) || Instant.now().isAfter(deadline)) {
+                throw new AssertionError(
+                        "Updating parameters " + values.keySet() + " failed: " + failure + "; " + api.clusterState());
+            }
+            Thread.sleep(1000);
         }
     }
 

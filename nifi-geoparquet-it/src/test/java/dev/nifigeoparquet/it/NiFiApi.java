@@ -28,6 +28,8 @@ final class NiFiApi {
     static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration ASYNC_TIMEOUT = Duration.ofSeconds(60);
+    /** How long a change refused while a node of the cluster connects is asked again. */
+    static final Duration CONNECTING_TIMEOUT = Duration.ofMinutes(3);
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -143,9 +145,67 @@ final class NiFiApi {
 
     private JsonNode send(HttpRequest.Builder builder) throws IOException, InterruptedException {
         HttpRequest request = builder.build();
+        Instant deadline = Instant.now().plus(CONNECTING_TIMEOUT);
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        while (response.statusCode() == 409 && refusedWhileConnecting(response.body())) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError(request.method() + " " + request.uri() + " was refused for "
+                        + CONNECTING_TIMEOUT + " while a node was connecting: " + response.body() + "; "
+                        + clusterState());
+            }
+            Thread.sleep(1000);
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        }
         requireSuccess(request.method() + " " + request.uri(), response.statusCode(), response.body());
         return response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
+    }
+
+    /**
+     * Whether NiFi refused a change because a node of the cluster is (re)connecting: it answers so until the node has
+     * loaded the cluster's flow, and a node the coordinator missed heartbeats from reconnects at any time. An operator
+     * asks again; so do the tests, for at most {@link #CONNECTING_TIMEOUT}.
+     */
+    static boolean refusedWhileConnecting(String message) {
+        return message.contains("is currently connecting");
+    }
+
+    /**
+     * Every node as the cluster coordinator sees it, with the latest connection events of each node that is not
+     * connected (NiFi names there why it disconnected or why its connection failed), for a failure's message.
+     */
+    String clusterState() {
+        try {
+            StringBuilder state = new StringBuilder("cluster:");
+            for (JsonNode node : get("controller/cluster").path("cluster").path("nodes")) {
+                String status = node.path("status").asText();
+                state.append(' ')
+                        .append(node.path("address").asText())
+                        .append(':')
+                        .append(node.path("apiPort").asText())
+                        .append(' ')
+                        .append(status);
+                if (!"CONNECTED".equals(status)) {
+                    JsonNode events = get("controller/cluster/nodes/"
+                                    + node.path("nodeId").asText())
+                            .path("node")
+                            .path("events");
+                    state.append(" events [");
+                    for (int i = Math.max(0, events.size() - 6); i < events.size(); i++) {
+                        state.append(events.get(i).path("timestamp").asText())
+                                .append(' ')
+                                .append(events.get(i).path("message").asText())
+                                .append("; ");
+                    }
+                    state.append(']');
+                }
+            }
+            return state.toString();
+        } catch (IOException | RuntimeException | Error e) {
+            return "cluster state unavailable: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "cluster state unavailable: interrupted";
+        }
     }
 
     private static void requireSuccess(String what, int status, String body) {

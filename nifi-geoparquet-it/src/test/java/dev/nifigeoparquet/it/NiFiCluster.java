@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -32,6 +33,9 @@ final class NiFiCluster implements AutoCloseable {
 
     /** How long a restarted node may take to start and rejoin. */
     static final Duration REJOIN_TIMEOUT = Duration.ofMinutes(4);
+
+    /** How many polls a second apart must find the whole cluster connected before it counts as connected. */
+    static final int STEADY_POLLS = 3;
 
     /** The roles NiFi gives nodes, as {@code GET controller/cluster} names them. */
     static final String PRIMARY_NODE = "Primary Node";
@@ -200,8 +204,10 @@ final class NiFiCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until every node runs, answers on its API, and both sees itself connected and counts all the cluster's
-     * nodes connected ({@code GET flow/cluster/summary} asked of each node itself).
+     * Waits until every node runs, answers on its API, sees itself connected and counts all the cluster's nodes
+     * connected ({@code GET flow/cluster/summary} asked of each node itself), and the coordinator lists every node as
+     * {@code CONNECTED}: {@link #STEADY_POLLS} times in a row, since the coordinator may ask a node that has just joined
+     * to reconnect, and NiFi refuses every change while a node connects.
      */
     void awaitConnected(Duration timeout) throws IOException, InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
@@ -212,6 +218,7 @@ final class NiFiCluster implements AutoCloseable {
             node.awaitApi(Duration.between(Instant.now(), deadline));
         }
         List<String> states = List.of();
+        int steady = 0;
         while (Instant.now().isBefore(deadline)) {
             states = new ArrayList<>();
             boolean connected = true;
@@ -224,13 +231,29 @@ final class NiFiCluster implements AutoCloseable {
                         && summary.path("connectedNodeCount").asInt() == nodes.size()
                         && summary.path("totalNodeCount").asInt() == nodes.size();
             }
-            if (connected) {
+            // Only a connected node answers for the cluster.
+            connected =
+                    connected && members().stream().filter(Member::connected).count() == nodes.size();
+            steady = connected ? steady + 1 : 0;
+            if (steady == STEADY_POLLS) {
                 return;
             }
-            Thread.sleep(500);
+            Thread.sleep(1000);
         }
-        throw new IllegalStateException(
-                "The cluster did not connect within " + timeout + ": " + states + "; see the nodes' logs/nifi-app.log");
+        throw new IllegalStateException("The cluster did not connect within " + timeout + ": " + states + "; "
+                + api().clusterState() + "; see the nodes' logs/nifi-app.log");
+    }
+
+    /**
+     * Asks the cluster coordinator to change {@code node}'s connection, as the cluster dialog's disconnect and connect
+     * buttons do: {@code DISCONNECTING} takes it out of the cluster (it runs on alone), {@code CONNECTING} has it load
+     * the cluster's flow and rejoin.
+     */
+    void requestConnectionStatus(NiFiNode node, String status) throws IOException, InterruptedException {
+        String nodeId = member(node).nodeId();
+        ObjectNode body = NiFiApi.JSON.createObjectNode();
+        body.putObject("node").put("nodeId", nodeId).put("status", status);
+        api().put("controller/cluster/nodes/" + nodeId, body);
     }
 
     /**

@@ -190,6 +190,29 @@ class NiFiClusterIT {
         assertTrue(heldNow.containsAll(heldByVictim), "before the kill: " + heldByVictim + ", after: " + heldNow);
     }
 
+    @Test
+    @Order(6)
+    void aChangeMadeWhileANodeReconnectsReachesEveryNode() throws Exception {
+        // A node reconnects when an operator connects it again, or after the coordinator missed its heartbeats; until
+        // it
+        // has loaded the cluster's flow, NiFi refuses every change (409), and the suite's client asks again.
+        NiFiNode node = cluster.node(2);
+        cluster.requestConnectionStatus(node, "DISCONNECTING");
+        cluster.api().await(node + " to disconnect", () -> cluster.member(node).status(), "DISCONNECTED"::equals);
+        cluster.requestConnectionStatus(node, "CONNECTING");
+
+        flow.setParameters(Map.of("delta.min.file.age", "7 sec"));
+
+        cluster.awaitConnected(NiFiCluster.REJOIN_TIMEOUT);
+        for (NiFiNode each : cluster.nodes()) {
+            cluster.api()
+                    .await(
+                            each + " to persist the new parameter value",
+                            () -> persistedFlow(each),
+                            persisted -> persisted.contains("\"7 sec\""));
+        }
+    }
+
     /** Drops {@code count} small deltas into the intake's input directory; returns their names. */
     private List<String> dropDeltas(String prefix, int count) throws IOException {
         List<String> names = new ArrayList<>();
