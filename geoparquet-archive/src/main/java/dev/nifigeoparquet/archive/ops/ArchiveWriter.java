@@ -28,6 +28,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -200,7 +201,7 @@ public final class ArchiveWriter {
             }
             RunPlan plan = planner.plan(live);
             if (!plan.hasWork()) {
-                finish(plan, Map.of(), results);
+                finish(plan, Committed.NOTHING, results);
                 return;
             }
             try {
@@ -216,8 +217,17 @@ public final class ArchiveWriter {
         }
     }
 
+    /**
+     * What a transaction committed: each partition's outcome and the bytes its rewrite read. The committer hands back
+     * only each rewrite's change, so the writer gathers what each one read, by partition.
+     */
+    private record Committed(Map<String, CommitOutcome> outcomes, Map<String, Long> bytesRead) {
+        static final Committed NOTHING = new Committed(Map.of(), Map.of());
+    }
+
     /** Commits the plan's partitions and, when keys change partition, the key index's records, as one transaction. */
-    private Map<String, CommitOutcome> commit(RunPlan plan) throws IOException {
+    private Committed commit(RunPlan plan) throws IOException {
+        Map<String, Long> bytesRead = new ConcurrentHashMap<>();
         List<Planned> participants = new ArrayList<>();
         for (PartitionWork work : plan.work.values()) {
             List<OperationRecord> operations = new ArrayList<>();
@@ -227,12 +237,12 @@ public final class ArchiveWriter {
                             batch.pending.operationIds(),
                             batch.changes.getOrDefault(work.cell, RowChanges.NONE),
                             batch.pending.sequences())));
-            participants.add(new Planned(
-                    work.cell,
-                    work.pinned.version(),
-                    work.type(),
-                    operations,
-                    (current, stager) -> rewriter.rewrite(current, work, stager)));
+            participants.add(
+                    new Planned(work.cell, work.pinned.version(), work.type(), operations, (current, stager) -> {
+                        PartitionRewriter.Rewritten rewritten = rewriter.rewrite(current, work, stager);
+                        bytesRead.put(work.cell, rewritten.bytesRead());
+                        return rewritten.change();
+                    }));
         }
         // The largest rewrites first: the pool's threads then run out of work at about the same time.
         participants.sort(Comparator.comparingLong((Planned participant) ->
@@ -249,11 +259,12 @@ public final class ArchiveWriter {
                 LOG.warn("The key index's journal could not be folded now; the next writer folds it: {}", e.toString());
             }
         }
-        return outcomes;
+        return new Committed(outcomes, bytesRead);
     }
 
     /** Each batch's result: replays, batches that found nothing to change, and those the transaction committed. */
-    private void finish(RunPlan plan, Map<String, CommitOutcome> outcomes, OperationResult[] results) {
+    private void finish(RunPlan plan, Committed committed, OperationResult[] results) {
+        Map<String, CommitOutcome> outcomes = committed.outcomes();
         Map<String, Long> running = new HashMap<>();
         outcomes.forEach((cell, outcome) -> running.put(cell, outcome.before().rowCount()));
         Map<String, Integer> chargedTo = new HashMap<>();
@@ -291,7 +302,7 @@ public final class ArchiveWriter {
                 commits.add(new OperationResult.Commit(cell, outcome.after().version()));
                 if (chargedTo.get(cell) == batch.index) {
                     files = files.plus(filesOf(outcome));
-                    bytesRead += plan.work.get(cell).bytesRead;
+                    bytesRead += committed.bytesRead().getOrDefault(cell, 0L);
                 }
             }
             OperationResult.RowCounts rows = new OperationResult.RowCounts(

@@ -41,18 +41,24 @@ final class PartitionRewriter {
         this.archive = archive;
     }
 
+    /** What a rewrite did: its change to the partition, and the bytes of the files it read. */
+    record Rewritten(PartitionChange change, long bytesRead) {}
+
     /**
      * @param current the partition's state, the one the work was planned on
-     * @return the files added and superseded; the bytes read are added to the work
+     * @return the files added and superseded, and the bytes read
      */
-    PartitionChange rewrite(PartitionCommit current, PartitionWork work, DataFileStager stager) throws IOException {
+    Rewritten rewrite(PartitionCommit current, PartitionWork work, DataFileStager stager) throws IOException {
         if (work.replaceAll) {
             try (RollingFileWriter writer = newWriter(stager, work.appended).replacing(current.fileNames())) {
                 for (Group row : work.appended) {
                     writer.write(row);
                 }
-                return new PartitionChange(
-                        current.files().isEmpty() ? writer.finish() : writer.finishKeepingAFile(), current.fileNames());
+                return new Rewritten(
+                        new PartitionChange(
+                                current.files().isEmpty() ? writer.finish() : writer.finishKeepingAFile(),
+                                current.fileNames()),
+                        0);
             }
         }
         // Each rewritten file is replaced by its own new version under its name, the new rows going into the last one:
@@ -61,6 +67,7 @@ final class PartitionRewriter {
         Set<FeatureKey> consumed = new HashSet<>();
         FeatureKey.Extractor keys = archive.keyExtractor();
         List<NewDataFile> written = new ArrayList<>();
+        long bytesRead = 0;
         Map<String, DataFileEntry> live = new HashMap<>();
         current.files().forEach(file -> live.put(file.name(), file));
         for (int i = 0; i < rewritten.size(); i++) {
@@ -69,7 +76,7 @@ final class PartitionRewriter {
                     RollingFileWriter writer = newWriter(
                                     stager, ColumnEncodings.defaults().likeFile(reader.footer()))
                             .replacing(List.of(file.name()))) {
-                work.bytesRead += file.bytes();
+                bytesRead += file.bytes();
                 if (!copyColumnwise(reader, work, keys, consumed, writer)) {
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                         Group kept = outcome(it.next(), work, keys, consumed);
@@ -99,7 +106,7 @@ final class PartitionRewriter {
                 written.addAll(writer.finish());
             }
         }
-        return new PartitionChange(written, rewritten);
+        return new Rewritten(new PartitionChange(written, rewritten), bytesRead);
     }
 
     /**

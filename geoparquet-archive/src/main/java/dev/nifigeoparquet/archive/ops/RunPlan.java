@@ -133,8 +133,6 @@ final class RunPlan {
         OperationType targetType;
 
         boolean keysMoveOut;
-        /** Bytes of the files the rewrite read; set by the rewrite. */
-        long bytesRead;
 
         PartitionWork(String cell, PartitionCommit pinned) {
             this.cell = cell;
