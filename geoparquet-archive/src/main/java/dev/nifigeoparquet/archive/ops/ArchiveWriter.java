@@ -15,8 +15,11 @@ import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.format.OperationRecord;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.index.KeyIndex;
+import dev.nifigeoparquet.archive.ops.RunPlan.Batch;
 import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;
+import dev.nifigeoparquet.archive.ops.RunPlan.Counts;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
+import dev.nifigeoparquet.archive.ops.RunPlan.Settled;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import java.io.IOException;
@@ -117,34 +120,36 @@ public final class ArchiveWriter {
         if (batches.stream().anyMatch(List::isEmpty)) {
             throw new IllegalArgumentException("Every batch needs at least one delta");
         }
-        List<BatchPlan> plans = new ArrayList<>();
+        List<Batch> inputs = new ArrayList<>();
         for (int i = 0; i < batches.size(); i++) {
-            plans.add(new BatchPlan(i, batches.get(i)));
+            inputs.add(new Batch(i, batches.get(i)));
         }
-        OperationResult[] results = new OperationResult[plans.size()];
-        StorageCost[] costs = new StorageCost[plans.size()];
+        OperationResult[] results = new OperationResult[inputs.size()];
+        StorageCost[] costs = new StorageCost[inputs.size()];
         Arrays.fill(costs, StorageCost.NONE);
-        List<BatchPlan> remaining = new ArrayList<>(plans);
+        Settled settled = new Settled();
+        List<Batch> remaining = new ArrayList<>(inputs);
         while (!remaining.isEmpty()) {
-            List<BatchPlan> round = nextTransaction(remaining);
+            List<Batch> round = nextTransaction(remaining);
             remaining.removeAll(round);
             StorageMeter.Attempt<Void> attempt = StorageMeter.attempt(() -> {
-                runTransaction(round, results);
+                runTransaction(round, settled, results);
                 return null;
             });
             if (attempt.failure() != null) {
                 round.stream()
-                        .filter(batch -> results[batch.index] == null && batch.failure == null)
-                        .forEach(batch -> batch.failure = attempt.failure());
+                        .filter(batch -> results[batch.index()] == null && settled.failure(batch) == null)
+                        .forEach(batch -> settled.fail(batch, attempt.failure()));
             }
-            costs[round.get(0).index] = costs[round.get(0).index].plus(attempt.cost());
+            costs[round.get(0).index()] = costs[round.get(0).index()].plus(attempt.cost());
         }
         List<BatchOutcome> outcomes = new ArrayList<>();
-        for (BatchPlan batch : plans) {
+        for (Batch batch : inputs) {
+            Exception failure = settled.failure(batch);
             outcomes.add(
-                    batch.failure != null
-                            ? new BatchOutcome(null, batch.failure, costs[batch.index])
-                            : new BatchOutcome(results[batch.index], null, costs[batch.index]));
+                    failure != null
+                            ? new BatchOutcome(null, failure, costs[batch.index()])
+                            : new BatchOutcome(results[batch.index()], null, costs[batch.index()]));
         }
         return outcomes;
     }
@@ -153,16 +158,16 @@ public final class ArchiveWriter {
      * The batches that can share one transaction: in run order, each whose keys (and, in an archive without a key,
      * whose partition) no earlier remaining batch has. The others wait for a later one, so they see its commit.
      */
-    private List<BatchPlan> nextTransaction(List<BatchPlan> remaining) {
-        List<BatchPlan> together = new ArrayList<>();
+    private List<Batch> nextTransaction(List<Batch> remaining) {
+        List<Batch> together = new ArrayList<>();
         Set<FeatureKey> keys = new HashSet<>();
         Set<String> targets = new HashSet<>();
         boolean keyed = archive.descriptor().hasKey();
-        for (BatchPlan batch : remaining) {
+        for (Batch batch : remaining) {
             boolean independent = keyed || targets.add(batch.target());
             // A key in two deltas of one batch is the batch's own: they are combined into one rewrite.
             Set<FeatureKey> batchKeys = new HashSet<>();
-            for (PartitionDelta delta : batch.deltas) {
+            for (PartitionDelta delta : batch.deltas()) {
                 batchKeys.addAll(delta.rowsByKey().keySet());
             }
             for (FeatureKey key : batchKeys) {
@@ -176,30 +181,31 @@ public final class ArchiveWriter {
     }
 
     /** Plans and commits one transaction's batches, planning again while another writer gets in the way. */
-    private void runTransaction(List<BatchPlan> batches, OperationResult[] results) throws IOException {
+    private void runTransaction(List<Batch> batches, Settled settled, OperationResult[] results) throws IOException {
         Retry.onConflict(
                         CommitConflictException.class,
                         archive.descriptor().protocol().maxCommitAttempts(),
                         "the archive")
                 .run(attempt -> {
-                    planAndCommit(batches, results);
+                    planAndCommit(batches, settled, results);
                     return null;
                 });
     }
 
     /**
      * One attempt: plans the batches that have not failed and commits them. A batch whose partition is damaged fails and
-     * the rest is planned again; another writer getting in the way (a stale plan, a lost commit, a file superseded while
-     * it was rewritten) is a conflict, for the caller to redo.
+     * the rest is planned again, from the same batches; another writer getting in the way (a stale plan, a lost commit,
+     * a file superseded while it was rewritten) is a conflict, for the caller to redo.
      */
-    private void planAndCommit(List<BatchPlan> batches, OperationResult[] results) throws IOException {
+    private void planAndCommit(List<Batch> batches, Settled settled, OperationResult[] results) throws IOException {
         while (true) {
-            List<BatchPlan> live =
-                    batches.stream().filter(batch -> batch.failure == null).toList();
+            List<Batch> live = batches.stream()
+                    .filter(batch -> settled.failure(batch) == null)
+                    .toList();
             if (live.isEmpty()) {
                 return;
             }
-            RunPlan plan = planner.plan(live);
+            RunPlan plan = planner.plan(live, settled);
             if (!plan.hasWork()) {
                 finish(plan, Committed.NOTHING, results);
                 return;
@@ -208,11 +214,11 @@ public final class ArchiveWriter {
                 finish(plan, commit(plan), results);
                 return;
             } catch (ParticipantFailedException failed) {
-                PartitionWork work = plan.work.get(failed.cell());
+                PartitionWork work = plan.work().get(failed.cell());
                 // The partition is damaged: the batches that need it fail, the others go on without them.
                 CorruptDataException failure = Failures.damage(
-                        archive, work.cell, work.pinned.version(), (Exception) failed.getCause(), "rewritten");
-                work.batches.values().forEach(batch -> batch.failure = failure);
+                        archive, work.cell(), work.pinned().version(), (Exception) failed.getCause(), "rewritten");
+                work.batches().forEach(batch -> settled.fail(batch.batch(), failure));
             }
         }
     }
@@ -229,28 +235,27 @@ public final class ArchiveWriter {
     private Committed commit(RunPlan plan) throws IOException {
         Map<String, Long> bytesRead = new ConcurrentHashMap<>();
         List<Planned> participants = new ArrayList<>();
-        for (PartitionWork work : plan.work.values()) {
+        for (PartitionWork work : plan.work().values()) {
             List<OperationRecord> operations = new ArrayList<>();
-            work.batches
-                    .values()
+            work.batches()
                     .forEach(batch -> operations.add(new OperationRecord(
-                            batch.pending.operationIds(),
-                            batch.changes.getOrDefault(work.cell, RowChanges.NONE),
-                            batch.pending.sequences())));
+                            batch.pending().operationIds(),
+                            batch.changes().getOrDefault(work.cell(), RowChanges.NONE),
+                            batch.pending().sequences())));
             participants.add(
-                    new Planned(work.cell, work.pinned.version(), work.type(), operations, (current, stager) -> {
+                    new Planned(work.cell(), work.pinned().version(), work.type(), operations, (current, stager) -> {
                         PartitionRewriter.Rewritten rewritten = rewriter.rewrite(current, work, stager);
-                        bytesRead.put(work.cell, rewritten.bytesRead());
+                        bytesRead.put(work.cell(), rewritten.bytesRead());
                         return rewritten.change();
                     }));
         }
         // The largest rewrites first: the pool's threads then run out of work at about the same time.
         participants.sort(Comparator.comparingLong((Planned participant) ->
-                        plan.work.get(participant.cell()).expectedBytes())
+                        plan.work().get(participant.cell()).expectedBytes())
                 .reversed());
         KeyIndex index = archive.descriptor().hasKey() ? new KeyIndex(archive) : null;
         PartitionCommitter.LateParticipant journal =
-                index == null || plan.records.isEmpty() ? null : index.journalRecords(plan.lookup, plan.records);
+                index == null || plan.records().isEmpty() ? null : index.journalRecords(plan.lookup(), plan.records());
         Map<String, CommitOutcome> outcomes = archive.committer().commitPlanned(participants, journal, workers);
         if (journal != null) {
             try {
@@ -268,53 +273,54 @@ public final class ArchiveWriter {
         Map<String, Long> running = new HashMap<>();
         outcomes.forEach((cell, outcome) -> running.put(cell, outcome.before().rowCount()));
         Map<String, Integer> chargedTo = new HashMap<>();
-        plan.work
+        plan.work()
                 .values()
                 .forEach(work -> chargedTo.put(
-                        work.cell,
-                        work.batches.values().stream()
-                                .filter(batch -> work.cell.equals(batch.target()))
+                        work.cell(),
+                        work.batches().stream()
+                                .filter(batch -> work.cell().equals(batch.target()))
                                 .findFirst()
-                                .orElse(work.batches.values().iterator().next())
-                                .index));
-        for (BatchPlan batch : plan.batches) {
-            if (batch.failure != null) {
+                                .orElse(work.batches().get(0))
+                                .index()));
+        for (BatchPlan batch : plan.batches()) {
+            if (batch.failure() != null) {
                 continue;
             }
-            if (batch.replayOf != null) {
-                PartitionDelta all = PartitionDelta.combine(batch.deltas, planner.stamps());
-                results[batch.index] =
-                        OperationResult.replayOf(all.deltaId(), batch.replayOf.rowCount(), all.duplicateKeys());
+            if (batch.replayOf() != null) {
+                PartitionDelta all = PartitionDelta.combine(batch.deltas(), planner.stamps());
+                results[batch.index()] =
+                        OperationResult.replayOf(all.deltaId(), batch.replayOf().rowCount(), all.duplicateKeys());
                 continue;
             }
             long before = 0;
             long after = 0;
             List<OperationResult.Commit> commits = new ArrayList<>();
             OperationResult.FileCounts files = OperationResult.FileCounts.NONE;
-            long bytesRead = batch.bytesRead;
-            for (String cell : batch.cells) {
+            Counts counts = batch.counts();
+            long bytesRead = counts.bytesRead();
+            for (String cell : batch.cells()) {
                 CommitOutcome outcome = outcomes.get(cell);
                 long rows = running.get(cell);
                 before += rows;
-                rows += batch.changes.get(cell).net();
+                rows += batch.changes().get(cell).net();
                 running.put(cell, rows);
                 after += rows;
                 commits.add(new OperationResult.Commit(cell, outcome.after().version()));
-                if (chargedTo.get(cell) == batch.index) {
+                if (chargedTo.get(cell) == batch.index()) {
                     files = files.plus(filesOf(outcome));
                     bytesRead += committed.bytesRead().getOrDefault(cell, 0L);
                 }
             }
             OperationResult.RowCounts rows = new OperationResult.RowCounts(
-                    batch.inserted,
-                    batch.updated,
-                    batch.moved,
-                    batch.deleted,
-                    batch.olderSkipped,
-                    batch.pending.duplicateKeys(),
-                    batch.absentDeletes);
-            results[batch.index] =
-                    new OperationResult(batch.pending.deltaId(), false, commits, before, after, rows, files, bytesRead);
+                    counts.inserted(),
+                    counts.updated(),
+                    counts.moved(),
+                    counts.deleted(),
+                    counts.olderSkipped(),
+                    batch.pending().duplicateKeys(),
+                    counts.absentDeletes());
+            results[batch.index()] = new OperationResult(
+                    batch.pending().deltaId(), false, commits, before, after, rows, files, bytesRead);
         }
     }
 

@@ -49,9 +49,9 @@ final class PartitionRewriter {
      * @return the files added and superseded, and the bytes read
      */
     Rewritten rewrite(PartitionCommit current, PartitionWork work, DataFileStager stager) throws IOException {
-        if (work.replaceAll) {
-            try (RollingFileWriter writer = newWriter(stager, work.appended).replacing(current.fileNames())) {
-                for (Group row : work.appended) {
+        if (work.replaceAll()) {
+            try (RollingFileWriter writer = newWriter(stager, work.appended()).replacing(current.fileNames())) {
+                for (Group row : work.appended()) {
                     writer.write(row);
                 }
                 return new Rewritten(
@@ -88,7 +88,7 @@ final class PartitionRewriter {
                 boolean last = i == rewritten.size() - 1;
                 if (last) {
                     requireAllConsumed(current, work, consumed);
-                    for (Group row : work.appended) {
+                    for (Group row : work.appended()) {
                         writer.write(row);
                     }
                 }
@@ -98,9 +98,9 @@ final class PartitionRewriter {
                 written.addAll(partitionEmptied ? writer.finishKeepingAFile() : writer.finish());
             }
         }
-        if (rewritten.isEmpty() && !work.appended.isEmpty()) {
-            try (RollingFileWriter writer = newWriter(stager, work.appended)) {
-                for (Group row : work.appended) {
+        if (rewritten.isEmpty() && !work.appended().isEmpty()) {
+            try (RollingFileWriter writer = newWriter(stager, work.appended())) {
+                for (Group row : work.appended()) {
                     writer.write(row);
                 }
                 written.addAll(writer.finish());
@@ -116,7 +116,7 @@ final class PartitionRewriter {
      */
     private void requireAllConsumed(PartitionCommit current, PartitionWork work, Set<FeatureKey> consumed)
             throws IOException {
-        int expected = work.replacements.size() + work.removals.size();
+        int expected = work.replacements().size() + work.removals().size();
         if (consumed.size() == expected) {
             return;
         }
@@ -179,12 +179,12 @@ final class PartitionRewriter {
         if (key == null) {
             return existing;
         }
-        Group replacement = work.replacements.get(key);
+        Group replacement = work.replacements().get(key);
         if (replacement != null) {
             consumed.add(key);
             return replacement;
         }
-        if (work.removals.contains(key)) {
+        if (work.removals().contains(key)) {
             consumed.add(key);
             return null;
         }

@@ -7,38 +7,34 @@ import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.index.KeyRecord;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.parquet.example.data.Group;
 
 /**
  * What one run (the batches of several partitions applied together) will do, decided on pinned versions of every
  * partition it read: per batch, what becomes of each of its keys; per partition, the one rewrite that carries out
  * every batch's part in it; and the key-index records of keys that change partition or get a stamp. Committing it is
- * all or nothing, and refused if any partition it read has moved on.
+ * all or nothing, and refused if any partition it read has moved on. A plan is a value: another attempt makes a new
+ * one from the same batches. Its collections are read-only views of those the planner built, which it no longer
+ * touches.
+ *
+ * @param batches the batches, in run order, each with its own fate
+ * @param work one rewrite per partition the run changes, by cell
+ * @param records the key index's records of the run: keys arriving in a partition that did not hold them, keys leaving
+ *     one, keys a sequenced write stamped where they are, and tombstones of sequenced deletions of keys stored nowhere
+ * @param lookup the key-index lookup the plan rests on; null for an archive without a key
  */
-final class RunPlan {
+record RunPlan(
+        List<BatchPlan> batches, Map<String, PartitionWork> work, List<KeyRecord> records, KeyIndex.Lookup lookup) {
 
-    /** The batches, in run order, each with its own fate. */
-    final List<BatchPlan> batches;
-    /** One rewrite per partition the run changes, by cell. */
-    final Map<String, PartitionWork> work = new TreeMap<>();
-    /**
-     * The key index's records of the run: keys arriving in a partition that did not hold them, keys leaving one, keys
-     * a sequenced write stamped where they are, and tombstones of sequenced deletions of keys stored nowhere.
-     */
-    final List<KeyRecord> records = new ArrayList<>();
-    /** The key-index lookup the plan rests on; null for an archive without a key. */
-    KeyIndex.Lookup lookup;
-
-    RunPlan(List<BatchPlan> batches) {
-        this.batches = batches;
+    RunPlan {
+        batches = List.copyOf(batches);
+        work = Collections.unmodifiableMap(work);
+        records = Collections.unmodifiableList(records);
     }
 
     /** Whether anything is left to commit. */
@@ -46,42 +42,11 @@ final class RunPlan {
         return !work.isEmpty();
     }
 
-    /** The rewrite of a partition, created on first use. */
-    PartitionWork workOn(String cell, PartitionCommit pinned) {
-        return work.computeIfAbsent(cell, c -> new PartitionWork(c, pinned));
-    }
+    /** One batch of a run, as the caller gave it: the deltas of one partition (or of a Delete by key). */
+    record Batch(int index, List<PartitionDelta> deltas) {
 
-    /** The batches still to be committed: neither replays, nor failed, nor without any partition to change. */
-    List<BatchPlan> committing() {
-        return batches.stream().filter(BatchPlan::commits).toList();
-    }
-
-    /** One batch of the run: the deltas of one partition (or of a Delete by key) and what the plan makes of them. */
-    static final class BatchPlan {
-        final int index;
-        final List<PartitionDelta> deltas;
-        /** The deltas not committed yet, combined; null for a replay. */
-        PartitionDelta pending;
-        /** The target's state when the whole batch was found committed already. */
-        PartitionCommit replayOf;
-        /** Why the batch cannot be applied; the other batches go on without it. */
-        Exception failure;
-
-        long inserted;
-        long updated;
-        long moved;
-        long deleted;
-        long olderSkipped;
-        long absentDeletes;
-        long bytesRead;
-        /** The partitions this batch changes, in the order it touches them. */
-        Set<String> cells = new LinkedHashSet<>();
-        /** Its row changes in each of them. */
-        Map<String, RowChanges> changes = new LinkedHashMap<>();
-
-        BatchPlan(int index, List<PartitionDelta> deltas) {
-            this.index = index;
-            this.deltas = List.copyOf(deltas);
+        Batch {
+            deltas = List.copyOf(deltas);
         }
 
         PartitionDelta first() {
@@ -91,52 +56,118 @@ final class RunPlan {
         String target() {
             return first().cell();
         }
+    }
 
-        boolean commits() {
-            return failure == null && replayOf == null && !cells.isEmpty();
+    /**
+     * What a run has settled for good about its batches, kept by the writer across its attempts: the batches that
+     * failed and those found committed already. The planner adds to it as it finds them, so that a batch keeps its fate
+     * even when the plan that found it is then given up (another partition read stale, the storage failing).
+     */
+    static final class Settled {
+        private final Map<Integer, Exception> failures = new HashMap<>();
+        private final Map<Integer, PartitionCommit> replays = new HashMap<>();
+
+        /** Why the batch cannot be applied; the other batches go on without it. */
+        Exception failure(Batch batch) {
+            return failures.get(batch.index());
         }
 
-        void change(String cell, RowChanges change) {
-            cells.add(cell);
-            changes.merge(cell, change, RowChanges::plus);
+        /** The target's state when the whole batch was found committed already. */
+        PartitionCommit replayOf(Batch batch) {
+            return replays.get(batch.index());
         }
 
-        /** Starts over on a new plan: nothing decided yet. */
-        void reset() {
-            pending = null;
-            replayOf = null;
-            inserted = updated = moved = deleted = olderSkipped = absentDeletes = bytesRead = 0;
-            cells.clear();
-            changes.clear();
+        /** Neither failed nor a replay: still to be planned. */
+        boolean open(Batch batch) {
+            return failure(batch) == null && replayOf(batch) == null;
+        }
+
+        void fail(Batch batch, Exception failure) {
+            failures.put(batch.index(), failure);
+        }
+
+        void replayed(Batch batch, PartitionCommit state) {
+            replays.put(batch.index(), state);
         }
     }
 
     /**
+     * What the plan makes of one batch.
+     *
+     * @param pending the deltas not committed yet, combined; null for a replay
+     * @param replayOf the target's state when the whole batch was found committed already
+     * @param failure why the batch cannot be applied; the other batches go on without it
+     * @param changes its row changes in each partition it changes, in the order it touches them
+     */
+    record BatchPlan(
+            Batch batch,
+            PartitionDelta pending,
+            PartitionCommit replayOf,
+            Exception failure,
+            Counts counts,
+            Map<String, RowChanges> changes) {
+
+        BatchPlan {
+            changes = Collections.unmodifiableMap(changes);
+        }
+
+        int index() {
+            return batch.index();
+        }
+
+        List<PartitionDelta> deltas() {
+            return batch.deltas();
+        }
+
+        String target() {
+            return batch.target();
+        }
+
+        /** The partitions this batch changes, in the order it touches them. */
+        Set<String> cells() {
+            return changes.keySet();
+        }
+    }
+
+    /** What becomes of a batch's keys, and the bytes its planning read. */
+    record Counts(
+            long inserted,
+            long updated,
+            long moved,
+            long deleted,
+            long olderSkipped,
+            long absentDeletes,
+            long bytesRead) {}
+
+    /**
      * The one rewrite of a partition in a run: rows replaced and removed in the files that hold them, rows added at
      * the end, or, for a Replace, every file superseded by the new rows.
+     *
+     * @param pinned the committed state the plan read; the commit is refused if the partition has moved on
+     * @param filesHoldingKeys live files holding a replaced or removed key, in live-file order once sorted by {@link
+     *     #filesInOrder}
+     * @param batches batches with a part in this partition, in run order: each becomes one operation record of the
+     *     commit
+     * @param targetType the write mode of the batch that targets this partition; null when it only loses keys
      */
-    static final class PartitionWork {
-        final String cell;
-        /** The committed state the plan read; the commit is refused if the partition has moved on. */
-        final PartitionCommit pinned;
+    record PartitionWork(
+            String cell,
+            PartitionCommit pinned,
+            Map<FeatureKey, Group> replacements,
+            Set<FeatureKey> removals,
+            List<Group> appended,
+            Set<String> filesHoldingKeys,
+            boolean replaceAll,
+            List<BatchPlan> batches,
+            OperationType targetType,
+            boolean keysMoveOut) {
 
-        Map<FeatureKey, Group> replacements = new LinkedHashMap<>();
-        Set<FeatureKey> removals = new HashSet<>();
-        List<Group> appended = new ArrayList<>();
-        /** Live files holding a replaced or removed key, in live-file order once sorted by {@link #filesInOrder}. */
-        Set<String> filesHoldingKeys = new HashSet<>();
-
-        boolean replaceAll;
-        /** Batches with a part in this partition, by run index: each becomes one operation record of the commit. */
-        Map<Integer, BatchPlan> batches = new TreeMap<>();
-        /** The write mode of the batch that targets this partition; null when it only loses keys. */
-        OperationType targetType;
-
-        boolean keysMoveOut;
-
-        PartitionWork(String cell, PartitionCommit pinned) {
-            this.cell = cell;
-            this.pinned = pinned;
+        PartitionWork {
+            replacements = Collections.unmodifiableMap(replacements);
+            removals = Collections.unmodifiableSet(removals);
+            appended = Collections.unmodifiableList(appended);
+            filesHoldingKeys = Collections.unmodifiableSet(filesHoldingKeys);
+            batches = List.copyOf(batches);
         }
 
         /**

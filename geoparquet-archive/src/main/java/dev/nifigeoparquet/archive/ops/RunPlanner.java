@@ -7,12 +7,16 @@ import dev.nifigeoparquet.archive.error.DeltaRejectedException;
 import dev.nifigeoparquet.archive.error.StalePlanException;
 import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.FeatureKey;
+import dev.nifigeoparquet.archive.format.OperationType;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.format.RowChanges;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.index.KeyRecord;
+import dev.nifigeoparquet.archive.ops.RunPlan.Batch;
 import dev.nifigeoparquet.archive.ops.RunPlan.BatchPlan;
+import dev.nifigeoparquet.archive.ops.RunPlan.Counts;
 import dev.nifigeoparquet.archive.ops.RunPlan.PartitionWork;
+import dev.nifigeoparquet.archive.ops.RunPlan.Settled;
 import dev.nifigeoparquet.archive.order.KeyStamp;
 import dev.nifigeoparquet.archive.order.StampOrder;
 import dev.nifigeoparquet.archive.order.VersionOrder;
@@ -24,10 +28,12 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.api.Binary;
@@ -71,41 +77,41 @@ final class RunPlanner {
 
     /**
      * Plans the batches that have not failed; a batch that cannot be applied (a damaged partition it needs, an Append of
-     * a stored key) gets its failure and the others are planned without it.
+     * a stored key) gets its failure and the others are planned without it. Each failure and replay goes into {@code
+     * settled} as it is found; a batch settled by an earlier attempt keeps its fate.
      *
      * @throws StalePlanException when a partition changed while it was being read; the caller plans again
      */
-    RunPlan plan(List<BatchPlan> batches) throws IOException {
-        RunPlan plan = new RunPlan(batches);
+    RunPlan plan(List<Batch> batches, Settled settled) throws IOException {
+        Draft plan = new Draft(batches, settled);
         Pins pins = new Pins();
-        for (BatchPlan batch : live(batches)) {
-            batch.reset();
+        for (BatchDraft batch : plan.live()) {
             String target = batch.target();
             if (target == null) {
-                batch.pending = PartitionDelta.combine(batch.deltas, stamps);
+                batch.pending = PartitionDelta.combine(batch.deltas(), stamps);
                 continue;
             }
             PartitionCommit state = pins.get(target);
-            List<PartitionDelta> pending = batch.deltas.stream()
+            List<PartitionDelta> pending = batch.deltas().stream()
                     .filter(delta -> !delta.operationIds().stream().allMatch(state::hasCommitted))
                     .toList();
             if (pending.isEmpty()) {
-                batch.replayOf = state;
+                batch.replayed(state);
             } else {
                 batch.pending = PartitionDelta.combine(pending, stamps);
             }
         }
         if (!archive.descriptor().hasKey()) {
-            for (BatchPlan batch : live(batches)) {
+            for (BatchDraft batch : plan.live()) {
                 planUnkeyed(plan, batch, pins.get(batch.target()));
             }
-            return plan;
+            return plan.freeze();
         }
-        Map<BatchPlan, TargetScan> targets = scanTargets(live(batches), pins);
-        Map<FeatureKey, BatchPlan> unresolved = new LinkedHashMap<>();
+        Map<BatchDraft, TargetScan> targets = scanTargets(plan.live(), pins);
+        Map<FeatureKey, BatchDraft> unresolved = new LinkedHashMap<>();
         // Keys whose stamp matters: those of sequenced rows, wherever they are, and every key not found in its target.
         Set<FeatureKey> lookedUp = new HashSet<>();
-        for (BatchPlan batch : live(batches)) {
+        for (BatchDraft batch : plan.live()) {
             Set<FeatureKey> inTarget =
                     targets.containsKey(batch) ? targets.get(batch).keys().found() : Set.of();
             for (FeatureKey key : batch.pending.rowsByKey().keySet()) {
@@ -119,24 +125,18 @@ final class RunPlanner {
         }
         plan.lookup = new KeyIndex(archive).lookUp(lookedUp);
         Map<FeatureKey, Map<String, Group>> elsewhere = scanCandidates(plan.lookup, unresolved, pins);
-        for (BatchPlan batch : live(batches)) {
+        for (BatchDraft batch : plan.live()) {
             decide(plan, batch, targets.get(batch), elsewhere, pins);
         }
-        return plan;
-    }
-
-    private static List<BatchPlan> live(List<BatchPlan> batches) {
-        return batches.stream()
-                .filter(batch -> batch.failure == null && batch.replayOf == null)
-                .toList();
+        return plan.freeze();
     }
 
     /** An archive without a key: an Append adds its rows, a Replace supersedes every file. */
-    private static void planUnkeyed(RunPlan plan, BatchPlan batch, PartitionCommit state) {
+    private static void planUnkeyed(Draft plan, BatchDraft batch, PartitionCommit state) {
         PartitionDelta delta = batch.pending;
-        PartitionWork work = plan.workOn(delta.cell(), state);
+        WorkDraft work = plan.workOn(delta.cell(), state);
         work.targetType = delta.mode().operationType();
-        work.batches.put(batch.index, batch);
+        work.batches.add(batch.index);
         work.appended.addAll(delta.unkeyedRows());
         batch.inserted = delta.unkeyedRows().size();
         if (delta.mode() == WriteMode.REPLACE) {
@@ -146,7 +146,7 @@ final class RunPlanner {
         batch.change(delta.cell(), RowChanges.inserted(batch.inserted).plus(RowChanges.deleted(batch.deleted)));
     }
 
-    private static boolean scansTarget(BatchPlan batch) {
+    private static boolean scansTarget(BatchDraft batch) {
         return batch.target() != null && batch.pending.mode() != WriteMode.APPEND;
     }
 
@@ -158,16 +158,16 @@ final class RunPlanner {
      * misses a stored key): its target is not scanned, and the index's candidates, the target among them, are confirmed
      * like any other's.
      */
-    private Map<BatchPlan, TargetScan> scanTargets(List<BatchPlan> batches, Pins pins) throws IOException {
+    private Map<BatchDraft, TargetScan> scanTargets(List<BatchDraft> batches, Pins pins) throws IOException {
         // The largest partitions first, so the workers run out of scans at about the same time: in batch order, a large
         // partition scanned last left the other worker idle for most of its scan.
-        Map<BatchPlan, Long> rows = new HashMap<>();
-        for (BatchPlan batch : batches) {
+        Map<BatchDraft, Long> rows = new HashMap<>();
+        for (BatchDraft batch : batches) {
             if (scansTarget(batch)) {
                 rows.put(batch, pins.get(batch.target()).rowCount());
             }
         }
-        List<BatchPlan> withTarget = batches.stream()
+        List<BatchDraft> withTarget = batches.stream()
                 .filter(rows::containsKey)
                 .sorted(Comparator.comparingLong(rows::get).reversed())
                 .toList();
@@ -177,12 +177,12 @@ final class RunPlanner {
                     scanner.scan(state, batch.pending.rowsByKey().keySet());
             return new TargetScan(keys, batch.pending.mode() == WriteMode.REPLACE ? allKeys(state) : null);
         });
-        Map<BatchPlan, TargetScan> targets = new HashMap<>();
+        Map<BatchDraft, TargetScan> targets = new HashMap<>();
         for (int i = 0; i < withTarget.size(); i++) {
-            BatchPlan batch = withTarget.get(i);
+            BatchDraft batch = withTarget.get(i);
             Workers.Outcome<TargetScan> scan = scans.get(i);
             if (scan.failed()) {
-                batch.failure = partitionFailure(batch.target(), scan.failure(), pins);
+                batch.fail(partitionFailure(batch.target(), scan.failure(), pins));
             } else {
                 targets.put(batch, scan.value());
                 batch.bytesRead += scan.value().keys().bytesRead();
@@ -193,10 +193,10 @@ final class RunPlanner {
 
     /** Where else the unresolved keys are: the index's candidates, each confirmed by a scan of that partition. */
     private Map<FeatureKey, Map<String, Group>> scanCandidates(
-            KeyIndex.Lookup lookup, Map<FeatureKey, BatchPlan> unresolved, Pins pins) throws IOException {
+            KeyIndex.Lookup lookup, Map<FeatureKey, BatchDraft> unresolved, Pins pins) throws IOException {
         Map<String, Set<FeatureKey>> wantedByCell = new TreeMap<>();
         unresolved.forEach((key, batch) -> {
-            if (batch.failure == null) {
+            if (batch.failure() == null) {
                 lookup.candidates().getOrDefault(key, Set.of()).stream()
                         .filter(cell -> !(scansTarget(batch) && cell.equals(batch.target())))
                         .forEach(cell -> wantedByCell
@@ -213,7 +213,7 @@ final class RunPlanner {
             Workers.Outcome<KeyScanner.Result> scan = scans.get(i);
             if (scan.failed()) {
                 Exception failure = partitionFailure(cell, scan.failure(), pins);
-                wantedByCell.get(cell).forEach(key -> unresolved.get(key).failure = failure);
+                wantedByCell.get(cell).forEach(key -> unresolved.get(key).fail(failure));
                 continue;
             }
             scan.value()
@@ -221,7 +221,7 @@ final class RunPlanner {
                     .forEach((key, stored) ->
                             elsewhere.computeIfAbsent(key, k -> new TreeMap<>()).put(cell, stored));
             scan.value().fileOf().forEach((key, file) -> pins.fileOf.put(new Located(cell, key), file));
-            BatchPlan first = wantedByCell.get(cell).stream()
+            BatchDraft first = wantedByCell.get(cell).stream()
                     .map(unresolved::get)
                     .min((a, b) -> a.index - b.index)
                     .orElseThrow();
@@ -241,13 +241,13 @@ final class RunPlanner {
 
     /** Decides the fate of every key of one batch and adds its part to the partitions' rewrites. */
     private void decide(
-            RunPlan plan,
-            BatchPlan batch,
+            Draft plan,
+            BatchDraft batch,
             TargetScan targetScan,
             Map<FeatureKey, Map<String, Group>> elsewhere,
             Pins pins)
             throws IOException {
-        if (batch.failure != null || batch.replayOf != null) {
+        if (batch.failure() != null || batch.replayOf() != null) {
             return;
         }
         PartitionDelta delta = batch.pending;
@@ -263,11 +263,11 @@ final class RunPlanner {
                 elsewhere.getOrDefault(key, Map.of()).keySet().forEach(cell -> held.add(key + " (in " + cell + ")"));
             }
             if (!held.isEmpty()) {
-                batch.failure = new DeltaRejectedException(
+                batch.fail(new DeltaRejectedException(
                         "Append to partition " + target,
                         "the archive already holds keys " + held.subList(0, Math.min(10, held.size()))
                                 + (held.size() > 10 ? " and " + (held.size() - 10) + " more" : "")
-                                + "; use Upsert to change existing features");
+                                + "; use Upsert to change existing features"));
                 return;
             }
         }
@@ -291,13 +291,13 @@ final class RunPlanner {
             edits.target().targetType = delta.mode().operationType();
             batch.change(target, RowChanges.NONE);
         }
-        batch.cells.forEach(cell -> plan.work.get(cell).batches.put(batch.index, batch));
+        batch.cells.forEach(cell -> plan.work.get(cell).batches.add(batch.index));
     }
 
     private void decideKey(
             Edits edits, FeatureKey key, DeltaRow row, Group storedInTarget, Map<String, Group> storedElsewhere)
             throws IOException {
-        BatchPlan batch = edits.batch;
+        BatchDraft batch = edits.batch;
         boolean stored = storedInTarget != null || !storedElsewhere.isEmpty();
         KeyStamp recorded = edits.plan.lookup.stamps().get(key);
         Long sequence = batch.pending.sequenceOf(key);
@@ -382,8 +382,8 @@ final class RunPlanner {
     private static void decideReplace(
             Edits edits, PartitionDelta delta, TargetScan targetScan, Map<FeatureKey, Map<String, Group>> elsewhere)
             throws IOException {
-        BatchPlan batch = edits.batch;
-        PartitionWork target = edits.target();
+        BatchDraft batch = edits.batch;
+        WorkDraft target = edits.target();
         target.replaceAll = true;
         Set<FeatureKey> held = targetScan.allKeys();
         long kept = 0;
@@ -447,14 +447,14 @@ final class RunPlanner {
 
     /** One batch's changes, added to the partitions' rewrites and the index records as they are decided. */
     private static final class Edits {
-        final RunPlan plan;
-        final BatchPlan batch;
+        final Draft plan;
+        final BatchDraft batch;
         final Pins pins;
         final KeyScanner.Result inTarget;
         /** When the plan's stamps are recorded. */
         final Instant now;
 
-        Edits(RunPlan plan, BatchPlan batch, Pins pins, KeyScanner.Result inTarget, Instant now) {
+        Edits(Draft plan, BatchDraft batch, Pins pins, KeyScanner.Result inTarget, Instant now) {
             this.plan = plan;
             this.batch = batch;
             this.pins = pins;
@@ -466,13 +466,13 @@ final class RunPlanner {
             return batch.pending.cell();
         }
 
-        PartitionWork target() throws IOException {
+        WorkDraft target() throws IOException {
             return plan.workOn(targetCell(), pins.get(targetCell()));
         }
 
         /** Replaces the key's row in the target; a sequenced write ({@code stamp} not null) records its stamp there. */
         void replace(FeatureKey key, Group row, KeyStamp stamp) throws IOException {
-            PartitionWork work = target();
+            WorkDraft work = target();
             work.replacements.put(key, row);
             work.filesHoldingKeys.add(inTarget.fileOf().get(key));
             batch.change(targetCell(), RowChanges.ONE_UPDATED);
@@ -488,7 +488,7 @@ final class RunPlanner {
         }
 
         void remove(String cell, FeatureKey key, RowChanges change, KeyStamp stamp) throws IOException {
-            PartitionWork work = plan.workOn(cell, pins.get(cell));
+            WorkDraft work = plan.workOn(cell, pins.get(cell));
             work.removals.add(key);
             boolean inTargetScan = cell.equals(targetCell())
                     && inTarget != null
@@ -498,6 +498,140 @@ final class RunPlanner {
             work.keysMoveOut |= change.movedOut() > 0;
             plan.records.add(KeyRecord.gone(key, cell, stamp));
             batch.change(cell, change);
+        }
+    }
+
+    /**
+     * The plan as it is decided, frozen into a {@link RunPlan} at the end of {@link #plan}. A batch's failure or replay
+     * goes into the run's {@link Settled} when it is found rather than into the draft.
+     */
+    private static final class Draft {
+        final Settled settled;
+        final List<BatchDraft> batches;
+        final Map<String, WorkDraft> work = new TreeMap<>();
+        final List<KeyRecord> records = new ArrayList<>();
+        KeyIndex.Lookup lookup;
+
+        Draft(List<Batch> batches, Settled settled) {
+            this.settled = settled;
+            this.batches = batches.stream()
+                    .map(batch -> new BatchDraft(batch, settled))
+                    .toList();
+        }
+
+        /** The batches still to decide: neither failed nor replays. */
+        List<BatchDraft> live() {
+            return batches.stream().filter(batch -> settled.open(batch.input)).toList();
+        }
+
+        /** The rewrite of a partition, created on first use. */
+        WorkDraft workOn(String cell, PartitionCommit pinned) {
+            return work.computeIfAbsent(cell, c -> new WorkDraft(c, pinned));
+        }
+
+        /** The plan; the draft is dropped, so its collections are handed over rather than copied. */
+        RunPlan freeze() {
+            Map<Integer, BatchPlan> frozen = new LinkedHashMap<>();
+            batches.forEach(batch -> frozen.put(batch.index, batch.freeze()));
+            Map<String, PartitionWork> frozenWork = new TreeMap<>();
+            work.forEach((cell, draft) -> frozenWork.put(cell, draft.freeze(frozen)));
+            return new RunPlan(List.copyOf(frozen.values()), frozenWork, records, lookup);
+        }
+    }
+
+    /** One batch's part of the plan as it is decided. */
+    private static final class BatchDraft {
+        final Batch input;
+        final int index;
+        private final Settled settled;
+        /** The deltas not committed yet, combined; null for a replay. */
+        PartitionDelta pending;
+
+        long inserted;
+        long updated;
+        long moved;
+        long deleted;
+        long olderSkipped;
+        long absentDeletes;
+        long bytesRead;
+        /** The partitions this batch changes, in the order it touches them. */
+        final Set<String> cells = new LinkedHashSet<>();
+        /** Its row changes in each of them. */
+        final Map<String, RowChanges> changes = new LinkedHashMap<>();
+
+        BatchDraft(Batch input, Settled settled) {
+            this.input = input;
+            this.index = input.index();
+            this.settled = settled;
+        }
+
+        List<PartitionDelta> deltas() {
+            return input.deltas();
+        }
+
+        String target() {
+            return input.target();
+        }
+
+        Exception failure() {
+            return settled.failure(input);
+        }
+
+        PartitionCommit replayOf() {
+            return settled.replayOf(input);
+        }
+
+        void fail(Exception failure) {
+            settled.fail(input, failure);
+        }
+
+        void replayed(PartitionCommit state) {
+            settled.replayed(input, state);
+        }
+
+        void change(String cell, RowChanges change) {
+            cells.add(cell);
+            changes.merge(cell, change, RowChanges::plus);
+        }
+
+        BatchPlan freeze() {
+            Counts counts = new Counts(inserted, updated, moved, deleted, olderSkipped, absentDeletes, bytesRead);
+            return new BatchPlan(input, pending, replayOf(), failure(), counts, changes);
+        }
+    }
+
+    /** One partition's rewrite as it is decided. */
+    private static final class WorkDraft {
+        final String cell;
+        final PartitionCommit pinned;
+        final Map<FeatureKey, Group> replacements = new LinkedHashMap<>();
+        final Set<FeatureKey> removals = new HashSet<>();
+        final List<Group> appended = new ArrayList<>();
+        final Set<String> filesHoldingKeys = new HashSet<>();
+        boolean replaceAll;
+        /** The run indexes of the batches with a part in it. */
+        final Set<Integer> batches = new TreeSet<>();
+
+        OperationType targetType;
+        boolean keysMoveOut;
+
+        WorkDraft(String cell, PartitionCommit pinned) {
+            this.cell = cell;
+            this.pinned = pinned;
+        }
+
+        PartitionWork freeze(Map<Integer, BatchPlan> plans) {
+            return new PartitionWork(
+                    cell,
+                    pinned,
+                    replacements,
+                    removals,
+                    appended,
+                    filesHoldingKeys,
+                    replaceAll,
+                    batches.stream().map(plans::get).toList(),
+                    targetType,
+                    keysMoveOut);
         }
     }
 
