@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The suite's two-node cluster ({@link NiFiCluster}) does what the archive scenarios will rely on: it forms, both nodes
  * run this bundle and NiFi's standard processors, a flow definition uploaded through one node is on both, a
- * load-balanced connection spreads FlowFiles over both nodes, and a node killed with SIGKILL in the middle of work comes
- * back on its home with the FlowFiles it held and rejoins.
+ * load-balanced connection spreads FlowFiles over both nodes, a node killed with SIGKILL in the middle of work comes
+ * back on its home with the FlowFiles it held and rejoins, and a change made while a node reconnects reaches every node.
  *
  * <p>It runs the file intake of {@code templates/incremental-upsert.json} as the flow definition lays it out for a
  * cluster: ListFile on the primary node, its listing in ZooKeeper (Input Directory Location "Remote"), a round-robin
