@@ -49,7 +49,11 @@ public final class H3Keyer {
     private final Edges edges;
     private final CrsReprojector reprojector = new CrsReprojector();
 
-    /** A keyer of planar geometries. @param resolution the archive's pinned H3 resolution, 0..15 */
+    /**
+     * A keyer of planar geometries.
+     *
+     * @param resolution the archive's pinned H3 resolution, 0..15
+     */
     public H3Keyer(int resolution) {
         this(resolution, Edges.PLANAR);
     }

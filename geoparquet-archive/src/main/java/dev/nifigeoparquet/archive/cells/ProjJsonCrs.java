@@ -146,8 +146,7 @@ final class ProjJsonCrs {
                                         + ", which this implementation does not build (it builds " + Method.supported()
                                         + ")"));
                 Parameters parameters = new Parameters(conversion.path("parameters"), crs);
-                String datum =
-                        method == Method.PSEUDO_MERCATOR ? pseudoMercatorDatum(base, parameters) : datum(base, towgs84);
+                String datum = method == Method.PSEUDO_MERCATOR ? pseudoMercatorDatum(base) : datum(base, towgs84);
                 yield SourceCrs.defined(
                         name, method.definition(parameters) + " " + datum + " " + units(crs) + " +no_defs", false);
             }
@@ -221,7 +220,7 @@ final class ProjJsonCrs {
             return Optional.empty();
         }
         List<String> datum = new ArrayList<>();
-        for (String parameter : parameters.trim().split("\\s+")) {
+        for (String parameter : parameters.trim().split("\\s+", -1)) {
             String key = parameter.replaceFirst("^\\+", "").split("=", 2)[0];
             if (List.of("datum", "ellps", "a", "b", "rf", "f", "R", "towgs84", "nadgrids", "pm")
                     .contains(key)) {
@@ -291,7 +290,7 @@ final class ProjJsonCrs {
     }
 
     /** Web Mercator projects WGS 84 coordinates as if they were on a sphere of the ellipsoid's semi-major axis. */
-    private static String pseudoMercatorDatum(JsonNode base, Parameters parameters) {
+    private static String pseudoMercatorDatum(JsonNode base) {
         JsonNode datum = base.has("datum") ? base.path("datum") : base.path("datum_ensemble");
         double a = datum.path("ellipsoid").isObject()
                 ? length(datum.path("ellipsoid").path("semi_major_axis"), base)
@@ -345,6 +344,7 @@ final class ProjJsonCrs {
     // ---- Conversion methods
 
     /** The conversion methods a ProjectedCRS is built from, by EPSG method code and name. */
+    @SuppressWarnings("ImmutableEnumChecker") // every definition is a lambda that captures nothing
     enum Method {
         TRANSVERSE_MERCATOR(
                 "9807",
@@ -596,8 +596,8 @@ final class ProjJsonCrs {
     private static double inUnit(double value, JsonNode unit, String target, double targetFactor) {
         if (unit.isMissingNode()
                 || unit.isNull()
-                || unit.isTextual() && unit.asText().equals(target)
-                || unit.isObject() && unit.path("name").asText().equals(target)) {
+                || (unit.isTextual() && unit.asText().equals(target))
+                || (unit.isObject() && unit.path("name").asText().equals(target))) {
             return value;
         }
         return value * factor(unit, target, targetFactor) / targetFactor;

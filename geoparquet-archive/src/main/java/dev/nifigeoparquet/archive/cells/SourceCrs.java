@@ -160,7 +160,7 @@ public final class SourceCrs {
      * WGS 84 longitude/latitude identifiers (OGC:CRS84 and EPSG:4326 store the same x/y in GeoParquet).
      */
     public boolean sameCoordinatesAs(SourceCrs other) {
-        return equals(other) || isWgs84LonLat() && other.isWgs84LonLat();
+        return equals(other) || (isWgs84LonLat() && other.isWgs84LonLat());
     }
 
     /**

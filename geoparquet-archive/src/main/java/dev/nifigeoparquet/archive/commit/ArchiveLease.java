@@ -134,7 +134,7 @@ public final class ArchiveLease {
         Instant dueAt = latest.filter(record -> record.state() == LeaseRecord.State.RELEASED)
                 .map(record -> record.acquiredAt().plus(interval))
                 .orElse(now);
-        if (latest.isPresent() && latest.get().heldAt(now) || dueAt.isAfter(now)) {
+        if ((latest.isPresent() && latest.get().heldAt(now)) || dueAt.isAfter(now)) {
             return new Attempt(null, latest.orElse(null), dueAt);
         }
         return new Attempt(tryAcquire(holder, duration).orElse(null), latest.orElse(null), dueAt);

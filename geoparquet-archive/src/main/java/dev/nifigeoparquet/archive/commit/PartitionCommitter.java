@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
@@ -121,6 +122,7 @@ public final class PartitionCommitter {
      * each is recognised later on its own. When all were committed already this is a replay; when only some were,
      * {@link PartiallyCommittedException} names them, and the caller leaves them out and tries again.
      */
+    @SuppressWarnings("try") // the locks are held for the try block, never used in it
     public Map<String, CommitOutcome> commitAll(List<String> operationIds, Map<String, Participant> participants)
             throws IOException {
         if (operationIds.isEmpty()) {
@@ -137,7 +139,7 @@ public final class PartitionCommitter {
 
     /** Commits on the state it finds, redoing the work while another writer gets in the way. */
     private Map<String, CommitOutcome> commitLocked(
-            List<String> operationIds, TreeMap<String, Participant> participants) throws IOException {
+            List<String> operationIds, SortedMap<String, Participant> participants) throws IOException {
         return Retry.onConflict(CommitConflictException.class, settings.maxCommitAttempts(), "the partition")
                 .run(attempt -> commitOnce(operationIds, participants, attempt));
     }
@@ -147,7 +149,7 @@ public final class PartitionCommitter {
      * busy with another writer's transaction, a file superseded while it was read and a lost race are conflicts.
      */
     private Map<String, CommitOutcome> commitOnce(
-            List<String> operationIds, TreeMap<String, Participant> participants, int attempt) throws IOException {
+            List<String> operationIds, SortedMap<String, Participant> participants, int attempt) throws IOException {
         String operationId = String.join(",", operationIds);
         Map<String, PartitionRecovery.Report> states = new LinkedHashMap<>();
         for (String cell : participants.keySet()) {
@@ -296,6 +298,7 @@ public final class PartitionCommitter {
      * @param late null when no participant is late
      * @return the outcome of each participant, the late one included
      */
+    @SuppressWarnings("try") // the locks are held for the try block, never used in it
     public Map<String, CommitOutcome> commitPlanned(List<Planned> participants, LateParticipant late, Workers workers)
             throws IOException {
         if (participants.isEmpty() && late == null) {
@@ -479,7 +482,7 @@ public final class PartitionCommitter {
             }
             createParticipantEntries(outcomes, written);
             if (late != null) {
-                outcomes.put(late.participant().cell(), commitLate(late, operationId));
+                outcomes.put(late.participant().cell(), commitLate(late));
                 written.add(late.participant().cell());
             }
         } catch (CommitConflictException conflict) {
@@ -545,7 +548,8 @@ public final class PartitionCommitter {
      * Creates the late participant's entry on its partition's current state: waits while another transaction holds it,
      * lets the participant refuse commits made since its plan, and rebases over the others.
      */
-    private CommitOutcome commitLate(LateCommit late, String operationId) throws IOException {
+    @SuppressWarnings("try") // the locks are held for the try block, never used in it
+    private CommitOutcome commitLate(LateCommit late) throws IOException {
         String cell = late.participant().cell();
         PartitionLog log = new PartitionLog(storage, cell);
         Set<String> ownStaged = new HashSet<>();

@@ -179,10 +179,17 @@ final class SpatialChunks {
      * The rows' envelope centres on the 2<sup>16</sup> grid over their extent, computed when asked rather than stored:
      * an ordered compaction holds a few arrays of one entry per row, and two fewer of them is 8 bytes a row less.
      */
-    private record Grid(double[] centreX, double[] centreY, Envelope extent, int maxOrdinate) {
+    private static final class Grid {
+
+        private final double[] centreX;
+        private final double[] centreY;
+        private final Envelope extent;
+        private final int maxOrdinate = HilbertCode.maxOrdinate(LEVEL);
 
         Grid(double[] centreX, double[] centreY, Envelope extent) {
-            this(centreX, centreY, extent, HilbertCode.maxOrdinate(LEVEL));
+            this.centreX = centreX;
+            this.centreY = centreY;
+            this.extent = extent;
         }
 
         int rows() {

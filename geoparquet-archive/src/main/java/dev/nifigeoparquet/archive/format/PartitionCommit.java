@@ -186,10 +186,10 @@ public record PartitionCommit(
                 newFiles,
                 addedNames,
                 removedNames,
-                rows,
+                /* rowCount= */ rows,
                 ids,
                 transactionId,
-                rowCount,
+                /* rowsBefore= */ rowCount,
                 operations);
     }
 }

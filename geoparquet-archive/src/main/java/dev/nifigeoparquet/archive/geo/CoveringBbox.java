@@ -4,6 +4,7 @@ import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryCollection;
 import org.locationtech.jts.geom.LineString;
 import org.locationtech.jts.geom.Polygon;
 
@@ -48,17 +49,16 @@ public final class CoveringBbox {
     }
 
     private static void widenForArcs(Geometry geometry, double[] yRange) {
-        for (int i = 0; i < geometry.getNumGeometries(); i++) {
-            Geometry part = geometry.getGeometryN(i);
-            if (part != geometry) {
-                widenForArcs(part, yRange);
-            } else if (part instanceof LineString line) {
-                widenForArcs(line.getCoordinateSequence(), yRange);
-            } else if (part instanceof Polygon polygon) {
-                widenForArcs(polygon.getExteriorRing().getCoordinateSequence(), yRange);
-                for (int h = 0; h < polygon.getNumInteriorRing(); h++) {
-                    widenForArcs(polygon.getInteriorRingN(h).getCoordinateSequence(), yRange);
-                }
+        if (geometry instanceof GeometryCollection collection) {
+            for (int i = 0; i < collection.getNumGeometries(); i++) {
+                widenForArcs(collection.getGeometryN(i), yRange);
+            }
+        } else if (geometry instanceof LineString line) {
+            widenForArcs(line.getCoordinateSequence(), yRange);
+        } else if (geometry instanceof Polygon polygon) {
+            widenForArcs(polygon.getExteriorRing().getCoordinateSequence(), yRange);
+            for (int h = 0; h < polygon.getNumInteriorRing(); h++) {
+                widenForArcs(polygon.getInteriorRingN(h).getCoordinateSequence(), yRange);
             }
         }
     }

@@ -23,7 +23,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -110,7 +109,7 @@ public final class GeoJsonFeatureReader {
                         JsonNode feature = parser.readValueAsTree();
                         long featureIndex = index++;
                         try {
-                            rows.add(toRow(feature, featureIndex));
+                            rows.add(toRow(feature));
                         } catch (IllegalArgumentException e) {
                             if (problems.size() < PROBLEM_LIMIT) {
                                 problems.add("feature " + featureIndex + ": " + e.getMessage());
@@ -168,7 +167,7 @@ public final class GeoJsonFeatureReader {
 
     private static final Pattern NON_NUMERIC = Pattern.compile("Non-standard token '(-?(?:NaN|Infinity|INF))'");
 
-    private DeltaRow toRow(JsonNode feature, long index) {
+    private DeltaRow toRow(JsonNode feature) {
         if (!"Feature".equals(feature.path("type").asText())) {
             throw new RejectedInputException(
                     "not a GeoJSON Feature (type '" + feature.path("type").asText() + "')");
@@ -181,8 +180,8 @@ public final class GeoJsonFeatureReader {
             featuresWithDeleteMarker++;
         }
         boolean delete = mode == WriteMode.DELETE || isMarked(properties.get(deleteMarker == null ? "" : deleteMarker));
-        for (Iterator<Map.Entry<String, JsonNode>> fields = properties.fields(); fields.hasNext(); ) {
-            String name = fields.next().getKey();
+        for (Map.Entry<String, JsonNode> field : properties.properties()) {
+            String name = field.getKey();
             if (!schema.containsField(name) && !name.equals(deleteMarker) && !delete) {
                 throw new RejectedInputException(
                         "property '" + name + "' is not a column of the archive (schema evolution is not supported)");

@@ -495,9 +495,9 @@ public final class KeyIndex {
         DataFileEntry base = current.files().get(0);
         long smallBytes = current.totalBytes() - base.bytes();
         boolean includeBase = smallBytes >= BASE_MERGE_FRACTION * base.bytes();
-        List<DataFileEntry> merging = current.files().stream()
-                .filter(file -> includeBase || file != base)
-                .toList();
+        List<DataFileEntry> merging = includeBase
+                ? current.files()
+                : current.files().subList(1, current.files().size());
         List<KeyRecord> all = new ArrayList<>();
         for (DataFileEntry file : merging) {
             all.addAll(readFile(shard, file.name(), null));
@@ -539,7 +539,11 @@ public final class KeyIndex {
         Map<String, KeyRecord> stampedRecordOfKey = new HashMap<>();
         for (KeyRecord record : inOrder) {
             lastOfPair.put(pair(record), record);
-            if (record.stamp() != null && stamps.max(stampOfKey.get(record.key()), record.stamp()) == record.stamp()) {
+            // max returns one of its arguments, the first on a tie: identity says whether this record's stamp won.
+            @SuppressWarnings("ReferenceEquality")
+            boolean greatest = record.stamp() != null
+                    && stamps.max(stampOfKey.get(record.key()), record.stamp()) == record.stamp();
+            if (greatest) {
                 stampOfKey.put(record.key(), record.stamp());
                 stampedRecordOfKey.put(record.key(), record);
             }
@@ -593,9 +597,10 @@ public final class KeyIndex {
     }
 
     private static List<NewDataFile> write(DataFileStager stager, List<KeyRecord> records) throws IOException {
-        MessageType schema = records.stream().anyMatch(record -> record.stamp() != null) ? STAMPED_SCHEMA : SCHEMA;
+        boolean stamped = records.stream().anyMatch(record -> record.stamp() != null);
+        MessageType schema = stamped ? STAMPED_SCHEMA : SCHEMA;
         ColumnEncodings encodings = INDEX_ENCODINGS.withBloomFilterValues(records.size());
-        if (schema == STAMPED_SCHEMA) {
+        if (stamped) {
             encodings = encodings
                     .withoutStatisticsOn("sequence")
                     .withoutStatisticsOn("version")

@@ -32,6 +32,8 @@ public final class KeyScanner {
     }
 
     /**
+     * What a scan found.
+     *
      * @param filesHoldingKeys live files with at least one wanted key, in live-file order
      * @param stored           each wanted key present, with its stored row's key and version columns
      * @param fileOf           the live file holding each key present

@@ -45,6 +45,8 @@ final class PartitionRewriter {
     record Rewritten(PartitionChange change, long bytesRead) {}
 
     /**
+     * Rewrites the partition's files as {@code work} says and stages the new ones.
+     *
      * @param current the partition's state, the one the work was planned on
      * @return the files added and superseded, and the bytes read
      */

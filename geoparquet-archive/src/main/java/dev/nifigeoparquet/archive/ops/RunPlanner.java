@@ -328,7 +328,7 @@ final class RunPlanner {
         }
         if (write == null
                 && versions != null
-                && (storedInTarget != null && versions.deltaIsOlder(row.row(), storedInTarget)
+                && ((storedInTarget != null && versions.deltaIsOlder(row.row(), storedInTarget))
                         || storedElsewhere.values().stream()
                                 .anyMatch(copy -> versions.deltaIsOlder(row.row(), copy)))) {
             batch.olderSkipped++;

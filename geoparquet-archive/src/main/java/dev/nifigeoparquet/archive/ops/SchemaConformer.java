@@ -28,15 +28,12 @@ import org.apache.parquet.schema.Type;
 public final class SchemaConformer {
 
     private final MessageType archive;
-    private final GroupType delta;
     private final int[] sourceField; // per archive field: the delta field index, or -1 when missing
     private final int deleteMarkerField;
     private final boolean everyRowDeletes;
 
-    private SchemaConformer(
-            MessageType archive, GroupType delta, int[] sourceField, int deleteMarkerField, boolean everyRowDeletes) {
+    private SchemaConformer(MessageType archive, int[] sourceField, int deleteMarkerField, boolean everyRowDeletes) {
         this.archive = archive;
-        this.delta = delta;
         this.sourceField = sourceField;
         this.deleteMarkerField = deleteMarkerField;
         this.everyRowDeletes = everyRowDeletes;
@@ -68,7 +65,7 @@ public final class SchemaConformer {
             throw new DeltaRejectedException(
                     "Delete delta " + source + " cannot be matched to the archive's keys", problems);
         }
-        return new SchemaConformer(archive, delta, sourceField, -1, true);
+        return new SchemaConformer(archive, sourceField, -1, true);
     }
 
     /**
@@ -148,7 +145,7 @@ public final class SchemaConformer {
         if (!problems.isEmpty()) {
             throw new DeltaRejectedException("Delta " + source + " does not match the archive schema", problems);
         }
-        return new SchemaConformer(archive, delta, sourceField, markerIndex, false);
+        return new SchemaConformer(archive, sourceField, markerIndex, false);
     }
 
     /**
@@ -162,9 +159,9 @@ public final class SchemaConformer {
     /** The row in the archive's schema; fails naming the row when a null reaches a required field. */
     public DeltaRow conform(Group row, long rowIndex) {
         boolean delete = everyRowDeletes
-                || deleteMarkerField >= 0
+                || (deleteMarkerField >= 0
                         && row.getFieldRepetitionCount(deleteMarkerField) > 0
-                        && row.getBoolean(deleteMarkerField, 0);
+                        && row.getBoolean(deleteMarkerField, 0));
         Group target = new SimpleGroup(archive);
         for (int field = 0; field < sourceField.length; field++) {
             int from = sourceField[field];
@@ -252,8 +249,8 @@ public final class SchemaConformer {
      */
     private static boolean sameWkb(PrimitiveType a, PrimitiveType b) {
         return a.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY
-                && (a.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(b)
-                        || b.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(a));
+                && ((a.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(b))
+                        || (b.getLogicalTypeAnnotation() == null && GeometryCodec.isParquetGeospatial(a)));
     }
 
     private static String describe(Type type) {

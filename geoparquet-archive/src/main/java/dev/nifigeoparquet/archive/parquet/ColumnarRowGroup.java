@@ -58,7 +58,8 @@ public final class ColumnarRowGroup {
         this.writers = new ColumnWriter[columns.length];
         for (int i = 0; i < columns.length; i++) {
             readers[i] = store.getColumnReader(columns[i]);
-            valuesLeft[i] = readers[i].getTotalValueCount();
+            // The reader's own count is deprecated; it is a copy of its page reader's.
+            valuesLeft[i] = pages.getPageReader(columns[i]).getTotalValueCount();
             if (columns[i].getPath().length == 1) {
                 topLevelColumns.put(columns[i].getPath()[0], i);
             }

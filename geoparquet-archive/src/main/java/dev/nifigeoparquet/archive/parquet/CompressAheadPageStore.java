@@ -205,6 +205,7 @@ final class CompressAheadPageStore implements PageWriteStore {
                 throws IOException {
             // The column writer reuses its buffers once this returns, so the page is copied. Its statistics are new
             // objects for every page, so they can be handed on later as they are.
+            @SuppressWarnings("deprecation") // the replacement needs an allocator and a release; a heap copy will do
             byte[] copy = bytes.toByteArray();
             BytesInput page = BytesInput.from(copy);
             PageWrite write = () -> delegate.writePage(
@@ -226,7 +227,9 @@ final class CompressAheadPageStore implements PageWriteStore {
             }
         }
 
+        // Deprecated, but callers written before geospatial statistics still use it, and the default throws.
         @Override
+        @SuppressWarnings("deprecation")
         public void writePage(
                 BytesInput bytes,
                 int valueCount,

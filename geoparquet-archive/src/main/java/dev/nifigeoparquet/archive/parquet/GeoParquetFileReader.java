@@ -137,8 +137,8 @@ public final class GeoParquetFileReader implements Closeable {
             return open(file, new ParsedFooter(footer, metadata), stream);
         } catch (IOException | RuntimeException e) {
             stream.close();
-            throw e instanceof ParquetFileException
-                    ? (ParquetFileException) e
+            throw e instanceof ParquetFileException parquetFileException
+                    ? parquetFileException
                     : failure(
                             stream,
                             () -> new ParquetFileException(name, "not a readable Parquet file: " + e.getMessage(), e));
@@ -260,7 +260,6 @@ public final class GeoParquetFileReader implements Closeable {
         return readSchema;
     }
 
-    /** The next row group's rows, or {@code null} after the last one. Earlier row groups are released. */
     /**
      * Skips the next row group without reading its pages; true when there was one. With {@link #nextRowGroupIndex()}
      * and the footer's row-group statistics, a sorted file is searched by reading only the row groups that can
@@ -305,6 +304,7 @@ public final class GeoParquetFileReader implements Closeable {
         return nextRowGroup;
     }
 
+    /** The next row group's rows, or {@code null} after the last one. Earlier row groups are released. */
     public RowGroup nextRowGroup() throws IOException {
         PageReadStore pages = readNextPages();
         if (pages == null) {

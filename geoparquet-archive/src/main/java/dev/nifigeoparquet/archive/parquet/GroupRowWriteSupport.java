@@ -30,7 +30,9 @@ final class GroupRowWriteSupport {
 
     void write(Group row, long rowIndex) {
         GroupType type = row.getType();
-        if (type != schema && type != checkedType) {
+        @SuppressWarnings("ReferenceEquality") // the same schema object is known equal without comparing it
+        boolean known = type == schema || type == checkedType;
+        if (!known) {
             if (!type.equals(schema)) {
                 throw new IllegalArgumentException(
                         "Row " + rowIndex + " has schema " + type + ", the file has " + schema);

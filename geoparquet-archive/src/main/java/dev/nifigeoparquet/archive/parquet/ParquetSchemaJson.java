@@ -194,8 +194,7 @@ public final class ParquetSchemaJson {
             throw new IllegalArgumentException("'" + path + "' must have exactly one member (it is a union of "
                     + fields.keySet().stream().map(TFieldIdEnum::getFieldName).toList() + "), has " + json.size());
         }
-        for (Iterator<Map.Entry<String, JsonNode>> members = json.fields(); members.hasNext(); ) {
-            Map.Entry<String, JsonNode> member = members.next();
+        for (Map.Entry<String, JsonNode> member : json.properties()) {
             String memberPath = path + "." + member.getKey();
             Map.Entry<? extends TFieldIdEnum, FieldMetaData> field = fields.entrySet().stream()
                     .filter(entry -> entry.getKey().getFieldName().equals(member.getKey()))

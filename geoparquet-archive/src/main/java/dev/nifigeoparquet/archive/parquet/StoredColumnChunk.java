@@ -222,7 +222,9 @@ public final class StoredColumnChunk {
             BytesInput decompressed = ArchiveCodecFactory.forReading()
                     .getDecompressor(chunk.getCodec())
                     .decompress(BytesInput.from(bytes, pageStart, pageSize), header.getUncompressed_page_size());
-            if (decompressed.toByteArray().length != header.getUncompressed_page_size()) {
+            @SuppressWarnings("deprecation") // the replacement needs an allocator and a release; a heap copy will do
+            int decompressedSize = decompressed.toByteArray().length;
+            if (decompressedSize != header.getUncompressed_page_size()) {
                 throw new IOException("decompressed to another size than its header declares");
             }
         } catch (IOException | RuntimeException e) {

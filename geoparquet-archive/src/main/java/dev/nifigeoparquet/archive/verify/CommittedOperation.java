@@ -31,7 +31,7 @@ public record CommittedOperation(String operationId, Map<String, Long> commits, 
      */
     public static Map<String, Long> parseCommits(String text) {
         Map<String, Long> commits = new TreeMap<>();
-        for (String item : text.split(",")) {
+        for (String item : text.split(",", -1)) {
             String trimmed = item.strip();
             if (trimmed.isEmpty()) {
                 continue;

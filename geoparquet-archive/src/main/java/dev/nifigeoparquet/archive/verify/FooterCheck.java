@@ -34,10 +34,10 @@ import org.apache.parquet.schema.MessageType;
  */
 public final class FooterCheck {
 
-    /** {@code geo} paths whose per-file values adopted archives are known to carry (GeoPandas writes both). */
     /** The key pandas (and so GeoPandas) writes its DataFrame metadata under. */
     private static final String PANDAS = "pandas";
 
+    /** {@code geo} paths whose per-file values adopted archives are known to carry (GeoPandas writes both). */
     private static final Pattern ADOPTION_VARIATION = Pattern.compile("columns\\.[^.]+\\.(bbox|geometry_types)");
 
     private final MessageType schema;
