@@ -57,7 +57,7 @@ final class AppendScenario {
                 new H3Keyer(NightlyDeltaScenario.RESOLUTION)));
         Path deltaFile = work.resolve("append-delta.parquet");
         delta.writeParquet(deltaFile);
-        long expected = source.rows + rows;
+        long expected = (long) source.rows + rows;
         out.put("appendedFeatures", rows);
         out.put("partitions", delta.rowsByCell().size());
 

@@ -9,7 +9,9 @@ import dev.nifigeoparquet.archive.compaction.RowOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Scenario 3's reader-pruning measure: its partition of the most small files, compacted in each {@link RowOrder} (input,
@@ -31,6 +33,9 @@ final class BboxPruning {
 
     private record Box(double xmin, double ymin, double xmax, double ymax) {}
 
+    /** One row order's queries: row groups and bytes read per query, the best time of all queries, rows matched. */
+    private record Pruning(double rowGroupsRead, double bytesRead, double seconds, long matched) {}
+
     private record RowGroupExtent(double xmin, double ymin, double xmax, double ymax, long bytes) {
         boolean intersects(Box box) {
             return xmin <= box.xmax() && xmax >= box.xmin() && ymin <= box.ymax() && ymax >= box.ymin();
@@ -50,11 +55,7 @@ final class BboxPruning {
 
         ObjectNode orders = out.putObject("orders");
         List<Box> boxes = null;
-        int orderCount = RowOrder.values().length;
-        double[] rowGroupsRead = new double[orderCount];
-        double[] bytesRead = new double[orderCount];
-        double[] seconds = new double[orderCount];
-        long[] matched = new long[orderCount];
+        Map<RowOrder, Pruning> pruning = new EnumMap<>(RowOrder.class);
         for (RowOrder order : RowOrder.values()) {
             Path copy = work.resolve("pruning-" + order.optionValue());
             Archives.linkCopy(root, copy);
@@ -90,38 +91,35 @@ final class BboxPruning {
                 }
                 best = Math.min(best, (System.nanoTime() - start) / 1e9);
             }
-            int i = order.ordinal();
-            rowGroupsRead[i] = read / (double) boxes.size();
-            bytesRead[i] = bytes / (double) boxes.size();
-            seconds[i] = best;
-            matched[i] = rows;
+            Pruning measured = new Pruning(read / (double) boxes.size(), bytes / (double) boxes.size(), best, rows);
+            pruning.put(order, measured);
             ObjectNode o = orders.putObject(order.optionValue());
             o.put("compactionSeconds", compacted.measurement().seconds());
             o.put("filesAfter", compacted.value().filesAfter());
             o.put("bytesWritten", compacted.value().bytesWritten());
             o.put("rowGroups", rowGroups.size());
-            o.put("rowGroupsReadPerQuery", rowGroupsRead[i]);
-            o.put("bytesReadPerQuery", bytesRead[i]);
+            o.put("rowGroupsReadPerQuery", measured.rowGroupsRead());
+            o.put("bytesReadPerQuery", measured.bytesRead());
             o.put("queriesSeconds", best);
             o.put("rowsMatched", rows);
         }
         out.put("queryBoxes", boxes.size());
         out.put("marginDegrees", MARGIN_DEGREES);
-        int input = RowOrder.INPUT.ordinal();
+        Pruning input = pruning.get(RowOrder.INPUT);
         for (RowOrder order : List.of(RowOrder.HILBERT, RowOrder.TILES)) {
             String name = order == RowOrder.HILBERT ? "Hilbert" : "Tiles";
-            int i = order.ordinal();
-            out.put("rowGroupsRead" + name + "OverInput", rowGroupsRead[i] / rowGroupsRead[input]);
+            Pruning ordered = pruning.get(order);
+            out.put("rowGroupsRead" + name + "OverInput", ordered.rowGroupsRead() / input.rowGroupsRead());
             // Spatial orders may cut more, smaller row groups (an even grid of tiles): bytes say what a reader reads.
-            out.put("bytesRead" + name + "OverInput", bytesRead[i] / bytesRead[input]);
-            out.put("queryTime" + name + "OverInput", seconds[i] / seconds[input]);
+            out.put("bytesRead" + name + "OverInput", ordered.bytesRead() / input.bytesRead());
+            out.put("queryTime" + name + "OverInput", ordered.seconds() / input.seconds());
             out.put(
                     "compactionTime" + name + "OverInput",
                     orders.path(order.optionValue()).path("compactionSeconds").asDouble()
                             / orders.path("input").path("compactionSeconds").asDouble());
-            if (matched[i] != matched[input]) {
-                throw new IllegalStateException("the bbox queries matched " + matched[input]
-                        + " rows in input order and " + matched[i] + " in " + order.optionValue() + " order");
+            if (ordered.matched() != input.matched()) {
+                throw new IllegalStateException("the bbox queries matched " + input.matched()
+                        + " rows in input order and " + ordered.matched() + " in " + order.optionValue() + " order");
             }
         }
         out.put("rowsMatchedAgree", true);

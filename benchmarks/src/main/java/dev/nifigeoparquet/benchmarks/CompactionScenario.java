@@ -53,7 +53,7 @@ final class CompactionScenario {
         return RowModel.current().footer(crs);
     }
 
-    static void run(int[] fileCounts, int rowsPerFile, long seed, Path work, ObjectNode out) throws Exception {
+    static void run(List<Integer> fileCounts, int rowsPerFile, long seed, Path work, ObjectNode out) throws Exception {
         Archives.deleteTree(work);
         Files.createDirectories(work);
         Path root = work.resolve("archive");
@@ -62,10 +62,10 @@ final class CompactionScenario {
         Archives.Loader loader = new Archives.Loader(archive);
         List<String> cells = new ArrayList<>();
         long id = 0;
-        for (int i = 0; i < fileCounts.length; i++) {
+        for (int i = 0; i < fileCounts.size(); i++) {
             String cell = generator.cellAt(CENTRES[i][0], CENTRES[i][1]);
             cells.add(cell);
-            for (int f = 0; f < fileCounts[i]; f++) {
+            for (int f = 0; f < fileCounts.get(i); f++) {
                 List<Group> rows = new ArrayList<>(rowsPerFile);
                 for (int r = 0; r < rowsPerFile; r++, id++) {
                     rows.add(generator.parcel(cell, ParcelWorld.id(id), id).row(ParcelWorld.LOADED_AT_MICROS));
@@ -96,14 +96,14 @@ final class CompactionScenario {
         }
         try (DuckDb duck = new DuckDb()) {
             out.put("duckdbVersion", duck.version());
-            for (int i = 0; i < fileCounts.length; i++) {
+            for (int i = 0; i < fileCounts.size(); i++) {
                 String cell = cells.get(i);
                 Path partition = root.resolve("h3_cell=" + cell);
                 String input = DuckDb.literal(partition.toAbsolutePath() + "/*.parquet");
                 ObjectNode r = partitions.addObject();
                 r.put("cell", cell);
-                r.put("files", fileCounts[i]);
-                r.put("rows", (long) fileCounts[i] * rowsPerFile);
+                r.put("files", fileCounts.get(i));
+                r.put("rows", (long) fileCounts.get(i) * rowsPerFile);
                 r.put("inputBytes", partitionBytes(partition));
 
                 // Each approach runs REPEATS times, interleaved, on fresh copies of the partition; the best run of each

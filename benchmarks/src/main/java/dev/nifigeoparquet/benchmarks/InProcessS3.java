@@ -43,7 +43,9 @@ final class InProcessS3 implements AutoCloseable {
                 "127.0.0.1",
                 "spring.main.banner-mode",
                 "off")));
-        endpoint = URI.create("http://127.0.0.1:" + application.getHttpPort());
+        @SuppressWarnings("removal") // S3Mock 4 has no other way to tell the random port it bound
+        int port = application.getHttpPort();
+        endpoint = URI.create("http://127.0.0.1:" + port);
         // The storage's own client: path style for the endpoint, and every request counted into StorageMeter.
         client = S3ArchiveStorage.newClient(settings(new S3Location("placeholder", "")));
     }

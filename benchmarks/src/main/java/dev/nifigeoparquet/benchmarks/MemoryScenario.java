@@ -81,7 +81,7 @@ final class MemoryScenario {
             changes.add(new Delta.Change(parcel.row(ParcelArchive.CHANGED_AT_MICROS), cell, false, Delta.Kind.UPDATE));
         }
         for (int j = 0; j < deltaRows - updates; j++) {
-            long i = singlePartitionRows + j;
+            long i = (long) singlePartitionRows + j;
             ParcelWorld.Parcel parcel = generator.parcel(cell, ParcelWorld.id(i), i);
             changes.add(new Delta.Change(
                     parcel.row(ParcelArchive.CHANGED_AT_MICROS), parcel.cell(keyer), false, Delta.Kind.NEW));

@@ -68,7 +68,7 @@ final class NaiveFullRewrite {
         /** A partition's data files, sorted by name; none when the partition does not exist yet. */
         List<Input> inputs(String cell) throws IOException;
 
-        /** The partition's new file; {@link #finished} is called once the Parquet writer is closed. */
+        /** The partition's new file; {@link Output#finished} is called once the Parquet writer is closed. */
         Output output(String cell) throws IOException;
 
         /** Called after the new file is durable, with the files it replaces. */

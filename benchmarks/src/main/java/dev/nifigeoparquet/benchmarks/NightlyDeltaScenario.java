@@ -568,7 +568,7 @@ final class NightlyDeltaScenario {
                     Comparator.comparingDouble(run -> run.timed().measurement().seconds()));
             IncrementalRun median = sorted.get(sorted.size() / 2);
             for (IncrementalRun run : runs) {
-                if (run != median) {
+                if (!run.root().equals(median.root())) {
                     Archives.deleteTree(run.root());
                 }
             }

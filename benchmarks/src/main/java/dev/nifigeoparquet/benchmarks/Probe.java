@@ -182,7 +182,7 @@ final class Probe {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith(field)) {
-                    return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]) * 1024;
+                    return Long.parseLong(line.substring(field.length()).trim().split("\\s+", -1)[0]) * 1024;
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -197,7 +197,7 @@ final class Probe {
     /** The steal column of /proc/stat's all-CPU line, or -1. */
     private static long stolenTicks() {
         try (var lines = Files.lines(Path.of("/proc/stat"))) {
-            String[] cpu = lines.findFirst().orElse("").trim().split("\\s+");
+            String[] cpu = lines.findFirst().orElse("").trim().split("\\s+", -1);
             return cpu.length > 8 && cpu[0].equals("cpu") ? Long.parseLong(cpu[8]) : -1;
         } catch (IOException | RuntimeException e) {
             return -1;
@@ -217,7 +217,7 @@ final class Probe {
                     // The name sits in parentheses and may hold spaces; the fields after it are space-separated.
                     int close = stat.lastIndexOf(')');
                     String name = stat.substring(stat.indexOf('(') + 1, close);
-                    String[] fields = stat.substring(close + 2).split(" ");
+                    String[] fields = stat.substring(close + 2).split(" ", -1);
                     long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
                     threads.put(
                             task.getFileName().toString(),

@@ -1,5 +1,7 @@
 package dev.nifigeoparquet.benchmarks;
 
+import java.util.List;
+
 /**
  * The sizes of one run. {@code full} is the operations guide's scale for the nightly delta (and the append and
  * memory scenarios that reuse its archive); {@code small} is the same shape at a sixteenth, for minutes on two
@@ -12,7 +14,7 @@ record Scale(
         int archiveRows,
         int deltaRows,
         int appendRows,
-        int[] compactionFileCounts,
+        List<Integer> compactionFileCounts,
         int compactionRowsPerFile,
         int routingRows,
         int routingRepeats,
@@ -37,7 +39,7 @@ record Scale(
                         GUIDE_ARCHIVE_ROWS,
                         GUIDE_DELTA_ROWS,
                         GUIDE_DELTA_ROWS,
-                        new int[] {8, 32, 128},
+                        List.of(8, 32, 128),
                         5_000,
                         1_000_000,
                         3,
@@ -54,7 +56,7 @@ record Scale(
                         GUIDE_ARCHIVE_ROWS / 16,
                         GUIDE_DELTA_ROWS / 16,
                         GUIDE_DELTA_ROWS / 16,
-                        new int[] {8, 32, 128},
+                        List.of(8, 32, 128),
                         1_000,
                         200_000,
                         3,
@@ -65,21 +67,7 @@ record Scale(
                         3);
             case "smoke" ->
                 new Scale(
-                        "smoke",
-                        20_240_101L,
-                        40,
-                        20_000,
-                        100,
-                        50,
-                        new int[] {2, 4},
-                        200,
-                        5_000,
-                        1,
-                        20_000,
-                        1,
-                        400,
-                        40,
-                        1);
+                        "smoke", 20_240_101L, 40, 20_000, 100, 50, List.of(2, 4), 200, 5_000, 1, 20_000, 1, 400, 40, 1);
             default -> throw new IllegalArgumentException("Unknown scale '" + name + "'; use small, full or smoke");
         };
     }

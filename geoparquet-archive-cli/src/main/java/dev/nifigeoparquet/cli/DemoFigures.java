@@ -63,7 +63,7 @@ record DemoFigures(
         return baselineRows + netRows == afterRows && afterRows == expectedRows;
     }
 
-    static String percent(double part, double whole) {
+    static String percent(long part, long whole) {
         return whole == 0 ? "-" : String.format("%.2f%%", 100.0 * part / whole);
     }
 

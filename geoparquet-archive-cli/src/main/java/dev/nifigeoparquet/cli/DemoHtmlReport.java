@@ -178,7 +178,7 @@ final class DemoHtmlReport {
                 touchedLast.add("<polygon class=\"cell touched\" data-cell=\"" + cell + "\" points=\""
                         + points.toString().strip() + "\"><title>" + escape(title) + " (touched)</title></polygon>\n");
             } else {
-                double shade = 0.2 + 0.8 * Math.log1p(after) / Math.log1p(Math.max(1, maxRows));
+                double shade = 0.2 + 0.8 * Math.log1p((double) after) / Math.log1p((double) Math.max(1, maxRows));
                 html.append("<polygon class=\"cell\" data-cell=\"")
                         .append(cell)
                         .append("\" points=\"")
@@ -217,7 +217,8 @@ final class DemoHtmlReport {
 
     static String escape(String text) {
         StringBuilder escaped = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
             switch (c) {
                 case '<' -> escaped.append("&lt;");
                 case '>' -> escaped.append("&gt;");

@@ -4,6 +4,7 @@ import dev.nifigeoparquet.archive.error.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.error.KeyingException;
 import dev.nifigeoparquet.archive.error.RejectedInputException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.util.concurrent.Callable;
@@ -46,7 +47,10 @@ public final class GeoParquetArchiveCli implements Callable<Integer> {
     CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        System.exit(run(
+                args,
+                new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                new PrintWriter(System.err, true, StandardCharsets.UTF_8)));
     }
 
     /** Runs the tool with the given arguments and streams; returns the exit code. */

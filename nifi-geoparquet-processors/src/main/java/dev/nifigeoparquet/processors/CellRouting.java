@@ -27,6 +27,7 @@ record CellRouting(
         Supplier<GeometryExtractor> extractors) {
 
     /** A record's cell and its geometry as ISO WKB in the target CRS. */
+    @SuppressWarnings("ArrayRecordComponent") // carries bytes along, never compared or hashed
     record Keyed(String cell, byte[] wkb) {}
 
     Task newTask() {

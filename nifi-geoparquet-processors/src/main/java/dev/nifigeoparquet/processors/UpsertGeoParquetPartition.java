@@ -681,8 +681,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             String givenId = givenOperationId(current.mode(), flowFile.getAttribute(GeoParquetAttributes.DELTA_ID));
             return new ReadDelta(cell, flowFile, givenId, read(session, flowFile, readers, records), sequence);
         } catch (IOException | MalformedRecordException | SchemaNotFoundException | RuntimeException e) {
-            failUnapplied(
-                    session, cell, flowFile, ProcessorSupport.Failure.of(FailureKind.BAD_INPUT, unapplied(cell), e));
+            failUnapplied(session, flowFile, ProcessorSupport.Failure.of(FailureKind.BAD_INPUT, unapplied(cell), e));
             return null;
         }
     }
@@ -731,7 +730,6 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
             if (prepared.get(i).failed()) {
                 failUnapplied(
                         session,
-                        delta.cell(),
                         delta.flowFile(),
                         ProcessorSupport.Failure.of(
                                 unapplied(delta.cell()), prepared.get(i).failure()));
@@ -751,8 +749,7 @@ public class UpsertGeoParquetPartition extends AbstractProcessor implements Veri
     }
 
     /** Sends a FlowFile that was not applied to failure, or, for a transient failure, to retry. */
-    private void failUnapplied(
-            ProcessSession session, String cell, FlowFile flowFile, ProcessorSupport.Failure failure) {
+    private void failUnapplied(ProcessSession session, FlowFile flowFile, ProcessorSupport.Failure failure) {
         Relationship to = failure.retried() ? REL_RETRY : REL_FAILURE;
         failure.log(getLogger(), flowFile, to.getName(), null);
         FlowFile failed = session.putAttribute(flowFile, GeoParquetAttributes.ERROR_MESSAGE, failure.reason());

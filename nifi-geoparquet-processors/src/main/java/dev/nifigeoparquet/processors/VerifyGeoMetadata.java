@@ -445,7 +445,7 @@ public class VerifyGeoMetadata extends AbstractProcessor implements VerifiablePr
         try {
             // A batch of deltas committed together is recorded under all their ids; any one of them finds its record.
             return new CommittedOperation(
-                    operation.split(",")[0].strip(),
+                    operation.split(",", -1)[0].strip(),
                     CommittedOperation.parseCommits(commits),
                     Long.parseLong(net.strip()));
         } catch (NumberFormatException e) {

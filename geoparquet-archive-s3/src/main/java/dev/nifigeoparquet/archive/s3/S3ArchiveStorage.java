@@ -533,7 +533,7 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             if (status == 404) {
                 throw noSuchFile(what, e);
             }
-            if (status == 412 || status == 409 && "ConditionalRequestConflict".equals(code)) {
+            if (status == 412 || (status == 409 && "ConditionalRequestConflict".equals(code))) {
                 FileAlreadyExistsException exists = new FileAlreadyExistsException(
                         describe() + ": " + what,
                         null,

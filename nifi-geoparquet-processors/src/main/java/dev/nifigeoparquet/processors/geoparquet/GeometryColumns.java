@@ -46,7 +46,8 @@ public final class GeometryColumns {
     static List<String> of(MessageType schema, GeoMetadata geo) {
         List<String> columns = new ArrayList<>();
         for (Type field : schema.getFields()) {
-            if (geo != null && geo.columns().containsKey(field.getName()) || GeometryCodec.isParquetGeospatial(field)) {
+            if ((geo != null && geo.columns().containsKey(field.getName()))
+                    || GeometryCodec.isParquetGeospatial(field)) {
                 columns.add(field.getName());
             }
         }

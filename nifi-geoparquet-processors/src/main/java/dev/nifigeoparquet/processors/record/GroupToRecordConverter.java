@@ -66,7 +66,11 @@ public final class GroupToRecordConverter {
         return root.schema;
     }
 
-    /** @throws RecordConversionException if a stored value has no exact NiFi form (e.g. invalid UTF-8 in a STRING). */
+    /**
+     * The row as a NiFi record of the converter's record schema.
+     *
+     * @throws RecordConversionException if a stored value has no exact NiFi form (e.g. invalid UTF-8 in a STRING).
+     */
     public Record convert(Group row) {
         return root.toRecord(row);
     }

@@ -68,7 +68,11 @@ public final class RecordToGroupConverter {
         return parquetSchema;
     }
 
-    /** @throws RecordConversionException if the record does not fit the target schema exactly. */
+    /**
+     * The record as a row of the target schema.
+     *
+     * @throws RecordConversionException if the record does not fit the target schema exactly.
+     */
     public Group convert(Record record) {
         Group row = new SimpleGroup(parquetSchema);
         root.fill(row, record, "");
@@ -298,7 +302,7 @@ public final class RecordToGroupConverter {
 
         boolean has(String name) {
             return names.contains(name)
-                    || record != null && record.getSchema().getField(name).isPresent();
+                    || (record != null && record.getSchema().getField(name).isPresent());
         }
 
         Object get(String name) {

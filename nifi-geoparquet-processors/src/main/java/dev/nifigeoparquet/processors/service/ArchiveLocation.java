@@ -23,7 +23,7 @@ public final class ArchiveLocation {
         if (value == null) {
             return bases;
         }
-        for (String part : value.split(",")) {
+        for (String part : value.split(",", -1)) {
             if (!part.isBlank()) {
                 bases.add(Path.of(part.strip()));
             }
@@ -37,7 +37,7 @@ public final class ArchiveLocation {
         if (value == null) {
             return bases;
         }
-        for (String part : value.split(",")) {
+        for (String part : value.split(",", -1)) {
             String base = part.strip();
             if (base.startsWith("s3://")) {
                 while (base.endsWith("/")) {

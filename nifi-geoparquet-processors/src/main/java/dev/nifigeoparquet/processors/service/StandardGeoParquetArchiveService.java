@@ -210,8 +210,6 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                     S3StorageProperties.PROPERTIES.stream())
             .toList();
 
-    private static final String TEMPLATE_NAME = "template";
-
     /** The archive an enabled service serves, opened once. */
     private record Opened(GeoParquetArchive archive) {
         void close() {
