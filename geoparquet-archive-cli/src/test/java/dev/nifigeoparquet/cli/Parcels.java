@@ -54,7 +54,6 @@ final class Parcels {
                 List.of(new SyntheticParcels(1, 1).next("template", T0)));
     }
 
-    /** Parcels p-from .. p-(to-1) around a few towns. */
     /**
      * Creates a parcels archive keyed by parcel id from the template in {@code dir}, with the further {@code init}
      * options given, and requires exit 0.
@@ -66,6 +65,7 @@ final class Parcels {
         Cli.run(args.toArray()).expect(0);
     }
 
+    /** Parcels p-from .. p-(to-1) around a few towns. */
     static List<Group> generate(long seed, int from, int to) {
         SyntheticParcels parcels = new SyntheticParcels(seed, 6);
         return IntStream.range(from, to)

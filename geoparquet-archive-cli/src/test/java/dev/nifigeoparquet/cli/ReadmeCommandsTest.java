@@ -67,7 +67,7 @@ class ReadmeCommandsTest {
 
         for (String command : commands) {
             List<Object> args = new ArrayList<>();
-            for (String word : command.substring(LAUNCHER.length()).split("\\s+")) {
+            for (String word : command.substring(LAUNCHER.length()).split("\\s+", -1)) {
                 args.add(
                         switch (word) {
                             case "/data/parcels" -> parcels;

@@ -40,6 +40,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -288,12 +289,8 @@ class AdoptionIntegrityTest {
         // rewrite one partition's file with a row of another cell in it, keeping the commit entry's size and count.
         String cell = archive.partitionCells().get(0);
         String other = archive.partitionCells().get(1);
-        Path file = Files.list(root.resolve(ArchiveLayout.partitionDirectory(cell)))
-                .findFirst()
-                .orElseThrow();
-        Path donor = Files.list(root.resolve(ArchiveLayout.partitionDirectory(other)))
-                .findFirst()
-                .orElseThrow();
+        Path file = firstFile(root.resolve(ArchiveLayout.partitionDirectory(cell)));
+        Path donor = firstFile(root.resolve(ArchiveLayout.partitionDirectory(other)));
         ParquetRows.Contents contents = ParquetRows.read(file);
         List<Group> rows = new ArrayList<>(contents.rows());
         Group stranger = ParquetRows.read(donor).rows().get(0);
@@ -326,5 +323,12 @@ class AdoptionIntegrityTest {
         VerificationReport sample = new ArchiveVerifier(archive)
                 .verify(VerifyOptions.wholeArchive().checkingPlacement(VerifyOptions.Placement.sample(40)));
         assertEquals(40, sample.rowsPlaced().getAsLong(), "every 10th of 400 rows");
+    }
+
+    /** A file of the directory, whichever it lists first. */
+    private static Path firstFile(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.findFirst().orElseThrow();
+        }
     }
 }

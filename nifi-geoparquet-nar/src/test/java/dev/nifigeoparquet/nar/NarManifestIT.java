@@ -131,7 +131,7 @@ class NarManifestIT {
         byte[] bytes = processorsJar.get(servicesFile);
         assertNotNull(bytes, "the processors jar has no " + servicesFile);
         Set<String> classes = new TreeSet<>();
-        for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
+        for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n", -1)) {
             String name = line.replaceAll("#.*", "").strip();
             if (!name.isEmpty()) {
                 classes.add(name);

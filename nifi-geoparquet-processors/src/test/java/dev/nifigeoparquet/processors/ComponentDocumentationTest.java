@@ -98,7 +98,8 @@ class ComponentDocumentationTest {
         List<String> processors = new ArrayList<>();
         for (ProcessorConfiguration configuration : useCase.configurations()) {
             processors.add(configuration.processorClassName());
-            Processor processor = (Processor) Class.forName(configuration.processorClassName())
+            Processor processor = Class.forName(configuration.processorClassName())
+                    .asSubclass(Processor.class)
                     .getDeclaredConstructor()
                     .newInstance();
             Set<String> names = new HashSet<>();

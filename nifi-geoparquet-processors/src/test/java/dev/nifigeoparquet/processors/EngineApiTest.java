@@ -26,7 +26,7 @@ class EngineApiTest {
 
     private static final String ENGINE = "dev.nifigeoparquet.archive";
     private static final Path ENGINE_SOURCES = Path.of("..", "geoparquet-archive", "src", "main", "java");
-    /** A {@code {@link}} to an engine class; javadoc may break the line after {@code {@link}}. */
+    /** A {@code @link} tag naming an engine class; javadoc may break the line after {@code @link}. */
     private static final Pattern LINK =
             Pattern.compile("\\{@link\\s*(?:\\*\\s*)?(" + Pattern.quote(ENGINE) + "[.\\w]*\\.[A-Z]\\w*)\\}");
 

@@ -43,8 +43,10 @@ class RouteByH3CellManyCellsTest {
         ByteArrayOutputStream json = new ByteArrayOutputStream();
         json.writeBytes("[".getBytes(StandardCharsets.UTF_8));
         for (int i = 0; i < FEATURES; i++) {
-            double lon = -179.0 + (i % 200) * 1.7;
-            double lat = -60.0 + (i / 200) * 4.0;
+            int column = i % 200;
+            int row = i / 200;
+            double lon = -179.0 + column * 1.7;
+            double lat = -60.0 + row * 4.0;
             String record =
                     (i == 0 ? "" : ",") + "{\"id\":\"f" + i + "\",\"longitude\":" + lon + ",\"latitude\":" + lat + "}";
             json.writeBytes(record.getBytes(StandardCharsets.UTF_8));

@@ -60,6 +60,7 @@ class StorageFaultsInProcessorsTest {
     Path dir;
 
     /** A processor, the FlowFile it gets and the archive it starts from. */
+    @SuppressWarnings("ArrayRecordComponent") // carries bytes along, never compared or hashed
     private record Case(String name, Path baseline, byte[] content, Map<String, String> attributes, Runner runner) {}
 
     @FunctionalInterface

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.nifi.provenance.ProvenanceEventType;
@@ -131,7 +132,14 @@ class UpsertGeoParquetPartitionTest {
                 .orElseThrow();
         String parentCell = H3Core.newInstance().cellToParentAddress(cell, ParcelArchives.RESOLUTION - 1);
         List<String> forged = List.of(
-                "../x", "../../etc/passwd", cell.toUpperCase(), parentCell, otherCell, "garbage", "", "8" + cell);
+                "../x",
+                "../../etc/passwd",
+                cell.toUpperCase(Locale.ROOT),
+                parentCell,
+                otherCell,
+                "garbage",
+                "",
+                "8" + cell);
         List<String> before = ParcelArchives.paths(dir);
         Map<String, String> hashes = ParcelArchives.hashes(root);
 

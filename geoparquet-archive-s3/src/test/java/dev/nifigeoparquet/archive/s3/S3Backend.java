@@ -134,7 +134,7 @@ public final class S3Backend implements StorageBackend {
                         b -> b.bucket(location.bucket()).prefix(location.prefix() + "/"))
                 .contents()) {
             String relative = location.relative(object.key());
-            String[] parts = relative.split("/");
+            String[] parts = relative.split("/", -1);
             if (parts.length == 2
                     && parts[0].startsWith(ArchiveLayout.PARTITION_PREFIX)
                     && parts[1].endsWith(".parquet")) {

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -42,7 +43,9 @@ public final class S3MockServer {
                 "127.0.0.1",
                 "spring.main.banner-mode",
                 "off")));
-        endpoint = URI.create("http://127.0.0.1:" + application.getHttpPort());
+        @SuppressWarnings("removal") // S3Mock 4 has no other way to tell the random port it bound
+        int port = application.getHttpPort();
+        endpoint = URI.create("http://127.0.0.1:" + port);
         client = S3ArchiveStorage.newClient(settings(new S3Location("placeholder", "")));
         Runtime.getRuntime().addShutdownHook(new Thread(application::stop));
     }
@@ -83,7 +86,7 @@ public final class S3MockServer {
 
     /** A new, empty bucket. */
     public String newBucket(String hint) {
-        String name = (hint.toLowerCase().replaceAll("[^a-z0-9-]", "-") + "-" + buckets.incrementAndGet());
+        String name = (hint.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-") + "-" + buckets.incrementAndGet());
         name = name.length() > 50 ? name.substring(name.length() - 50) : name;
         name = name.replaceAll("^[^a-z0-9]+", "b");
         String bucket = name;

@@ -72,7 +72,8 @@ public final class DuckDb {
      */
     public static List<List<Object>> query(String sql, Object... parameters) {
         try (Connection connection = DriverManager.getConnection("jdbc:duckdb:")) {
-            String[] statements = sql.split(";");
+            // Limit 0 drops trailing empty strings: a final ';' leaves no empty statement to run.
+            String[] statements = sql.split(";", 0);
             for (int i = 0; i < statements.length - 1; i++) {
                 try (var statement = connection.createStatement()) {
                     statement.execute(statements[i]);

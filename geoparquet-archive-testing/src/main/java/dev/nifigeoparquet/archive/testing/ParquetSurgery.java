@@ -59,12 +59,13 @@ public final class ParquetSurgery {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        long shift = rewritten.size() - oldLength;
+        long shift = (long) rewritten.size() - oldLength;
         last.setTotal_compressed_size(last.getTotal_compressed_size() + shift);
         last.setTotal_uncompressed_size(last.getTotal_uncompressed_size() + shift);
         for (RowGroup group : footer.getRow_groups()) {
-            if (group.isSetTotal_compressed_size()
-                    && group.getColumns().stream().anyMatch(c -> c.getMeta_data() == last)) {
+            @SuppressWarnings("ReferenceEquality") // the very chunk whose header changed, not one equal to it
+            boolean holdsLast = group.getColumns().stream().anyMatch(c -> c.getMeta_data() == last);
+            if (group.isSetTotal_compressed_size() && holdsLast) {
                 group.setTotal_compressed_size(group.getTotal_compressed_size() + shift);
             }
             for (ColumnChunk chunk : group.getColumns()) {

@@ -150,8 +150,8 @@ class CrsFormsTest {
                 assertThrows(KeyingException.class, () -> GeoParquetCrs.resolve(NullNode.getInstance()));
         assertEquals(Reason.UNKNOWN_CRS, nullCrs.reason());
         assertTrue(
-                nullCrs.getMessage().contains("explicitly undefined")
-                                && nullCrs.getMessage().contains("cannot be keyed")
+                (nullCrs.getMessage().contains("explicitly undefined")
+                                && nullCrs.getMessage().contains("cannot be keyed"))
                         || nullCrs.getMessage().contains("no feature can be keyed"),
                 nullCrs.getMessage());
         KeyingException sridZero = assertThrows(KeyingException.class, () -> ParquetCrs.resolve("srid:0", Map.of()));

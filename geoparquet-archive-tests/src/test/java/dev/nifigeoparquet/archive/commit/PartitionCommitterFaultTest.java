@@ -51,7 +51,7 @@ class PartitionCommitterFaultTest {
     }
 
     private static final String CELL = "8428309ffffffff";
-    private static final Instant START = Instant.now();
+    private final Instant start = Instant.now();
 
     @TempDir
     Path temp;
@@ -63,7 +63,7 @@ class PartitionCommitterFaultTest {
 
         FaultInjectingStorage counter =
                 FaultInjectingStorage.counting(backend().storage(backend().copy(baseline, temp.resolve("count"))));
-        committer(counter, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
+        committer(counter, start).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
         int calls = counter.callCount();
         assertTrue(calls > 8, "a commit makes several storage calls, saw " + counter.calls());
 
@@ -74,7 +74,7 @@ class PartitionCommitterFaultTest {
                 FaultInjectingStorage faulty =
                         new FaultInjectingStorage(backend().storage(archive), failAt, fault);
                 try {
-                    committer(faulty, START).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
+                    committer(faulty, start).commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
                 } catch (IOException expected) {
                     // the fault; what matters is the state it left
                 }
@@ -107,8 +107,8 @@ class PartitionCommitterFaultTest {
                     PartitionCommit rival = current.next(
                             "rival",
                             OperationType.APPEND,
-                            START,
-                            List.of(current.files().get(0), new DataFileEntry("part-rival.parquet", 7, 1, START)),
+                            start,
+                            List.of(current.files().get(0), new DataFileEntry("part-rival.parquet", 7, 1, start)),
                             List.of("part-rival.parquet"),
                             List.of(),
                             10);
@@ -119,7 +119,7 @@ class PartitionCommitterFaultTest {
                 return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
             }
         };
-        CommitOutcome outcome = committer(storage, START).commit(CELL, "mine", OperationType.APPEND, interleaved);
+        CommitOutcome outcome = committer(storage, start).commit(CELL, "mine", OperationType.APPEND, interleaved);
 
         assertEquals(2, outcome.attempts(), "lost the first race, won the second");
         assertEquals(3, outcome.after().version());
@@ -186,7 +186,7 @@ class PartitionCommitterFaultTest {
         Path root = temp.resolve("replay");
         PartitionCommit old = seedPartition(root);
         ArchiveStorage storage = backend().storage(root);
-        CommitOutcome replay = committer(storage, START)
+        CommitOutcome replay = committer(storage, start)
                 .commit(
                         CELL,
                         old.operationId(),
@@ -210,12 +210,12 @@ class PartitionCommitterFaultTest {
         PartitionUpdate alwaysLoses = (current, stager) -> {
             attempts[0]++;
             log.commit(current.next(
-                    "rival-" + attempts[0], OperationType.APPEND, START, current.files(), List.of(), List.of(), 10));
+                    "rival-" + attempts[0], OperationType.APPEND, start, current.files(), List.of(), List.of(), 10));
             return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
         };
         CommitConflictException gaveUp = assertThrows(
                 CommitConflictException.class,
-                () -> committer(storage, START).commit(CELL, "mine", OperationType.APPEND, alwaysLoses));
+                () -> committer(storage, start).commit(CELL, "mine", OperationType.APPEND, alwaysLoses));
         assertEquals(maxAttempts, attempts[0], gaveUp.getMessage());
         assertTrue(gaveUp.getMessage().contains("gave up after " + maxAttempts + " attempts"), gaveUp.getMessage());
 
@@ -226,14 +226,14 @@ class PartitionCommitterFaultTest {
         PartitionUpdate losesOnce = (current, stager) -> {
             attempts[0]++;
             rivalLog.commit(current.next(
-                    "rival-x" + attempts[0], OperationType.APPEND, START, current.files(), List.of(), List.of(), 10));
+                    "rival-x" + attempts[0], OperationType.APPEND, start, current.files(), List.of(), List.of(), 10));
             return new PartitionChange(List.of(stageFile(stager, 3)), List.of());
         };
         long started = System.nanoTime();
         try {
             InterruptedIOException stopped = assertThrows(
                     InterruptedIOException.class,
-                    () -> committer(interruptedOnLoss, START).commit(CELL, "mine", OperationType.APPEND, losesOnce));
+                    () -> committer(interruptedOnLoss, start).commit(CELL, "mine", OperationType.APPEND, losesOnce));
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept for the caller");
             assertInstanceOf(CommitConflictException.class, stopped.getCause(), "the conflict that was not retried");
         } finally {
@@ -267,7 +267,7 @@ class PartitionCommitterFaultTest {
     /** Version 1: one file of two rows. */
     private PartitionCommit seedPartition(Path root) throws IOException {
         ArchiveStorage storage = backend().storage(root);
-        return committer(storage, START)
+        return committer(storage, start)
                 .commit(
                         CELL,
                         "op-1",
@@ -305,7 +305,7 @@ class PartitionCommitterFaultTest {
             assertEquals(2, state.files().size(), where);
         }
         // Recovery by the next writer, after the lease: exactly the live files, nothing staged, no debris.
-        Instant later = START.plus(Duration.ofDays(1));
+        Instant later = start.plus(Duration.ofDays(1));
         PartitionCommit recovered = new PartitionRecovery(storage, ProtocolSettings.DEFAULT)
                 .recover(CELL, later)
                 .state();
@@ -322,7 +322,7 @@ class PartitionCommitterFaultTest {
 
     private void assertRetryLandsExactlyOnce(Path archive, String where) throws IOException {
         ArchiveStorage storage = backend().storage(archive);
-        committer(storage, START.plus(Duration.ofDays(1)))
+        committer(storage, start.plus(Duration.ofDays(1)))
                 .commit(CELL, "op-2", OperationType.UPSERT, replaceWithTwoFiles());
         PartitionCommit state = new PartitionLog(storage, CELL).latest();
         assertEquals(2, state.version(), where + ": the retried operation committed exactly once");

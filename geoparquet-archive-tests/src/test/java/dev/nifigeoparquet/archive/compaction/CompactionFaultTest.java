@@ -37,7 +37,7 @@ class CompactionFaultTest {
     private static final int SPREAD = 16;
 
     /** Now: staged objects carry real modification times, which the writer lease is measured against. */
-    private static final Instant START = Instant.now();
+    private final Instant start = Instant.now();
 
     private static final int FILES = 10;
 
@@ -52,7 +52,7 @@ class CompactionFaultTest {
     @ValueSource(ints = {23, 5})
     void everyStorageCallOfACompactionCanFailAndTheArchiveShowsTheOldOrTheNewState(int rowsPerFile) throws IOException {
         Path baseline = temp.resolve("baseline");
-        GeoParquetArchive seeded = GeneratedArchive.create(new LocalArchiveStorage(baseline), new TestClock(START));
+        GeoParquetArchive seeded = GeneratedArchive.create(new LocalArchiveStorage(baseline), new TestClock(start));
         long rows = GeneratedArchive.fill(seeded, 0, 0, FILES, rowsPerFile);
         String cell = GeneratedArchive.cellOf(0);
         PartitionCommit old = seeded.partitionState(cell);
@@ -60,7 +60,7 @@ class CompactionFaultTest {
         FaultInjectingStorage counter = FaultInjectingStorage.counting(
                 new LocalArchiveStorage(TestFiles.copyTree(baseline, temp.resolve("count"))));
         PartitionCompaction counted =
-                new Compactor(GeoParquetArchive.open(counter, new TestClock(START))).compact(cell);
+                new Compactor(GeoParquetArchive.open(counter, new TestClock(start))).compact(cell);
         assertEquals(1, counted.filesAfter());
         int calls = counter.callCount();
         assertTrue(calls > 2 * FILES, "a compaction opens every input file, saw " + counter.calls());
@@ -74,7 +74,7 @@ class CompactionFaultTest {
             Path archive = TestFiles.copyTree(baseline, temp.resolve(fault + "-" + failAt));
             FaultInjectingStorage faulty = new FaultInjectingStorage(new LocalArchiveStorage(archive), failAt, fault);
             try {
-                new Compactor(GeoParquetArchive.open(faulty, new TestClock(START))).compact(cell);
+                new Compactor(GeoParquetArchive.open(faulty, new TestClock(start))).compact(cell);
             } catch (IOException expected) {
                 // the fault; what matters is the state it left
             }
@@ -95,7 +95,7 @@ class CompactionFaultTest {
     }
 
     /** Returns whether the archive holds the new state. */
-    private static boolean assertOldOrNew(Path archive, String cell, PartitionCommit old, long rows, String where)
+    private boolean assertOldOrNew(Path archive, String cell, PartitionCommit old, long rows, String where)
             throws IOException {
         LocalArchiveStorage storage = new LocalArchiveStorage(archive);
         PartitionCommit state = new PartitionLog(storage, cell).latest();
@@ -108,7 +108,7 @@ class CompactionFaultTest {
         } else {
             assertEquals(old, state, where + ": old state intact");
         }
-        Instant later = START.plus(Duration.ofDays(1));
+        Instant later = start.plus(Duration.ofDays(1));
         PartitionCommit recovered = new PartitionRecovery(
                         storage, GeoParquetArchive.open(storage).descriptor().protocol())
                 .recover(cell, later)
@@ -135,10 +135,9 @@ class CompactionFaultTest {
         return isNew;
     }
 
-    private static void assertRetryLandsExactlyOnce(Path archive, String cell, long rows, String where)
-            throws IOException {
+    private void assertRetryLandsExactlyOnce(Path archive, String cell, long rows, String where) throws IOException {
         LocalArchiveStorage storage = new LocalArchiveStorage(archive);
-        TestClock later = new TestClock(START.plus(Duration.ofDays(1)));
+        TestClock later = new TestClock(start.plus(Duration.ofDays(1)));
         new Compactor(GeoParquetArchive.open(storage, later)).compact(cell);
         PartitionCommit state = new PartitionLog(storage, cell).latest();
         assertEquals(FILES + 1, state.version(), where + ": the compaction committed exactly once");

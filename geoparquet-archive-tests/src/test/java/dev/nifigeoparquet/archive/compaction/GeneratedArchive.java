@@ -52,7 +52,7 @@ public final class GeneratedArchive {
     public static final CompressionCodecName CODEC = CompressionCodecName.SNAPPY;
 
     /** Centres of three far-apart resolution-0 cells. */
-    public static final double[][] CENTRES = {{10, 50}, {-100, 40}, {140, -30}};
+    private static final double[][] CENTRES = {{10, 50}, {-100, 40}, {140, -30}};
 
     public static final MessageType SCHEMA = Types.buildMessage()
             .required(PrimitiveTypeName.INT64)

@@ -26,7 +26,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -586,8 +585,7 @@ class FormatGoldenFilesTest {
 
     private static void collectNames(JsonNode json, Set<String> names) {
         if (json.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : json.properties()) {
                 names.add(field.getKey());
                 if (!field.getKey().equals("geoDifferences")) {
                     collectNames(field.getValue(), names);
@@ -623,7 +621,7 @@ class FormatGoldenFilesTest {
 
     /** Removes a field given by its dotted path; numbers index arrays. */
     private static void remove(JsonNode json, String path) {
-        String[] steps = path.split("\\.");
+        String[] steps = path.split("\\.", -1);
         JsonNode parent = json;
         for (int i = 0; i < steps.length - 1; i++) {
             parent = parent.isArray() ? parent.get(Integer.parseInt(steps[i])) : parent.get(steps[i]);

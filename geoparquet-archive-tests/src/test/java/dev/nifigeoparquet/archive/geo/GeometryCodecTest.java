@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.io.api.Binary;
@@ -127,7 +128,7 @@ class GeometryCodecTest {
         var e = assertThrows(GeometryCodecException.class, () -> codec.decode(row, 17));
         assertTrue(e.getMessage().contains("Row 17"), e.getMessage());
         assertTrue(e.getMessage().contains("'geometry'"), e.getMessage());
-        assertTrue(e.getMessage().toLowerCase().contains("end of"), e.getMessage());
+        assertTrue(e.getMessage().toLowerCase(Locale.ROOT).contains("end of"), e.getMessage());
     }
 
     @Test

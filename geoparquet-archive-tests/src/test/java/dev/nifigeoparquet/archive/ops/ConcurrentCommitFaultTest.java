@@ -142,7 +142,7 @@ class ConcurrentCommitFaultTest {
         assertTrue(report.consistent(), where + ": " + report.problems());
         Map<String, String> cells = new TreeMap<>();
         table(((LocalArchiveStorage) archive.storage()).root())
-                .forEach((key, row) -> cells.put(key, row.split(" ")[0]));
+                .forEach((key, row) -> cells.put(key, row.split(" ", -1)[0]));
         Map<FeatureKey, Set<String>> candidates = new KeyIndex(archive)
                 .candidates(cells.keySet().stream()
                         .map(key -> new FeatureKey(List.of(key)))

@@ -132,6 +132,7 @@ class DeclaredSizesTest {
     @EnumSource(
             value = CompressionCodecName.class,
             names = {"UNCOMPRESSED", "ZSTD", "SNAPPY", "GZIP", "LZ4_RAW"})
+    @SuppressWarnings("deprecation") // plain heap copies; the replacements need an allocator and a release
     void largePagesStillDecompress(CompressionCodecName codec) throws Exception {
         byte[] page = new byte[ArchiveCodecFactory.DIRECT_PAGE_BYTES + 12345];
         Random random = new Random(7);

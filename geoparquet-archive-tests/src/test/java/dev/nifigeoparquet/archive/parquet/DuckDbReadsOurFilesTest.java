@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
@@ -104,7 +103,7 @@ class DuckDbReadsOurFilesTest {
                         .toFile());
         WKTReader wkt = new WKTReader();
         List<Geometry> geometries = new ArrayList<>();
-        for (var group : (Iterable<Map.Entry<String, JsonNode>>) yaml.properties()::iterator) {
+        for (var group : yaml.properties()) {
             for (var value : group.getValue()) {
                 if (!value.isNull()
                         && !value.asText().contains(" M")

@@ -11,6 +11,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -180,7 +181,7 @@ class GeoParquetFileReaderTest {
                 .order(ByteOrder.LITTLE_ENDIAN)
                 .putInt(newFooter.size())
                 .array());
-        out.write("PAR1".getBytes());
+        out.write("PAR1".getBytes(StandardCharsets.US_ASCII));
         Files.write(file, out.toByteArray());
         return file;
     }

@@ -594,6 +594,7 @@ class FlowDefinitionTest {
         return types;
     }
 
+    @SuppressWarnings("RethrowReflectiveOperationExceptionAsLinkageError") // a type that cannot be built fails the test
     static ConfigurableComponent instantiate(String type) {
         try {
             return Class.forName(type)

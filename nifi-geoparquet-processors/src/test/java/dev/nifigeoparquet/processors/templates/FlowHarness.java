@@ -30,6 +30,7 @@ import org.apache.nifi.util.TestRunners;
 final class FlowHarness {
 
     /** A FlowFile delivered to a standard processor: its content and attributes, and where it came from. */
+    @SuppressWarnings("ArrayRecordComponent") // carries bytes along, never compared or hashed
     record Delivered(String from, String relationship, byte[] content, Map<String, String> attributes) {}
 
     private final FlowDefinitions flow;

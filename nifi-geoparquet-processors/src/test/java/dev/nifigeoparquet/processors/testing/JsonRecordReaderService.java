@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,8 +79,7 @@ public class JsonRecordReaderService extends AbstractControllerService implement
     }
 
     private static void addFields(JsonNode object, Map<String, DataType> fields) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
+        for (Map.Entry<String, JsonNode> field : object.properties()) {
             if (!field.getValue().isNull() && !fields.containsKey(field.getKey())) {
                 fields.put(field.getKey(), typeOf(field.getValue()));
             }
