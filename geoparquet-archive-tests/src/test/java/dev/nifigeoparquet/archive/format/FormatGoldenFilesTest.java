@@ -440,6 +440,28 @@ class FormatGoldenFilesTest {
     }
 
     @Test
+    void anEntryWhoseTransactionIsNoUuidIsRefused() throws IOException {
+        ObjectNode entry = (ObjectNode) JSON.readTree(read("current/entry-move-out.json"));
+        for (String transaction : List.of(
+                "------------------------------------",
+                "3F9B2C71-0D4E-4A8B-9C1F-6E2D7A5B8C90",
+                "3f9b2c710d4e-4a8b-9c1f-6e2d7a5b-8c90",
+                "../3f9b2c71-0d4e-4a8b-9c1f-6e2d7a5b")) {
+            entry.put("transaction", transaction);
+            ArchiveFormatException refused = assertThrows(
+                    ArchiveFormatException.class,
+                    () -> parse("entry.json", JSON.writeValueAsBytes(entry)),
+                    transaction);
+            assertEquals(
+                    "golden/entry.json: field 'transaction' must be a lower-case UUID (8-4-4-4-12 hexadecimal digits),"
+                            + " found \"" + transaction + "\"",
+                    refused.getMessage());
+        }
+        entry.put("transaction", "3f9b2c71-0d4e-4a8b-9c1f-6e2d7a5b8c90");
+        parse("entry.json", JSON.writeValueAsBytes(entry));
+    }
+
+    @Test
     void aFieldOfTheWrongKindIsNamed() throws IOException {
         ObjectNode entry = (ObjectNode) JSON.readTree(read("current/entry-move-out.json"));
         ((ObjectNode) entry.get("files").get(0)).put("rows", "2");

@@ -58,7 +58,9 @@ public final class ArchiveLayout {
     public static final String INDEX_JOURNAL = "index-journal";
 
     private static final Pattern DATA_FILE_NAME = Pattern.compile("[A-Za-z0-9._=-]+\\.(parquet|keys)");
-    private static final Pattern TRANSACTION_ID = Pattern.compile("[0-9a-f-]{36}");
+    /** A UUID in its lower-case 36-character form, as section 5.9 names a transaction. */
+    private static final Pattern TRANSACTION_ID =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
     private ArchiveLayout() {}
 
@@ -90,8 +92,13 @@ public final class ArchiveLayout {
         return UUID.randomUUID().toString();
     }
 
+    /** Whether {@code text} has the form of a transaction id. */
+    public static boolean isTransactionId(String text) {
+        return text != null && TRANSACTION_ID.matcher(text).matches();
+    }
+
     public static String transactionDecision(String transactionId) {
-        if (transactionId == null || !TRANSACTION_ID.matcher(transactionId).matches()) {
+        if (!isTransactionId(transactionId)) {
             throw new IllegalArgumentException("Not a transaction id: '" + transactionId + "'");
         }
         return TRANSACTION_DIRECTORY + "/" + transactionId + ".json";

@@ -166,6 +166,14 @@ public final class CommitEntryParser {
             if (version < 1) {
                 throw new ArchiveFormatException(file, "field '" + VERSION + "' must be at least 1, found " + version);
             }
+            String transaction = fields.optionalString(TRANSACTION);
+            if (transaction != null && !ArchiveLayout.isTransactionId(transaction)) {
+                throw new ArchiveFormatException(
+                        file,
+                        "field '" + TRANSACTION
+                                + "' must be a lower-case UUID (8-4-4-4-12 hexadecimal digits), found \"" + transaction
+                                + "\"");
+            }
             return new PartitionCommit(
                     formatVersion,
                     fields.requiredString(CELL),
@@ -178,7 +186,7 @@ public final class CommitEntryParser {
                     fields.requiredStrings(REMOVED),
                     fields.requiredLong(ROW_COUNT),
                     fields.requiredStrings(RECENT_OPERATION_IDS),
-                    fields.optionalString(TRANSACTION),
+                    transaction,
                     fields.optionalLong(ROWS_BEFORE),
                     operations);
         } catch (IllegalArgumentException invalid) {
