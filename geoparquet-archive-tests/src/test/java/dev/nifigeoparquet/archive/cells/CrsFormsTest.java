@@ -118,6 +118,25 @@ class CrsFormsTest {
                 bound.toString());
     }
 
+    /**
+     * An id of another database proj4j-epsg ships is that CRS too: ESRI:102003, USA Contiguous Albers Equal Area Conic,
+     * has its natural origin (false easting and northing 0) at 37.5 N, 96 W.
+     */
+    @Test
+    void anEsriIdentifiedCrsIsTheCrsOfThatDatabase() throws IOException {
+        JsonNode esri = JSON.readTree("""
+                {"type": "ProjectedCRS", "name": "USA_Contiguous_Albers_Equal_Area_Conic",
+                 "id": {"authority": "ESRI", "code": 102003}}
+                """);
+        SourceCrs crs = GeoParquetCrs.resolve(esri);
+        assertEquals("ESRI:102003", crs.authorityCode());
+        Coordinate origin = reprojector
+                .reproject(FACTORY.createPoint(new Coordinate(0, 0)), crs, SourceCrs.CRS84)
+                .getCoordinate();
+        assertEquals(-96, origin.x, 1e-9);
+        assertEquals(37.5, origin.y, 1e-9);
+    }
+
     /** GeoParquet orders WGS 84 longitude first whatever EPSG:4326 says; swapping the axes would land in the sea. */
     @Test
     void wgs84IsLongitudeFirstInEveryForm() {
