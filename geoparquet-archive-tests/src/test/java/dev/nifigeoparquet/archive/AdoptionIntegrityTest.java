@@ -198,9 +198,11 @@ class AdoptionIntegrityTest {
 
         String message = refused.getMessage();
         assertTrue(message.startsWith("Nothing was adopted: "), message);
-        assertTrue(message.contains("1 null key(s)"), message);
+        String extraFile = "h3_cell=" + cells.get(5L) + "/extra.parquet";
+        assertTrue(message.contains("1 null key(s) such as [" + extraFile + " row 2]"), message);
         assertTrue(
-                message.contains("1 duplicate(s) such as [5 (in " + cells.get(5L) + " and " + cells.get(5L) + ")]"),
+                message.contains(
+                        "1 duplicate(s) such as [5 (" + extraFile + " row 0, already in " + cells.get(5L) + ")]"),
                 message);
         assertTrue(
                 message.contains("1 row(s) have no geometry that can be keyed, e.g. [h3_cell=" + cells.get(5L)

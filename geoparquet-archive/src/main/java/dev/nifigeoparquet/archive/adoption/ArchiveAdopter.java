@@ -340,6 +340,7 @@ public final class ArchiveAdopter {
         }
         RowScan scan = new RowScan();
         List<String> duplicates = new ArrayList<>();
+        List<String> nullKeyRows = new ArrayList<>();
         List<String> unkeyable = new ArrayList<>();
         List<Misplaced> misplacedExamples = new ArrayList<>();
         long nullKeys = 0;
@@ -356,8 +357,8 @@ public final class ArchiveAdopter {
                 for (var rows = reader.rows(); rows.hasNext(); index++) {
                     Group row = rows.next();
                     FeatureKey key = extractor == null ? null : extractor.keyOf(row);
-                    if (extractor != null && key == null) {
-                        nullKeys++;
+                    if (extractor != null && key == null && nullKeys++ < FILES_NAMED_IN_ERRORS) {
+                        nullKeyRows.add(file.path() + " row " + index);
                     }
                     String cell;
                     Geometry geometry;
@@ -391,7 +392,8 @@ public final class ArchiveAdopter {
                         String placed = rehome ? cell : file.cell();
                         String previous = scan.cells.put(key, placed);
                         if (previous != null && duplicateCount++ < FILES_NAMED_IN_ERRORS * 2) {
-                            duplicates.add(key + " (in " + previous + " and " + placed + ")");
+                            duplicates.add(
+                                    key + " (" + file.path() + " row " + index + ", already in " + previous + ")");
                         }
                     }
                 }
@@ -400,6 +402,7 @@ public final class ArchiveAdopter {
         List<String> refusals = new ArrayList<>();
         if (nullKeys > 0 || duplicateCount > 0) {
             refusals.add("Key " + keyColumns + " does not identify features: " + nullKeys + " null key(s)"
+                    + (nullKeyRows.isEmpty() ? "" : " such as " + nullKeyRows)
                     + (duplicates.isEmpty() ? "" : ", " + duplicateCount + " duplicate(s) such as " + duplicates)
                     + "; adopt with another key, or without a key for an append-only archive");
         }
