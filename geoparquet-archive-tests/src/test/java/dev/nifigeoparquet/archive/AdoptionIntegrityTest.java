@@ -13,9 +13,11 @@ import dev.nifigeoparquet.archive.cells.SourceCrs;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.geo.Wkb;
 import dev.nifigeoparquet.archive.parquet.ArrowSchemaEntry;
+import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
+import dev.nifigeoparquet.archive.testing.ForwardingStorage;
 import dev.nifigeoparquet.archive.testing.ParquetRows;
 import dev.nifigeoparquet.archive.testing.TestFiles;
 import dev.nifigeoparquet.archive.testing.WriterFiles;
@@ -25,6 +27,7 @@ import dev.nifigeoparquet.archive.verify.ProblemKind;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -35,6 +38,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -171,6 +175,54 @@ class AdoptionIntegrityTest {
             Set<String> listed = new TreeSet<>(archive.partitionState(cell).fileNames());
             assertEquals(listed, TestFiles.names(root.resolve(ArchiveLayout.partitionDirectory(cell))), cell);
         }
+    }
+
+    /**
+     * Re-homing and the key index are each written at a stretch, longer than half the lease on a large archive: the
+     * adopter renews its lease right before each, so that no other adopter takes it over in the middle (section 8).
+     */
+    @Test
+    void theAdoptionLeaseIsRenewedRightBeforeReHomingAndBeforeTheKeyIndex() throws Exception {
+        Path root = temp.resolve("lease");
+        writeDuckDbDirectory(root, 400, 50);
+        List<String> writes = new ArrayList<>();
+        ArchiveStorage recording = new ForwardingStorage(new LocalArchiveStorage(root)) {
+            @Override
+            public void createExclusive(String path, byte[] content) throws IOException {
+                writes.add(path);
+                super.createExclusive(path, content);
+            }
+
+            @Override
+            public OutputStream createStaged(String path) throws IOException {
+                writes.add(path);
+                return super.createStaged(path);
+            }
+        };
+
+        ArchiveAdopter.adopt(recording, AdoptionOptions.withKey("id").rehomingMisplacedRows(), Clock.systemUTC());
+
+        String lease = ArchiveLayout.leaseDirectory(ArchiveAdopter.ADOPTION_LEASE) + "/";
+        int lastVersionOne = -1;
+        int firstIndexFile = -1;
+        for (int i = 0; i < writes.size(); i++) {
+            String path = writes.get(i);
+            // A partition's version 1, the commit of the files found; the key index's partitions come later.
+            if (path.startsWith(ArchiveLayout.LOG_DIRECTORY + "/")
+                    && path.endsWith("/" + String.format(Locale.ROOT, "%020d", 1) + ".json")
+                    && !path.contains("index")) {
+                lastVersionOne = Math.max(lastVersionOne, i);
+            }
+            String directory = Path.of(path).getParent().getFileName().toString();
+            if (firstIndexFile < 0 && ArchiveLayout.isIndexShard(directory)) {
+                firstIndexFile = i;
+            }
+        }
+        assertTrue(lastVersionOne > 0 && firstIndexFile > lastVersionOne + 1, String.join("\n", writes));
+        assertTrue(writes.get(lastVersionOne + 1).startsWith(lease), "before re-homing:\n" + String.join("\n", writes));
+        assertTrue(
+                writes.get(firstIndexFile - 1).startsWith(lease),
+                "before the key index:\n" + String.join("\n", writes));
     }
 
     @Test

@@ -198,16 +198,16 @@ public final class ArchiveAdopter {
         GeoParquetArchive archive = GeoParquetArchive.beforeDescriptor(storage, descriptor, clock);
         Instant renewed = clock.instant();
         for (String cell : plan.partitions().keySet()) {
-            if (clock.instant().isAfter(renewed.plus(ADOPTION_LEASE_TIME.dividedBy(2)))) {
-                lease.renew(ADOPTION_LEASE_TIME);
-                renewed = clock.instant();
-            }
+            renewed = renewIfHalfGone(lease, renewed, clock);
             commitExistingFiles(storage, cell, plan.files(), descriptor.createdAt());
         }
+        // Re-homing and the key index are each written at a stretch, so the lease is renewed in full before each.
         if (!plan.rows().misplaced.isEmpty()) {
+            lease.renew(ADOPTION_LEASE_TIME);
             rehome(archive, plan.rows());
         }
         if (descriptor.hasKey()) {
+            lease.renew(ADOPTION_LEASE_TIME);
             new KeyIndex(archive).build(plan.rows().cells);
         }
         // The descriptor is written only by the lease's holder: a holder that lost it stops here.
@@ -218,6 +218,15 @@ public final class ArchiveAdopter {
                 .sum();
         return new AdoptionReport(
                 adopted, plan.partitions().size(), plan.files().size(), rowCount, plan.record());
+    }
+
+    /** Renews the lease once half its time has gone since {@code renewed}; returns when it was last renewed. */
+    private static Instant renewIfHalfGone(ArchiveLease.Held lease, Instant renewed, Clock clock) throws IOException {
+        if (!clock.instant().isAfter(renewed.plus(ADOPTION_LEASE_TIME.dividedBy(2)))) {
+            return renewed;
+        }
+        lease.renew(ADOPTION_LEASE_TIME);
+        return clock.instant();
     }
 
     private static ArchiveDescriptor descriptor(
