@@ -1,5 +1,6 @@
 package dev.nifigeoparquet.archive.s3;
 
+import dev.nifigeoparquet.archive.storage.AbandonableStream;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,7 +22,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * all). A failure after the upload began aborts it, so no parts are left billed; an upload left behind by a process
  * that died is removed by the bucket's AbortIncompleteMultipartUpload lifecycle rule.
  */
-final class S3UploadStream extends OutputStream {
+final class S3UploadStream extends OutputStream implements AbandonableStream {
 
     private final S3ArchiveStorage storage;
     private final String path;
@@ -130,11 +131,39 @@ final class S3UploadStream extends OutputStream {
         }
     }
 
+    /**
+     * Gives the upload up, as a writer that abandons its file does: the multipart upload, if one began, is aborted
+     * rather than completed, so no partial object appears at the final key and no parts stay billed.
+     */
+    @Override
+    public void abandon() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        failed = true;
+        Exception abortFailure = abortUpload();
+        if (abortFailure != null) {
+            throw new IOException(
+                    "Could not abort the upload of " + storage.describe() + "/" + path
+                            + "; the bucket's AbortIncompleteMultipartUpload rule removes it",
+                    abortFailure);
+        }
+    }
+
     /** Aborts the multipart upload so its parts stop being billed; a failure to abort is attached to the original one. */
     private void abort(Exception cause) {
         failed = true;
+        Exception abortFailure = abortUpload();
+        if (abortFailure != null) {
+            cause.addSuppressed(abortFailure);
+        }
+    }
+
+    /** Aborts the upload if one began; returns the failure to abort, or null. */
+    private Exception abortUpload() {
         if (uploadId == null) {
-            return;
+            return null;
         }
         String id = uploadId;
         uploadId = null;
@@ -146,8 +175,9 @@ final class S3UploadStream extends OutputStream {
                                     b -> b.bucket(storage.location().bucket())
                                             .key(storage.location().key(path))
                                             .uploadId(id)));
+            return null;
         } catch (IOException | RuntimeException abortFailure) {
-            cause.addSuppressed(abortFailure);
+            return abortFailure;
         }
     }
 

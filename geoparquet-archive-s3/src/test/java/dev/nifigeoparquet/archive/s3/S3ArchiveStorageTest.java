@@ -11,6 +11,7 @@ import dev.nifigeoparquet.archive.error.ArchivedObjectException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
+import dev.nifigeoparquet.archive.storage.StorageOutputFile;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -231,6 +232,29 @@ class S3ArchiveStorageTest {
         assertEquals(2, read.cost().gets(), "one ranged GET per read: " + read.cost());
         assertEquals(
                 100_000 + S3InputFile.READ_AHEAD, read.cost().bytesDownloaded(), "only the ranges read are downloaded");
+    }
+
+    @Test
+    void anAbandonedUploadIsAbortedAndNothingAppearsAtItsKey() throws IOException {
+        S3ArchiveStorage small = server.storage(storage.settings().withPartSizeBytes(S3StorageSettings.MIN_PART_SIZE));
+        String path = ArchiveLayout.dataFile(CELL, "part-abandoned.parquet");
+        StorageOutputFile file = new StorageOutputFile(small, path);
+        OutputStream out = file.create(0);
+        out.write(new byte[S3StorageSettings.MIN_PART_SIZE + 1]);
+        assertFalse(
+                server.client()
+                        .listMultipartUploads(b -> b.bucket(small.location().bucket()))
+                        .uploads()
+                        .isEmpty(),
+                "a part was uploaded");
+
+        file.abandon();
+        out.close();
+
+        ListMultipartUploadsResponse open = server.client()
+                .listMultipartUploads(b -> b.bucket(small.location().bucket()));
+        assertTrue(open.uploads().isEmpty(), "no upload is left open: " + open.uploads());
+        assertFalse(small.exists(path), "closing an abandoned upload does not complete it");
     }
 
     @Test

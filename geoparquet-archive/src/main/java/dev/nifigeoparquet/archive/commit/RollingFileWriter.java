@@ -168,12 +168,17 @@ public final class RollingFileWriter implements Closeable {
         currentFile = null;
     }
 
-    /** Abandons an unfinished file; the stager removes what was staged. */
+    /** Abandons an unfinished file, releasing its stream; the stager removes what was staged. */
     @Override
     public void close() throws IOException {
         if (current != null) {
-            current.close();
-            current = null;
+            try {
+                current.close();
+            } finally {
+                currentFile.output().abandon();
+                current = null;
+                currentFile = null;
+            }
         }
     }
 }

@@ -54,7 +54,8 @@ public interface ArchiveStorage {
 
     /**
      * Opens a new staging object for streaming writes (data files). The object must not exist yet. Staged objects
-     * become durable when the stream is closed and are published with {@link #publish}.
+     * become durable when the stream is closed and are published with {@link #publish}. A writer that gives the object
+     * up abandons the stream when it is an {@link AbandonableStream}, and closes it otherwise.
      */
     OutputStream createStaged(String path) throws IOException;
 

@@ -45,6 +45,15 @@ public final class CountingPositionOutputStream extends PositionOutputStream {
         out.flush();
     }
 
+    /** Gives the written object up (see {@link AbandonableStream}); a stream of another kind is only closed. */
+    public void abandon() throws IOException {
+        if (out instanceof AbandonableStream abandonable) {
+            abandonable.abandon();
+        } else if (closeTarget) {
+            out.close();
+        }
+    }
+
     @Override
     public void close() throws IOException {
         if (closeTarget) {

@@ -251,46 +251,68 @@ public final class LocalArchiveStorage implements ArchiveStorage {
         Path target = resolve(path);
         createParentDirectories(target);
         FileChannel channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        return new FilterOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), WRITE_BUFFER_BYTES)) {
-            private boolean closed;
+        return new StagedFileStream(target, channel, durableOnClose);
+    }
 
-            @Override
-            public void write(byte[] bytes, int offset, int length) throws IOException {
-                try {
-                    out.write(bytes, offset, length);
-                } catch (IOException failure) {
-                    throw whenFull(failure);
-                }
+    /** A staged file's stream: durable, or with its force begun, once closed; its channel released when abandoned. */
+    private final class StagedFileStream extends FilterOutputStream implements AbandonableStream {
+        private final Path target;
+        private final FileChannel channel;
+        private final boolean durableOnClose;
+        private boolean closed;
+
+        StagedFileStream(Path target, FileChannel channel, boolean durableOnClose) {
+            super(new BufferedOutputStream(Channels.newOutputStream(channel), WRITE_BUFFER_BYTES));
+            this.target = target;
+            this.channel = channel;
+            this.durableOnClose = durableOnClose;
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            try {
+                out.write(bytes, offset, length);
+            } catch (IOException failure) {
+                throw whenFull(failure);
             }
+        }
 
-            @Override
-            public void close() throws IOException {
-                if (closed) {
-                    return;
-                }
-                closed = true;
-                try (channel) {
-                    out.flush();
-                    if (durableOnClose) {
-                        channel.force(true);
-                    }
-                } catch (IOException failure) {
-                    throw whenFull(failure);
-                }
+        @Override
+        public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try (channel) {
+                out.flush();
                 if (durableOnClose) {
-                    forceDirectory(target.getParent());
-                } else {
-                    forcesBegun.put(target, FORCING.submit(() -> {
-                        try {
-                            force(target, false);
-                        } catch (NoSuchFileException gone) {
-                            // Deleted or renamed away meanwhile: a sync forces its directory, as for any such path.
-                        }
-                        return null;
-                    }));
+                    channel.force(true);
                 }
+            } catch (IOException failure) {
+                throw whenFull(failure);
             }
-        };
+            if (durableOnClose) {
+                forceDirectory(target.getParent());
+            } else {
+                forcesBegun.put(target, FORCING.submit(() -> {
+                    try {
+                        force(target, false);
+                    } catch (NoSuchFileException gone) {
+                        // Deleted or renamed away meanwhile: a sync forces its directory, as for any such path.
+                    }
+                    return null;
+                }));
+            }
+        }
+
+        /** Releases the channel without writing out what is buffered: the file is deleted by whoever staged it. */
+        @Override
+        public void abandon() throws IOException {
+            if (!closed) {
+                closed = true;
+                channel.close();
+            }
+        }
     }
 
     /**

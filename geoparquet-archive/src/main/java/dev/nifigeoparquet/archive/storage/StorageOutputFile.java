@@ -32,6 +32,16 @@ public final class StorageOutputFile implements OutputFile {
         return stream == null ? 0 : stream.getPos();
     }
 
+    /**
+     * Gives the staged object up without completing it: a Parquet writer that aborts leaves its stream open, holding a
+     * file channel or a multipart upload.
+     */
+    public void abandon() throws IOException {
+        if (stream != null) {
+            stream.abandon();
+        }
+    }
+
     @Override
     public PositionOutputStream create(long blockSizeHint) throws IOException {
         stream = new CountingPositionOutputStream(
