@@ -2,14 +2,17 @@ package dev.nifigeoparquet.archive.s3;
 
 import dev.nifigeoparquet.archive.error.ArchivedObjectException;
 import dev.nifigeoparquet.archive.error.StorageAccessDeniedException;
+import dev.nifigeoparquet.archive.error.StorageTlsException;
 import dev.nifigeoparquet.archive.error.StorageUnavailableException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import dev.nifigeoparquet.archive.storage.StoredObject;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.net.SocketException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
@@ -21,6 +24,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManager;
 import org.apache.parquet.io.InputFile;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -117,11 +123,20 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
 
     /** A client for these settings: the JDK's HTTP client (one dependency), request counting, path style for endpoint overrides. */
     public static S3Client newClient(S3StorageSettings settings) {
+        UrlConnectionHttpClient.Builder http = UrlConnectionHttpClient.builder()
+                .connectionTimeout(Duration.ofSeconds(10))
+                .socketTimeout(Duration.ofSeconds(60));
+        // Without them, the client keeps the JDK's defaults: its trust store, and the javax.net.ssl.keyStore if set.
+        if (settings.trustManager() != null) {
+            TrustManager[] trust = {settings.trustManager()};
+            http.tlsTrustManagersProvider(() -> trust);
+        }
+        if (settings.keyManager() != null) {
+            KeyManager[] keys = {settings.keyManager()};
+            http.tlsKeyManagersProvider(() -> keys);
+        }
         S3ClientBuilder builder = S3Client.builder()
-                .httpClient(UrlConnectionHttpClient.builder()
-                        .connectionTimeout(Duration.ofSeconds(10))
-                        .socketTimeout(Duration.ofSeconds(60))
-                        .build())
+                .httpClient(http.build())
                 .overrideConfiguration(countingInterceptorConfiguration())
                 .credentialsProvider(
                         settings.credentials() != null
@@ -568,10 +583,40 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             interrupted.initCause(e);
             throw interrupted;
         } catch (SdkClientException e) {
+            if (refusedHandshake(e)) {
+                throw new StorageTlsException(
+                        "TLS handshake with " + endpointName() + " failed (" + what + " in " + describe() + "): "
+                                + e.getMessage(),
+                        e);
+            }
             // The request did not get an answer: the endpoint is unreachable, the connection was reset or timed out.
             throw new StorageUnavailableException(
                     "S3 request got no answer (" + what + " in " + describe() + "): " + e.getMessage(), e);
         }
+    }
+
+    /** The endpoint requests go to, as an operator configured it. */
+    private String endpointName() {
+        return settings.endpoint() != null ? settings.endpoint().toString() : "Amazon S3";
+    }
+
+    /**
+     * Whether a request failed in a TLS handshake that fails again as long as the trust or key material stays the
+     * same: an untrusted or misnamed certificate, a refused client certificate. A handshake cut short by a broken
+     * connection is not one.
+     */
+    static boolean refusedHandshake(Throwable failure) {
+        boolean handshake = false;
+        Throwable current = failure;
+        for (int depth = 0; current != null && depth < 32; depth++) {
+            if (current instanceof SSLHandshakeException) {
+                handshake = true;
+            } else if (handshake && (current instanceof SocketException || current instanceof EOFException)) {
+                return false;
+            }
+            current = current.getCause() == current ? null : current.getCause();
+        }
+        return handshake;
     }
 
     private NoSuchFileException noSuchFile(String what, Exception cause) {

@@ -4,6 +4,8 @@ import dev.nifigeoparquet.archive.error.RejectedInputException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import javax.net.ssl.X509KeyManager;
+import javax.net.ssl.X509TrustManager;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.services.s3.model.StorageClass;
@@ -23,6 +25,10 @@ import software.amazon.awssdk.services.s3.model.StorageClass;
  *                          size beyond it; at least 5 MiB (S3's minimum part size). Each open writer buffers one part
  * @param minimumObjectAge  how old a data file must be before compaction may delete it; null for the minimum storage
  *                          duration of {@code storageClass} (no early-deletion charges), zero to allow them
+ * @param trustManager      decides which certificates of an HTTPS endpoint are trusted, for a store whose certificate
+ *                          a private certificate authority signed; null for the JVM's default trust store
+ * @param keyManager        the client certificate presented to an endpoint that asks for one (mutual TLS); null for
+ *                          the JVM's default key store ({@code javax.net.ssl.keyStore}), usually none
  */
 public record S3StorageSettings(
         S3Location location,
@@ -31,7 +37,9 @@ public record S3StorageSettings(
         StorageClass storageClass,
         AwsCredentialsProvider credentials,
         int partSizeBytes,
-        Duration minimumObjectAge) {
+        Duration minimumObjectAge,
+        X509TrustManager trustManager,
+        X509KeyManager keyManager) {
 
     /** S3's smallest part size for every part of a multipart upload but the last. */
     public static final int MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -55,38 +63,96 @@ public record S3StorageSettings(
 
     /** AWS S3 at this location, with the default region and credential chains and the default part size. */
     public static S3StorageSettings of(S3Location location) {
-        return new S3StorageSettings(location, null, null, null, null, DEFAULT_PART_SIZE, null);
+        return new S3StorageSettings(location, null, null, null, null, DEFAULT_PART_SIZE, null, null, null);
     }
 
     public S3StorageSettings withEndpoint(URI value) {
         return new S3StorageSettings(
-                location, value, region, storageClass, credentials, partSizeBytes, minimumObjectAge);
+                location,
+                value,
+                region,
+                storageClass,
+                credentials,
+                partSizeBytes,
+                minimumObjectAge,
+                trustManager,
+                keyManager);
     }
 
     public S3StorageSettings withRegion(String value) {
         return new S3StorageSettings(
-                location, endpoint, value, storageClass, credentials, partSizeBytes, minimumObjectAge);
+                location,
+                endpoint,
+                value,
+                storageClass,
+                credentials,
+                partSizeBytes,
+                minimumObjectAge,
+                trustManager,
+                keyManager);
     }
 
     public S3StorageSettings withStorageClass(StorageClass value) {
-        return new S3StorageSettings(location, endpoint, region, value, credentials, partSizeBytes, minimumObjectAge);
+        return new S3StorageSettings(
+                location,
+                endpoint,
+                region,
+                value,
+                credentials,
+                partSizeBytes,
+                minimumObjectAge,
+                trustManager,
+                keyManager);
     }
 
     public S3StorageSettings withCredentials(AwsCredentialsProvider value) {
-        return new S3StorageSettings(location, endpoint, region, storageClass, value, partSizeBytes, minimumObjectAge);
+        return new S3StorageSettings(
+                location,
+                endpoint,
+                region,
+                storageClass,
+                value,
+                partSizeBytes,
+                minimumObjectAge,
+                trustManager,
+                keyManager);
     }
 
     public S3StorageSettings withPartSizeBytes(int value) {
-        return new S3StorageSettings(location, endpoint, region, storageClass, credentials, value, minimumObjectAge);
+        return new S3StorageSettings(
+                location,
+                endpoint,
+                region,
+                storageClass,
+                credentials,
+                value,
+                minimumObjectAge,
+                trustManager,
+                keyManager);
     }
 
     public S3StorageSettings withMinimumObjectAge(Duration value) {
-        return new S3StorageSettings(location, endpoint, region, storageClass, credentials, partSizeBytes, value);
+        return new S3StorageSettings(
+                location, endpoint, region, storageClass, credentials, partSizeBytes, value, trustManager, keyManager);
     }
 
     public S3StorageSettings withLocation(S3Location value) {
         return new S3StorageSettings(
-                value, endpoint, region, storageClass, credentials, partSizeBytes, minimumObjectAge);
+                value,
+                endpoint,
+                region,
+                storageClass,
+                credentials,
+                partSizeBytes,
+                minimumObjectAge,
+                trustManager,
+                keyManager);
+    }
+
+    /** The endpoint's TLS material: whom to trust, and the client certificate to present if any (may be null). */
+    public S3StorageSettings withTls(X509TrustManager trust, X509KeyManager key) {
+        return new S3StorageSettings(
+                location, endpoint, region, storageClass, credentials, partSizeBytes, minimumObjectAge, trust, key);
     }
 
     /** The effective minimum age: the configured one, or the storage class's minimum storage duration. */

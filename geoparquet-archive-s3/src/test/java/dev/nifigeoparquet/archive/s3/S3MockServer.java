@@ -6,10 +6,20 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -17,6 +27,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * Adobe S3Mock, a real S3-compatible HTTP server, started once inside the test JVM on a random loopback port and
  * stopped when the JVM exits. Every test gets its own bucket, so tests never see each other's objects.
+ *
+ * <p>It also serves HTTPS on a second random port, with a self-signed certificate for {@code localhost}: a store whose
+ * certificate no public certificate authority signed, as on-premises stores often have.
  */
 public final class S3MockServer {
 
@@ -24,9 +37,14 @@ public final class S3MockServer {
 
     private final S3MockApplication application;
     private final URI endpoint;
+    private final URI httpsEndpoint;
+    private X509TrustManager trustingServer;
     private final S3Client client;
     private final AtomicInteger buckets = new AtomicInteger();
 
+    // The in-JVM application's port accessors are deprecated for removal in favour of S3Mock's container, which
+    // needs Docker; they are the only way to learn the random ports.
+    @SuppressWarnings("removal")
     private S3MockServer() throws IOException {
         Path root = Files.createTempDirectory("s3mock");
         // S3MockApplication removes entries from the map it is given, so it must be mutable.
@@ -43,9 +61,13 @@ public final class S3MockServer {
                 "127.0.0.1",
                 "spring.main.banner-mode",
                 "off")));
-        @SuppressWarnings("removal") // S3Mock 4 has no other way to tell the random port it bound
-        int port = application.getHttpPort();
-        endpoint = URI.create("http://127.0.0.1:" + port);
+        @SuppressWarnings("removal") // S3Mock 4 has no other way to tell the random ports it bound
+        int httpPort = application.getHttpPort();
+        @SuppressWarnings("removal")
+        int httpsPort = application.getPort();
+        endpoint = URI.create("http://127.0.0.1:" + httpPort);
+        // The certificate names localhost only: hostname verification refuses 127.0.0.1.
+        httpsEndpoint = URI.create("https://localhost:" + httpsPort);
         client = S3ArchiveStorage.newClient(settings(new S3Location("placeholder", "")));
         Runtime.getRuntime().addShutdownHook(new Thread(application::stop));
     }
@@ -68,6 +90,62 @@ public final class S3MockServer {
 
     public URI endpoint() {
         return endpoint;
+    }
+
+    /** The HTTPS endpoint, whose certificate the JVM's default trust store does not trust. */
+    public URI httpsEndpoint() {
+        return httpsEndpoint;
+    }
+
+    /**
+     * A trust manager that trusts exactly the certificate the HTTPS endpoint presents, as an operator's trust store
+     * holding their private certificate authority does.
+     */
+    public synchronized X509TrustManager trustManager() throws IOException {
+        if (trustingServer == null) {
+            try {
+                KeyStore store = KeyStore.getInstance("PKCS12");
+                store.load(null, null);
+                store.setCertificateEntry("s3mock", serverCertificate());
+                TrustManagerFactory factory =
+                        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                factory.init(store);
+                trustingServer = Arrays.stream(factory.getTrustManagers())
+                        .filter(X509TrustManager.class::isInstance)
+                        .map(X509TrustManager.class::cast)
+                        .findFirst()
+                        .orElseThrow();
+            } catch (GeneralSecurityException e) {
+                throw new IOException("Cannot build a trust store for " + httpsEndpoint, e);
+            }
+        }
+        return trustingServer;
+    }
+
+    /** The certificate the HTTPS endpoint presents, read from a handshake that trusts anything. */
+    private X509Certificate serverCertificate() throws IOException, GeneralSecurityException {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new TrustManager[] {new AcceptingTrustManager()}, null);
+        try (SSLSocket socket =
+                (SSLSocket) context.getSocketFactory().createSocket(httpsEndpoint.getHost(), httpsEndpoint.getPort())) {
+            socket.startHandshake();
+            Certificate[] chain = socket.getSession().getPeerCertificates();
+            return (X509Certificate) chain[0];
+        }
+    }
+
+    /** Accepts every certificate: used only to read the one S3Mock presents. */
+    private static final class AcceptingTrustManager implements X509TrustManager {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+        }
     }
 
     /** A client with request counting, for tests that look at objects directly. */

@@ -14,7 +14,7 @@ import java.io.IOException;
  *     <li>{@code PublishIncompleteException}: the operation is committed and is the archive's state, but publishing its
  *     files did not finish. The next operation on the partition finishes it; a retry is a replay that does.</li>
  *     <li>the storage's failures: {@link StorageUnavailableException} (throttled, timed out, unreachable),
- *     {@link StorageAccessDeniedException}, {@link StorageFullException}, {@link ArchivedObjectException}.</li>
+ *     {@link StorageAccessDeniedException}, {@link StorageTlsException}, {@link StorageFullException}, {@link ArchivedObjectException}.</li>
  * </ul>
  * Input the archive refuses is {@link RejectedInputException}: unchecked, because it is found by code that checks
  * values, not by I/O. {@link FailureKind#of} classifies every failure, these and the JDK's.
