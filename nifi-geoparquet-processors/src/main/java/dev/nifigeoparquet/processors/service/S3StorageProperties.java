@@ -14,6 +14,7 @@ import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.processor.DataUnit;
 import org.apache.nifi.processor.util.StandardValidators;
+import org.apache.nifi.ssl.SSLContextProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -48,6 +49,19 @@ final class S3StorageProperties {
             .required(false)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.URL_VALIDATOR)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
+            .build();
+
+    static final PropertyDescriptor SSL_CONTEXT_SERVICE = new PropertyDescriptor.Builder()
+            .name("SSL Context Service")
+            .description(
+                    "Specifies an optional SSL Context Service that, if provided, is used to connect to the S3 endpoint over HTTPS:"
+                            + " the endpoint's certificate is checked against its trust store instead of the JVM's default one, and its key"
+                            + " store's certificate, if any, is presented to a store that asks for a client certificate (mutual TLS). Needed"
+                            + " for an S3-compatible store whose certificate a private certificate authority signed, as on-premises MinIO"
+                            + " or Ceph often have. Leave empty for Amazon S3.")
+            .required(false)
+            .identifiesControllerService(SSLContextProvider.class)
             .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
@@ -155,6 +169,7 @@ final class S3StorageProperties {
 
     static final List<PropertyDescriptor> PROPERTIES = List.of(
             ENDPOINT_OVERRIDE,
+            SSL_CONTEXT_SERVICE,
             REGION,
             STORAGE_CLASS,
             MINIMUM_OBJECT_AGE,
@@ -210,6 +225,20 @@ final class S3StorageProperties {
         return settings;
     }
 
+    /**
+     * The settings with the SSL Context Service's trust and key material, when one is set. Only an enabled SSL Context
+     * Service gives its material, so validation, which must not depend on it, works on the settings without it.
+     */
+    static S3StorageSettings withTls(PropertyContext context, S3StorageSettings settings) {
+        if (!context.getProperty(SSL_CONTEXT_SERVICE).isSet()) {
+            return settings;
+        }
+        SSLContextProvider provider =
+                context.getProperty(SSL_CONTEXT_SERVICE).asControllerService(SSLContextProvider.class);
+        return settings.withTls(
+                provider.createTrustManager(), provider.createKeyManager().orElse(null));
+    }
+
     /** A one-line summary for verification results. */
     static String describe(S3StorageSettings settings) {
         return settings.location() + (settings.endpoint() == null ? " on Amazon S3" : " at " + settings.endpoint())
@@ -222,7 +251,12 @@ final class S3StorageProperties {
                                 + ColdStorage.minimumStorageDuration(settings.storageClass()) + ")"
                         : "")
                 + ", credentials "
-                + (settings.credentials() == null ? "from the default chain" : "from the service's properties");
+                + (settings.credentials() == null ? "from the default chain" : "from the service's properties")
+                + ", TLS trusting "
+                + (settings.trustManager() == null
+                        ? "the JVM's default trust store"
+                        : "the SSL Context Service's trust store"
+                                + (settings.keyManager() == null ? "" : ", presenting its client certificate"));
     }
 
     private static boolean isSet(PropertyContext context, PropertyDescriptor property) {

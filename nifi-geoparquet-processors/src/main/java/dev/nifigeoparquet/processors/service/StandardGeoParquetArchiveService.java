@@ -11,6 +11,7 @@ import dev.nifigeoparquet.archive.cells.SourceCrs;
 import dev.nifigeoparquet.archive.error.ArchiveNotFoundException;
 import dev.nifigeoparquet.archive.error.FailureKind;
 import dev.nifigeoparquet.archive.error.LeaseUnavailableException;
+import dev.nifigeoparquet.archive.error.StorageTlsException;
 import dev.nifigeoparquet.archive.format.AdoptionRecord;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.s3.S3ArchiveStorage;
@@ -305,18 +306,32 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     @Override
     public List<ConfigVerificationResult> verify(
             ConfigurationContext context, ComponentLog verificationLogger, Map<String, String> variables) {
-        return inspect(Settings.of(context), true).stream()
-                .map(finding -> new ConfigVerificationResult.Builder()
-                        .verificationStepName(finding.step())
-                        .outcome(finding.outcome())
-                        .explanation(finding.explanation())
-                        .build())
+        Settings configured = Settings.of(context);
+        Settings settings;
+        try {
+            settings = configured.connecting(context);
+        } catch (RuntimeException e) {
+            return List.of(verificationResult(new Finding(
+                    STEP_SSL_CONTEXT,
+                    Outcome.FAILED,
+                    "The SSL Context Service gives no trust material (is it enabled?): " + e.getMessage())));
+        }
+        return inspect(settings, true).stream()
+                .map(StandardGeoParquetArchiveService::verificationResult)
                 .toList();
+    }
+
+    private static ConfigVerificationResult verificationResult(Finding finding) {
+        return new ConfigVerificationResult.Builder()
+                .verificationStepName(finding.step())
+                .outcome(finding.outcome())
+                .explanation(finding.explanation())
+                .build();
     }
 
     @OnEnabled
     public void onEnabled(ConfigurationContext context) throws InitializationException {
-        Settings settings = Settings.of(context);
+        Settings settings = Settings.of(context).connecting(context);
         List<String> warnings = new ArrayList<>();
         GeoParquetArchive archive;
         try {
@@ -464,6 +479,27 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             return s3 != null ? s3.location().toString() : String.valueOf(root);
         }
 
+        /**
+         * The settings with what referenced services give, for connecting to the store: an SSL Context Service's
+         * trust and key material. Validation works without them, since only an enabled service gives them.
+         */
+        Settings connecting(PropertyContext context) {
+            if (s3 == null) {
+                return this;
+            }
+            return new Settings(
+                    root,
+                    allowedBases,
+                    resolution,
+                    strategy,
+                    template,
+                    keyColumns,
+                    versionColumn,
+                    S3StorageProperties.withTls(context, s3),
+                    allowedS3Bases,
+                    threads);
+        }
+
         /** A new storage for the root; an object store's storage holds a client to close. */
         ArchiveStorage storage() {
             return s3 != null ? S3ArchiveStorage.open(s3) : new LocalArchiveStorage(root);
@@ -548,6 +584,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
     }
 
     static final String STEP_S3 = "S3 Location";
+    static final String STEP_SSL_CONTEXT = "SSL Context Service";
 
     /** The object-store root: the location and settings always; the bucket's content only when {@code touchStorage}. */
     private static List<Finding> inspectS3(Settings settings, boolean touchStorage) {
@@ -578,7 +615,8 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                                 + cold.get(0).path() + "); operations that read them fail until they are restored"));
             }
         } catch (IOException | RuntimeException e) {
-            findings.add(new Finding(STEP_ARCHIVE, Outcome.FAILED, "Cannot reach " + location + ": " + e.getMessage()));
+            findings.add(new Finding(
+                    STEP_ARCHIVE, Outcome.FAILED, "Cannot reach " + location + ": " + failure(settings, e)));
         }
         return findings;
     }
@@ -595,7 +633,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             findings.add(new Finding(
                     STEP_ARCHIVE,
                     Outcome.FAILED,
-                    "Cannot read the archive descriptor at " + where + ": " + e.getMessage()));
+                    "Cannot read the archive descriptor at " + where + ": " + failure(settings, e)));
             return;
         }
         if (archive != null) {
@@ -645,6 +683,32 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                                                         : " is not a directory")));
             case CREATE -> findings.add(templateFinding(settings));
         }
+    }
+
+    /** A failed request's message, with what to do when the endpoint refused the TLS handshake. */
+    private static String failure(Settings settings, Exception e) {
+        if (settings.s3() == null || !refusedTls(e)) {
+            return e.getMessage();
+        }
+        return e.getMessage()
+                + (settings.s3().trustManager() == null
+                        ? ". The JVM's default trust store does not trust the endpoint's certificate: set SSL Context"
+                                + " Service to one whose trust store holds the certificate authority that signed it"
+                        : ". Check that the SSL Context Service's trust store holds the certificate authority that signed"
+                                + " the endpoint's certificate, that the certificate names the endpoint's host, and, if the"
+                                + " store asks for a client certificate, that it accepts the key store's");
+    }
+
+    private static boolean refusedTls(Throwable failure) {
+        for (Throwable current = failure; current != null; current = current.getCause()) {
+            if (current instanceof StorageTlsException) {
+                return true;
+            }
+            if (current.getCause() == current) {
+                return false;
+            }
+        }
+        return false;
     }
 
     private static boolean holdsSomethingToAdopt(Settings settings, ArchiveStorage storage) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import javax.net.ssl.X509TrustManager;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -32,6 +33,16 @@ public final class S3Archives {
             }
         }
         return "s3://" + bucket + "/" + prefix;
+    }
+
+    /** S3Mock's HTTPS endpoint, whose self-signed certificate only {@link #trustManager()} trusts. */
+    public static String httpsEndpoint() throws IOException {
+        return S3MockServer.get().httpsEndpoint().toString();
+    }
+
+    /** Trusts exactly the certificate of {@link #httpsEndpoint()}, as a trust store with a private CA does. */
+    public static X509TrustManager trustManager() throws IOException {
+        return S3MockServer.get().trustManager();
     }
 
     /** The S3Mock endpoint, for the archive service's S3 Endpoint Override URL. */
