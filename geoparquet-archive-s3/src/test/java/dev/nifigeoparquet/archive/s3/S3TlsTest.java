@@ -11,7 +11,6 @@ import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.error.FailureKind;
 import dev.nifigeoparquet.archive.error.StorageTlsException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
-import dev.nifigeoparquet.archive.format.DataFileEntry;
 import dev.nifigeoparquet.archive.format.PartitionCommit;
 import dev.nifigeoparquet.archive.ops.ArchiveWriter;
 import dev.nifigeoparquet.archive.ops.DeltaRow;
@@ -89,8 +88,8 @@ class S3TlsTest {
             assertEquals(RESOLUTION, reopened.h3Resolution());
             PartitionCommit state = reopened.partitionState(cell);
             Set<String> read = new TreeSet<>();
-            for (DataFileEntry file : state.files()) {
-                String path = ArchiveLayout.dataFile(cell, file.name());
+            for (String name : state.fileNames()) {
+                String path = ArchiveLayout.dataFile(cell, name);
                 try (GeoParquetFileReader reader = GeoParquetFileReader.open(storage.openInputFile(path), path)) {
                     reader.rows().forEachRemaining(row -> read.add(row.getString(SyntheticParcels.KEY, 0)));
                 }
