@@ -61,13 +61,9 @@ public final class S3MockServer {
                 "127.0.0.1",
                 "spring.main.banner-mode",
                 "off")));
-        @SuppressWarnings("removal") // S3Mock 4 has no other way to tell the random ports it bound
-        int httpPort = application.getHttpPort();
-        @SuppressWarnings("removal")
-        int httpsPort = application.getPort();
-        endpoint = URI.create("http://127.0.0.1:" + httpPort);
+        endpoint = URI.create("http://127.0.0.1:" + application.getHttpPort());
         // The certificate names localhost only: hostname verification refuses 127.0.0.1.
-        httpsEndpoint = URI.create("https://localhost:" + httpsPort);
+        httpsEndpoint = URI.create("https://localhost:" + application.getPort());
         client = S3ArchiveStorage.newClient(settings(new S3Location("placeholder", "")));
         Runtime.getRuntime().addShutdownHook(new Thread(application::stop));
     }
