@@ -30,6 +30,8 @@ final class S3StorageProperties {
 
     private S3StorageProperties() {}
 
+    // Defined here, beside the properties that depend on it, rather than in the service: the service's static
+    // descriptors read this class's, so one defined there and read here would be null while this class initialises.
     static final PropertyDescriptor ARCHIVE_STORAGE = new PropertyDescriptor.Builder()
             .name("Archive Storage")
             .description(
