@@ -19,6 +19,7 @@ import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
 import dev.nifigeoparquet.processors.testing.TestArchives;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -328,19 +329,21 @@ class RouteByH3CellTest {
                                 + " records could not be keyed, by reason {INVALID_GEOMETRY=" + unkeyable + "}"),
                 failure.getAttribute("error.message"));
 
-        // Once the processor has stopped, its keying threads are gone.
-        long left = keyingThreads();
-        for (int wait = 0; wait < 100 && left > 0; wait++) {
-            Thread.sleep(20);
-            left = keyingThreads();
+        // Once the processor has stopped, its keying threads end: each is given two seconds to, and none runs on.
+        for (Thread thread : keyingThreadList()) {
+            thread.join(Duration.ofSeconds(2));
         }
-        assertEquals(0, left, "keying threads left after the processor stopped");
+        assertEquals(0, keyingThreads(), "keying threads left after the processor stopped");
     }
 
     private static long keyingThreads() {
+        return keyingThreadList().size();
+    }
+
+    private static List<Thread> keyingThreadList() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(thread -> thread.getName().startsWith("RouteByH3Cell[") && thread.isAlive())
-                .count();
+                .toList();
     }
 
     @Test
