@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.error.ArchivedObjectException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
+import dev.nifigeoparquet.archive.storage.AbandonableStream;
 import dev.nifigeoparquet.archive.storage.StorageCost;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
-import dev.nifigeoparquet.archive.storage.StorageOutputFile;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -238,8 +238,7 @@ class S3ArchiveStorageTest {
     void anAbandonedUploadIsAbortedAndNothingAppearsAtItsKey() throws IOException {
         S3ArchiveStorage small = server.storage(storage.settings().withPartSizeBytes(S3StorageSettings.MIN_PART_SIZE));
         String path = ArchiveLayout.dataFile(CELL, "part-abandoned.parquet");
-        StorageOutputFile file = new StorageOutputFile(small, path);
-        OutputStream out = file.create(0);
+        OutputStream out = small.createStaged(path);
         out.write(new byte[S3StorageSettings.MIN_PART_SIZE + 1]);
         assertFalse(
                 server.client()
@@ -248,7 +247,8 @@ class S3ArchiveStorageTest {
                         .isEmpty(),
                 "a part was uploaded");
 
-        file.abandon();
+        assertTrue(out instanceof AbandonableStream, "a stream that publishes on close can be given up");
+        ((AbandonableStream) out).abandon();
         out.close();
 
         ListMultipartUploadsResponse open = server.client()
