@@ -161,12 +161,13 @@ final class NiFiApi {
     }
 
     /**
-     * Whether NiFi refused a change because a node of the cluster is (re)connecting: it answers so until the node has
-     * loaded the cluster's flow, and a node the coordinator missed heartbeats from reconnects at any time. An operator
-     * asks again; so do the tests, for at most {@link #CONNECTING_TIMEOUT}.
+     * Whether NiFi refused a request because a node of the cluster is changing state: a node (re)connecting refuses
+     * changes until it has loaded the cluster's flow (and a node the coordinator missed heartbeats from reconnects at
+     * any time), and a request replicated as a node disconnects finds it gone. An operator asks again; so do the tests,
+     * for at most {@link #CONNECTING_TIMEOUT}.
      */
     static boolean refusedWhileConnecting(String message) {
-        return message.contains("is currently connecting");
+        return message.contains("is currently connecting") || message.contains("because the node is not connected");
     }
 
     /**

@@ -193,17 +193,23 @@ class NiFiClusterIT {
     @Test
     @Order(6)
     void aChangeMadeWhileANodeReconnectsReachesEveryNode() throws Exception {
-        // A node reconnects when an operator connects it again, or after the coordinator missed its heartbeats; until
-        // it
-        // has loaded the cluster's flow, NiFi refuses every change (409), and the suite's client asks again.
+        // A node reconnects when an operator connects it again, or after the coordinator missed its heartbeats;
+        // until it has loaded the cluster's flow, NiFi refuses every change (409), and the suite's client asks again.
         NiFiNode node = cluster.node(2);
         cluster.requestConnectionStatus(node, "DISCONNECTING");
-        cluster.api().await(node + " to disconnect", () -> cluster.member(node).status(), "DISCONNECTED"::equals);
-        cluster.requestConnectionStatus(node, "CONNECTING");
+        try {
+            cluster.api()
+                    .await(node + " to disconnect", () -> cluster.member(node).status(), "DISCONNECTED"::equals);
+            cluster.requestConnectionStatus(node, "CONNECTING");
 
-        flow.setParameters(Map.of("delta.min.file.age", "7 sec"));
-
-        cluster.awaitConnected(NiFiCluster.REJOIN_TIMEOUT);
+            flow.setParameters(Map.of("delta.min.file.age", "7 sec"));
+        } finally {
+            // The next test class gets the cluster connected, whatever happened here.
+            if ("DISCONNECTED".equals(cluster.member(node).status())) {
+                cluster.requestConnectionStatus(node, "CONNECTING");
+            }
+            cluster.awaitConnected(NiFiCluster.REJOIN_TIMEOUT);
+        }
         for (NiFiNode each : cluster.nodes()) {
             cluster.api()
                     .await(
