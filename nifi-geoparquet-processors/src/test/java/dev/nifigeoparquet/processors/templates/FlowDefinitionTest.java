@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +29,6 @@ import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.components.AllowableValue;
 import org.apache.nifi.components.ConfigurableComponent;
 import org.apache.nifi.components.PropertyDescriptor;
-import org.apache.nifi.components.ValidationResult;
 import org.apache.nifi.controller.ControllerService;
 import org.apache.nifi.flow.Bundle;
 import org.apache.nifi.flow.ControllerServiceAPI;
@@ -342,12 +340,7 @@ class FlowDefinitionTest {
                 continue;
             }
             TestRunner runner = harness.runner(processor.getName());
-            Collection<ValidationResult> results = runner.validate();
-            List<String> invalid = new ArrayList<>();
-            results.stream()
-                    .filter(r -> !r.isValid())
-                    .forEach(r -> invalid.add(r.getSubject() + ": " + r.getExplanation()));
-            assertEquals(List.of(), invalid, file + ": " + processor.getName());
+            assertEquals(List.of(), invalidResults(runner), file + ": " + processor.getName());
             runner.assertValid();
         }
     }
@@ -359,10 +352,7 @@ class FlowDefinitionTest {
         FlowDefinitions flow = FlowDefinitions.load(file);
         Map<String, VersionedParameter> parameters = new LinkedHashMap<>();
         flow.parameterContext().getParameters().forEach(parameter -> parameters.put(parameter.getName(), parameter));
-        VersionedControllerService service = flow.group().getControllerServices().stream()
-                .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE))
-                .findFirst()
-                .orElseThrow();
+        VersionedControllerService service = archiveService(flow);
         for (Map.Entry<String, String> s3 : S3_PARAMETERS.entrySet()) {
             assertTrue(parameters.containsKey(s3.getKey()), file + " has parameter " + s3.getKey());
             assertEquals(
@@ -436,21 +426,12 @@ class FlowDefinitionTest {
         Map<String, String> parameters = s3Parameters(flow, local);
         String root = parameters.get("archive.root");
         FlowHarness harness = new FlowHarness(flow, parameters, STAND_INS);
+        String serviceId = archiveService(flow).getIdentifier();
         for (VersionedProcessor processor : flow.group().getProcessors()) {
             if (FlowDefinitions.isThisBundlesType(processor.getType())) {
                 TestRunner runner = harness.runner(processor.getName());
-                assertEquals(
-                        List.of(),
-                        runner.validate().stream()
-                                .filter(r -> !r.isValid())
-                                .map(ValidationResult::toString)
-                                .toList(),
-                        file + ": " + processor.getName());
-                ControllerService service = runner.getControllerService(flow.group().getControllerServices().stream()
-                        .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE))
-                        .findFirst()
-                        .orElseThrow()
-                        .getIdentifier());
+                assertEquals(List.of(), invalidResults(runner), file + ": " + processor.getName());
+                ControllerService service = runner.getControllerService(serviceId);
                 assertTrue(
                         runner.isControllerServiceEnabled(service), file + ": the archive service enabled on " + root);
                 assertEquals(root, ((GeoParquetArchiveService) service).location());
@@ -632,5 +613,21 @@ class FlowDefinitionTest {
             return requirement != null && requirement.value() == InputRequirement.Requirement.INPUT_REQUIRED;
         }
         return !"org.apache.nifi.processors.standard.ListFile".equals(processor.getType());
+    }
+
+    /** The flow's archive service. */
+    private static VersionedControllerService archiveService(FlowDefinitions flow) {
+        return flow.group().getControllerServices().stream()
+                .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** What makes the runner's processor, or a service it uses, invalid: each subject with its explanation. */
+    private static List<String> invalidResults(TestRunner runner) {
+        return runner.validate().stream()
+                .filter(r -> !r.isValid())
+                .map(r -> r.getSubject() + ": " + r.getExplanation())
+                .toList();
     }
 }
