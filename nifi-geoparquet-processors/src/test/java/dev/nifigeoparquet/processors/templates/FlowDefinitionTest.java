@@ -31,11 +31,14 @@ import org.apache.nifi.components.ConfigurableComponent;
 import org.apache.nifi.components.PropertyDescriptor;
 import org.apache.nifi.controller.ControllerService;
 import org.apache.nifi.flow.Bundle;
+import org.apache.nifi.flow.ConnectableComponent;
+import org.apache.nifi.flow.ConnectableComponentType;
 import org.apache.nifi.flow.ControllerServiceAPI;
 import org.apache.nifi.flow.VersionedConfigurableExtension;
 import org.apache.nifi.flow.VersionedConnection;
 import org.apache.nifi.flow.VersionedControllerService;
 import org.apache.nifi.flow.VersionedParameter;
+import org.apache.nifi.flow.VersionedParameterContext;
 import org.apache.nifi.flow.VersionedProcessor;
 import org.apache.nifi.flow.VersionedPropertyDescriptor;
 import org.apache.nifi.processor.Processor;
@@ -115,8 +118,8 @@ class FlowDefinitionTest {
         assertEquals("1.0", flow.snapshot.getFlowEncodingVersion());
         assertNotNull(flow.group().getName());
         assertNotNull(flow.parameterContext(), file + " names a parameter context it does not carry");
-        assertFalse(flow.group().getProcessors().isEmpty());
-        for (VersionedParameter parameter : flow.parameterContext().getParameters()) {
+        assertFalse(flow.processors().isEmpty());
+        for (VersionedParameter parameter : allParameters(flow)) {
             assertEquals(
                     CREDENTIALS.contains(parameter.getName()),
                     parameter.isSensitive(),
@@ -132,9 +135,11 @@ class FlowDefinitionTest {
                     parameter.getName() + " is described");
         }
         Set<String> identifiers = new HashSet<>();
-        flow.group().getProcessors().forEach(p -> assertTrue(identifiers.add(p.getIdentifier()), p.getName()));
-        flow.group().getControllerServices().forEach(s -> assertTrue(identifiers.add(s.getIdentifier()), s.getName()));
-        flow.group().getConnections().forEach(c -> assertTrue(identifiers.add(c.getIdentifier()), c.getIdentifier()));
+        flow.groups().forEach(g -> assertTrue(identifiers.add(g.getIdentifier()), g.getName()));
+        flow.processors().forEach(p -> assertTrue(identifiers.add(p.getIdentifier()), p.getName()));
+        flow.ports().forEach(p -> assertTrue(identifiers.add(p.getIdentifier()), p.getName()));
+        flow.services().forEach(s -> assertTrue(identifiers.add(s.getIdentifier()), s.getName()));
+        flow.connections().forEach(c -> assertTrue(identifiers.add(c.getIdentifier()), c.getIdentifier()));
     }
 
     @ParameterizedTest
@@ -152,9 +157,53 @@ class FlowDefinitionTest {
         Set<String> undefined = new TreeSet<>(referenced);
         undefined.removeAll(defined);
         assertEquals(Set.of(), undefined, file + ": parameters referenced but not in the context");
-        Set<String> unused = new TreeSet<>(defined);
+        Set<String> unused = flow.parameterContext().getParameters().stream()
+                .map(VersionedParameter::getName)
+                .collect(Collectors.toCollection(TreeSet::new));
         unused.removeAll(referenced);
-        assertEquals(Set.of(), unused, file + ": parameters in the context that nothing uses");
+        assertEquals(Set.of(), unused, file + ": parameters in the flow's own context that nothing uses");
+    }
+
+    /**
+     * The archive's parameters live in one context that every flow inherits and carries identically, so NiFi, which binds
+     * an imported flow to an existing context of the same name, asks for them once whichever flow is imported first.
+     */
+    @Test
+    void everyFlowInheritsOneArchiveContextThatHoldsTheArchivesParametersAndEachIsUsed() throws Exception {
+        Set<String> referencedByAnyFlow = new TreeSet<>();
+        String shared = null;
+        for (String file : FILES) {
+            FlowDefinitions flow = FlowDefinitions.load(file);
+            List<VersionedParameterContext> contexts = flow.parameterContexts();
+            assertEquals(2, contexts.size(), file + ": its own context and the archive's");
+            assertEquals(List.of(ARCHIVE_CONTEXT), contexts.getFirst().getInheritedParameterContexts(), file);
+            assertEquals(contexts.size(), flow.snapshot.getParameterContexts().size(), file + ": no context unused");
+            VersionedParameterContext archive = contexts.get(1);
+            assertEquals(ARCHIVE_CONTEXT, archive.getName());
+            Set<String> archiveParameters = names(archive);
+            assertTrue(
+                    archiveParameters.stream().allMatch(FlowDefinitionTest::isArchiveParameter),
+                    file + ": the archive's context holds only archive.*, s3.* and h3.resolution: "
+                            + archiveParameters);
+            assertTrue(
+                    names(contexts.getFirst()).stream().noneMatch(FlowDefinitionTest::isArchiveParameter),
+                    file + ": the flow's own context repeats none of the archive's parameters");
+            String serialized = FlowDefinitions.STRICT.writeValueAsString(archive);
+            assertTrue(
+                    shared == null || shared.equals(serialized),
+                    file + " carries the archive's context as the others do");
+            shared = serialized;
+            for (VersionedConfigurableExtension component : components(flow)) {
+                component
+                        .getProperties()
+                        .values()
+                        .forEach(value -> referencedByAnyFlow.addAll(FlowDefinitions.referencedParameters(value)));
+            }
+        }
+        Set<String> unused =
+                names(FlowDefinitions.load(FILES.getFirst()).parameterContexts().get(1));
+        unused.removeAll(referencedByAnyFlow);
+        assertEquals(Set.of(), unused, "archive parameters no flow uses");
     }
 
     @ParameterizedTest
@@ -284,7 +333,7 @@ class FlowDefinitionTest {
                 }
             }
         }
-        Set<String> declared = flow.group().getControllerServices().stream()
+        Set<String> declared = flow.services().stream()
                 .map(VersionedControllerService::getIdentifier)
                 .collect(Collectors.toSet());
         assertEquals(declared, used, file + ": every controller service is used");
@@ -292,20 +341,24 @@ class FlowDefinitionTest {
 
     @ParameterizedTest
     @FieldSource("FILES")
-    void everyRelationshipIsConnectedOrAutoTerminatedAndConnectionsJoinProcessorsOfTheFlow(String file)
+    void everyRelationshipIsConnectedOrAutoTerminatedAndConnectionsJoinComponentsOfTheFlow(String file)
             throws Exception {
         FlowDefinitions flow = FlowDefinitions.load(file);
-        for (VersionedConnection connection : flow.group().getConnections()) {
-            VersionedProcessor source =
-                    flow.processorById(connection.getSource().getId());
-            VersionedProcessor destination =
-                    flow.processorById(connection.getDestination().getId());
-            assertEquals(source.getName(), connection.getSource().getName());
-            assertEquals(destination.getName(), connection.getDestination().getName());
-            assertFalse(connection.getSelectedRelationships().isEmpty());
-            assertTrue(acceptsInput(destination), destination.getName() + " accepts an incoming connection");
+        for (VersionedConnection connection : flow.connections()) {
+            ConnectableComponent source = connection.getSource();
+            ConnectableComponent destination = connection.getDestination();
+            assertEquals(nameOf(flow, source), source.getName());
+            assertEquals(nameOf(flow, destination), destination.getName());
+            assertEquals(
+                    source.getType() != ConnectableComponentType.PROCESSOR,
+                    connection.getSelectedRelationships().isEmpty(),
+                    source.getName() + ": a processor's connection selects relationships, a port's none");
+            if (destination.getType() == ConnectableComponentType.PROCESSOR) {
+                VersionedProcessor processor = flow.processorById(destination.getId());
+                assertTrue(acceptsInput(processor), processor.getName() + " accepts an incoming connection");
+            }
         }
-        for (VersionedProcessor processor : flow.group().getProcessors()) {
+        for (VersionedProcessor processor : flow.processors()) {
             Set<String> relationships = relationships(processor);
             Set<String> connected = new TreeSet<>();
             flow.connectionsFrom(processor).forEach(c -> connected.addAll(c.getSelectedRelationships()));
@@ -335,7 +388,7 @@ class FlowDefinitionTest {
         Path root = dir.resolve("archive");
         ParcelArchives.create(root, 60);
         FlowHarness harness = new FlowHarness(flow, testParameters(flow, dir, root), STAND_INS);
-        for (VersionedProcessor processor : flow.group().getProcessors()) {
+        for (VersionedProcessor processor : flow.processors()) {
             if (!FlowDefinitions.isThisBundlesType(processor.getType())) {
                 continue;
             }
@@ -351,7 +404,7 @@ class FlowDefinitionTest {
             throws Exception {
         FlowDefinitions flow = FlowDefinitions.load(file);
         Map<String, VersionedParameter> parameters = new LinkedHashMap<>();
-        flow.parameterContext().getParameters().forEach(parameter -> parameters.put(parameter.getName(), parameter));
+        allParameters(flow).forEach(parameter -> parameters.putIfAbsent(parameter.getName(), parameter));
         VersionedControllerService service = archiveService(flow);
         for (Map.Entry<String, String> s3 : S3_PARAMETERS.entrySet()) {
             assertTrue(parameters.containsKey(s3.getKey()), file + " has parameter " + s3.getKey());
@@ -427,7 +480,7 @@ class FlowDefinitionTest {
         String root = parameters.get("archive.root");
         FlowHarness harness = new FlowHarness(flow, parameters, STAND_INS);
         String serviceId = archiveService(flow).getIdentifier();
-        for (VersionedProcessor processor : flow.group().getProcessors()) {
+        for (VersionedProcessor processor : flow.processors()) {
             if (FlowDefinitions.isThisBundlesType(processor.getType())) {
                 TestRunner runner = harness.runner(processor.getName());
                 assertEquals(List.of(), invalidResults(runner), file + ": " + processor.getName());
@@ -477,7 +530,7 @@ class FlowDefinitionTest {
                     file);
         }
         FlowDefinitions sweep = FlowDefinitions.load("nightly-compaction-sweep.json");
-        for (VersionedProcessor processor : sweep.group().getProcessors()) {
+        for (VersionedProcessor processor : sweep.processors()) {
             // The sweeps start on the primary node only; NiFi refuses that for a processor with incoming connections,
             // which gets only what the sweeps emit there anyway.
             assertEquals(
@@ -496,7 +549,7 @@ class FlowDefinitionTest {
     @FieldSource("FILES")
     void transientFailuresAreRetriedByNiFiThenReachWhereFailuresGoNeverALoop(String file) throws Exception {
         FlowDefinitions flow = FlowDefinitions.load(file);
-        for (VersionedProcessor processor : flow.group().getProcessors()) {
+        for (VersionedProcessor processor : flow.processors()) {
             if (!relationships(processor).contains("retry") || !flow.hasIncomingConnection(processor)) {
                 continue;
             }
@@ -527,10 +580,42 @@ class FlowDefinitionTest {
 
     // ---- helpers
 
+    static final String ARCHIVE_CONTEXT = "GeoParquet archive";
+
+    private static boolean isArchiveParameter(String name) {
+        return name.startsWith("archive.") || name.startsWith("s3.") || name.equals("h3.resolution");
+    }
+
+    private static Set<String> names(VersionedParameterContext context) {
+        return context.getParameters().stream()
+                .map(VersionedParameter::getName)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The parameters of the flow's own context and of those it inherits. */
+    private static List<VersionedParameter> allParameters(FlowDefinitions flow) {
+        return flow.parameterContexts().stream()
+                .flatMap(context -> context.getParameters().stream())
+                .toList();
+    }
+
+    /** The name of the processor or port a connection joins, as the flow defines it. */
+    private static String nameOf(FlowDefinitions flow, ConnectableComponent end) {
+        return switch (end.getType()) {
+            case PROCESSOR -> flow.processorById(end.getId()).getName();
+            case INPUT_PORT, OUTPUT_PORT ->
+                flow.ports().stream()
+                        .filter(p -> p.getIdentifier().equals(end.getId()))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError(flow + " has no port " + end.getId()))
+                        .getName();
+            default -> throw new AssertionError(flow + ": a connection joins a " + end.getType());
+        };
+    }
+
     static List<VersionedConfigurableExtension> components(FlowDefinitions flow) {
-        List<VersionedConfigurableExtension> components =
-                new ArrayList<>(flow.group().getProcessors());
-        components.addAll(flow.group().getControllerServices());
+        List<VersionedConfigurableExtension> components = new ArrayList<>(flow.processors());
+        components.addAll(flow.services());
         return components;
     }
 
@@ -617,7 +702,7 @@ class FlowDefinitionTest {
 
     /** The flow's archive service. */
     private static VersionedControllerService archiveService(FlowDefinitions flow) {
-        return flow.group().getControllerServices().stream()
+        return flow.services().stream()
                 .filter(s -> s.getType().equals(ARCHIVE_SERVICE_TYPE))
                 .findFirst()
                 .orElseThrow();

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,11 +16,15 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.nifi.flow.Bundle;
+import org.apache.nifi.flow.ConnectableComponent;
+import org.apache.nifi.flow.VersionedComponent;
 import org.apache.nifi.flow.VersionedConnection;
 import org.apache.nifi.flow.VersionedControllerService;
 import org.apache.nifi.flow.VersionedParameter;
 import org.apache.nifi.flow.VersionedParameterContext;
+import org.apache.nifi.flow.VersionedPort;
 import org.apache.nifi.flow.VersionedProcessGroup;
 import org.apache.nifi.flow.VersionedProcessor;
 import org.apache.nifi.registry.flow.RegisteredFlowSnapshot;
@@ -66,56 +73,119 @@ final class FlowDefinitions {
                 file, STRICT.readValue(directory().resolve(file).toFile(), RegisteredFlowSnapshot.class));
     }
 
+    /** The process group the flow imports as. */
     VersionedProcessGroup group() {
         return snapshot.getFlowContents();
     }
 
+    /** The group the flow imports as and every group inside it, outermost first. */
+    List<VersionedProcessGroup> groups() {
+        List<VersionedProcessGroup> groups = new ArrayList<>();
+        Deque<VersionedProcessGroup> pending = new ArrayDeque<>(List.of(group()));
+        while (!pending.isEmpty()) {
+            VersionedProcessGroup next = pending.removeFirst();
+            groups.add(next);
+            pending.addAll(next.getProcessGroups());
+        }
+        return groups;
+    }
+
+    /** The flow's own parameter context, which the top-level group names. */
     VersionedParameterContext parameterContext() {
         return snapshot.getParameterContexts().get(group().getParameterContextName());
     }
 
-    /** The flow's parameters with their shipped values. */
+    /** The flow's own parameter context followed by those it inherits, in the order NiFi looks parameters up. */
+    List<VersionedParameterContext> parameterContexts() {
+        List<VersionedParameterContext> contexts = new ArrayList<>();
+        Deque<String> pending = new ArrayDeque<>(List.of(group().getParameterContextName()));
+        while (!pending.isEmpty()) {
+            VersionedParameterContext context = snapshot.getParameterContexts().get(pending.removeFirst());
+            if (context == null) {
+                throw new NoSuchElementException(file + " inherits a parameter context it does not carry");
+            }
+            contexts.add(context);
+            if (context.getInheritedParameterContexts() != null) {
+                pending.addAll(context.getInheritedParameterContexts());
+            }
+        }
+        return contexts;
+    }
+
+    /** The flow's parameters with their shipped values: its own context's over those it inherits. */
     Map<String, String> parameters() {
         Map<String, String> values = new LinkedHashMap<>();
-        for (VersionedParameter parameter : parameterContext().getParameters()) {
-            values.put(parameter.getName(), parameter.getValue());
+        for (VersionedParameterContext context : parameterContexts().reversed()) {
+            for (VersionedParameter parameter : context.getParameters()) {
+                values.put(parameter.getName(), parameter.getValue());
+            }
         }
         return values;
     }
 
+    /** Every processor of the flow, in whichever group. */
+    List<VersionedProcessor> processors() {
+        return groups().stream().flatMap(g -> g.getProcessors().stream()).toList();
+    }
+
+    /** Every connection of the flow, in whichever group. */
+    List<VersionedConnection> connections() {
+        return groups().stream().flatMap(g -> g.getConnections().stream()).toList();
+    }
+
+    /** Every controller service of the flow, in whichever group. */
+    List<VersionedControllerService> services() {
+        return groups().stream()
+                .flatMap(g -> g.getControllerServices().stream())
+                .toList();
+    }
+
+    /** Every input and output port of the flow's inner groups. */
+    List<VersionedPort> ports() {
+        return groups().stream()
+                .flatMap(g -> Stream.concat(g.getInputPorts().stream(), g.getOutputPorts().stream()))
+                .toList();
+    }
+
+    VersionedPort port(String groupName, String portName) {
+        return groups().stream()
+                .filter(g -> g.getName().equals(groupName))
+                .flatMap(g -> Stream.concat(g.getInputPorts().stream(), g.getOutputPorts().stream()))
+                .filter(p -> p.getName().equals(portName))
+                .findFirst()
+                .orElseThrow(() -> new NoSuchElementException(file + " has no port " + portName + " in " + groupName));
+    }
+
     VersionedProcessor processor(String name) {
-        return group().getProcessors().stream()
+        return processors().stream()
                 .filter(p -> p.getName().equals(name))
                 .findFirst()
                 .orElseThrow(() -> new NoSuchElementException(file + " has no processor named " + name));
     }
 
     List<VersionedProcessor> processorsOfType(String type) {
-        return group().getProcessors().stream()
-                .filter(p -> p.getType().equals(type))
-                .toList();
+        return processors().stream().filter(p -> p.getType().equals(type)).toList();
     }
 
     VersionedControllerService service(String identifier) {
-        return group().getControllerServices().stream()
+        return services().stream()
                 .filter(s -> s.getIdentifier().equals(identifier))
                 .findFirst()
                 .orElseThrow(() -> new NoSuchElementException(file + " has no controller service " + identifier));
     }
 
     boolean hasService(String identifier) {
-        return group().getControllerServices().stream()
-                .anyMatch(s -> s.getIdentifier().equals(identifier));
+        return services().stream().anyMatch(s -> s.getIdentifier().equals(identifier));
     }
 
-    List<VersionedConnection> connectionsFrom(VersionedProcessor processor) {
-        return group().getConnections().stream()
-                .filter(c -> c.getSource().getId().equals(processor.getIdentifier()))
+    List<VersionedConnection> connectionsFrom(VersionedComponent component) {
+        return connections().stream()
+                .filter(c -> c.getSource().getId().equals(component.getIdentifier()))
                 .toList();
     }
 
     boolean hasIncomingConnection(VersionedProcessor processor) {
-        return group().getConnections().stream()
+        return connections().stream()
                 .anyMatch(c -> c.getDestination().getId().equals(processor.getIdentifier())
                         && !c.getSource().getId().equals(processor.getIdentifier()));
     }
@@ -127,8 +197,25 @@ final class FlowDefinitions {
                 .toList();
     }
 
+    /**
+     * The processors a FlowFile sent along {@code connection} reaches: its destination, or, through a port, whatever the
+     * port's own connections lead to, as NiFi moves FlowFiles through the ports of a group.
+     */
+    List<VersionedProcessor> processorsReachedBy(VersionedConnection connection) {
+        ConnectableComponent destination = connection.getDestination();
+        return switch (destination.getType()) {
+            case PROCESSOR -> List.of(processorById(destination.getId()));
+            case INPUT_PORT, OUTPUT_PORT ->
+                connections().stream()
+                        .filter(c -> c.getSource().getId().equals(destination.getId()))
+                        .flatMap(c -> processorsReachedBy(c).stream())
+                        .toList();
+            default -> throw new IllegalStateException(file + ": a connection leads to a " + destination.getType());
+        };
+    }
+
     VersionedProcessor processorById(String identifier) {
-        return group().getProcessors().stream()
+        return processors().stream()
                 .filter(p -> p.getIdentifier().equals(identifier))
                 .findFirst()
                 .orElseThrow(() -> new NoSuchElementException(file + " has no processor " + identifier));

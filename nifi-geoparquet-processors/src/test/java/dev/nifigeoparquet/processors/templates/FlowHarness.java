@@ -25,7 +25,8 @@ import org.apache.nifi.util.TestRunners;
  * configures them (parameters resolved), and moves FlowFiles along the flow's own connections. Standard processors
  * cannot run here: FlowFiles routed to one are collected per processor (for example what the flow quarantines), and
  * content enters the flow where a standard processor would hand it over (for example FetchFile's success). Standard
- * controller services are replaced by the stand-ins the caller gives, by type.
+ * controller services are replaced by the stand-ins the caller gives, by type. FlowFiles pass through the ports of the
+ * flow's inner groups as NiFi passes them, to whatever the port's connections lead to.
  */
 final class FlowHarness {
 
@@ -53,7 +54,7 @@ final class FlowHarness {
         this.flow = flow;
         this.parameters = parameters;
         this.standIns = standIns;
-        for (VersionedProcessor processor : flow.group().getProcessors()) {
+        for (VersionedProcessor processor : flow.processors()) {
             if (FlowDefinitions.isThisBundlesType(processor.getType())) {
                 runners.put(processor.getIdentifier(), configure(processor));
             }
@@ -147,7 +148,9 @@ final class FlowHarness {
             throw new IllegalStateException(flow + ": " + standardProcessor + " " + relationship + " is not connected");
         }
         for (VersionedConnection connection : connections) {
-            deliver(source.getName(), relationship, connection.getDestination().getId(), content, attributes);
+            for (VersionedProcessor destination : flow.processorsReachedBy(connection)) {
+                deliver(source.getName(), relationship, destination, content, attributes);
+            }
         }
     }
 
@@ -199,12 +202,14 @@ final class FlowHarness {
                             processor.getName(), relationship.getName(), content, flowFile.getAttributes()));
                 }
                 for (VersionedConnection connection : connections) {
-                    deliver(
-                            processor.getName(),
-                            relationship.getName(),
-                            connection.getDestination().getId(),
-                            content,
-                            flowFile.getAttributes());
+                    for (VersionedProcessor destination : flow.processorsReachedBy(connection)) {
+                        deliver(
+                                processor.getName(),
+                                relationship.getName(),
+                                destination,
+                                content,
+                                flowFile.getAttributes());
+                    }
                 }
             }
         }
@@ -212,14 +217,17 @@ final class FlowHarness {
     }
 
     private void deliver(
-            String from, String relationship, String destinationId, byte[] content, Map<String, String> attributes) {
-        TestRunner next = runners.get(destinationId);
+            String from,
+            String relationship,
+            VersionedProcessor destination,
+            byte[] content,
+            Map<String, String> attributes) {
+        TestRunner next = runners.get(destination.getIdentifier());
         if (next != null) {
             next.enqueue(content, attributes);
         } else {
-            String destination = flow.processorById(destinationId).getName();
             delivered
-                    .computeIfAbsent(destination, name -> new ArrayList<>())
+                    .computeIfAbsent(destination.getName(), name -> new ArrayList<>())
                     .add(new Delivered(from, relationship, content, attributes));
         }
     }
