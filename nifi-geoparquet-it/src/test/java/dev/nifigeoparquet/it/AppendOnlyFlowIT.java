@@ -44,6 +44,7 @@ class AppendOnlyFlowIT {
     static final String APPEND = "Append cell to archive";
     static final String VERIFY = "Verify appended partitions";
     static final String QUARANTINE = "Quarantine";
+    static final String REPORTS = "Write reports";
     static final String JSON_READER = "JSON delta reader";
     /** JsonTreeReader's properties as NiFi 2.7 and later name them; NiFi 2.0 to 2.6 know them only by their old names. */
     static final List<String> RENAMED_IN_2_7 = List.of("Schema Access Strategy", "Starting Field Strategy");
@@ -56,7 +57,9 @@ class AppendOnlyFlowIT {
     FlowGroup flow;
     FileIntake intake;
     Path quarantine;
+    Path reports;
     String valid;
+    long expectedRows;
 
     @BeforeAll
     void importAdoptAndStart(RunningNiFi nifi, @TempDir Path dir) throws Exception {
@@ -67,6 +70,7 @@ class AppendOnlyFlowIT {
 
         intake = FileIntake.under(dir);
         quarantine = dir.resolve("quarantine");
+        reports = dir.resolve("reports");
 
         flow = FlowGroup.upload(nifi.api(), NiFiRuntimeIT.flowDefinition("append-only.json"), "append only");
         Map<String, String> parameters = new HashMap<>(intake.parameters());
@@ -75,9 +79,11 @@ class AppendOnlyFlowIT {
         parameters.put("h3.resolution", String.valueOf(Parcels.RESOLUTION));
         parameters.put("delta.geometry.field", "wkt");
         parameters.put("quarantine.directory", quarantine.toString());
+        parameters.put("reports.directory", reports.toString());
         flow.setParameters(parameters);
         intake.prepare(flow);
         FileIntake.requireValid(flow, QUARANTINE);
+        FileIntake.requireValid(flow, REPORTS);
         flow.setAutoTerminated(VERIFY, List.of());
         valid = flow.observe(VERIFY, "valid");
     }
@@ -123,7 +129,8 @@ class AppendOnlyFlowIT {
 
         flow.verifyServices();
         flow.enableServices();
-        flow.start(FileIntake.LIST, FileIntake.FETCH, ROUTE, APPEND, VERIFY, QUARANTINE);
+        flow.start(FileIntake.LIST, FileIntake.FETCH, ROUTE, APPEND, VERIFY, QUARANTINE, REPORTS);
+        flow.startPorts();
     }
 
     @Test
@@ -199,6 +206,12 @@ class AppendOnlyFlowIT {
         }
         VerificationReport report = ArchiveChecks.verify(archive, parcels.rows() + 6);
         assertTrue(report.consistent(), report.toString());
+        expectedRows = parcels.rows() + 6;
+        assertEquals(
+                2,
+                IncrementalUpsertFlowIT.withFilename(Written.in(flow, REPORTS, reports), FILE)
+                        .size(),
+                "the reports port led both verification reports to the reports directory");
 
         List<FlowGroup.Bulletin> bulletins = flow.bulletins(mark);
         assertTrue(
@@ -214,6 +227,44 @@ class AppendOnlyFlowIT {
                                 && b.message().contains("could not be keyed")),
                 "RouteByH3Cell warns about the record: " + bulletins);
         Bulletins.requireNoErrors(bulletins, List.of(FileIntake.LIST, FileIntake.FETCH, ROUTE, VERIFY, QUARANTINE));
+    }
+
+    /**
+     * The archive work behind another source: NiFi's ListenHTTP in the flow's top group, connected to the inner group's
+     * "deltas" port, the sequence from a request header. New parcels posted to it are appended and verified.
+     */
+    @Test
+    @Order(3)
+    void newParcelsPostedToAnHttpListenerConnectedToTheDeltasPortAreAppended() throws Exception {
+        HttpIntake http = HttpIntake.addTo(flow);
+        flow.setParameters(Map.of("delta.sequence", "${" + HttpIntake.SEQUENCE + "}"));
+        List<String> cells = parcels.cellsBySize();
+        List<Group> rows = List.of(
+                parcels.byCell.get(cells.get(3)).get(0),
+                parcels.byCell.get(cells.get(4)).get(0));
+        List<String> ids = List.of("posted-0", "posted-1");
+        String posted = "posted.json";
+        long mark = flow.lastBulletinId();
+
+        http.post(posted, Parcels.json(rows, ids), System.currentTimeMillis());
+        flow.awaitIdle(ROUTE, APPEND, VERIFY, QUARANTINE, REPORTS);
+
+        assertEquals(List.of(), IncrementalUpsertFlowIT.withFilename(Written.in(flow, QUARANTINE, quarantine), posted));
+        List<FlowGroup.Queued> appended = IncrementalUpsertFlowIT.withFilename(flow.queued(valid), posted);
+        assertEquals(2, appended.size(), "both cells were appended and verified");
+        assertEquals(2, Counts.sum(appended, "geoparquet.rows.inserted"));
+        Map<String, ArchiveChecks.Parcel> after = ArchiveChecks.parcels(archive);
+        assertEquals(expectedRows + 2, after.size());
+        for (int i = 0; i < 2; i++) {
+            assertEquals(cells.get(3 + i), after.get(ids.get(i)).cell(), ids.get(i));
+        }
+        VerificationReport report = ArchiveChecks.verify(archive, expectedRows + 2);
+        assertTrue(report.consistent(), report.toString());
+        assertEquals(
+                2,
+                IncrementalUpsertFlowIT.withFilename(Written.in(flow, REPORTS, reports), posted)
+                        .size());
+        Bulletins.requireNoErrors(flow.bulletins(mark), List.of(ROUTE, APPEND, VERIFY, QUARANTINE, REPORTS));
     }
 
     /** The JSON array with one more record, whose WKT is cut short. */

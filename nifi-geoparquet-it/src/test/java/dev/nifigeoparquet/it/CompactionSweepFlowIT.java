@@ -70,6 +70,7 @@ class CompactionSweepFlowIT {
         long mark = flow.lastBulletinId();
 
         flow.start(VERIFY_COMPACTED, REPORTS);
+        flow.startPorts();
         flow.runOnce(SWEEP);
         nifi.api()
                 .await(

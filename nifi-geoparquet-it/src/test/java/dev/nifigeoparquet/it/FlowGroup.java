@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +31,9 @@ final class FlowGroup {
 
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(90);
 
+    /** The ports of the flow definitions' inner groups, which the flow starts with its processors. */
+    static final Set<String> SHIPPED_PORTS = Set.of("deltas", "quarantine", "reports");
+
     private final NiFiApi api;
     private final String id;
     private final String parameterContextId;
@@ -38,8 +44,18 @@ final class FlowGroup {
         this.parameterContextId = parameterContextId;
     }
 
-    /** Uploads {@code definition} into the root group under {@code name}. */
+    /**
+     * Uploads {@code definition} into the root group under {@code name}, with parameter contexts of its own: every context
+     * of the definition renamed after the group. NiFi binds an imported group to an existing context of the same name, so
+     * two imports would otherwise share their parameters, and a test's archive root would move another test's archive.
+     */
     static FlowGroup upload(NiFiApi api, Path definition, String name) throws IOException, InterruptedException {
+        return uploadAsShipped(api, withOwnParameterContexts(definition, name), name);
+    }
+
+    /** Uploads {@code definition} unchanged into the root group under {@code name}, as an operator does. */
+    static FlowGroup uploadAsShipped(NiFiApi api, Path definition, String name)
+            throws IOException, InterruptedException {
         String root = api.get("flow/process-groups/root")
                 .path("processGroupFlow")
                 .path("id")
@@ -51,8 +67,42 @@ final class FlowGroup {
                 group.path("component").path("parameterContext").path("id").asText(null));
     }
 
+    /** A copy of the flow definition whose parameter contexts carry {@code suffix} in their names. */
+    private static Path withOwnParameterContexts(Path definition, String suffix) throws IOException {
+        ObjectNode flow = (ObjectNode) NiFiApi.JSON.readTree(definition.toFile());
+        ObjectNode contexts = (ObjectNode) flow.path("parameterContexts");
+        ObjectNode renamed = NiFiApi.JSON.createObjectNode();
+        contexts.properties().forEach(entry -> {
+            ObjectNode context = (ObjectNode) entry.getValue();
+            context.put("name", entry.getKey() + " (" + suffix + ")");
+            ArrayNode inherited = NiFiApi.JSON.createArrayNode();
+            context.path("inheritedParameterContexts")
+                    .forEach(parent -> inherited.add(parent.asText() + " (" + suffix + ")"));
+            context.set("inheritedParameterContexts", inherited);
+            renamed.set(context.path("name").asText(), context);
+        });
+        flow.set("parameterContexts", renamed);
+        renameContextOfEveryGroup((ObjectNode) flow.path("flowContents"), suffix);
+        Path copy = Files.createTempFile("flow-definition-", ".json");
+        copy.toFile().deleteOnExit();
+        NiFiApi.JSON.writeValue(copy.toFile(), flow);
+        return copy;
+    }
+
+    private static void renameContextOfEveryGroup(ObjectNode group, String suffix) {
+        if (group.path("parameterContextName").isTextual()) {
+            group.put("parameterContextName", group.path("parameterContextName").asText() + " (" + suffix + ")");
+        }
+        group.path("processGroups").forEach(child -> renameContextOfEveryGroup((ObjectNode) child, suffix));
+    }
+
     String id() {
         return id;
+    }
+
+    /** The id of the group's own parameter context. */
+    String parameterContextId() {
+        return parameterContextId;
     }
 
     /** The API the group is driven through. */
@@ -60,14 +110,27 @@ final class FlowGroup {
         return api;
     }
 
-    /** The group's contents: processors, connections, ports, each with its component and status. */
-    JsonNode contents() throws IOException, InterruptedException {
-        return api.get("flow/process-groups/" + id).path("processGroupFlow").path("flow");
+    /**
+     * The contents of the group and of every group inside it, outermost first: processors, connections, ports, each with
+     * its component and status. The flow definitions keep their archive work in an inner group.
+     */
+    List<JsonNode> contents() throws IOException, InterruptedException {
+        List<JsonNode> contents = new ArrayList<>();
+        Deque<String> pending = new ArrayDeque<>(List.of(id));
+        while (!pending.isEmpty()) {
+            JsonNode flow = api.get("flow/process-groups/" + pending.removeFirst())
+                    .path("processGroupFlow")
+                    .path("flow");
+            contents.add(flow);
+            flow.path("processGroups")
+                    .forEach(child -> pending.add(child.path("id").asText()));
+        }
+        return contents;
     }
 
-    /** The processor named {@code name}, as the API lists it (id, component with type, bundle, validation errors...). */
+    /** The processor named {@code name} in whichever group, as the API lists it (id, component with type, bundle...). */
     JsonNode processor(String name) throws IOException, InterruptedException {
-        return named(contents().path("processors"), name);
+        return named(every("processors"), name);
     }
 
     /** The id of the processor named {@code name}. */
@@ -76,15 +139,22 @@ final class FlowGroup {
     }
 
     List<JsonNode> processors() throws IOException, InterruptedException {
-        List<JsonNode> processors = new ArrayList<>();
-        contents().path("processors").forEach(processors::add);
-        return processors;
+        return every("processors");
+    }
+
+    /** The components of one kind ("processors", "connections", "inputPorts", ...) of every group. */
+    private List<JsonNode> every(String kind) throws IOException, InterruptedException {
+        List<JsonNode> components = new ArrayList<>();
+        for (JsonNode flow : contents()) {
+            flow.path(kind).forEach(components::add);
+        }
+        return components;
     }
 
     List<JsonNode> services() throws IOException, InterruptedException {
         List<JsonNode> services = new ArrayList<>();
         api.get("flow/process-groups/" + id
-                        + "/controller-services?includeAncestorGroups=false&includeDescendantGroups=false")
+                        + "/controller-services?includeAncestorGroups=false&includeDescendantGroups=true")
                 .path("controllerServices")
                 .forEach(services::add);
         return services;
@@ -99,9 +169,33 @@ final class FlowGroup {
         throw new AssertionError("No controller service named '" + name + "' in the group");
     }
 
-    /** Sets parameters of the group's context, as the parameter context dialog does (an asynchronous update request). */
+    /**
+     * Sets parameters as the parameter context dialog does (an asynchronous update request per context): each in the
+     * context that defines it, the group's own or one it inherits, and a parameter neither defines in the group's own.
+     */
     void setParameters(Map<String, String> values) throws IOException, InterruptedException {
-        String path = "parameter-contexts/" + parameterContextId;
+        Map<String, String> owners = new LinkedHashMap<>();
+        for (JsonNode entry : api.get("parameter-contexts/" + parameterContextId)
+                .path("component")
+                .path("parameters")) {
+            JsonNode parameter = entry.path("parameter");
+            if (parameter.path("inherited").asBoolean(false)) {
+                owners.put(
+                        parameter.path("name").asText(),
+                        parameter.path("parameterContext").path("id").asText());
+            }
+        }
+        Map<String, Map<String, String>> byContext = new LinkedHashMap<>();
+        values.forEach((name, value) -> byContext
+                .computeIfAbsent(owners.getOrDefault(name, parameterContextId), context -> new LinkedHashMap<>())
+                .put(name, value));
+        for (Map.Entry<String, Map<String, String>> context : byContext.entrySet()) {
+            setParameters(context.getKey(), context.getValue());
+        }
+    }
+
+    private void setParameters(String contextId, Map<String, String> values) throws IOException, InterruptedException {
+        String path = "parameter-contexts/" + contextId;
         ArrayNode parameters = NiFiApi.JSON.createArrayNode();
         values.forEach((name, value) -> parameters
                 .addObject()
@@ -111,12 +205,16 @@ final class FlowGroup {
                 .put("value", value));
         Instant deadline = Instant.now().plus(NiFiApi.CONNECTING_TIMEOUT);
         while (true) {
+            JsonNode current = api.get(path);
             ObjectNode body = NiFiApi.JSON.createObjectNode();
             body.set("revision", api.revisionOf(path));
-            body.put("id", parameterContextId);
+            body.put("id", contextId);
             ObjectNode component = body.putObject("component");
-            component.put("id", parameterContextId);
+            component.put("id", contextId);
             component.set("parameters", parameters);
+            // An update names the contexts it inherits from, or NiFi takes it to inherit none any more.
+            component.set(
+                    "inheritedParameterContexts", current.path("component").path("inheritedParameterContexts"));
             JsonNode result = api.runAsync(path + "/update-requests", body, "request");
             String failure = result.path("failureReason").isTextual()
                     ? result.path("failureReason").asText()
@@ -177,6 +275,10 @@ final class FlowGroup {
         request.putObject("attributes");
         JsonNode done =
                 api.runAsync("controller-services/" + serviceId + "/config/verification-requests", body, "request");
+        if (done.path("failureReason").isTextual()) {
+            throw new AssertionError("Verifying controller service '" + serviceName + "' failed: "
+                    + done.path("failureReason").asText());
+        }
         List<JsonNode> results = new ArrayList<>();
         done.path("results").forEach(results::add);
         return results;
@@ -249,18 +351,59 @@ final class FlowGroup {
      * so what the relationship emits stays queued where the test can list it; returns the connection's id.
      */
     String observe(String from, String relationship) throws IOException, InterruptedException {
+        JsonNode processor = processor(from);
+        String groupId = processor.path("component").path("parentGroupId").asText();
         ObjectNode body = newComponent();
         ((ObjectNode) body.get("component")).put("name", from + " " + relationship);
-        String portId = api.post("process-groups/" + id + "/output-ports", body)
+        String portId = api.post("process-groups/" + groupId + "/output-ports", body)
                 .path("id")
                 .asText();
-        return connect(processor(from).path("id").asText(), "PROCESSOR", portId, "OUTPUT_PORT", List.of(relationship));
+        return connect(
+                groupId, processor.path("id").asText(), "PROCESSOR", portId, "OUTPUT_PORT", List.of(relationship));
+    }
+
+    /**
+     * Adds a processor of {@code type} to the top of the group, as an operator drags one onto the canvas, with the
+     * properties given; returns its id.
+     */
+    String addProcessor(String type, String name, Map<String, String> properties)
+            throws IOException, InterruptedException {
+        ObjectNode body = newComponent();
+        ObjectNode component = (ObjectNode) body.get("component");
+        component.put("type", type).put("name", name);
+        ObjectNode values = component.putObject("config").putObject("properties");
+        properties.forEach(values::put);
+        return api.post("process-groups/" + id + "/processors", body).path("id").asText();
+    }
+
+    /**
+     * Connects {@code relationship} of the processor named {@code from}, at the top of the group, to the input port named
+     * {@code port} of an inner group: what an operator does to put the archive work behind another source.
+     */
+    String connectToInnerPort(String from, String relationship, String port) throws IOException, InterruptedException {
+        JsonNode input = named(every("inputPorts"), port);
+        ObjectNode body = newComponent();
+        ObjectNode component = (ObjectNode) body.get("component");
+        component
+                .putObject("source")
+                .put("id", processorId(from))
+                .put("groupId", id)
+                .put("type", "PROCESSOR");
+        component
+                .putObject("destination")
+                .put("id", input.path("id").asText())
+                .put("groupId", input.path("component").path("parentGroupId").asText())
+                .put("type", "INPUT_PORT");
+        component.putArray("selectedRelationships").add(relationship);
+        return api.post("process-groups/" + id + "/connections", body)
+                .path("id")
+                .asText();
     }
 
     /** The connection that carries {@code relationship} out of the processor named {@code from}. */
     String connection(String from, String relationship) throws IOException, InterruptedException {
         String sourceId = processor(from).path("id").asText();
-        for (JsonNode connection : contents().path("connections")) {
+        for (JsonNode connection : every("connections")) {
             JsonNode component = connection.path("component");
             if (component.path("source").path("id").asText().equals(sourceId)) {
                 for (JsonNode selected : component.path("selectedRelationships")) {
@@ -286,6 +429,24 @@ final class FlowGroup {
     void start(String... processorNames) throws IOException, InterruptedException {
         for (String name : processorNames) {
             setRunStatus("processors/" + processor(name).path("id").asText(), "RUNNING");
+        }
+    }
+
+    /**
+     * Starts the ports the flow definition ships, which carry FlowFiles into and out of its inner group; a test that
+     * starts only part of the flow leaves them stopped, so FlowFiles wait where that part put them.
+     */
+    void startPorts() throws IOException, InterruptedException {
+        for (String kind : List.of("inputPorts", "outputPorts")) {
+            for (JsonNode port : every(kind)) {
+                if (SHIPPED_PORTS.contains(port.path("component").path("name").asText())
+                        && !"RUNNING"
+                                .equals(port.path("component").path("state").asText())) {
+                    String path = (kind.equals("inputPorts") ? "input-ports/" : "output-ports/")
+                            + port.path("id").asText();
+                    setRunStatus(path, "RUNNING");
+                }
+            }
         }
     }
 
@@ -325,13 +486,13 @@ final class FlowGroup {
                         "The flow did not come to rest within " + IDLE_TIMEOUT + "; still queued: " + waiting);
             }
             Thread.sleep(300);
-            JsonNode snapshot = api.get("flow/process-groups/" + id + "/status")
+            JsonNode snapshot = api.get("flow/process-groups/" + id + "/status?recursive=true")
                     .path("processGroupStatus")
                     .path("aggregateSnapshot");
             waiting = new ArrayList<>();
-            for (JsonNode entry : snapshot.path("connectionStatusSnapshots")) {
-                JsonNode connection = entry.path("connectionStatusSnapshot");
-                if (watched.contains(connection.path("destinationName").asText())
+            for (JsonNode connection : connectionStatuses(snapshot)) {
+                String destination = connection.path("destinationName").asText();
+                if ((watched.contains(destination) || SHIPPED_PORTS.contains(destination))
                         && connection.path("flowFilesQueued").asInt() > 0) {
                     waiting.add(connection.path("sourceName").asText() + " -["
                             + connection.path("name").asText() + "]-> "
@@ -344,6 +505,18 @@ final class FlowGroup {
                     waiting.isEmpty() && snapshot.path("activeThreadCount").asInt() == 0;
             quietPolls = quiet ? quietPolls + 1 : 0;
         }
+    }
+
+    /** The status of every connection of a group's status snapshot and of the groups inside it. */
+    private static List<JsonNode> connectionStatuses(JsonNode groupSnapshot) {
+        List<JsonNode> connections = new ArrayList<>();
+        groupSnapshot
+                .path("connectionStatusSnapshots")
+                .forEach(entry -> connections.add(entry.path("connectionStatusSnapshot")));
+        for (JsonNode child : groupSnapshot.path("processGroupStatusSnapshots")) {
+            connections.addAll(connectionStatuses(child.path("processGroupStatusSnapshot")));
+        }
+        return connections;
     }
 
     /**
@@ -450,7 +623,13 @@ final class FlowGroup {
 
     /** The bulletins of this group's components newer than {@code afterId} (-1 for all NiFi still holds). */
     List<Bulletin> bulletins(long afterId) throws IOException, InterruptedException {
-        JsonNode board = api.get("flow/bulletin-board?groupId=" + id + "&after=" + afterId + "&limit=500")
+        List<String> groupIds = new ArrayList<>(List.of(id));
+        for (JsonNode child : every("processGroups")) {
+            groupIds.add(child.path("id").asText());
+        }
+        // NiFi matches a bulletin's own group against the pattern, so an inner group's components need its id.
+        String groups = NiFiApi.query(String.join("|", groupIds));
+        JsonNode board = api.get("flow/bulletin-board?groupId=" + groups + "&after=" + afterId + "&limit=500")
                 .path("bulletinBoard");
         List<Bulletin> bulletins = new ArrayList<>();
         for (JsonNode entry : board.path("bulletins")) {
@@ -470,6 +649,7 @@ final class FlowGroup {
     }
 
     private String connect(
+            String groupId,
             String sourceId,
             String sourceType,
             String destinationId,
@@ -478,15 +658,19 @@ final class FlowGroup {
             throws IOException, InterruptedException {
         ObjectNode body = newComponent();
         ObjectNode component = (ObjectNode) body.get("component");
-        component.putObject("source").put("id", sourceId).put("groupId", id).put("type", sourceType);
+        component
+                .putObject("source")
+                .put("id", sourceId)
+                .put("groupId", groupId)
+                .put("type", sourceType);
         component
                 .putObject("destination")
                 .put("id", destinationId)
-                .put("groupId", id)
+                .put("groupId", groupId)
                 .put("type", destinationType);
         ArrayNode selected = component.putArray("selectedRelationships");
         relationships.forEach(selected::add);
-        return api.post("process-groups/" + id + "/connections", body)
+        return api.post("process-groups/" + groupId + "/connections", body)
                 .path("id")
                 .asText();
     }
@@ -505,7 +689,7 @@ final class FlowGroup {
         return body;
     }
 
-    private static JsonNode named(JsonNode components, String name) {
+    private static JsonNode named(Iterable<JsonNode> components, String name) {
         for (JsonNode component : components) {
             if (component.path("component").path("name").asText().equals(name)) {
                 return component;

@@ -50,12 +50,13 @@ class IncrementalUpsertFlowIT {
     static final String COMPACT = "Compact touched partitions";
     static final String VERIFY = "Verify touched partitions";
     static final String QUARANTINE = "Quarantine";
+    static final String REPORTS = "Write reports";
     static final List<String> OURS = List.of(ROUTE, UPSERT, COMPACT, VERIFY);
-    /** The processors a delta passes through after FetchFile, the quarantine included. */
-    static final String[] DOWNSTREAM = {FileIntake.FETCH, ROUTE, UPSERT, COMPACT, VERIFY, QUARANTINE};
+    /** The processors a delta passes through after FetchFile, the quarantine and the reports included. */
+    static final String[] DOWNSTREAM = {FileIntake.FETCH, ROUTE, UPSERT, COMPACT, VERIFY, QUARANTINE, REPORTS};
     /** Every processor of the flow, NiFi's standard ones included: none raises an error on a good path. */
     static final List<String> ALL =
-            List.of(FileIntake.LIST, FileIntake.FETCH, ROUTE, UPSERT, COMPACT, VERIFY, QUARANTINE);
+            List.of(FileIntake.LIST, FileIntake.FETCH, ROUTE, UPSERT, COMPACT, VERIFY, QUARANTINE, REPORTS);
 
     static final String NIGHTLY = "nightly-1.parquet";
     static final String CROSS = "keys-cross-cells.parquet";
@@ -67,6 +68,7 @@ class IncrementalUpsertFlowIT {
     FlowGroup flow;
     FileIntake intake;
     Path quarantine;
+    Path reports;
     String valid;
     long expectedRows;
     /** Each delta sent so far by file name, with the change of row count it makes. */
@@ -84,6 +86,7 @@ class IncrementalUpsertFlowIT {
 
         intake = FileIntake.under(dir);
         quarantine = dir.resolve("quarantine");
+        reports = dir.resolve("reports");
 
         flow = FlowGroup.upload(
                 nifi.api(), NiFiRuntimeIT.flowDefinition("incremental-upsert.json"), "incremental upsert");
@@ -95,15 +98,18 @@ class IncrementalUpsertFlowIT {
         parameters.put("delta.geometry.field", SyntheticParcels.GEOMETRY);
         parameters.put("delta.delete.marker", NightlyDelta.DELETE_MARKER);
         parameters.put("quarantine.directory", quarantine.toString());
+        parameters.put("reports.directory", reports.toString());
         flow.setParameters(parameters);
         intake.prepare(flow);
         FileIntake.requireValid(flow, QUARANTINE);
+        FileIntake.requireValid(flow, REPORTS);
         flow.setAutoTerminated(VERIFY, List.of());
         valid = flow.observe(VERIFY, "valid");
 
         flow.verifyServices();
         flow.enableServices();
-        flow.start(FileIntake.LIST, FileIntake.FETCH, ROUTE, UPSERT, COMPACT, VERIFY, QUARANTINE);
+        flow.start(ALL.toArray(String[]::new));
+        flow.startPorts();
     }
 
     @AfterAll
@@ -207,8 +213,18 @@ class IncrementalUpsertFlowIT {
      */
     private void apply(String filename, List<Group> rows, long net, Map<String, String> expectedCells)
             throws Exception {
+        apply(filename, rows, net, expectedCells, this::send);
+    }
+
+    /** How a test hands a delta to the flow and waits until the flow has done all it can with it. */
+    interface Sender {
+        void send(String filename, byte[] content) throws Exception;
+    }
+
+    private void apply(String filename, List<Group> rows, long net, Map<String, String> expectedCells, Sender sender)
+            throws Exception {
         long mark = flow.lastBulletinId();
-        send(filename, Parcels.geoParquet(dir.resolve(filename), rows));
+        sender.send(filename, Parcels.geoParquet(dir.resolve(filename), rows));
         expectedRows += net;
         netRows.put(filename, net);
         applied.putAll(expectedCells);
@@ -223,6 +239,12 @@ class IncrementalUpsertFlowIT {
                 cells,
                 verified.size(),
                 "every cell FlowFile the delta was split into was upserted, compacted and verified");
+        List<Written> kept = withFilename(Written.in(flow, REPORTS, reports), filename);
+        assertEquals(cells, kept.size(), "the reports port led every verification report to the reports directory");
+        for (Written report : kept) {
+            assertEquals("true", report.attribute("geo.consistent"), report.toString());
+            assertTrue(NiFiApi.JSON.readTree(report.content()).isObject(), report + ": the file is the JSON report");
+        }
 
         Map<String, ArchiveChecks.Parcel> after = ArchiveChecks.parcels(archive);
         assertEquals(expectedRows, after.size(), "DuckDB reads baseline + net delta rows");
@@ -346,6 +368,31 @@ class IncrementalUpsertFlowIT {
                 "RouteByH3Cell raises an error naming the file: " + bulletins);
         Bulletins.requireNoErrors(
                 bulletins, List.of(FileIntake.LIST, FileIntake.FETCH, UPSERT, COMPACT, VERIFY, QUARANTINE));
+    }
+
+    /**
+     * The archive work behind another source, as an operator puts it behind one: NiFi's ListenHTTP added to the flow's
+     * top group and connected to the inner group's "deltas" input port, the sequence that orders the deltas taken from
+     * a request header (the delta.sequence parameter pointed at that attribute). A night posted to it is applied exactly
+     * as one dropped into the input directory: every check of the file-borne nights holds.
+     */
+    @Test
+    @Order(7)
+    void aNightPostedToAnHttpListenerConnectedToTheDeltasPortIsApplied() throws Exception {
+        HttpIntake http = HttpIntake.addTo(flow);
+        flow.setParameters(Map.of("delta.sequence", "${" + HttpIntake.SEQUENCE + "}"));
+        NightlyDelta.Delta delta = parcels.nightlyDelta(120, Instant.parse("2026-02-04T00:00:00Z"));
+        Map<String, String> expected = new HashMap<>();
+        for (Group row : delta.rows()) {
+            expected.put(Parcels.key(row), row.getBoolean(NightlyDelta.DELETE_MARKER, 0) ? null : Parcels.cellOf(row));
+        }
+        // Later than every file-borne night, whose sequence is its file's modification time in milliseconds.
+        long sequence = System.currentTimeMillis();
+        apply("posted.parquet", delta.rows(), delta.netRows(), expected, (filename, content) -> {
+            http.post(filename, content, sequence);
+            flow.awaitIdle(DOWNSTREAM);
+        });
+        assertFalse(Files.exists(intake.processed("posted.parquet")), "the file intake never saw it");
     }
 
     /**

@@ -27,6 +27,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class NiFiRuntimeIT {
 
     static final String BUNDLE_GROUP = "dev.nifigeoparquet";
+
+    /** The parameter context with the archive's parameters, which every flow definition's own context inherits. */
+    static final String ARCHIVE_CONTEXT = "GeoParquet archive";
+
     static final Set<String> PROCESSORS = Set.of(
             "dev.nifigeoparquet.processors.RouteByH3Cell",
             "dev.nifigeoparquet.processors.UpsertGeoParquetPartition",
@@ -63,11 +67,31 @@ class NiFiRuntimeIT {
         requireNoLinkageProblems(nifi.appLog());
     }
 
+    /**
+     * Every flow definition imports as shipped with every component resolved, and the flows imported side by side share
+     * one archive context: NiFi binds each import to the context of that name the first one created, so an operator sets
+     * the archive's parameters once.
+     */
     @Test
-    void everyFlowDefinitionImportsWithEveryComponentResolved(RunningNiFi nifi) throws Exception {
+    void everyFlowDefinitionImportsWithEveryComponentResolvedAndTheFlowsShareTheArchiveContext(RunningNiFi nifi)
+            throws Exception {
+        Set<String> archiveContexts = new TreeSet<>();
         for (Path definition : flowDefinitions()) {
-            requireImportsWithoutGhosts(nifi.api(), definition, "import check " + definition.getFileName());
+            FlowGroup group =
+                    FlowGroup.uploadAsShipped(nifi.api(), definition, "import check " + definition.getFileName());
+            requireNoGhosts(group, definition);
+            JsonNode context = nifi.api()
+                    .get("parameter-contexts/" + group.parameterContextId())
+                    .path("component");
+            List<String> inherited = new ArrayList<>();
+            context.path("inheritedParameterContexts")
+                    .forEach(parent ->
+                            inherited.add(parent.path("component").path("name").asText()));
+            assertEquals(List.of(ARCHIVE_CONTEXT), inherited, definition + ": its context inherits the archive's");
+            context.path("inheritedParameterContexts")
+                    .forEach(parent -> archiveContexts.add(parent.path("id").asText()));
         }
+        assertEquals(1, archiveContexts.size(), "one archive context for every flow: " + archiveContexts);
     }
 
     /**
@@ -128,6 +152,12 @@ class NiFiRuntimeIT {
     static FlowGroup requireImportsWithoutGhosts(NiFiApi api, Path definition, String groupName)
             throws IOException, InterruptedException {
         FlowGroup group = FlowGroup.upload(api, definition, groupName);
+        requireNoGhosts(group, definition);
+        return group;
+    }
+
+    /** Every processor and controller service of an imported group resolved to a loaded bundle (see above). */
+    static void requireNoGhosts(FlowGroup group, Path definition) throws IOException, InterruptedException {
         List<JsonNode> components = new ArrayList<>();
         group.processors().forEach(processor -> components.add(processor.path("component")));
         group.services().forEach(service -> components.add(service.path("component")));
@@ -161,7 +191,6 @@ class NiFiRuntimeIT {
         }
         assertTrue(ours >= 3, definition + " holds this bundle's components");
         assertTrue(standard >= 1, definition + " holds standard processors");
-        return group;
     }
 
     private static Set<String> ours(JsonNode types) {

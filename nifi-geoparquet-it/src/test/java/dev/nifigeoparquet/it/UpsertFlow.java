@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.it;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import java.io.IOException;
@@ -39,7 +38,7 @@ final class UpsertFlow {
         copyTree(dataset, root);
         FileIntake intake = FileIntake.under(home);
         Path quarantine = home.resolve("quarantine");
-        FlowGroup group = FlowGroup.upload(api, withOwnParameterContext(home, name), name);
+        FlowGroup group = FlowGroup.upload(api, NiFiRuntimeIT.flowDefinition("incremental-upsert.json"), name);
         Map<String, String> parameters = new HashMap<>(intake.parameters());
         parameters.put("archive.root", root.toString());
         parameters.put("archive.allowed.roots", home.toString());
@@ -49,29 +48,11 @@ final class UpsertFlow {
         parameters.put("delta.delete.marker", NightlyDelta.DELETE_MARKER);
         parameters.put("delta.sequence", Backlog.SEQUENCE_FROM_NAME);
         parameters.put("quarantine.directory", quarantine.toString());
+        parameters.put("reports.directory", home.resolve("reports").toString());
         group.setParameters(parameters);
         intake.prepare(group);
         FileIntake.requireValid(group, IncrementalUpsertFlowIT.QUARANTINE);
         return new UpsertFlow(group, intake, root, quarantine);
-    }
-
-    /**
-     * The flow definition with its parameter context renamed after the group. NiFi binds an imported group to an existing
-     * context of the same name, so two imports of one definition would otherwise share their parameters.
-     */
-    private static Path withOwnParameterContext(Path home, String name) throws IOException {
-        ObjectNode definition = (ObjectNode) NiFiApi.JSON.readTree(
-                NiFiRuntimeIT.flowDefinition("incremental-upsert.json").toFile());
-        ObjectNode contexts = (ObjectNode) definition.path("parameterContexts");
-        String original = contexts.fieldNames().next();
-        String renamed = original + " (" + name + ")";
-        ObjectNode context = (ObjectNode) contexts.remove(original);
-        context.put("name", renamed);
-        contexts.set(renamed, context);
-        ((ObjectNode) definition.path("flowContents")).put("parameterContextName", renamed);
-        Path copy = home.resolve("incremental-upsert.json");
-        NiFiApi.JSON.writeValue(copy.toFile(), definition);
-        return copy;
     }
 
     /**
@@ -98,6 +79,7 @@ final class UpsertFlow {
 
     void startAll() throws IOException, InterruptedException {
         group.start(IncrementalUpsertFlowIT.ALL.toArray(String[]::new));
+        group.startPorts();
     }
 
     /** Drops the night into the intake's input directory without waiting. */
