@@ -2,6 +2,7 @@ package dev.nifigeoparquet.benchmarks;
 
 import com.adobe.testing.s3mock.S3MockApplication;
 import dev.nifigeoparquet.archive.s3.S3ArchiveStorage;
+import dev.nifigeoparquet.archive.s3.S3Credentials;
 import dev.nifigeoparquet.archive.s3.S3Location;
 import dev.nifigeoparquet.archive.s3.S3StorageSettings;
 import java.io.IOException;
@@ -12,8 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -87,8 +86,7 @@ final class InProcessS3 implements AutoCloseable {
         return S3StorageSettings.of(location)
                 .withEndpoint(endpoint)
                 .withRegion("us-east-1")
-                .withCredentials(
-                        StaticCredentialsProvider.create(AwsBasicCredentials.create("benchmark", "benchmark")));
+                .withCredentials(S3Credentials.of(new S3Credentials.Keys("benchmark", "benchmark")));
     }
 
     @Override

@@ -127,6 +127,29 @@ class NarManifestIT {
         });
     }
 
+    /**
+     * The AWS SDK is in the NAR only relocated: the parent, nifi-aws-service-api-nar, carries the runtime's own SDK,
+     * whose classes a NAR loads first, so an unrelocated copy would mix two SDK releases.
+     */
+    @Test
+    void bundlesTheAwsSdkOnlyRelocated() {
+        assertTrue(
+                bundledJars.stream().noneMatch(jar -> jar.startsWith("s3-") || jar.startsWith("sdk-core-")),
+                "no AWS SDK jar of its own: " + bundledJars);
+        Set<String> relocated = ownClasses.entrySet().stream()
+                .filter(jar -> jar.getKey().startsWith("nifi-geoparquet-s3-relocated"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no nifi-geoparquet-s3-relocated jar in " + bundledJars))
+                .getValue();
+        assertTrue(relocated.contains("dev/nifigeoparquet/archive/s3/S3ArchiveStorage.class"), "the S3 storage");
+        assertTrue(
+                relocated.stream().anyMatch(name -> name.startsWith("dev/nifigeoparquet/archive/s3/relocated/awssdk/")),
+                "the SDK, relocated");
+        ownClasses.forEach((jar, classes) -> assertTrue(
+                classes.stream().noneMatch(name -> name.startsWith("software/amazon/awssdk/")),
+                jar + " holds unrelocated AWS SDK classes"));
+    }
+
     private static Set<String> registered(String servicesFile) {
         byte[] bytes = processorsJar.get(servicesFile);
         assertNotNull(bytes, "the processors jar has no " + servicesFile);

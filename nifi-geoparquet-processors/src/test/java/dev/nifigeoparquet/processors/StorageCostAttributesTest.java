@@ -333,6 +333,7 @@ class StorageCostAttributesTest {
             runner.setProperty(archive, StandardGeoParquetArchiveService.ARCHIVE_STORAGE, ArchiveStorageType.S3);
             runner.setProperty(archive, "S3 Endpoint Override URL", S3Archives.endpoint());
             runner.setProperty(archive, "S3 Region", S3Archives.REGION);
+            runner.setProperty(archive, "S3 Authentication Strategy", "Access Keys");
             runner.setProperty(archive, "S3 Access Key ID", S3Archives.ACCESS_KEY_ID);
             runner.setProperty(archive, "S3 Secret Access Key", S3Archives.SECRET_ACCESS_KEY);
         }

@@ -1,6 +1,8 @@
 package dev.nifigeoparquet.archive.s3;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import software.amazon.awssdk.services.s3.model.ArchiveStatus;
 import software.amazon.awssdk.services.s3.model.StorageClass;
 
@@ -17,16 +19,28 @@ public final class ColdStorage {
      * Retrieval and Glacier Flexible Retrieval 90 days, Glacier Deep Archive 180 days; zero for Standard,
      * Intelligent-Tiering, Reduced Redundancy and classes this version does not know.
      */
-    public static Duration minimumStorageDuration(StorageClass storageClass) {
+    public static Duration minimumStorageDuration(String storageClass) {
         if (storageClass == null) {
             return Duration.ZERO;
         }
-        return switch (storageClass) {
+        return switch (StorageClass.fromValue(storageClass)) {
             case STANDARD_IA, ONEZONE_IA -> Duration.ofDays(30);
             case GLACIER_IR, GLACIER -> Duration.ofDays(90);
             case DEEP_ARCHIVE -> Duration.ofDays(180);
             default -> Duration.ZERO;
         };
+    }
+
+    /** Whether S3 knows a storage class by this name ({@code STANDARD_IA}, not {@code Standard-IA}). */
+    public static boolean isKnownClass(String storageClass) {
+        return StorageClass.fromValue(storageClass) != StorageClass.UNKNOWN_TO_SDK_VERSION;
+    }
+
+    /** S3's storage class names, sorted. */
+    public static Set<String> knownClasses() {
+        Set<String> names = new TreeSet<>();
+        StorageClass.knownValues().forEach(known -> names.add(known.toString()));
+        return names;
     }
 
     /** Whether objects of this class need a restore before a GET can read them. */

@@ -28,6 +28,9 @@ import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManager;
 import org.apache.parquet.io.InputFile;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -140,7 +143,7 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
                 .overrideConfiguration(countingInterceptorConfiguration())
                 .credentialsProvider(
                         settings.credentials() != null
-                                ? settings.credentials()
+                                ? sdkCredentials(settings.credentials())
                                 : DefaultCredentialsProvider.builder().build());
         if (settings.region() != null && !settings.region().isBlank()) {
             builder.region(Region.of(settings.region().strip()));
@@ -157,6 +160,16 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             }
         }
         return builder.build();
+    }
+
+    /** Asks the engine's credentials before each request is signed, so credentials that rotate keep working. */
+    private static AwsCredentialsProvider sdkCredentials(S3Credentials credentials) {
+        return () -> {
+            S3Credentials.Keys keys = credentials.resolve();
+            return keys.sessionToken() == null
+                    ? AwsBasicCredentials.create(keys.accessKeyId(), keys.secretAccessKey())
+                    : AwsSessionCredentials.create(keys.accessKeyId(), keys.secretAccessKey(), keys.sessionToken());
+        };
     }
 
     public S3Location location() {
@@ -369,7 +382,9 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
      * write and superseded within days (section 12.4).
      */
     private StorageClass storageClassOf(String finalPath) {
-        return finalPath.startsWith(ArchiveLayout.PARTITION_PREFIX) ? settings.storageClass() : null;
+        return finalPath.startsWith(ArchiveLayout.PARTITION_PREFIX) && settings.storageClass() != null
+                ? StorageClass.fromValue(settings.storageClass())
+                : null;
     }
 
     @Override

@@ -6,21 +6,22 @@ import java.time.Duration;
 import java.util.Objects;
 import javax.net.ssl.X509KeyManager;
 import javax.net.ssl.X509TrustManager;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
- * How to reach an archive on S3 or an S3-compatible store.
+ * How to reach an archive on S3 or an S3-compatible store, in the engine's own terms: no AWS SDK type appears here,
+ * so a caller whose runtime carries another AWS SDK (a NiFi bundle beneath the AWS credentials service API) can
+ * configure the storage without sharing the engine's.
  *
  * @param location          the archive root, {@code s3://bucket/prefix}
  * @param endpoint          endpoint override for S3-compatible stores (MinIO, Ceph RGW, R2...), or null for AWS S3;
  *                          an override also switches to path-style requests, which those stores expect
  * @param region            the bucket's region, or null for the SDK's region provider chain (environment, profile)
- * @param storageClass      storage class of new data files; null for the bucket's default (STANDARD). Commit entries,
+ * @param storageClass      storage class of new data files by S3's name ({@code STANDARD_IA}); null for the
+ *                          bucket's default (STANDARD). Commit entries,
  *                          the descriptor and staging records are always written as STANDARD: they are small,
  *                          read on every write and pruned within days
- * @param credentials       where credentials come from; {@link DefaultCredentialsProvider} when null
+ * @param credentials       where credentials come from; the AWS SDK's default chain (environment, profile, web
+ *                          identity, container or instance role) when null
  * @param partSizeBytes     data files are uploaded in one PUT up to this size, in multipart uploads of parts of this
  *                          size beyond it; at least 5 MiB (S3's minimum part size). Each open writer buffers one part
  * @param minimumObjectAge  how old a data file must be before compaction may delete it; null for the minimum storage
@@ -34,8 +35,8 @@ public record S3StorageSettings(
         S3Location location,
         URI endpoint,
         String region,
-        StorageClass storageClass,
-        AwsCredentialsProvider credentials,
+        String storageClass,
+        S3Credentials credentials,
         int partSizeBytes,
         Duration minimumObjectAge,
         X509TrustManager trustManager,
@@ -52,7 +53,11 @@ public record S3StorageSettings(
             throw new IllegalArgumentException(
                     "Part size " + partSizeBytes + " bytes is below S3's minimum part size " + MIN_PART_SIZE);
         }
-        if (storageClass != null && ColdStorage.needsRestore(storageClass.toString())) {
+        if (storageClass != null && !ColdStorage.isKnownClass(storageClass)) {
+            throw new RejectedInputException(
+                    "Unknown S3 storage class '" + storageClass + "'; S3's names are " + ColdStorage.knownClasses());
+        }
+        if (storageClass != null && ColdStorage.needsRestore(storageClass)) {
             throw new RejectedInputException("Storage class " + storageClass
                     + " cannot hold an archive's data files: its objects cannot be read without a restore");
         }
@@ -92,7 +97,7 @@ public record S3StorageSettings(
                 keyManager);
     }
 
-    public S3StorageSettings withStorageClass(StorageClass value) {
+    public S3StorageSettings withStorageClass(String value) {
         return new S3StorageSettings(
                 location,
                 endpoint,
@@ -105,7 +110,7 @@ public record S3StorageSettings(
                 keyManager);
     }
 
-    public S3StorageSettings withCredentials(AwsCredentialsProvider value) {
+    public S3StorageSettings withCredentials(S3Credentials value) {
         return new S3StorageSettings(
                 location,
                 endpoint,

@@ -20,8 +20,6 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -154,8 +152,7 @@ public final class S3MockServer {
         return S3StorageSettings.of(location)
                 .withEndpoint(endpoint)
                 .withRegion("us-east-1")
-                .withCredentials(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create("test-access-key", "test-secret-key")));
+                .withCredentials(S3Credentials.of(new S3Credentials.Keys("test-access-key", "test-secret-key")));
     }
 
     /** A new, empty bucket. */

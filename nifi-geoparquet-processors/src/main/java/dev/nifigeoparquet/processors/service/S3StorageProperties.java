@@ -1,11 +1,11 @@
 package dev.nifigeoparquet.processors.service;
 
 import dev.nifigeoparquet.archive.s3.ColdStorage;
+import dev.nifigeoparquet.archive.s3.S3Credentials;
 import dev.nifigeoparquet.archive.s3.S3Location;
 import dev.nifigeoparquet.archive.s3.S3StorageSettings;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.nifi.components.AllowableValue;
@@ -14,15 +14,19 @@ import org.apache.nifi.context.PropertyContext;
 import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.processor.DataUnit;
 import org.apache.nifi.processor.util.StandardValidators;
+import org.apache.nifi.processors.aws.credentials.provider.AwsCredentialsProviderService;
 import org.apache.nifi.ssl.SSLContextProvider;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * The archive service's properties for an archive on S3 or an S3-compatible store (an Archive Root of the form
  * {@code s3://bucket/prefix}), and their translation into the engine's {@link S3StorageSettings}.
+ *
+ * <p>The AWS SDK types named here are those of the NAR's parent, {@code nifi-aws-service-api-nar}, which the AWS
+ * Credentials Provider Service hands out; the engine's own AWS SDK is bundled relocated, and this class passes it
+ * credentials only as {@link S3Credentials}.
  */
 final class S3StorageProperties {
 
@@ -90,27 +94,27 @@ final class S3StorageProperties {
             .allowableValues(
                     new AllowableValue(
                             BUCKET_DEFAULT, BUCKET_DEFAULT, "No class is asked for: the bucket's default (STANDARD)."),
-                    storageClass(StorageClass.STANDARD, "No minimum storage duration and no retrieval fee."),
+                    storageClass("STANDARD", "No minimum storage duration and no retrieval fee."),
                     storageClass(
-                            StorageClass.STANDARD_IA,
+                            "STANDARD_IA",
                             "Cheaper storage with a retrieval fee per GB and a 30-day minimum storage duration."),
                     storageClass(
-                            StorageClass.ONEZONE_IA,
+                            "ONEZONE_IA",
                             "Like Standard-IA, kept in one availability zone only: cheaper, lost with the zone."),
                     storageClass(
-                            StorageClass.INTELLIGENT_TIERING,
+                            "INTELLIGENT_TIERING",
                             "S3 moves each object between access tiers by its use; leave the bucket's opt-in archive"
                                     + " tiers off, since their objects need a restore before they can be read."),
                     storageClass(
-                            StorageClass.GLACIER_IR,
+                            "GLACIER_IR",
                             "Glacier Instant Retrieval: the cheapest class still read without a restore, with a"
                                     + " retrieval fee and a 90-day minimum storage duration."))
             .defaultValue(BUCKET_DEFAULT)
             .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
-    private static AllowableValue storageClass(StorageClass storageClass, String description) {
-        return new AllowableValue(storageClass.toString(), storageClass.toString(), description);
+    private static AllowableValue storageClass(String storageClass, String description) {
+        return new AllowableValue(storageClass, storageClass, description);
     }
 
     static final PropertyDescriptor MINIMUM_OBJECT_AGE = new PropertyDescriptor.Builder()
@@ -137,26 +141,44 @@ final class S3StorageProperties {
             .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
             .build();
 
+    static final PropertyDescriptor AUTHENTICATION_STRATEGY = new PropertyDescriptor.Builder()
+            .name("S3 Authentication Strategy")
+            .description("Where the credentials that sign requests to the bucket come from.")
+            .required(true)
+            .allowableValues(S3AuthenticationStrategy.class)
+            .defaultValue(S3AuthenticationStrategy.DEFAULT_CHAIN)
+            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
+            .build();
+
+    static final PropertyDescriptor AWS_CREDENTIALS_PROVIDER_SERVICE = new PropertyDescriptor.Builder()
+            .name("AWS Credentials Provider Service")
+            .description(
+                    "The AWS Credentials Provider Service whose credentials sign requests to the bucket, the one NiFi's own"
+                            + " AWS processors use. It is asked before each request, so credentials it rotates (an assumed"
+                            + " role's, a web identity's) keep working.")
+            .required(true)
+            .identifiesControllerService(AwsCredentialsProviderService.class)
+            .dependsOn(AUTHENTICATION_STRATEGY, S3AuthenticationStrategy.CREDENTIALS_SERVICE)
+            .build();
+
     static final PropertyDescriptor ACCESS_KEY_ID = new PropertyDescriptor.Builder()
             .name("S3 Access Key ID")
-            .description(
-                    "Access key for the bucket. Leave S3 Access Key ID and S3 Secret Access Key empty to use the AWS default"
-                            + " credentials chain (environment variables, the profile file, web identity, container or instance role).")
-            .required(false)
+            .description("Access key for the bucket.")
+            .required(true)
             .sensitive(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
-            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
+            .dependsOn(AUTHENTICATION_STRATEGY, S3AuthenticationStrategy.ACCESS_KEYS)
             .build();
 
     static final PropertyDescriptor SECRET_ACCESS_KEY = new PropertyDescriptor.Builder()
             .name("S3 Secret Access Key")
             .description("Secret key belonging to S3 Access Key ID.")
-            .required(false)
+            .required(true)
             .sensitive(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
-            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
+            .dependsOn(AUTHENTICATION_STRATEGY, S3AuthenticationStrategy.ACCESS_KEYS)
             .build();
 
     static final PropertyDescriptor SESSION_TOKEN = new PropertyDescriptor.Builder()
@@ -166,7 +188,7 @@ final class S3StorageProperties {
             .sensitive(true)
             .expressionLanguageSupported(ExpressionLanguageScope.ENVIRONMENT)
             .addValidator(StandardValidators.NON_BLANK_VALIDATOR)
-            .dependsOn(ARCHIVE_STORAGE, ArchiveStorageType.S3)
+            .dependsOn(AUTHENTICATION_STRATEGY, S3AuthenticationStrategy.ACCESS_KEYS)
             .build();
 
     static final List<PropertyDescriptor> PROPERTIES = List.of(
@@ -176,24 +198,11 @@ final class S3StorageProperties {
             STORAGE_CLASS,
             MINIMUM_OBJECT_AGE,
             PART_SIZE,
+            AUTHENTICATION_STRATEGY,
+            AWS_CREDENTIALS_PROVIDER_SERVICE,
             ACCESS_KEY_ID,
             SECRET_ACCESS_KEY,
             SESSION_TOKEN);
-
-    /** Problems with the S3 properties that need no request to find; empty when they are consistent. */
-    static List<String> problems(PropertyContext context) {
-        List<String> problems = new ArrayList<>();
-        boolean access = isSet(context, ACCESS_KEY_ID);
-        boolean secret = isSet(context, SECRET_ACCESS_KEY);
-        if (access != secret) {
-            problems.add(
-                    "S3 Access Key ID and S3 Secret Access Key must be set together, or both left empty for the default credentials chain");
-        }
-        if (isSet(context, SESSION_TOKEN) && !access) {
-            problems.add("S3 Session Token needs S3 Access Key ID and S3 Secret Access Key");
-        }
-        return problems;
-    }
 
     /** The engine's settings for an s3:// root. */
     static S3StorageSettings settings(PropertyContext context, String root) {
@@ -205,7 +214,7 @@ final class S3StorageProperties {
         settings = settings.withRegion(value(context, REGION));
         String storageClass = context.getProperty(STORAGE_CLASS).getValue();
         if (storageClass != null && !BUCKET_DEFAULT.equals(storageClass)) {
-            settings = settings.withStorageClass(StorageClass.fromValue(storageClass));
+            settings = settings.withStorageClass(storageClass);
         }
         if (context.getProperty(MINIMUM_OBJECT_AGE).isSet()) {
             settings = settings.withMinimumObjectAge(
@@ -215,23 +224,37 @@ final class S3StorageProperties {
         if (partSize != null) {
             settings = settings.withPartSizeBytes(partSize.intValue());
         }
-        String access = value(context, ACCESS_KEY_ID);
-        String secret = value(context, SECRET_ACCESS_KEY);
-        if (access != null && secret != null) {
-            String token = value(context, SESSION_TOKEN);
-            settings = settings.withCredentials(StaticCredentialsProvider.create(
-                    token == null
-                            ? AwsBasicCredentials.create(access, secret)
-                            : AwsSessionCredentials.create(access, secret, token)));
+        if (strategy(context) == S3AuthenticationStrategy.ACCESS_KEYS) {
+            String access = value(context, ACCESS_KEY_ID);
+            String secret = value(context, SECRET_ACCESS_KEY);
+            if (access != null && secret != null) {
+                settings = settings.withCredentials(
+                        S3Credentials.of(new S3Credentials.Keys(access, secret, value(context, SESSION_TOKEN))));
+            }
         }
         return settings;
     }
 
     /**
-     * The settings with the SSL Context Service's trust and key material, when one is set. Only an enabled SSL Context
-     * Service gives its material, so validation, which must not depend on it, works on the settings without it.
+     * The settings with what the referenced services give: the AWS Credentials Provider Service's credentials and the
+     * SSL Context Service's trust and key material. Only an enabled service gives them, so validation, which must not
+     * depend on them, works on the settings without them.
      */
-    static S3StorageSettings withTls(PropertyContext context, S3StorageSettings settings) {
+    static S3StorageSettings withServices(PropertyContext context, S3StorageSettings settings) {
+        if (strategy(context) == S3AuthenticationStrategy.CREDENTIALS_SERVICE
+                && context.getProperty(AWS_CREDENTIALS_PROVIDER_SERVICE).isSet()) {
+            AwsCredentialsProvider provider = context.getProperty(AWS_CREDENTIALS_PROVIDER_SERVICE)
+                    .asControllerService(AwsCredentialsProviderService.class)
+                    .getAwsCredentialsProvider();
+            settings = settings.withCredentials(() -> {
+                try {
+                    return keys(provider.resolveCredentials());
+                } catch (RuntimeException e) {
+                    throw new IllegalStateException(
+                            "The AWS Credentials Provider Service gave no credentials: " + e.getMessage(), e);
+                }
+            });
+        }
         if (!context.getProperty(SSL_CONTEXT_SERVICE).isSet()) {
             return settings;
         }
@@ -241,8 +264,19 @@ final class S3StorageProperties {
                 provider.createTrustManager(), provider.createKeyManager().orElse(null));
     }
 
+    private static S3Credentials.Keys keys(AwsCredentials credentials) {
+        return new S3Credentials.Keys(
+                credentials.accessKeyId(),
+                credentials.secretAccessKey(),
+                credentials instanceof AwsSessionCredentials session ? session.sessionToken() : null);
+    }
+
+    static S3AuthenticationStrategy strategy(PropertyContext context) {
+        return context.getProperty(AUTHENTICATION_STRATEGY).asAllowableValue(S3AuthenticationStrategy.class);
+    }
+
     /** A one-line summary for verification results. */
-    static String describe(S3StorageSettings settings) {
+    static String describe(S3StorageSettings settings, S3AuthenticationStrategy strategy) {
         return settings.location() + (settings.endpoint() == null ? " on Amazon S3" : " at " + settings.endpoint())
                 + (settings.region() == null ? "" : " in " + settings.region())
                 + ", data files "
@@ -252,17 +286,17 @@ final class S3StorageProperties {
                         ? " (the class's minimum storage duration "
                                 + ColdStorage.minimumStorageDuration(settings.storageClass()) + ")"
                         : "")
-                + ", credentials "
-                + (settings.credentials() == null ? "from the default chain" : "from the service's properties")
+                + ", credentials from "
+                + switch (strategy) {
+                    case CREDENTIALS_SERVICE -> "the AWS Credentials Provider Service";
+                    case ACCESS_KEYS -> "the S3 Access Key ID and Secret Access Key properties";
+                    case DEFAULT_CHAIN -> "the AWS SDK's default chain";
+                }
                 + ", TLS trusting "
                 + (settings.trustManager() == null
                         ? "the JVM's default trust store"
                         : "the SSL Context Service's trust store"
                                 + (settings.keyManager() == null ? "" : ", presenting its client certificate"));
-    }
-
-    private static boolean isSet(PropertyContext context, PropertyDescriptor property) {
-        return value(context, property) != null;
     }
 
     private static String value(PropertyContext context, PropertyDescriptor property) {

@@ -242,6 +242,13 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                         .isPresent()) {
             config.setProperty(ARCHIVE_STORAGE.getName(), ArchiveStorageType.S3.getValue());
         }
+        // Flows from before S3 Authentication Strategy took keys when they were set, the default chain otherwise.
+        if (!config.hasProperty(S3StorageProperties.AUTHENTICATION_STRATEGY.getName())
+                && config.isPropertySet(S3StorageProperties.ACCESS_KEY_ID.getName())) {
+            config.setProperty(
+                    S3StorageProperties.AUTHENTICATION_STRATEGY.getName(),
+                    S3AuthenticationStrategy.ACCESS_KEYS.getValue());
+        }
     }
 
     @Override
@@ -275,13 +282,6 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                         .explanation(e.getMessage())
                         .build());
                 return results;
-            }
-            for (String problem : S3StorageProperties.problems(context)) {
-                results.add(new ValidationResult.Builder()
-                        .subject("S3 credentials")
-                        .valid(false)
-                        .explanation(problem)
-                        .build());
             }
         }
         Settings settings;
@@ -471,6 +471,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
             List<String> keyColumns,
             String versionColumn,
             S3StorageSettings s3,
+            S3AuthenticationStrategy s3Authentication,
             List<String> allowedS3Bases,
             Integer threads) {
 
@@ -495,7 +496,8 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                     template,
                     keyColumns,
                     versionColumn,
-                    S3StorageProperties.withTls(context, s3),
+                    S3StorageProperties.withServices(context, s3),
+                    s3Authentication,
                     allowedS3Bases,
                     threads);
         }
@@ -543,6 +545,7 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                                     .toList(),
                     version == null || version.isBlank() ? null : version.strip(),
                     s3 ? S3StorageProperties.settings(context, root.strip()) : null,
+                    s3 ? S3StorageProperties.strategy(context) : null,
                     s3 ? ArchiveLocation.parseS3Bases(bases) : List.of(),
                     context.getProperty(WORKER_THREADS).asInteger());
         }
@@ -600,7 +603,8 @@ public class StandardGeoParquetArchiveService extends AbstractControllerService
                             + "; choose a root under one of them or add its base"));
             return findings;
         }
-        findings.add(new Finding(STEP_S3, Outcome.SUCCESSFUL, S3StorageProperties.describe(settings.s3())));
+        findings.add(new Finding(
+                STEP_S3, Outcome.SUCCESSFUL, S3StorageProperties.describe(settings.s3(), settings.s3Authentication())));
         if (!touchStorage) {
             return findings;
         }

@@ -1,9 +1,11 @@
 package dev.nifigeoparquet.processors.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.s3.S3Credentials;
 import dev.nifigeoparquet.processors.testing.ParcelArchives;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,11 +55,48 @@ class S3ArchiveServiceConfigurationTest {
     }
 
     @Test
-    void anAccessKeyWithoutItsSecretIsInvalid() {
+    void accessKeysNeedTheirSecretAndBecomeTheSettingsCredentials() {
         set(S3StorageProperties.ACCESS_KEY_ID, "AKIAEXAMPLE");
+        runner.assertValid(service); // keys are not asked for under the default chain, and not used
+        assertNull(StandardGeoParquetArchiveService.Settings.of(context()).s3().credentials());
+
+        set(S3StorageProperties.AUTHENTICATION_STRATEGY, S3AuthenticationStrategy.ACCESS_KEYS.getValue());
         runner.assertNotValid(service);
         set(S3StorageProperties.SECRET_ACCESS_KEY, "secret");
         runner.assertValid(service);
+        S3Credentials.Keys keys = StandardGeoParquetArchiveService.Settings.of(context())
+                .s3()
+                .credentials()
+                .resolve();
+        assertEquals("AKIAEXAMPLE", keys.accessKeyId());
+        assertEquals("secret", keys.secretAccessKey());
+        assertNull(keys.sessionToken());
+        assertFalse(keys.toString().contains("secret"), "the secret never reaches a log: " + keys);
+    }
+
+    @Test
+    void theCredentialsServiceStrategyNeedsItsService() {
+        set(S3StorageProperties.AUTHENTICATION_STRATEGY, S3AuthenticationStrategy.CREDENTIALS_SERVICE.getValue());
+        runner.assertNotValid(service);
+    }
+
+    @Test
+    void aFlowFromBeforeTheAuthenticationStrategyKeepsItsKeysOrItsDefaultChain() {
+        MockPropertyConfiguration withKeys = new MockPropertyConfiguration(Map.of(
+                StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "s3://spatial-archive/parcels",
+                S3StorageProperties.ACCESS_KEY_ID.getName(), "AKIAEXAMPLE",
+                S3StorageProperties.SECRET_ACCESS_KEY.getName(), "secret"));
+        service.migrateProperties(withKeys);
+        assertEquals(
+                S3AuthenticationStrategy.ACCESS_KEYS.getValue(),
+                withKeys.getProperties().get(S3StorageProperties.AUTHENTICATION_STRATEGY.getName()));
+
+        MockPropertyConfiguration withoutKeys = new MockPropertyConfiguration(
+                Map.of(StandardGeoParquetArchiveService.ARCHIVE_ROOT.getName(), "s3://spatial-archive/parcels"));
+        service.migrateProperties(withoutKeys);
+        assertNull(
+                withoutKeys.getProperties().get(S3StorageProperties.AUTHENTICATION_STRATEGY.getName()),
+                "the default, the default chain, stays");
     }
 
     @Test
@@ -93,15 +132,25 @@ class S3ArchiveServiceConfigurationTest {
     void theS3PropertiesApplyOnlyToAnArchiveOnS3AndTheStorageMustMatchTheRoot(@TempDir Path dir) throws Exception {
         runner.assertValid(service);
         for (PropertyDescriptor property : S3StorageProperties.PROPERTIES) {
+            // Each S3 property is shown for an archive on S3: directly, or through S3 Authentication Strategy.
+            PropertyDescriptor shownBy = property;
+            while (shownBy.getDependencies().size() == 1
+                    && shownBy.getDependencies()
+                            .iterator()
+                            .next()
+                            .getPropertyName()
+                            .equals(S3StorageProperties.AUTHENTICATION_STRATEGY.getName())) {
+                shownBy = S3StorageProperties.AUTHENTICATION_STRATEGY;
+            }
             assertEquals(
                     List.of(StandardGeoParquetArchiveService.ARCHIVE_STORAGE.getName()),
-                    property.getDependencies().stream()
+                    shownBy.getDependencies().stream()
                             .map(dependency -> dependency.getPropertyName())
                             .toList(),
                     property.getName());
             assertEquals(
                     Set.of(ArchiveStorageType.S3.getValue()),
-                    property.getDependencies().iterator().next().getDependentValues(),
+                    shownBy.getDependencies().iterator().next().getDependentValues(),
                     property.getName());
         }
 

@@ -34,17 +34,10 @@ class S3TlsArchiveServiceTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Path local = dir.resolve("archive");
-        ParcelArchives.create(local, 20);
-        String root = S3Archives.upload(local, "parcels");
-
         runner = TestRunners.newTestRunner(NoOpProcessor.class);
-        service = new StandardGeoParquetArchiveService();
-        runner.addControllerService("archive", service);
-        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_STORAGE, ArchiveStorageType.S3);
-        runner.setProperty(service, StandardGeoParquetArchiveService.ARCHIVE_ROOT, root);
-        runner.setProperty(service, S3StorageProperties.ENDPOINT_OVERRIDE, S3Archives.httpsEndpoint());
-        runner.setProperty(service, S3StorageProperties.REGION, S3Archives.REGION);
+        service = S3ArchiveServices.add(runner, dir, S3Archives.httpsEndpoint());
+        runner.setProperty(
+                service, S3StorageProperties.AUTHENTICATION_STRATEGY, S3AuthenticationStrategy.ACCESS_KEYS.getValue());
         runner.setProperty(service, S3StorageProperties.ACCESS_KEY_ID, S3Archives.ACCESS_KEY_ID);
         runner.setProperty(service, S3StorageProperties.SECRET_ACCESS_KEY, S3Archives.SECRET_ACCESS_KEY);
     }
@@ -62,7 +55,8 @@ class S3TlsArchiveServiceTest {
         for (ConfigVerificationResult result : results) {
             assertEquals(Outcome.SUCCESSFUL, result.getOutcome(), result.getVerificationStepName() + ": " + result);
         }
-        String s3Step = step(results, StandardGeoParquetArchiveService.STEP_S3).getExplanation();
+        String s3Step = S3ArchiveServices.step(results, StandardGeoParquetArchiveService.STEP_S3)
+                .getExplanation();
         assertTrue(s3Step.contains("SSL Context Service's trust store"), s3Step);
 
         runner.enableControllerService(service);
@@ -75,7 +69,7 @@ class S3TlsArchiveServiceTest {
         runner.assertValid(service); // validation does not contact the store
 
         ConfigVerificationResult archive =
-                step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ARCHIVE);
+                S3ArchiveServices.step(runner.verify(service, Map.of()), StandardGeoParquetArchiveService.STEP_ARCHIVE);
         assertEquals(Outcome.FAILED, archive.getOutcome());
         String explanation = archive.getExplanation();
         assertTrue(explanation.contains(S3Archives.httpsEndpoint()), explanation);
@@ -87,12 +81,5 @@ class S3TlsArchiveServiceTest {
         assertTrue(S3StorageProperties.PROPERTIES.contains(S3StorageProperties.SSL_CONTEXT_SERVICE));
         assertTrue(S3StorageProperties.SSL_CONTEXT_SERVICE.getControllerServiceDefinition() != null);
         assertFalse(S3StorageProperties.SSL_CONTEXT_SERVICE.isRequired());
-    }
-
-    private static ConfigVerificationResult step(List<ConfigVerificationResult> results, String name) {
-        return results.stream()
-                .filter(result -> result.getVerificationStepName().equals(name))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no step " + name + " in " + results));
     }
 }

@@ -72,6 +72,7 @@ class FlowDefinitionTest {
         S3_PARAMETERS.put("s3.storage.class", "S3 Storage Class");
         S3_PARAMETERS.put("s3.minimum.object.age", "S3 Minimum Object Age");
         S3_PARAMETERS.put("s3.part.size", "S3 Multipart Part Size");
+        S3_PARAMETERS.put("s3.authentication.strategy", "S3 Authentication Strategy");
         S3_PARAMETERS.put("s3.access.key.id", "S3 Access Key ID");
         S3_PARAMETERS.put("s3.secret.access.key", "S3 Secret Access Key");
         S3_PARAMETERS.put("s3.session.token", "S3 Session Token");
@@ -461,6 +462,7 @@ class FlowDefinitionTest {
         parameters.put("s3.region", S3Archives.REGION);
         parameters.put("s3.storage.class", "STANDARD_IA");
         parameters.put("s3.minimum.object.age", "0 sec");
+        parameters.put("s3.authentication.strategy", "Access Keys");
         parameters.put("s3.access.key.id", S3Archives.ACCESS_KEY_ID);
         parameters.put("s3.secret.access.key", S3Archives.SECRET_ACCESS_KEY);
         return parameters;
