@@ -231,6 +231,30 @@ final class FlowGroup {
         }
     }
 
+    /**
+     * Adds a controller service of {@code type}, from the bundle {@code [group, artifact, version]}, to the group of the
+     * flow's service {@code besideService}, with these properties; returns its id.
+     */
+    String addServiceBeside(
+            String besideService, String type, List<String> bundle, String name, Map<String, String> properties)
+            throws IOException, InterruptedException {
+        String groupId =
+                service(besideService).path("component").path("parentGroupId").asText();
+        ObjectNode body = newComponent();
+        ObjectNode component = (ObjectNode) body.get("component");
+        component.put("type", type).put("name", name);
+        component
+                .putObject("bundle")
+                .put("group", bundle.get(0))
+                .put("artifact", bundle.get(1))
+                .put("version", bundle.get(2));
+        ObjectNode values = component.putObject("properties");
+        properties.forEach(values::put);
+        return api.post("process-groups/" + groupId + "/controller-services", body)
+                .path("id")
+                .asText();
+    }
+
     /** Sets or (with a null value) removes properties of a controller service. */
     void setServiceProperties(String serviceName, Map<String, String> properties)
             throws IOException, InterruptedException {

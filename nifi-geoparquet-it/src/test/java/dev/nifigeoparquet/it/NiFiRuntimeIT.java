@@ -60,10 +60,11 @@ class NiFiRuntimeIT {
         requireRuntimeListsEveryComponent(nifi.api());
         String log = Files.readString(nifi.appLog());
         assertTrue(
-                log.contains("unable to locate exact NAR dependency 'org.apache.nifi:nifi-standard-services-api-nar:")
-                        && log.contains("Only found one possible match 'org.apache.nifi:nifi-standard-services-api-nar:"
+                log.contains("unable to locate exact NAR dependency 'org.apache.nifi:nifi-standard-shared-nar:")
+                        && log.contains("Only found one possible match 'org.apache.nifi:nifi-standard-shared-nar:"
                                 + NiFiExtension.required("nifi.runtime.version") + "'"),
-                "the NAR's parent (built for a newer NiFi) resolves to the runtime's own standard services API NAR");
+                "the NAR's parent, nifi-aws-service-api-nar (built for a newer NiFi), resolves its own parent to the"
+                        + " runtime's standard shared NAR");
         requireNoLinkageProblems(nifi.appLog());
     }
 
