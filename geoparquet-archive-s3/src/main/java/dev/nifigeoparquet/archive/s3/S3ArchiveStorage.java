@@ -165,11 +165,41 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
     /** Asks the engine's credentials before each request is signed, so credentials that rotate keep working. */
     private static AwsCredentialsProvider sdkCredentials(S3Credentials credentials) {
         return () -> {
-            S3Credentials.Keys keys = credentials.resolve();
+            S3Credentials.Keys keys;
+            try {
+                keys = credentials.resolve();
+            } catch (RuntimeException e) {
+                throw new NoCredentialsException(e);
+            }
             return keys.sessionToken() == null
                     ? AwsBasicCredentials.create(keys.accessKeyId(), keys.secretAccessKey())
                     : AwsSessionCredentials.create(keys.accessKeyId(), keys.secretAccessKey(), keys.sessionToken());
         };
+    }
+
+    /** The configured credentials could not be resolved: the request was never signed nor sent. */
+    private static final class NoCredentialsException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoCredentialsException(RuntimeException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /**
+     * Whether the SDK gave up before sending because it had no credentials: ours could not be resolved, or its default
+     * chain found none. No retry helps; the configuration must change.
+     */
+    private static boolean hadNoCredentials(SdkClientException e) {
+        if (e.getMessage() != null && e.getMessage().startsWith("Unable to load credentials")) {
+            return true;
+        }
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause instanceof NoCredentialsException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public S3Location location() {
@@ -593,11 +623,22 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
                         e);
             }
             throw new IOException("S3 request failed (" + what + " in " + describe() + "): " + e.getMessage(), e);
+        } catch (NoCredentialsException e) {
+            throw new StorageAccessDeniedException(
+                    "S3 request not sent, no credentials to sign it (" + what + " in " + describe() + "): "
+                            + e.getMessage(),
+                    e);
         } catch (AbortedException e) {
             InterruptedIOException interrupted = new InterruptedIOException("S3 request interrupted (" + what + ")");
             interrupted.initCause(e);
             throw interrupted;
         } catch (SdkClientException e) {
+            if (hadNoCredentials(e)) {
+                throw new StorageAccessDeniedException(
+                        "S3 request not sent, no credentials to sign it (" + what + " in " + describe() + "): "
+                                + e.getMessage(),
+                        e);
+            }
             if (refusedHandshake(e)) {
                 throw new StorageTlsException(
                         "TLS handshake with " + endpointName() + " failed (" + what + " in " + describe() + "): "

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.archive.error.ArchivedObjectException;
+import dev.nifigeoparquet.archive.error.FailureKind;
+import dev.nifigeoparquet.archive.error.StorageAccessDeniedException;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.AbandonableStream;
 import dev.nifigeoparquet.archive.storage.StorageCost;
@@ -28,6 +30,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -47,6 +50,48 @@ class S3ArchiveStorageTest {
     void start() throws IOException {
         server = S3MockServer.get();
         storage = server.newStorage("contract", "parcels");
+    }
+
+    /**
+     * Credentials that cannot be resolved (a role that cannot be assumed, an empty default chain) need an operator: the
+     * request is reported as refused for want of credentials, with their reason, never as a store that did not answer,
+     * which would be retried.
+     */
+    @Test
+    void credentialsThatCannotBeResolvedNeedAnOperatorAndNameTheReason() {
+        StorageAccessDeniedException refused;
+        // Its own client, built from the settings: the server's shared one signs with fixed test keys.
+        try (S3ArchiveStorage unsigned =
+                S3ArchiveStorage.open(storage.settings().withCredentials(() -> {
+                    throw new IllegalStateException("role arn:aws:iam::123456789012:role/archive cannot be assumed");
+                }))) {
+            refused = assertThrows(StorageAccessDeniedException.class, () -> unsigned.list(""));
+        }
+        assertEquals(FailureKind.OPERATOR_ACTION, refused.kind());
+        assertTrue(refused.getMessage().contains("no credentials to sign it"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("cannot be assumed"), refused.getMessage());
+    }
+
+    /** The AWS SDK's default chain finding no credentials on the host is the same configuration problem. */
+    @Test
+    void anEmptyDefaultChainNeedsAnOperator() {
+        // No instance metadata service to wait for; the chain's other sources are absent on a build machine.
+        String before = System.setProperty("aws.disableEc2Metadata", "true");
+        try (S3ArchiveStorage unsigned =
+                S3ArchiveStorage.open(storage.settings().withCredentials(null).withTls(null, null))) {
+            Assumptions.assumeTrue(
+                    System.getenv("AWS_ACCESS_KEY_ID") == null && System.getenv("AWS_PROFILE") == null,
+                    "the host has AWS credentials");
+            StorageAccessDeniedException refused =
+                    assertThrows(StorageAccessDeniedException.class, () -> unsigned.list(""));
+            assertTrue(refused.getMessage().contains("no credentials to sign it"), refused.getMessage());
+        } finally {
+            if (before == null) {
+                System.clearProperty("aws.disableEc2Metadata");
+            } else {
+                System.setProperty("aws.disableEc2Metadata", before);
+            }
+        }
     }
 
     @Test
