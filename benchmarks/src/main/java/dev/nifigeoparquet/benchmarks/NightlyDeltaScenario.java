@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -102,7 +103,22 @@ final class NightlyDeltaScenario {
      */
     static void run(Prepared prepared, Path work, ObjectNode out) throws Exception {
         warmUpJit(prepared, work, out);
-        IncrementalRuns incremental = runIncrementalVariants(prepared, work);
+        IncrementalRuns incremental;
+        List<SameWorkRun> sameWork;
+        try (DuckDb sameWorkDuck = new DuckDb()) {
+            sameWorkDuck.execute("SET enable_geoparquet_conversion = false");
+            Path pristine = prepared.archive().root;
+            Set<String> cells = DuckDbSameWork.touchedCells(sameWorkDuck, pristine, prepared.deltaFile());
+            String geo = DuckDbSameWork.geo(sameWorkDuck, pristine);
+            sameWork = new ArrayList<>();
+            incremental = runIncrementalVariants(prepared, work, round -> {
+                Path root = work.resolve("duckDbSameWork-" + round);
+                Archives.linkCopy(pristine, root);
+                var timed =
+                        Probe.measure(() -> DuckDbSameWork.apply(sameWorkDuck, root, prepared.deltaFile(), cells, geo));
+                sameWork.add(new SameWorkRun(root, timed, cells.size()));
+            });
+        }
         // Opened once: the naive rewrite writes its footer, and the reconciliation verifies it.
         GeoParquetArchive archive = incremental.reference().archive();
         Path naiveOut = work.resolve("full-naive");
@@ -114,8 +130,64 @@ final class NightlyDeltaScenario {
             reconcile(duck, prepared, incremental, archive, naiveOut, duckOut, out.putObject("reconciliation"));
         }
         Measured measured = new Measured(prepared, incremental, naive, duckDb);
-        recordApproaches(measured, out.putObject("approaches"));
-        recordRatios(measured, out.putObject("ratios"));
+        ObjectNode approaches = out.putObject("approaches");
+        recordApproaches(measured, approaches);
+        ObjectNode ratios = out.putObject("ratios");
+        recordRatios(measured, ratios);
+        recordSameWork(sameWork, incremental, approaches, ratios, (ObjectNode) out.get("reconciliation"));
+    }
+
+    /** One run of {@link DuckDbSameWork} on its own copy of the archive. */
+    private record SameWorkRun(Path root, Probe.Timed<Long> timed, int partitions) {
+        double seconds() {
+            return timed.measurement().seconds();
+        }
+    }
+
+    /**
+     * DuckDB doing the same partition work: every run's copy is checked against the engine's reference copy, row for
+     * row both ways (DuckDB reading both), then the median run is recorded and compared with the engine's medians.
+     */
+    private static void recordSameWork(
+            List<SameWorkRun> runs,
+            IncrementalRuns incremental,
+            ObjectNode approaches,
+            ObjectNode ratios,
+            ObjectNode reconciliation)
+            throws Exception {
+        Path engineRoot = incremental.reference().root();
+        long differing = 0;
+        try (DuckDb duck = new DuckDb()) {
+            for (SameWorkRun run : runs) {
+                differing +=
+                        rowsInFirstOnly(duck, engineRoot, run.root()) + rowsInFirstOnly(duck, run.root(), engineRoot);
+            }
+        }
+        reconciliation.put("duckDbSameWorkCopiesVerified", runs.size());
+        reconciliation.put("rowsDifferingBetweenEngineAndDuckDbSameWork", differing);
+        reconciliation.put("holds", reconciliation.path("holds").asBoolean() && differing == 0);
+        List<SameWorkRun> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingDouble(SameWorkRun::seconds));
+        SameWorkRun median = sorted.get(sorted.size() / 2);
+        ObjectNode approach = approach(
+                median.timed().measurement(),
+                0,
+                median.timed().value(),
+                0,
+                0,
+                median.partitions(),
+                0,
+                median.partitions());
+        var seconds = approach.putArray("runWallSeconds");
+        runs.forEach(run -> seconds.add(run.seconds()));
+        approaches.set("duckDbSameWork", approach);
+        ratios.put("timeIncrementalOverDuckDbSameWork", incremental.seconds("incremental") / median.seconds());
+        ratios.put(
+                "timeIncrementalWarmServiceOverDuckDbSameWork",
+                incremental.seconds("incrementalWarmService") / median.seconds());
+        for (SameWorkRun run : runs) {
+            Archives.deleteTree(run.root());
+        }
     }
 
     /**
@@ -146,7 +218,8 @@ final class NightlyDeltaScenario {
      * service's is. Each runs INCREMENTAL_REPEATS times, interleaved, on fresh copies; the median run of each is
      * reported and kept for the reconciliation.
      */
-    private static IncrementalRuns runIncrementalVariants(Prepared prepared, Path work) throws Exception {
+    private static IncrementalRuns runIncrementalVariants(Prepared prepared, Path work, Baseline baseline)
+            throws Exception {
         Path pristine = prepared.archive().root;
         Delta delta = prepared.delta();
         int perTask = delta.partitionsPerTask(CONCURRENT_TASKS);
@@ -173,12 +246,19 @@ final class NightlyDeltaScenario {
                                 variant.threads(),
                                 variant.warmService()));
             }
+            baseline.run(r);
         }
         Map<String, IncrementalRun> medians = new LinkedHashMap<>();
         for (Variant variant : variants) {
             medians.put(variant.name(), IncrementalRun.median(runs.get(variant.name())));
         }
         return new IncrementalRuns(variants, runs, medians);
+    }
+
+    /** A baseline run interleaved with the engine's: once after each round of the variants. */
+    @FunctionalInterface
+    private interface Baseline {
+        void run(int round) throws Exception;
     }
 
     /** The naive full rewrite with the engine's Parquet writer, into {@code naiveOut}. */

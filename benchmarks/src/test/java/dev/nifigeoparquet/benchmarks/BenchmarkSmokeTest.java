@@ -50,7 +50,8 @@ class BenchmarkSmokeTest {
                 "timeNaiveOverIncremental",
                 "timeDuckDbOverIncremental",
                 "bytesWrittenNaiveOverIncremental",
-                "incrementalDataBytesWrittenOverTouchedPartitionBytes")) {
+                "incrementalDataBytesWrittenOverTouchedPartitionBytes",
+                "timeIncrementalWarmServiceOverDuckDbSameWork")) {
             assertTrue(nightly.path("ratios").path(ratio).isNumber(), "ratio " + ratio);
         }
         JsonNode rec = nightly.path("reconciliation");
@@ -58,6 +59,11 @@ class BenchmarkSmokeTest {
                 rec.path("baselineRows").asLong() + rec.path("netRowsExpected").asLong(),
                 rec.path("afterIncrementalCountedByDuckDb").asLong());
         assertTrue(rec.path("holds").asBoolean(), "nightly reconciliation: " + rec);
+        // DuckDB doing the same partition work gives the engine's rows in every measured copy.
+        assertEquals(
+                NightlyDeltaScenario.INCREMENTAL_REPEATS,
+                rec.path("duckDbSameWorkCopiesVerified").asInt());
+        assertEquals(0, rec.path("rowsDifferingBetweenEngineAndDuckDbSameWork").asLong(), rec.toString());
         assertEquals(
                 rec.path("expectedAfter").asLong(),
                 rec.path("afterIncrementalPartitionByPartitionCountedByDuckDb").asLong());
