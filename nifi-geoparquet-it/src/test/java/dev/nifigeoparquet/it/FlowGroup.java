@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -175,9 +176,11 @@ final class FlowGroup {
      */
     void setParameters(Map<String, String> values) throws IOException, InterruptedException {
         Map<String, String> owners = new LinkedHashMap<>();
-        for (JsonNode entry : api.get("parameter-contexts/" + parameterContextId)
-                .path("component")
-                .path("parameters")) {
+        JsonNode own = api.await(
+                "parameter context " + parameterContextId + " on every node",
+                () -> api.getIfKnown("parameter-contexts/" + parameterContextId),
+                Objects::nonNull);
+        for (JsonNode entry : own.path("component").path("parameters")) {
             JsonNode parameter = entry.path("parameter");
             if (parameter.path("inherited").asBoolean(false)) {
                 owners.put(
@@ -205,7 +208,9 @@ final class FlowGroup {
                 .put("value", value));
         Instant deadline = Instant.now().plus(NiFiApi.CONNECTING_TIMEOUT);
         while (true) {
-            JsonNode current = api.get(path);
+            // An inherited context the upload created may not be on every node of a cluster yet.
+            JsonNode current = api.await(
+                    "parameter context " + contextId + " on every node", () -> api.getIfKnown(path), Objects::nonNull);
             ObjectNode body = NiFiApi.JSON.createObjectNode();
             body.set("revision", api.revisionOf(path));
             body.put("id", contextId);

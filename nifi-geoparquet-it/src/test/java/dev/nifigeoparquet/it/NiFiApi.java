@@ -48,6 +48,19 @@ final class NiFiApi {
         return send(request(path).GET());
     }
 
+    /**
+     * GET, or null when NiFi answers 404: in a cluster a GET is answered by every node, and a node that has not yet
+     * applied a component another node just created does not know it.
+     */
+    JsonNode getIfKnown(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 404) {
+            return null;
+        }
+        requireSuccess("GET " + path, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
     byte[] getBytes(String path) throws IOException, InterruptedException {
         HttpResponse<byte[]> response = http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
         requireSuccess("GET " + path, response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
