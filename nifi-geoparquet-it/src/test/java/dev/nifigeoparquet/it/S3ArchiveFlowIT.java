@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nifigeoparquet.archive.s3.S3Location;
 import dev.nifigeoparquet.archive.s3.S3MockServer;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
@@ -14,12 +15,10 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -43,7 +42,7 @@ class S3ArchiveFlowIT {
         S3Client client = s3.client();
         String bucket = s3.newBucket("nifi-it");
         Parcels parcels = Parcels.writeDataset(dir.resolve("dataset"), 600, 1, 23);
-        upload(client, dir.resolve("dataset"), bucket, "parcels");
+        s3.upload(dir.resolve("dataset"), new S3Location(bucket, "parcels"));
         String root = "s3://" + bucket + "/parcels";
 
         FileIntake intake = FileIntake.under(dir);
@@ -110,15 +109,6 @@ class S3ArchiveFlowIT {
             NiFiRuntimeIT.requireNoLinkageProblems(nifi.appLog());
         } finally {
             flow.stopAll();
-        }
-    }
-
-    private static void upload(S3Client client, Path local, String bucket, String prefix) throws Exception {
-        try (Stream<Path> files = Files.walk(local)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                String key = prefix + "/" + local.relativize(file).toString().replace('\\', '/');
-                client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(file));
-            }
         }
     }
 

@@ -186,6 +186,14 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
         }
     }
 
+    /** A request left unsent for want of credentials: the configuration must change, so an operator is needed. */
+    private StorageAccessDeniedException noCredentials(String what, RuntimeException e) {
+        return new StorageAccessDeniedException(
+                "S3 request not sent, no credentials to sign it (" + what + " in " + describe() + "): "
+                        + e.getMessage(),
+                e);
+    }
+
     /**
      * Whether the SDK gave up before sending because it had no credentials: ours could not be resolved, or its default
      * chain found none. No retry helps; the configuration must change.
@@ -624,20 +632,14 @@ public final class S3ArchiveStorage implements ArchiveStorage, AutoCloseable {
             }
             throw new IOException("S3 request failed (" + what + " in " + describe() + "): " + e.getMessage(), e);
         } catch (NoCredentialsException e) {
-            throw new StorageAccessDeniedException(
-                    "S3 request not sent, no credentials to sign it (" + what + " in " + describe() + "): "
-                            + e.getMessage(),
-                    e);
+            throw noCredentials(what, e);
         } catch (AbortedException e) {
             InterruptedIOException interrupted = new InterruptedIOException("S3 request interrupted (" + what + ")");
             interrupted.initCause(e);
             throw interrupted;
         } catch (SdkClientException e) {
             if (hadNoCredentials(e)) {
-                throw new StorageAccessDeniedException(
-                        "S3 request not sent, no credentials to sign it (" + what + " in " + describe() + "): "
-                                + e.getMessage(),
-                        e);
+                throw noCredentials(what, e);
             }
             if (refusedHandshake(e)) {
                 throw new StorageTlsException(

@@ -4,7 +4,6 @@ import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.testing.StorageBackend;
 import dev.nifigeoparquet.archive.testing.TestFiles;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
@@ -88,14 +85,7 @@ public final class S3Backend implements StorageBackend {
 
     @Override
     public Path importTree(Path directory, Path target) throws IOException {
-        S3Client client = server.client();
-        S3Location to = location(target);
-        try (Stream<Path> files = Files.walk(directory)) {
-            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                String relative = directory.relativize(file).toString().replace(File.separatorChar, '/');
-                client.putObject(b -> b.bucket(to.bucket()).key(to.key(relative)), RequestBody.fromFile(file));
-            }
-        }
+        server.upload(directory, location(target));
         return target;
     }
 

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.archive.s3;
 
 import com.adobe.testing.s3mock.S3MockApplication;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,11 +16,13 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -163,6 +166,16 @@ public final class S3MockServer {
         String bucket = name;
         client.createBucket(b -> b.bucket(bucket));
         return bucket;
+    }
+
+    /** Copies every file under {@code localRoot} to the same relative key under {@code to}, one PUT each. */
+    public void upload(Path localRoot, S3Location to) throws IOException {
+        try (Stream<Path> files = Files.walk(localRoot)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                String relative = localRoot.relativize(file).toString().replace(File.separatorChar, '/');
+                client.putObject(b -> b.bucket(to.bucket()).key(to.key(relative)), RequestBody.fromFile(file));
+            }
+        }
     }
 
     /** A storage over a fresh bucket, with the archive under {@code prefix}. */

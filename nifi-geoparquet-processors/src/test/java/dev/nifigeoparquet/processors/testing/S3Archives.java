@@ -1,13 +1,10 @@
 package dev.nifigeoparquet.processors.testing;
 
+import dev.nifigeoparquet.archive.s3.S3Location;
 import dev.nifigeoparquet.archive.s3.S3MockServer;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import javax.net.ssl.X509TrustManager;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /** Archives on S3Mock for processor tests: a local archive copied object for object into a bucket of its own. */
 public final class S3Archives {
@@ -23,15 +20,8 @@ public final class S3Archives {
     /** Copies every file under {@code localRoot} into a new bucket under {@code prefix}; returns the s3:// root. */
     public static String upload(Path localRoot, String prefix) throws IOException {
         S3MockServer server = S3MockServer.get();
-        S3Client client = server.client();
         String bucket = server.newBucket("processors");
-        try (Stream<Path> files = Files.walk(localRoot)) {
-            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                String key =
-                        prefix + "/" + localRoot.relativize(file).toString().replace('\\', '/');
-                client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(file));
-            }
-        }
+        server.upload(localRoot, new S3Location(bucket, prefix));
         return "s3://" + bucket + "/" + prefix;
     }
 
