@@ -176,11 +176,8 @@ final class FlowGroup {
      */
     void setParameters(Map<String, String> values) throws IOException, InterruptedException {
         Map<String, String> owners = new LinkedHashMap<>();
-        JsonNode own = api.await(
-                "parameter context " + parameterContextId + " on every node",
-                () -> api.getIfKnown("parameter-contexts/" + parameterContextId),
-                Objects::nonNull);
-        for (JsonNode entry : own.path("component").path("parameters")) {
+        for (JsonNode entry :
+                parameterContext(parameterContextId).path("component").path("parameters")) {
             JsonNode parameter = entry.path("parameter");
             if (parameter.path("inherited").asBoolean(false)) {
                 owners.put(
@@ -208,9 +205,7 @@ final class FlowGroup {
                 .put("value", value));
         Instant deadline = Instant.now().plus(NiFiApi.CONNECTING_TIMEOUT);
         while (true) {
-            // An inherited context the upload created may not be on every node of a cluster yet.
-            JsonNode current = api.await(
-                    "parameter context " + contextId + " on every node", () -> api.getIfKnown(path), Objects::nonNull);
+            JsonNode current = parameterContext(contextId);
             ObjectNode body = NiFiApi.JSON.createObjectNode();
             body.set("revision", api.revisionOf(path));
             body.put("id", contextId);
@@ -258,6 +253,17 @@ final class FlowGroup {
         return api.post("process-groups/" + groupId + "/controller-services", body)
                 .path("id")
                 .asText();
+    }
+
+    /**
+     * A parameter context, once every node of a cluster knows it: a context an upload through one node created may not
+     * be on the other yet, which then answers 404.
+     */
+    private JsonNode parameterContext(String contextId) throws IOException, InterruptedException {
+        return api.await(
+                "parameter context " + contextId + " on every node",
+                () -> api.getIfKnown("parameter-contexts/" + contextId),
+                Objects::nonNull);
     }
 
     /** Sets or (with a null value) removes properties of a controller service. */
