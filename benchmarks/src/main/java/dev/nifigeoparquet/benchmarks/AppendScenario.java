@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -182,9 +181,7 @@ final class AppendScenario {
 
         /** The run of median wall time (the middle one of five). */
         static Run median(List<Run> runs) {
-            List<Run> sorted = new ArrayList<>(runs);
-            sorted.sort(Comparator.comparingDouble(Run::seconds));
-            return sorted.get(sorted.size() / 2);
+            return Probe.median(runs, Run::seconds);
         }
 
         static ArrayNode times(List<Run> runs) {

@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.benchmarks;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Blob;
 import java.sql.Connection;
@@ -9,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** An in-memory DuckDB database (JDBC, in this process), the independent baseline and referee. */
 final class DuckDb implements AutoCloseable {
@@ -22,6 +26,13 @@ final class DuckDb implements AutoCloseable {
     void execute(String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
+        }
+    }
+
+    /** Runs a statement that changes or writes rows ({@code COPY … TO} included); returns how many it did. */
+    long update(String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            return statement.executeLargeUpdate(sql);
         }
     }
 
@@ -76,6 +87,19 @@ final class DuckDb implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** The {@code geo} entry of one data file ({@code h3_cell=<cell>/*.parquet}) under {@code root}, or null. */
+    String geoOfADataFile(Path root) throws IOException, SQLException {
+        Path sample;
+        try (Stream<Path> files = Files.walk(root)) {
+            sample = files.filter(f -> f.getFileName().toString().endsWith(".parquet"))
+                    .filter(f -> f.getParent().getFileName().toString().startsWith("h3_cell="))
+                    .findFirst()
+                    .orElseThrow(() -> new IOException("No data file under " + root));
+        }
+        byte[] geo = footerValue(sample, "geo");
+        return geo == null ? null : new String(geo, StandardCharsets.UTF_8);
     }
 
     @Override

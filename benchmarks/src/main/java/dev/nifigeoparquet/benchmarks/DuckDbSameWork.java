@@ -2,7 +2,6 @@ package dev.nifigeoparquet.benchmarks;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -73,9 +72,7 @@ final class DuckDbSameWork {
                     .append(") TO ")
                     .append(DuckDb.literal(staged))
                     .append(options);
-            duck.execute(sql.toString());
-            long stagedRows = duck.count("SELECT count(*) FROM read_parquet(" + DuckDb.literal(staged) + ")");
-            if (stagedRows == 0) {
+            if (duck.update(sql.toString()) == 0) {
                 Files.delete(staged);
             } else {
                 force(staged);
@@ -89,18 +86,6 @@ final class DuckDbSameWork {
             force(dir);
         }
         return written;
-    }
-
-    /** The canonical {@code geo} bytes, as the archive's files carry them. */
-    static String geo(DuckDb duck, Path archive) throws IOException, SQLException {
-        Path sample;
-        try (Stream<Path> files = Files.walk(archive)) {
-            sample = files.filter(f -> f.getFileName().toString().endsWith(".parquet"))
-                    .filter(f -> f.getParent().getFileName().toString().startsWith("h3_cell="))
-                    .findFirst()
-                    .orElseThrow();
-        }
-        return new String(duck.footerValue(sample, "geo"), StandardCharsets.UTF_8);
     }
 
     private static List<Path> dataFiles(Path dir) throws IOException {

@@ -13,15 +13,14 @@ import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -109,7 +108,7 @@ final class NightlyDeltaScenario {
             sameWorkDuck.execute("SET enable_geoparquet_conversion = false");
             Path pristine = prepared.archive().root;
             Set<String> cells = DuckDbSameWork.touchedCells(sameWorkDuck, pristine, prepared.deltaFile());
-            String geo = DuckDbSameWork.geo(sameWorkDuck, pristine);
+            String geo = Objects.requireNonNull(sameWorkDuck.geoOfADataFile(pristine), "the archive's geo block");
             sameWork = new ArrayList<>();
             incremental = runIncrementalVariants(prepared, work, round -> {
                 Path root = work.resolve("duckDbSameWork-" + round);
@@ -166,9 +165,7 @@ final class NightlyDeltaScenario {
         reconciliation.put("duckDbSameWorkCopiesVerified", runs.size());
         reconciliation.put("rowsDifferingBetweenEngineAndDuckDbSameWork", differing);
         reconciliation.put("holds", reconciliation.path("holds").asBoolean() && differing == 0);
-        List<SameWorkRun> sorted = new ArrayList<>(runs);
-        sorted.sort(Comparator.comparingDouble(SameWorkRun::seconds));
-        SameWorkRun median = sorted.get(sorted.size() / 2);
+        SameWorkRun median = Probe.median(runs, SameWorkRun::seconds);
         ObjectNode approach = approach(
                 median.timed().measurement(),
                 0,
@@ -293,7 +290,7 @@ final class NightlyDeltaScenario {
         allThreads.put("threads", Integer.parseInt(threads));
         allThreads.put("version", duck.version());
         allThreads.put("sql", sql);
-        allThreads.put("geoMetadataInOutput", geoMetadata(duck, duckOut));
+        allThreads.put("geoMetadataInOutput", duck.geoOfADataFile(duckOut));
         return new DuckDbRewrites(allThreads, oneThread);
     }
 
@@ -312,18 +309,6 @@ final class NightlyDeltaScenario {
                 Archives.dataFiles(duckOut),
                 Archives.dataFiles(prepared.archive().root),
                 partitionDirectories(duckOut));
-    }
-
-    /** The {@code geo} entry of one of DuckDB's output files, or null when it wrote none. */
-    private static String geoMetadata(DuckDb duck, Path duckOut) throws IOException, SQLException {
-        Path sample;
-        try (Stream<Path> files = Files.walk(duckOut)) {
-            sample = files.filter(f -> f.toString().endsWith(".parquet"))
-                    .findFirst()
-                    .orElseThrow();
-        }
-        byte[] geo = duck.footerValue(sample, "geo");
-        return geo == null ? null : new String(geo, StandardCharsets.UTF_8);
     }
 
     /**
@@ -643,10 +628,8 @@ final class NightlyDeltaScenario {
 
         /** The run of median wall time; the others' copies are deleted. */
         static IncrementalRun median(List<IncrementalRun> runs) throws IOException {
-            List<IncrementalRun> sorted = new ArrayList<>(runs);
-            sorted.sort(
-                    Comparator.comparingDouble(run -> run.timed().measurement().seconds()));
-            IncrementalRun median = sorted.get(sorted.size() / 2);
+            IncrementalRun median =
+                    Probe.median(runs, run -> run.timed().measurement().seconds());
             for (IncrementalRun run : runs) {
                 if (!run.root().equals(median.root())) {
                     Archives.deleteTree(run.root());

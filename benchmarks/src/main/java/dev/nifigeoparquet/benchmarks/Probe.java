@@ -9,10 +9,14 @@ import java.lang.management.MemoryType;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -56,6 +60,13 @@ final class Probe {
             double jitCompileSeconds,
             double stolenCpuSeconds,
             Map<String, Double> cpuSecondsByThreadGroup) {}
+
+    /** The run of median wall time among an odd number of runs (the later middle one of an even number). */
+    static <T> T median(List<T> runs, ToDoubleFunction<T> seconds) {
+        List<T> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingDouble(seconds));
+        return sorted.get(sorted.size() / 2);
+    }
 
     /** A phase's result and its measurement. */
     record Timed<T>(T value, Measurement measurement) {}
