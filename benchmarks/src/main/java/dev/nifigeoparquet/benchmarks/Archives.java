@@ -14,10 +14,12 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -228,6 +230,19 @@ final class Archives {
                 return FileVisitResult.CONTINUE;
             }
         });
+    }
+
+    /** Forces every file under a root to disk, then every directory, as a durable rewrite must before it is done. */
+    static void forceTree(Path root) throws IOException {
+        List<Path> paths;
+        try (Stream<Path> walk = Files.walk(root)) {
+            paths = walk.sorted(Comparator.reverseOrder()).toList();
+        }
+        for (Path path : paths) {
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+                channel.force(true);
+            }
+        }
     }
 
     static void deleteTree(Path root) throws IOException {

@@ -7,34 +7,34 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.format.ArchiveJson;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Runs the scenarios and writes {@code <results>/<date>.json} (or {@code <date>-<scale>.json} for other scales than
- * small), a markdown summary beside it, and two SVG charts.
+ * Runs the scenarios and writes {@code <results>/<scale>.json} (the latest run of a scale replaces the one before), a
+ * markdown summary beside it and two SVG charts, and adds the run's headline ratios to {@link History#FILE}.
  *
  * <p>Usage: {@code BenchmarkMain [--scale small|full|smoke] [--rows realistic|narrow] [--results DIR] [--work DIR]
- * [--jmh FILE] [--scenarios nightly,append,compaction,routing,memory,scaling,s3]}. Rows are realistic parcels by
- * default ({@link RowModel}); {@code narrow} names its results {@code <date>[-<scale>]-narrow.json}. Without {@code --scenarios}, every scenario
+ * [--jmh FILE] [--scenarios nightly,locality,append,compaction,routing,memory,scaling,s3,cli]}. Rows are realistic parcels by
+ * default ({@link RowModel}); {@code narrow} names its results {@code <scale>-narrow.json}. Without {@code --scenarios}, every scenario
  * but {@code s3} runs: scenario 1 on an in-process S3 server takes minutes at the small scale, most of them spent
- * uploading the archive, so it is asked for by name.
+ * uploading the archive, so it is asked for by name. Scenario 8 ({@code cli}) runs {@code bin/geoparquet-archive} of
+ * the checkout it runs in.
  */
 public final class BenchmarkMain {
 
     /** Every scenario, as the smoke test runs them. */
-    static final Set<String> ALL =
-            new LinkedHashSet<>(List.of("nightly", "append", "compaction", "routing", "memory", "scaling", "s3"));
+    static final Set<String> ALL = new LinkedHashSet<>(
+            List.of("nightly", "locality", "append", "compaction", "routing", "memory", "scaling", "s3", "cli"));
     /** What runs without {@code --scenarios}. */
-    static final Set<String> DEFAULT =
-            new LinkedHashSet<>(List.of("nightly", "append", "compaction", "routing", "memory", "scaling"));
+    static final Set<String> DEFAULT = new LinkedHashSet<>(
+            List.of("nightly", "locality", "append", "compaction", "routing", "memory", "scaling", "cli"));
 
     private BenchmarkMain() {}
 
@@ -87,6 +87,7 @@ public final class BenchmarkMain {
         root.put("rows", rows.label());
         root.put("archiveColumns", rows.columns().size());
         root.put("startedAt", Instant.now().toString());
+        root.put("commit", commit());
         ObjectNode machine = root.putObject("machine");
         machine.put("availableProcessors", Runtime.getRuntime().availableProcessors());
         machine.put(
@@ -108,6 +109,8 @@ public final class BenchmarkMain {
 
         NightlyDeltaScenario.Prepared prepared = null;
         if (scenarios.contains("nightly")
+                || scenarios.contains("locality")
+                || scenarios.contains("cli")
                 || scenarios.contains("append")
                 || scenarios.contains("memory")
                 || scenarios.contains("s3")) {
@@ -118,6 +121,10 @@ public final class BenchmarkMain {
                 log("scenario 1: nightly delta");
                 NightlyDeltaScenario.run(prepared, work.resolve("nightly"), nightly);
             }
+        }
+        if (scenarios.contains("locality")) {
+            log("scenario 7: locality");
+            LocalityScenario.run(prepared, scale, work.resolve("locality"), out.putObject("locality"));
         }
         if (scenarios.contains("append")) {
             log("scenario 2: append");
@@ -168,6 +175,10 @@ public final class BenchmarkMain {
             log("scenario 1 on S3: requests and bytes");
             S3Scenario.run(prepared, work.resolve("s3"), out.putObject("s3"));
         }
+        if (scenarios.contains("cli")) {
+            log("scenario 8: the command line, cold");
+            CliColdScenario.run(prepared, CliColdScenario.launcher(), work.resolve("cli"), out.putObject("cli"));
+        }
         if (jmh != null && Files.exists(jmh)) {
             root.set("jmh", ArchiveJson.mapper().readTree(jmh.toFile()));
         }
@@ -176,9 +187,7 @@ public final class BenchmarkMain {
                 "loadAverageAtEnd", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 
         Files.createDirectories(results);
-        String date = LocalDate.now(ZoneOffset.UTC).toString();
-        String base = (scale.name().equals("small") ? date : date + "-" + scale.name())
-                + (rows == RowModel.REALISTIC ? "" : "-" + rows.label());
+        String base = scale.name() + (rows == RowModel.REALISTIC ? "" : "-" + rows.label());
         Path json = results.resolve(base + ".json");
         Files.writeString(
                 json,
@@ -187,13 +196,14 @@ public final class BenchmarkMain {
                                 .enable(SerializationFeature.INDENT_OUTPUT)
                                 .writeValueAsString(root) + "\n");
         writeReports(root, results, base);
+        History.append(results, root);
         return json;
     }
 
     /** The markdown summary and the charts of a run's JSON, as {@code <base>.md} and {@code <base>-*.svg}. */
     static void writeReports(ObjectNode root, Path results, String base) throws IOException {
         String scaleName = root.path("scale").asText();
-        String date = base.substring(0, Math.min(10, base.length()));
+        String date = root.path("startedAt").asText().substring(0, 10);
         JsonNode out = root.path("scenarios");
         Summary summary = new Summary(root);
         Files.writeString(results.resolve(base + ".md"), summary.markdown(base));
@@ -243,6 +253,30 @@ public final class BenchmarkMain {
         } catch (IOException e) {
             return "unknown";
         }
+    }
+
+    /** The commit measured, with {@code +changes} when the work tree differs from it; empty outside a clone. */
+    private static String commit() {
+        try {
+            String head = git("rev-parse", "--short=12", "HEAD");
+            return git("status", "--porcelain", "--untracked-files=no").isEmpty() ? head : head + "+changes";
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    private static String git(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("git"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (process.waitFor() != 0) {
+            throw new IOException("git " + String.join(" ", args) + ": " + output);
+        }
+        return output;
     }
 
     static void log(String message) {

@@ -156,16 +156,31 @@ final class Delta {
 
     /** The delta's file for other tools: the archive's columns plus {@code h3_cell} and {@code is_delete}. */
     static MessageType fileSchema() {
+        return fileSchema(true);
+    }
+
+    private static MessageType fileSchema(boolean withCell) {
         List<Type> fields = new ArrayList<>(RowModel.current().schema().getFields());
-        fields.add(Types.required(PrimitiveTypeName.BINARY)
-                .as(LogicalTypeAnnotation.stringType())
-                .named("h3_cell"));
+        if (withCell) {
+            fields.add(Types.required(PrimitiveTypeName.BINARY)
+                    .as(LogicalTypeAnnotation.stringType())
+                    .named("h3_cell"));
+        }
         fields.add(Types.required(PrimitiveTypeName.BOOLEAN).named("is_delete"));
         return new MessageType("parcel_delta", fields);
     }
 
     void writeParquet(Path file) throws IOException {
-        MessageType schema = fileSchema();
+        writeParquet(file, true);
+    }
+
+    /** The delta as {@code geoparquet-archive apply} takes it: the archive's columns and {@code is_delete}. */
+    void writeParquetForTheCommandLine(Path file) throws IOException {
+        writeParquet(file, false);
+    }
+
+    private void writeParquet(Path file, boolean withCell) throws IOException {
+        MessageType schema = fileSchema(withCell);
         Files.createDirectories(file.getParent());
         Files.deleteIfExists(file);
         try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
@@ -177,7 +192,9 @@ final class Delta {
             for (Change change : changes) {
                 Group row = new SimpleGroup(schema);
                 copyPrimitives(change.row(), row);
-                row.add("h3_cell", change.cell());
+                if (withCell) {
+                    row.add("h3_cell", change.cell());
+                }
                 row.add("is_delete", change.delete());
                 writer.write(row);
             }

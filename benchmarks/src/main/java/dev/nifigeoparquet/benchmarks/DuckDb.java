@@ -66,6 +66,22 @@ final class DuckDb implements AutoCloseable {
         return count("SELECT count(*) FROM read_parquet(" + glob(root) + ", hive_partitioning = true)");
     }
 
+    /**
+     * What an archive holds, as a plain reader sees it: its row count and the sum of every row's hash, its cell
+     * included. Copies holding the same rows give the same digest whatever files hold them; a row lost, duplicated,
+     * changed or in another partition changes it.
+     */
+    record Digest(long rows, String hashSum) {}
+
+    Digest digest(Path root) throws SQLException {
+        List<Object> row = query(
+                        "SELECT count(*), sum(hash(" + RowModel.current().columnList("") + ", h3_cell)"
+                                + "::HUGEINT)::VARCHAR FROM read_parquet(" + glob(root)
+                                + ", hive_partitioning = true, hive_types = {'h3_cell': VARCHAR})")
+                .get(0);
+        return new Digest(((Number) row.get(0)).longValue(), (String) row.get(1));
+    }
+
     /** The {@code <root>/*}{@code /*.parquet} glob as a SQL string literal. */
     static String glob(Path root) {
         return literal(root.toAbsolutePath() + "/*/*.parquet");

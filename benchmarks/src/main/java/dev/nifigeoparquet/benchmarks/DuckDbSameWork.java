@@ -26,6 +26,24 @@ final class DuckDbSameWork {
 
     private DuckDbSameWork() {}
 
+    /**
+     * The same work as its own process, as a user's script runs it: {@code <archive> <delta.parquet> <cell>...}. It
+     * loads DuckDB, reads the canonical {@code geo} bytes from one of the archive's data files and rewrites the cells.
+     */
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args[0]);
+        Path deltaFile = Path.of(args[1]);
+        Set<String> cells = new TreeSet<>(List.of(args).subList(2, args.length));
+        try (DuckDb duck = new DuckDb()) {
+            duck.execute("SET enable_geoparquet_conversion = false");
+            String geo = duck.geoOfADataFile(root);
+            if (geo == null) {
+                throw new IllegalStateException("No geo block in " + root);
+            }
+            apply(duck, root, deltaFile, cells, geo);
+        }
+    }
+
     /** The partitions the delta touches: its rows' cells, and the cells that hold its keys in the archive. */
     static Set<String> touchedCells(DuckDb duck, Path archive, Path deltaFile) throws SQLException {
         Set<String> cells = new TreeSet<>();

@@ -115,6 +115,19 @@ final class ParcelArchive {
      * one larger than half the budget, so the delta lands in several ordinary partitions.
      */
     List<Integer> pickTouchedCells(Map<String, Long> bytesByCell, double fraction, long seed) {
+        return pickCells(bytesByCell, fraction, seed, false);
+    }
+
+    /**
+     * Picks partitions at random (seeded) whose data bytes add up to about {@code fraction} of the archive's, any
+     * partition eligible, the largest too; at a fraction of 1, every partition.
+     */
+    List<Integer> pickCellsHolding(Map<String, Long> bytesByCell, double fraction, long seed) {
+        return pickCells(bytesByCell, fraction, seed, true);
+    }
+
+    private List<Integer> pickCells(
+            Map<String, Long> bytesByCell, double fraction, long seed, boolean largestEligible) {
         long total = bytesByCell.values().stream().mapToLong(Long::longValue).sum();
         double budget = total * fraction;
         List<Integer> shuffled = new ArrayList<>();
@@ -126,12 +139,12 @@ final class ParcelArchive {
         long sum = 0;
         for (int c : shuffled) {
             long bytes = bytesByCell.get(cells.get(c));
-            if (bytes > budget / 2 || sum + bytes > budget * 1.05) {
+            if ((!largestEligible && bytes > budget / 2) || sum + bytes > budget * 1.05) {
                 continue;
             }
             picked.add(c);
             sum += bytes;
-            if (sum >= budget * 0.95) {
+            if (fraction < 1 && sum >= budget * 0.95) {
                 break;
             }
         }
@@ -144,6 +157,14 @@ final class ParcelArchive {
      * them into another touched cell. The moved parcels come from the smallest touched cell.
      */
     Delta delta(List<Integer> touched, int size, long seed, H3Keyer keyer) {
+        return delta(touched, size, seed, keyer, false);
+    }
+
+    /**
+     * As {@link #delta(List, int, long, H3Keyer)}; with {@code everyTouchedCell}, the first updates take one parcel of
+     * each touched cell, so that every one of them is rewritten however small it is.
+     */
+    Delta delta(List<Integer> touched, int size, long seed, H3Keyer keyer, boolean everyTouchedCell) {
         SplittableRandom random = new SplittableRandom(seed);
         int moved = Math.max(2, (int) Math.round(size * 0.005));
         int deletes = (int) Math.round(size * 0.08);
@@ -175,6 +196,9 @@ final class ParcelArchive {
         int[] pool =
                 touched.stream().flatMapToInt(c -> Arrays.stream(parcelsIn(c))).toArray();
         shuffle(pool, random);
+        if (everyTouchedCell) {
+            pool = oneOfEachCellFirst(touched, pool, random);
+        }
         int next = 0;
         for (int i = 0; i < updates + deletes; i++) {
             while (used.contains(pool[next])) {
@@ -194,6 +218,17 @@ final class ParcelArchive {
         }
         changes.addAll(newParcels(pool, added, rows, touchedNames, random, keyer));
         return new Delta(changes);
+    }
+
+    /** The pool led by one random parcel of each cell (the pool's own copy of it is skipped as already used). */
+    private int[] oneOfEachCellFirst(List<Integer> touched, int[] pool, SplittableRandom random) {
+        int[] led = new int[touched.size() + pool.length];
+        for (int i = 0; i < touched.size(); i++) {
+            int c = touched.get(i);
+            led[i] = order[start[c] + random.nextInt(rowsIn(c))];
+        }
+        System.arraycopy(pool, 0, led, touched.size(), pool.length);
+        return led;
     }
 
     /** New parcels beside existing ones of the given pool, keyed into one of the allowed cells. */

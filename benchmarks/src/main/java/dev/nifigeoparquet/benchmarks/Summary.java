@@ -132,6 +132,8 @@ final class Summary {
                 heading(name),
                 targetsSection(),
                 nightlySection(),
+                localitySection(),
+                commandLineSection(),
                 nightlyOnS3Section(),
                 appendSection(),
                 compactionSection(),
@@ -168,6 +170,8 @@ final class Summary {
     private String targetsSection() {
         List<Target> targets = Stream.of(
                         nightlyTargets(),
+                        localityTargets(),
+                        commandLineTargets(),
                         memoryTargets(),
                         appendTargets(),
                         bboxQueryTargets(),
@@ -235,6 +239,41 @@ final class Summary {
                 String.valueOf(reconciled),
                 reconciled));
         return targets;
+    }
+
+    /** At every night: the engine no slower than DuckDB doing the same partition work, nor than its full rewrite. */
+    private List<Target> localityTargets() {
+        List<Target> targets = new ArrayList<>();
+        for (JsonNode night : s.path("locality").path("nights")) {
+            JsonNode ratios = night.path("ratios");
+            double sameWork = ratios.path("engineOverDuckDbSameWork").asDouble();
+            double full = ratios.path("engineOverDuckDbFullRewrite").asDouble();
+            String name = night.path("night").asText();
+            targets.add(new Target("S7 " + name + ": engine / DuckDB same work <= 1.0", f(sameWork), sameWork <= 1.0));
+            targets.add(new Target("S7 " + name + ": engine / DuckDB full rewrite <= 1.0", f(full), full <= 1.0));
+            targets.add(new Target(
+                    "S7 " + name + ": every measured copy verified",
+                    night.path("verification").path("measuredCopiesVerified").asInt() + " copies",
+                    night.path("verification").path("holds").asBoolean()));
+        }
+        return targets;
+    }
+
+    /** The command line, cold, within 2.0x of DuckDB doing the same partition work as its own process. */
+    private List<Target> commandLineTargets() {
+        JsonNode cli = s.path("cli");
+        if (cli.isMissingNode()) {
+            return List.of();
+        }
+        double ratio =
+                cli.path("ratios").path("commandLineOverDuckDbSameWorkProcess").asDouble();
+        return List.of(
+                new Target(
+                        "S8 the command line, cold / DuckDB same work as its own process <= 2.0", x(ratio), ratio <= 2),
+                new Target(
+                        "S8 every measured copy verified",
+                        cli.path("verification").path("measuredCopiesVerified").asInt() + " copies",
+                        cli.path("verification").path("holds").asBoolean()));
     }
 
     /** The incremental upsert against both full rewrites: 40x the naive one's speed and 20x DuckDB's. */
@@ -498,6 +537,93 @@ final class Summary {
     }
 
     // Scenario 1 on S3
+
+    private String localitySection() {
+        JsonNode nights = s.path("locality").path("nights");
+        if (nights.isMissingNode()) {
+            return "";
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode night : nights) {
+            JsonNode a = night.path("approaches");
+            rows.add(MarkdownTable.row(
+                    night.path("night").asText(),
+                    night.path("features").asInt(),
+                    night.path("partitionsTouched").asInt() + " of "
+                            + night.path("partitions").asInt(),
+                    pct(night.path("touchedShareOfBytes").asDouble()),
+                    spread(a.path("engine")),
+                    spread(a.path("duckDbSameWork")),
+                    spread(a.path("duckDbFullRewrite")),
+                    f(night.path("ratios").path("engineOverDuckDbSameWork").asDouble()),
+                    f(night.path("ratios").path("engineOverDuckDbFullRewrite").asDouble()),
+                    f(a.path("engine").path("rewrittenMiBPerSecond").asDouble()),
+                    f(a.path("duckDbSameWork").path("rewrittenMiBPerSecond").asDouble()),
+                    f(a.path("duckDbFullRewrite").path("rewrittenMiBPerSecond").asDouble())));
+        }
+        MarkdownTable table = new MarkdownTable(
+                List.of(
+                        "night",
+                        "features",
+                        "partitions touched",
+                        "touched bytes",
+                        "engine s",
+                        "DuckDB same work s",
+                        "DuckDB full rewrite s",
+                        "engine / same work",
+                        "engine / full",
+                        "engine MiB/s",
+                        "same work MiB/s",
+                        "full rewrite MiB/s"),
+                rows);
+        return section(
+                "Scenario 7: locality",
+                table.render(),
+                "Median (min-max) of " + LocalityScenario.ROUNDS + " runs each, interleaved in turn after one"
+                        + " unmeasured run of each; the engine warm as the archive service keeps it, on every core;"
+                        + " DuckDB on its default threads, every file forced to disk. MiB/s: partition bytes"
+                        + " rewritten (the touched partitions; the whole archive for the full rewrite) per second."
+                        + " Every measured copy's DuckDB digest (rows, and the sum of every row's hash with its"
+                        + " cell) equals the reference engine copy's, whose rows and distinct keys DuckDB counted.\n");
+    }
+
+    private String commandLineSection() {
+        JsonNode cli = s.path("cli");
+        if (cli.isMissingNode()) {
+            return "";
+        }
+        JsonNode a = cli.path("approaches");
+        JsonNode ratios = cli.path("ratios");
+        MarkdownTable table = new MarkdownTable(
+                List.of("approach", "wall s, median (min-max)", "/ DuckDB same work process"),
+                List.of(
+                        MarkdownTable.row(
+                                "`geoparquet-archive apply`, start-up cache",
+                                spread(a.path("commandLine")),
+                                x(ratios.path("commandLineOverDuckDbSameWorkProcess")
+                                        .asDouble())),
+                        MarkdownTable.row(
+                                "`geoparquet-archive apply`, no start-up cache",
+                                spread(a.path("commandLineWithoutStartupCache")),
+                                x(ratios.path("commandLineWithoutStartupCacheOverDuckDbSameWorkProcess")
+                                        .asDouble())),
+                        MarkdownTable.row(
+                                "DuckDB same work, its own JVM", spread(a.path("duckDbSameWorkProcess")), "")));
+        return section(
+                "Scenario 8: the command line, cold",
+                table.render(),
+                "The nightly delta of scenario 1 into "
+                        + cli.path("partitionsTouched").asInt()
+                        + " partitions; each a process started for it, timed from start to exit; "
+                        + CliColdScenario.ROUNDS + " runs each, interleaved in turn after one unmeasured run of each."
+                        + " Every measured copy's DuckDB digest equals the reference copy's.\n");
+    }
+
+    private static String spread(JsonNode approach) {
+        return f(approach.path("medianWallSeconds").asDouble()) + " ("
+                + f(approach.path("minWallSeconds").asDouble()) + "-"
+                + f(approach.path("maxWallSeconds").asDouble()) + ")";
+    }
 
     private String nightlyOnS3Section() {
         JsonNode o = s.path("s3");

@@ -23,7 +23,18 @@ class BenchmarkSmokeTest {
         Path json = BenchmarkMain.run(
                 Scale.named("smoke"), BenchmarkMain.ALL, dir.resolve("results"), dir.resolve("work"), null);
 
+        assertEquals("smoke.json", json.getFileName().toString());
         JsonNode root = ArchiveJson.mapper().readTree(json.toFile());
+        // The history gains the run's headline ratios, under a header naming them.
+        List<String> history = Files.readAllLines(dir.resolve("results").resolve(History.FILE));
+        assertEquals(2, history.size(), history.toString());
+        assertEquals(History.line(root), history.get(1));
+        List<String> header = List.of(history.get(0).split(",", -1));
+        List<String> line = List.of(history.get(1).split(",", -1));
+        assertEquals(header.size(), line.size(), history.toString());
+        for (String column : List.of("warm_engine_over_duckdb_same_work", "locality_100_engine_over_same_work")) {
+            assertTrue(Double.parseDouble(line.get(header.indexOf(column))) > 0, column + " in " + history);
+        }
         JsonNode s = root.path("scenarios");
         JsonNode nightly = s.path("nightly");
         for (String approach : List.of(
@@ -77,6 +88,32 @@ class BenchmarkSmokeTest {
                 nightly.path("approaches").path("incremental").path("cpuSecondsByThreadGroupOfEachRun");
         assertEquals(NightlyDeltaScenario.INCREMENTAL_REPEATS, byThreadGroup.size());
         byThreadGroup.forEach(run -> run.forEach(seconds -> assertTrue(seconds.asDouble() > 0, "by thread: " + run)));
+        JsonNode nights = s.path("locality").path("nights");
+        assertEquals(LocalityScenario.SHARES_OF_BYTES.length + 1, nights.size());
+        for (JsonNode night : nights) {
+            JsonNode verification = night.path("verification");
+            // Every measured copy of every approach holds the reference copy's rows: one per key, net rows added.
+            assertEquals(
+                    3L * LocalityScenario.ROUNDS,
+                    verification.path("measuredCopiesVerified").asLong(),
+                    verification.toString());
+            assertTrue(verification.path("holds").asBoolean(), night.path("night") + ": " + verification);
+            assertTrue(night.path("ratios").path("engineOverDuckDbSameWork").isNumber(), night.toString());
+        }
+        // The night touching every partition does touch every one.
+        JsonNode everyPartition = nights.get(LocalityScenario.SHARES_OF_BYTES.length - 1);
+        assertEquals(
+                everyPartition.path("partitions").asInt(),
+                everyPartition.path("partitionsTouched").asInt());
+        // The command line, cold, with and without its start-up cache, and DuckDB's process: every copy verified.
+        JsonNode cli = s.path("cli");
+        assertEquals(
+                3L * CliColdScenario.ROUNDS,
+                cli.path("verification").path("measuredCopiesVerified").asLong(),
+                cli.toString());
+        assertTrue(cli.path("verification").path("holds").asBoolean(), cli.toString());
+        assertTrue(
+                cli.path("ratios").path("commandLineOverDuckDbSameWorkProcess").isNumber(), cli.toString());
         assertTrue(s.path("append").path("reconciliation").path("holds").asBoolean(), "append reconciliation");
         for (JsonNode p : s.path("compaction").path("partitions")) {
             assertTrue(

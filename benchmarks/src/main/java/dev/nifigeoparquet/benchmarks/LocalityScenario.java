@@ -1,0 +1,216 @@
+package dev.nifigeoparquet.benchmarks;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.cells.H3Keyer;
+import dev.nifigeoparquet.archive.ops.WriteMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+/**
+ * Scenario 7, locality: nights of the same size touching about 2%, 10%, 50% and 100% of the archive's bytes (any
+ * partition eligible, the largest too; at 100% every partition gets a change), and one night drawn uniformly from all
+ * rows. At each, the engine as the archive service runs it (warm, every core) against DuckDB doing the same partition
+ * work ({@link DuckDbSameWork}) and DuckDB rewriting the whole archive, its files forced to disk as the other two
+ * force theirs. Each approach runs once unmeasured, then {@link #ROUNDS} times, interleaved in an order that turns
+ * each round, each on its own copy; the digest of every measured copy must equal the unmeasured engine copy's, whose
+ * rows DuckDB counts against the delta's net rows and whose keys it checks are distinct.
+ */
+final class LocalityScenario {
+
+    static final double[] SHARES_OF_BYTES = {0.02, 0.10, 0.50, 1.00};
+    static final int ROUNDS = 5;
+
+    enum Approach {
+        ENGINE("engine"),
+        DUCKDB_SAME_WORK("duckDbSameWork"),
+        DUCKDB_FULL_REWRITE("duckDbFullRewrite");
+
+        final String key;
+
+        Approach(String key) {
+            this.key = key;
+        }
+    }
+
+    private LocalityScenario() {}
+
+    static void run(NightlyDeltaScenario.Prepared prepared, Scale scale, Path work, ObjectNode out) throws Exception {
+        ParcelArchive archive = prepared.archive();
+        Map<String, Long> bytesByCell = Archives.partitionBytes(Archives.open(archive.root));
+        H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
+        ArrayNode nights = out.putArray("nights");
+        for (int i = 0; i < SHARES_OF_BYTES.length; i++) {
+            double share = SHARES_OF_BYTES[i];
+            List<Integer> cells = archive.pickCellsHolding(bytesByCell, share, scale.seed() + 70 + i);
+            // Enough changes for one in every touched partition (the scale's night is, but for the smoke scale's).
+            int size = Math.max(scale.deltaRows(), 2 * cells.size());
+            Delta delta = archive.delta(cells, size, scale.seed() + 80 + i, keyer, true);
+            ObjectNode night = nights.addObject();
+            night.put("night", Math.round(share * 100) + "% of the bytes");
+            night.put("targetShareOfBytes", share);
+            BenchmarkMain.log("scenario 7: a night touching about " + Math.round(share * 100) + "% of the bytes");
+            runNight(prepared, delta, bytesByCell, work, night);
+        }
+        List<Integer> every = IntStream.range(0, archive.cells.size()).boxed().toList();
+        Delta uniform = archive.delta(every, scale.deltaRows(), scale.seed() + 89, keyer, false);
+        ObjectNode night = nights.addObject();
+        night.put("night", "uniform over all rows");
+        BenchmarkMain.log("scenario 7: a night drawn uniformly from all rows");
+        runNight(prepared, uniform, bytesByCell, work, night);
+        Archives.deleteTree(work);
+    }
+
+    /** One measured run: its copy's digest is taken, then the copy deleted. */
+    private record Run(Probe.Measurement measurement, DuckDb.Digest digest) {
+        double seconds() {
+            return measurement.seconds();
+        }
+    }
+
+    private static void runNight(
+            NightlyDeltaScenario.Prepared prepared,
+            Delta delta,
+            Map<String, Long> bytesByCell,
+            Path work,
+            ObjectNode night)
+            throws Exception {
+        Path pristine = prepared.archive().root;
+        Archives.deleteTree(work);
+        Files.createDirectories(work);
+        Path deltaFile = work.resolve("delta.parquet");
+        delta.writeParquet(deltaFile);
+        Map<Approach, List<Run>> runs = new EnumMap<>(Approach.class);
+        try (DuckDb baseline = new DuckDb();
+                DuckDb referee = new DuckDb()) {
+            baseline.execute("SET enable_geoparquet_conversion = false");
+            Set<String> cells = DuckDbSameWork.touchedCells(referee, pristine, deltaFile);
+            long touchedBytes = cells.stream()
+                    .mapToLong(c -> bytesByCell.getOrDefault(c, 0L))
+                    .sum();
+            String geo = Objects.requireNonNull(referee.geoOfADataFile(pristine), "the archive's geo block");
+            night.put("features", delta.changes().size());
+            night.put("partitionsTouched", cells.size());
+            night.put("partitions", bytesByCell.size());
+            night.put("touchedPartitionBytes", touchedBytes);
+            night.put("touchedShareOfBytes", (double) touchedBytes / prepared.archiveBytes());
+            int cores = Runtime.getRuntime().availableProcessors();
+            DuckDb.Digest reference = null;
+            long copiesVerified = 0;
+            long copiesDiffering = 0;
+            for (int round = -1; round < ROUNDS; round++) {
+                for (int k = 0; k < Approach.values().length; k++) {
+                    Approach approach = Approach.values()[Math.floorMod(round + k, Approach.values().length)];
+                    Path root = work.resolve(approach.key + "-" + (round + 1));
+                    Probe.Measurement measured = switch (approach) {
+                        case ENGINE ->
+                            NightlyDeltaScenario.IncrementalRun.of(
+                                            pristine,
+                                            root,
+                                            delta,
+                                            WriteMode.UPSERT,
+                                            1,
+                                            Delta.PARTITIONS_PER_RUN,
+                                            cores,
+                                            true)
+                                    .timed()
+                                    .measurement();
+                        case DUCKDB_SAME_WORK -> {
+                            Archives.linkCopy(pristine, root);
+                            yield Probe.measure(() -> DuckDbSameWork.apply(baseline, root, deltaFile, cells, geo))
+                                    .measurement();
+                        }
+                        case DUCKDB_FULL_REWRITE ->
+                            Probe.measure(() -> {
+                                        baseline.execute(
+                                                NightlyDeltaScenario.fullRewriteSql(pristine, deltaFile, root));
+                                        Archives.forceTree(root);
+                                        return null;
+                                    })
+                                    .measurement();
+                    };
+                    DuckDb.Digest digest = referee.digest(root);
+                    if (reference == null && approach == Approach.ENGINE) {
+                        reference = digest;
+                        verifyReference(referee, root, prepared, delta, night);
+                    }
+                    Archives.deleteTree(root);
+                    if (round >= 0) {
+                        runs.computeIfAbsent(approach, a -> new ArrayList<>()).add(new Run(measured, digest));
+                    }
+                }
+            }
+            for (List<Run> approachRuns : runs.values()) {
+                for (Run run : approachRuns) {
+                    copiesVerified++;
+                    copiesDiffering += run.digest().equals(reference) ? 0 : 1;
+                }
+            }
+            ObjectNode verification = (ObjectNode) night.get("verification");
+            verification.put("measuredCopiesVerified", copiesVerified);
+            verification.put("measuredCopiesDifferingFromTheReference", copiesDiffering);
+            verification.put("holds", verification.path("referenceHolds").asBoolean() && copiesDiffering == 0);
+        }
+        record(runs, prepared.archiveBytes(), night);
+    }
+
+    /** A reference copy: the delta's net rows added to the archive's, and one row per key, as DuckDB counts them. */
+    static void verifyReference(
+            DuckDb referee, Path root, NightlyDeltaScenario.Prepared prepared, Delta delta, ObjectNode out)
+            throws Exception {
+        long expected = prepared.archive().rows + delta.expectedNetRows();
+        long rows = referee.countRows(root);
+        long keys = referee.count("SELECT count(DISTINCT parcel_id) FROM read_parquet(" + DuckDb.glob(root) + ")");
+        ObjectNode verification = out.putObject("verification");
+        verification.put("expectedRows", expected);
+        verification.put("rowsCountedByDuckDb", rows);
+        verification.put("distinctKeysCountedByDuckDb", keys);
+        verification.put("referenceHolds", rows == expected && keys == expected);
+    }
+
+    private static void record(Map<Approach, List<Run>> runs, long archiveBytes, ObjectNode night) {
+        long touchedBytes = night.path("touchedPartitionBytes").asLong();
+        ObjectNode approaches = night.putObject("approaches");
+        for (Map.Entry<Approach, List<Run>> entry : runs.entrySet()) {
+            List<Run> approachRuns = entry.getValue();
+            Run median = Probe.median(approachRuns, Run::seconds);
+            ObjectNode a = approaches.putObject(entry.getKey().key);
+            a.put("medianWallSeconds", median.seconds());
+            a.put(
+                    "minWallSeconds",
+                    approachRuns.stream().mapToDouble(Run::seconds).min().orElseThrow());
+            a.put(
+                    "maxWallSeconds",
+                    approachRuns.stream().mapToDouble(Run::seconds).max().orElseThrow());
+            a.put("medianRunCpuSeconds", median.measurement().cpuSeconds());
+            long rewritten = entry.getKey() == Approach.DUCKDB_FULL_REWRITE ? archiveBytes : touchedBytes;
+            a.put("partitionBytesRewritten", rewritten);
+            a.put("rewrittenMiBPerSecond", rewritten / (1024.0 * 1024.0) / median.seconds());
+            ArrayNode each = a.putArray("wallSecondsOfEachRun");
+            approachRuns.forEach(run -> each.add(run.seconds()));
+        }
+        double engine = approaches.path("engine").path("medianWallSeconds").asDouble();
+        ObjectNode ratios = night.putObject("ratios");
+        ratios.put(
+                "engineOverDuckDbSameWork",
+                engine
+                        / approaches
+                                .path("duckDbSameWork")
+                                .path("medianWallSeconds")
+                                .asDouble());
+        ratios.put(
+                "engineOverDuckDbFullRewrite",
+                engine
+                        / approaches
+                                .path("duckDbFullRewrite")
+                                .path("medianWallSeconds")
+                                .asDouble());
+    }
+}
