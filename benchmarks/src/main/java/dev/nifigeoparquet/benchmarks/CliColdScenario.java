@@ -1,6 +1,5 @@
 package dev.nifigeoparquet.benchmarks;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -55,7 +54,7 @@ final class CliColdScenario {
             DuckDb.Digest reference = null;
             for (int round = -1; round < ROUNDS; round++) {
                 for (int k = 0; k < Approach.values().length; k++) {
-                    Approach approach = Approach.values()[Math.floorMod(round + k, Approach.values().length)];
+                    Approach approach = LocalityScenario.inTurn(Approach.values(), round, k);
                     Path root = work.resolve(approach.key + "-" + (round + 1));
                     Archives.linkCopy(pristine, root);
                     List<String> command = command(approach, launcher, root, cliDelta, prepared.deltaFile(), cells);
@@ -79,18 +78,7 @@ final class CliColdScenario {
         verification.put("measuredCopiesDifferingFromTheReference", copiesDiffering);
         verification.put("holds", verification.path("referenceHolds").asBoolean() && copiesDiffering == 0);
         ObjectNode approaches = out.putObject("approaches");
-        seconds.forEach((approach, runs) -> {
-            ObjectNode a = approaches.putObject(approach.key);
-            a.put("medianWallSeconds", Probe.median(runs, Double::doubleValue));
-            a.put(
-                    "minWallSeconds",
-                    runs.stream().mapToDouble(Double::doubleValue).min().orElseThrow());
-            a.put(
-                    "maxWallSeconds",
-                    runs.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
-            ArrayNode each = a.putArray("wallSecondsOfEachRun");
-            runs.forEach(each::add);
-        });
+        seconds.forEach((approach, runs) -> LocalityScenario.putWallSeconds(approaches.putObject(approach.key), runs));
         double duckDb = approaches
                 .path(Approach.DUCKDB_SAME_WORK_PROCESS.key)
                 .path("medianWallSeconds")

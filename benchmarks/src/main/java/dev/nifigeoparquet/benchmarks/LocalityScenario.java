@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.ops.WriteMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -107,7 +108,7 @@ final class LocalityScenario {
             long copiesDiffering = 0;
             for (int round = -1; round < ROUNDS; round++) {
                 for (int k = 0; k < Approach.values().length; k++) {
-                    Approach approach = Approach.values()[Math.floorMod(round + k, Approach.values().length)];
+                    Approach approach = inTurn(Approach.values(), round, k);
                     Path root = work.resolve(approach.key + "-" + (round + 1));
                     Probe.Measurement measured = switch (approach) {
                         case ENGINE ->
@@ -175,6 +176,20 @@ final class LocalityScenario {
         verification.put("referenceHolds", rows == expected && keys == expected);
     }
 
+    /** Runs' wall seconds as the results give them: the median, the least and the most, and every run in order. */
+    static void putWallSeconds(ObjectNode approach, List<Double> seconds) {
+        approach.put("medianWallSeconds", Probe.median(seconds, Double::doubleValue));
+        approach.put("minWallSeconds", Collections.min(seconds));
+        approach.put("maxWallSeconds", Collections.max(seconds));
+        ArrayNode each = approach.putArray("wallSecondsOfEachRun");
+        seconds.forEach(each::add);
+    }
+
+    /** The {@code k}th approach of a round: each round starts one further along, so that none always runs first. */
+    static <A> A inTurn(A[] approaches, int round, int k) {
+        return approaches[Math.floorMod(round + k, approaches.length)];
+    }
+
     private static void record(Map<Approach, List<Run>> runs, long archiveBytes, ObjectNode night) {
         long touchedBytes = night.path("touchedPartitionBytes").asLong();
         ObjectNode approaches = night.putObject("approaches");
@@ -182,19 +197,11 @@ final class LocalityScenario {
             List<Run> approachRuns = entry.getValue();
             Run median = Probe.median(approachRuns, Run::seconds);
             ObjectNode a = approaches.putObject(entry.getKey().key);
-            a.put("medianWallSeconds", median.seconds());
-            a.put(
-                    "minWallSeconds",
-                    approachRuns.stream().mapToDouble(Run::seconds).min().orElseThrow());
-            a.put(
-                    "maxWallSeconds",
-                    approachRuns.stream().mapToDouble(Run::seconds).max().orElseThrow());
+            putWallSeconds(a, approachRuns.stream().map(Run::seconds).toList());
             a.put("medianRunCpuSeconds", median.measurement().cpuSeconds());
             long rewritten = entry.getKey() == Approach.DUCKDB_FULL_REWRITE ? archiveBytes : touchedBytes;
             a.put("partitionBytesRewritten", rewritten);
             a.put("rewrittenMiBPerSecond", rewritten / (1024.0 * 1024.0) / median.seconds());
-            ArrayNode each = a.putArray("wallSecondsOfEachRun");
-            approachRuns.forEach(run -> each.add(run.seconds()));
         }
         double engine = approaches.path("engine").path("medianWallSeconds").asDouble();
         ObjectNode ratios = night.putObject("ratios");
