@@ -18,12 +18,14 @@ import org.apache.parquet.example.data.Group;
 
 /**
  * Scenario 5, memory: scenario 1's upsert, and an upsert into one partition of many rows, each in a child JVM
- * under {@code -Xmx256m}. Success of the child (no OutOfMemoryError) is the proof; its heap pools' peaks and
- * VmHWM are recorded.
+ * under {@code -Xmx256m}, then again on a fresh copy under {@code -Xmx192m}, the headroom: a run that passes at 256 MiB
+ * only by filling it would fail there. Success of the child (no OutOfMemoryError) is the proof; its heap pools' peaks
+ * and VmHWM are recorded.
  */
 final class MemoryScenario {
 
     static final String HEAP = "-Xmx256m";
+    static final String HEADROOM_HEAP = "-Xmx192m";
 
     private MemoryScenario() {}
 
@@ -37,9 +39,16 @@ final class MemoryScenario {
             throws Exception {
         Archives.deleteTree(work);
         Files.createDirectories(work);
-        Path nightly = work.resolve("nightly");
-        Archives.linkCopy(prepared.archive().root, nightly);
-        child(nightly, prepared.deltaFile(), work.resolve("nightly.log"), out.putObject("nightlyUpsert"));
+        for (String heap : List.of(HEAP, HEADROOM_HEAP)) {
+            Path nightly = work.resolve("nightly" + heap);
+            Archives.linkCopy(prepared.archive().root, nightly);
+            child(
+                    nightly,
+                    prepared.deltaFile(),
+                    heap,
+                    work.resolve("nightly" + heap + ".log"),
+                    out.putObject(heap.equals(HEAP) ? "nightlyUpsert" : "nightlyUpsertHeadroom"));
+        }
 
         // One partition of many rows, and a delta of updates (80%) and new parcels (20%) into it.
         CellParcels generator = new CellParcels(NightlyDeltaScenario.RESOLUTION, seed);
@@ -94,15 +103,20 @@ final class MemoryScenario {
         s.put("partitionFiles", archive.partitionState(cell).files().size());
         s.put("buildSeconds", build.measurement().seconds());
         s.put("expectedNetRows", deltaRows - updates);
-        child(single, deltaFile, work.resolve("single.log"), s);
+        Path headroomCopy = work.resolve("single-partition-headroom");
+        Archives.linkCopy(single, headroomCopy);
+        child(single, deltaFile, HEAP, work.resolve("single.log"), s);
+        ObjectNode headroom = out.putObject("singlePartitionUpsertHeadroom");
+        headroom.put("partitionRows", singlePartitionRows);
+        child(headroomCopy, deltaFile, HEADROOM_HEAP, work.resolve("single-headroom.log"), headroom);
     }
 
-    private static void child(Path archive, Path delta, Path log, ObjectNode out)
+    private static void child(Path archive, Path delta, String heap, Path log, ObjectNode out)
             throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = List.of(
                 java,
-                HEAP,
+                heap,
                 "--enable-native-access=ALL-UNNAMED",
                 "-cp",
                 System.getProperty("java.class.path"),
@@ -115,7 +129,7 @@ final class MemoryScenario {
                 .start();
         int exit = process.waitFor();
         List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        out.put("jvmOptions", HEAP);
+        out.put("jvmOptions", heap);
         out.put("exitCode", exit);
         out.put("succeeded", exit == 0);
         String last = lines.isEmpty() ? "" : lines.get(lines.size() - 1);

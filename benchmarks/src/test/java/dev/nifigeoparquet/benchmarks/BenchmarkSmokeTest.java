@@ -141,6 +141,11 @@ class BenchmarkSmokeTest {
         assertTrue(
                 s.path("memory").path("singlePartitionUpsert").path("succeeded").asBoolean(),
                 "single-partition upsert under -Xmx256m");
+        for (String headroom : List.of("nightlyUpsertHeadroom", "singlePartitionUpsertHeadroom")) {
+            JsonNode run = s.path("memory").path(headroom);
+            assertEquals(MemoryScenario.HEADROOM_HEAP, run.path("jvmOptions").asText(), headroom);
+            assertTrue(run.path("succeeded").asBoolean(), headroom + ": " + run);
+        }
         assertEquals(3, s.path("scaling").path("points").size());
         JsonNode s3 = s.path("s3");
         for (String approach : List.of("incremental", "fullRewrite")) {
