@@ -167,6 +167,14 @@ final class CompactionScenario {
                 e.put(
                         "geoIdenticalToCanonical",
                         engineGeo != null && Arrays.equals(engineGeo, canonicalGeo.getBytes(StandardCharsets.UTF_8)));
+                // The compacted copy must hold exactly the rows it was given, in their partition.
+                boolean sameRows =
+                        duck.digest(root).equals(duck.digest(engine.value().copy()));
+                e.put("sameRowsAsItsInput", sameRows);
+                requireRows("the engine's compaction", e, r.path("rows").asLong());
+                if (!sameRows) {
+                    throw new IllegalStateException("The engine's compaction of " + cell + " changed its rows");
+                }
                 e.put("heapPeakBytes", engine.measurement().heapPeakBytes());
                 describeDuck(
                         r.putObject("duckdbTypedGeometry"),
@@ -176,6 +184,14 @@ final class CompactionScenario {
                         canonicalGeo,
                         duck);
                 describeDuck(r.putObject("duckdbRawWkb"), raw.measurement(), rawOut, rawGeo, canonicalGeo, duck);
+                requireRows(
+                        "DuckDB's copy",
+                        r.path("duckdbTypedGeometry"),
+                        r.path("rows").asLong());
+                requireRows(
+                        "DuckDB's raw copy",
+                        r.path("duckdbRawWkb"),
+                        r.path("rows").asLong());
                 r.put(
                         "engineTimeOverDuckDbTyped",
                         engine.measurement().seconds() / typed.measurement().seconds());
@@ -222,6 +238,14 @@ final class CompactionScenario {
                 sum += Files.size(it.next());
             }
             return sum;
+        }
+    }
+
+    /** A compaction that lost or added rows is a defect, not a figure: the run stops. */
+    private static void requireRows(String who, JsonNode approach, long expected) {
+        long counted = approach.path("rowsCountedByDuckDb").asLong();
+        if (counted != expected) {
+            throw new IllegalStateException(who + " wrote " + counted + " rows of " + expected);
         }
     }
 
