@@ -18,10 +18,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.LocalOutputFile;
 
@@ -112,6 +114,7 @@ final class RoutingScenario {
         } finally {
             helper.shutdownNow();
         }
+        verifyRouted(work.resolve("routed"), rows, out);
         double copy = copied.seconds();
         double route = keyingAhead.seconds();
         out.put("cellsWritten", cells);
@@ -161,6 +164,41 @@ final class RoutingScenario {
             }
             writer.finish();
             return n;
+        }
+    }
+
+    /**
+     * The last route's output: DuckDB counts every input row once, and every row, keyed again, lies in the cell its
+     * directory names. A route that loses, repeats or misplaces a row stops the run.
+     */
+    private static void verifyRouted(Path routed, int rows, ObjectNode out) throws Exception {
+        long counted;
+        try (DuckDb duck = new DuckDb()) {
+            counted = duck.countRows(routed);
+        }
+        H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
+        long misplaced = 0;
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(routed)) {
+            files = walk.filter(f -> f.toString().endsWith(".parquet")).toList();
+        }
+        for (Path file : files) {
+            String cell = file.getParent().getFileName().toString().substring("h3_cell=".length());
+            try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+                GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
+                GeometryCodec codec =
+                        GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
+                long index = 0;
+                for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                    misplaced += cell.equals(keyer.cellOf(codec.decode(it.next(), index++), SourceCrs.CRS84)) ? 0 : 1;
+                }
+            }
+        }
+        out.put("routedRowsCountedByDuckDb", counted);
+        out.put("routedRowsOutsideTheirCell", misplaced);
+        if (counted != rows || misplaced != 0) {
+            throw new IllegalStateException("The route wrote " + counted + " rows of " + rows + ", " + misplaced
+                    + " of them outside their cell");
         }
     }
 
