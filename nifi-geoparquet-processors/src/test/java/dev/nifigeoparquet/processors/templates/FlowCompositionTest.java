@@ -118,6 +118,26 @@ class FlowCompositionTest {
     }
 
     /**
+     * A sink replays what it wrote when NiFi restarts between its write and its commit (at-least-once): each file goes
+     * under its FlowFile's uuid, so the replay meets only its own earlier copy and must replace it. A sink that fails on
+     * it sends the FlowFile round its failure loop for ever, and the flow never comes to rest.
+     */
+    @ParameterizedTest
+    @FieldSource("dev.nifigeoparquet.processors.templates.FlowDefinitions#FILES")
+    void aSinkReplayedAfterARestartReplacesItsOwnEarlierFile(String file) throws Exception {
+        FlowDefinitions flow = FlowDefinitions.load(file);
+        List<VersionedProcessor> sinks = flow.processorsOfType("org.apache.nifi.processors.standard.PutFile");
+        assertFalse(sinks.isEmpty(), file + " writes its reports with PutFile");
+        for (VersionedProcessor sink : sinks) {
+            assertTrue(
+                    sink.getProperties().get("Directory").contains("${uuid}"),
+                    file + ": " + sink.getName() + " writes under the FlowFile's uuid");
+            assertEquals(
+                    "replace", sink.getProperties().get("Conflict Resolution Strategy"), file + ": " + sink.getName());
+        }
+    }
+
+    /**
      * Every port leads somewhere in the shipped flow: NiFi holds an output port without an outgoing connection invalid, and
      * what queues in front of it stays there.
      */
