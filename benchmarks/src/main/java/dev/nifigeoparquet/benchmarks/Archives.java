@@ -239,9 +239,14 @@ final class Archives {
             paths = walk.sorted(Comparator.reverseOrder()).toList();
         }
         for (Path path : paths) {
-            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-                channel.force(true);
-            }
+            force(path);
+        }
+    }
+
+    /** Forces one file, or a directory's entries, to disk. */
+    static void force(Path path) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            channel.force(true);
         }
     }
 

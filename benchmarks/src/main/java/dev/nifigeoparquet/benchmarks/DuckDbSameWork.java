@@ -1,11 +1,9 @@
 package dev.nifigeoparquet.benchmarks;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,7 +91,7 @@ final class DuckDbSameWork {
             if (duck.update(sql.toString()) == 0) {
                 Files.delete(staged);
             } else {
-                force(staged);
+                Archives.force(staged);
                 written += Files.size(staged);
                 Files.move(
                         staged, dir.resolve("part-" + UUID.randomUUID() + ".parquet"), StandardCopyOption.ATOMIC_MOVE);
@@ -101,7 +99,7 @@ final class DuckDbSameWork {
             for (Path file : old) {
                 Files.delete(file);
             }
-            force(dir);
+            Archives.force(dir);
         }
         return written;
     }
@@ -115,11 +113,5 @@ final class DuckDbSameWork {
             list.filter(f -> f.getFileName().toString().endsWith(".parquet")).forEach(files::add);
         }
         return files;
-    }
-
-    private static void force(Path path) throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            channel.force(true);
-        }
     }
 }

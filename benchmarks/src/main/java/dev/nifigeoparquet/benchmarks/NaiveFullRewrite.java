@@ -10,10 +10,8 @@ import dev.nifigeoparquet.archive.storage.ArchiveStorage;
 import dev.nifigeoparquet.archive.storage.StorageOutputFile;
 import dev.nifigeoparquet.archive.storage.StoredObject;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -235,9 +233,7 @@ final class NaiveFullRewrite {
 
                 @Override
                 public long finished() throws IOException {
-                    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                        channel.force(true);
-                    }
+                    Archives.force(file);
                     return Files.size(file);
                 }
             };

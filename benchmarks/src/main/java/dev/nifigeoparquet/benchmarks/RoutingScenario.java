@@ -185,9 +185,7 @@ final class RoutingScenario {
         for (Path file : files) {
             String cell = file.getParent().getFileName().toString().substring("h3_cell=".length());
             try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
-                GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
-                GeometryCodec codec =
-                        GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
+                GeometryCodec codec = codecOf(reader);
                 long index = 0;
                 for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                     misplaced += cell.equals(keyer.cellOf(codec.decode(it.next(), index++), SourceCrs.CRS84)) ? 0 : 1;
@@ -202,12 +200,17 @@ final class RoutingScenario {
         }
     }
 
+    /** The codec of the file's primary geometry column, as its {@code geo} block declares it. */
+    private static GeometryCodec codecOf(GeoParquetFileReader reader) {
+        GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
+        return GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
+    }
+
     private static long decodeAndKey(Path input, boolean key) throws IOException {
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         long hash = 0;
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input)) {
-            GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
-            GeometryCodec codec = GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
+            GeometryCodec codec = codecOf(reader);
             long index = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                 var geometry = codec.decode(it.next(), index++);
@@ -226,8 +229,7 @@ final class RoutingScenario {
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         Map<String, GeoParquetFileWriter> writers = new HashMap<>();
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input)) {
-            GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
-            GeometryCodec codec = GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
+            GeometryCodec codec = codecOf(reader);
             FooterEntries footer = reader.footer().canonicalEntries();
             CellBatches<Group> batches =
                     new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, BATCHED_ROWS, (cell, rows) -> {
