@@ -67,7 +67,7 @@ final class DuckDbSameWork {
             Path dir = root.resolve("h3_cell=" + cell);
             List<Path> old = dataFiles(dir);
             Files.createDirectories(dir);
-            Path staged = dir.resolve(".staged-" + UUID.randomUUID() + ".tmp");
+            Path staged = dir.resolve(".staged-" + UUID.randomUUID() + ".parquet.tmp");
             StringBuilder sql = new StringBuilder("COPY (");
             if (!old.isEmpty()) {
                 List<String> files = old.stream().map(DuckDb::literal).toList();

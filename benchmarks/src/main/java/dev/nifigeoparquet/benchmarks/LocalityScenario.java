@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 
 /**
@@ -20,19 +21,31 @@ import java.util.stream.IntStream;
  * partition eligible, the largest too; at 100% every partition gets a change), and one night drawn uniformly from all
  * rows. At each, the engine as the archive service runs it (warm, every core) against DuckDB doing the same partition
  * work ({@link DuckDbSameWork}) and DuckDB rewriting the whole archive, its files forced to disk as the other two
- * force theirs. Each approach runs once unmeasured, then {@link #ROUNDS} times, interleaved in an order that turns
- * each round, each on its own copy; the digest of every measured copy must equal the unmeasured engine copy's, whose
- * rows DuckDB counts against the delta's net rows and whose keys it checks are distinct.
+ * force theirs; at the nights of {@link #ONE_THREAD_TOO}, the engine and the same work also held to one thread each.
+ * Each approach runs once unmeasured, then {@link #ROUNDS} times, interleaved in an order that turns each round, each
+ * on its own copy; the digest of every measured copy must equal the unmeasured engine copy's, whose rows DuckDB counts
+ * against the delta's net rows and whose keys it checks are distinct. The unmeasured runs of the engine and of the
+ * same work count the files and directories they force to disk ({@link FileForces}).
  */
 final class LocalityScenario {
 
     static final double[] SHARES_OF_BYTES = {0.02, 0.10, 0.50, 1.00};
+    /**
+     * The nights at which the engine and DuckDB's same work also run held to one thread each, for their bytes per
+     * second without the second core: a few partitions and many.
+     */
+    static final Set<Double> ONE_THREAD_TOO = Set.of(0.10, 0.50);
+
     static final int ROUNDS = 5;
 
     enum Approach {
         ENGINE("engine"),
         DUCKDB_SAME_WORK("duckDbSameWork"),
-        DUCKDB_FULL_REWRITE("duckDbFullRewrite");
+        DUCKDB_FULL_REWRITE("duckDbFullRewrite"),
+        ENGINE_ONE_THREAD("engineOneThread"),
+        DUCKDB_SAME_WORK_ONE_THREAD("duckDbSameWorkOneThread");
+
+        static final Approach[] ALL_THREADS = {ENGINE, DUCKDB_SAME_WORK, DUCKDB_FULL_REWRITE};
 
         final String key;
 
@@ -58,14 +71,14 @@ final class LocalityScenario {
             night.put("night", Math.round(share * 100) + "% of the bytes");
             night.put("targetShareOfBytes", share);
             BenchmarkMain.log("scenario 7: a night touching about " + Math.round(share * 100) + "% of the bytes");
-            runNight(prepared, delta, bytesByCell, work, night);
+            runNight(prepared, delta, bytesByCell, ONE_THREAD_TOO.contains(share), work, night);
         }
         List<Integer> every = IntStream.range(0, archive.cells.size()).boxed().toList();
         Delta uniform = archive.delta(every, scale.deltaRows(), scale.seed() + 89, keyer, false);
         ObjectNode night = nights.addObject();
         night.put("night", "uniform over all rows");
         BenchmarkMain.log("scenario 7: a night drawn uniformly from all rows");
-        runNight(prepared, uniform, bytesByCell, work, night);
+        runNight(prepared, uniform, bytesByCell, false, work, night);
         Archives.deleteTree(work);
     }
 
@@ -80,9 +93,11 @@ final class LocalityScenario {
             NightlyDeltaScenario.Prepared prepared,
             Delta delta,
             Map<String, Long> bytesByCell,
+            boolean oneThreadToo,
             Path work,
             ObjectNode night)
             throws Exception {
+        Approach[] approaches = oneThreadToo ? Approach.values() : Approach.ALL_THREADS;
         Path pristine = prepared.archive().root;
         Archives.deleteTree(work);
         Files.createDirectories(work);
@@ -90,8 +105,11 @@ final class LocalityScenario {
         delta.writeParquet(deltaFile);
         Map<Approach, List<Run>> runs = new EnumMap<>(Approach.class);
         try (DuckDb baseline = new DuckDb();
+                DuckDb oneThread = new DuckDb();
                 DuckDb referee = new DuckDb()) {
             baseline.execute("SET enable_geoparquet_conversion = false");
+            oneThread.execute("SET enable_geoparquet_conversion = false");
+            oneThread.execute("SET threads = 1");
             Set<String> cells = DuckDbSameWork.touchedCells(referee, pristine, deltaFile);
             long touchedBytes = cells.stream()
                     .mapToLong(c -> bytesByCell.getOrDefault(c, 0L))
@@ -106,30 +124,36 @@ final class LocalityScenario {
             DuckDb.Digest reference = null;
             long copiesVerified = 0;
             long copiesDiffering = 0;
+            ObjectNode forces = night.putObject("fileForces");
             for (int round = -1; round < ROUNDS; round++) {
-                for (int k = 0; k < Approach.values().length; k++) {
-                    Approach approach = inTurn(Approach.values(), round, k);
+                for (int k = 0; k < approaches.length; k++) {
+                    Approach approach = inTurn(approaches, round, k);
                     Path root = work.resolve(approach.key + "-" + (round + 1));
-                    Probe.Measurement measured = switch (approach) {
-                        case ENGINE ->
-                            NightlyDeltaScenario.IncrementalRun.of(
+                    Callable<Probe.Measurement> run = switch (approach) {
+                        case ENGINE, ENGINE_ONE_THREAD -> {
+                            int threads = approach == Approach.ENGINE ? cores : 1;
+                            yield () -> NightlyDeltaScenario.IncrementalRun.of(
                                             pristine,
                                             root,
                                             delta,
                                             WriteMode.UPSERT,
                                             1,
                                             Delta.PARTITIONS_PER_RUN,
-                                            cores,
+                                            threads,
                                             true)
                                     .timed()
                                     .measurement();
-                        case DUCKDB_SAME_WORK -> {
-                            Archives.linkCopy(pristine, root);
-                            yield Probe.measure(() -> DuckDbSameWork.apply(baseline, root, deltaFile, cells, geo))
-                                    .measurement();
+                        }
+                        case DUCKDB_SAME_WORK, DUCKDB_SAME_WORK_ONE_THREAD -> {
+                            DuckDb duck = approach == Approach.DUCKDB_SAME_WORK ? baseline : oneThread;
+                            yield () -> {
+                                Archives.linkCopy(pristine, root);
+                                return Probe.measure(() -> DuckDbSameWork.apply(duck, root, deltaFile, cells, geo))
+                                        .measurement();
+                            };
                         }
                         case DUCKDB_FULL_REWRITE ->
-                            Probe.measure(() -> {
+                            () -> Probe.measure(() -> {
                                         baseline.execute(
                                                 NightlyDeltaScenario.fullRewriteSql(pristine, deltaFile, root));
                                         Archives.forceTree(root);
@@ -137,6 +161,18 @@ final class LocalityScenario {
                                     })
                                     .measurement();
                     };
+                    Probe.Measurement measured;
+                    if (round < 0 && approach != Approach.DUCKDB_FULL_REWRITE) {
+                        // The unmeasured run counts what it forces to disk: a recording costs time.
+                        Probe.Measurement[] kept = new Probe.Measurement[1];
+                        FileForces.Counts counts = FileForces.during(() -> kept[0] = run.call());
+                        measured = kept[0];
+                        if (counts != null) {
+                            counts.putInto(forces.putObject(approach.key), cells.size());
+                        }
+                    } else {
+                        measured = run.call();
+                    }
                     DuckDb.Digest digest = referee.digest(root);
                     if (reference == null && approach == Approach.ENGINE) {
                         reference = digest;
@@ -205,6 +241,15 @@ final class LocalityScenario {
         }
         double engine = approaches.path("engine").path("medianWallSeconds").asDouble();
         ObjectNode ratios = night.putObject("ratios");
+        if (approaches.has("engineOneThread")) {
+            ratios.put(
+                    "engineOneThreadOverDuckDbSameWorkOneThread",
+                    approaches.path("engineOneThread").path("medianWallSeconds").asDouble()
+                            / approaches
+                                    .path("duckDbSameWorkOneThread")
+                                    .path("medianWallSeconds")
+                                    .asDouble());
+        }
         ratios.put(
                 "engineOverDuckDbSameWork",
                 engine

@@ -252,6 +252,14 @@ final class Summary {
             String name = night.path("night").asText();
             targets.add(new Target("S7 " + name + ": engine / DuckDB same work <= 1.0", f(sameWork), sameWork <= 1.0));
             targets.add(new Target("S7 " + name + ": engine / DuckDB full rewrite <= 1.0", f(full), full <= 1.0));
+            if (ratios.has("engineOneThreadOverDuckDbSameWorkOneThread")) {
+                double oneThread = ratios.path("engineOneThreadOverDuckDbSameWorkOneThread")
+                        .asDouble();
+                targets.add(new Target(
+                        "S7 " + name + ": engine / DuckDB same work, one thread each <= 1.0",
+                        f(oneThread),
+                        oneThread <= 1.0));
+            }
             targets.add(new Target(
                     "S7 " + name + ": every measured copy verified",
                     night.path("verification").path("measuredCopiesVerified").asInt() + " copies",
@@ -591,7 +599,88 @@ final class Summary {
                         + " DuckDB on its default threads, every file forced to disk. MiB/s: partition bytes"
                         + " rewritten (the touched partitions; the whole archive for the full rewrite) per second."
                         + " Every measured copy's DuckDB digest (rows, and the sum of every row's hash with its"
-                        + " cell) equals the reference engine copy's, whose rows and distinct keys DuckDB counted.\n");
+                        + " cell) equals the reference engine copy's, whose rows and distinct keys DuckDB counted.\n",
+                oneThreadTable(nights),
+                fileForcesTable(nights));
+    }
+
+    /** The nights whose engine and same work also ran on one thread each. */
+    private static String oneThreadTable(JsonNode nights) {
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode night : nights) {
+            JsonNode a = night.path("approaches");
+            if (a.has("engineOneThread")) {
+                rows.add(MarkdownTable.row(
+                        night.path("night").asText(),
+                        spread(a.path("engineOneThread")),
+                        spread(a.path("duckDbSameWorkOneThread")),
+                        f(night.path("ratios")
+                                .path("engineOneThreadOverDuckDbSameWorkOneThread")
+                                .asDouble()),
+                        f(a.path("engineOneThread")
+                                .path("rewrittenMiBPerSecond")
+                                .asDouble()),
+                        f(a.path("duckDbSameWorkOneThread")
+                                .path("rewrittenMiBPerSecond")
+                                .asDouble())));
+            }
+        }
+        if (rows.isEmpty()) {
+            return "";
+        }
+        return "One thread each (the engine's workers held to one, DuckDB `SET threads = 1`):\n\n"
+                + new MarkdownTable(
+                                List.of(
+                                        "night",
+                                        "engine s",
+                                        "DuckDB same work s",
+                                        "engine / same work",
+                                        "engine MiB/s",
+                                        "same work MiB/s"),
+                                rows)
+                        .render();
+    }
+
+    /** What the unmeasured runs forced to disk, from the JDK's file force events. */
+    private static String fileForcesTable(JsonNode nights) {
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode night : nights) {
+            JsonNode engine = night.path("fileForces").path("engine");
+            JsonNode sameWork = night.path("fileForces").path("duckDbSameWork");
+            if (!engine.isMissingNode()) {
+                rows.add(MarkdownTable.row(
+                        night.path("night").asText(),
+                        night.path("partitionsTouched").asInt(),
+                        engine.path("total").asLong(),
+                        engine.path("dataFiles").asLong(),
+                        engine.path("keyIndexFiles").asLong(),
+                        engine.path("records").asLong(),
+                        engine.path("directories").asLong(),
+                        engine.path("other").asLong(),
+                        f(engine.path("perTouchedPartition").asDouble()),
+                        sameWork.path("total").asLong(),
+                        f(sameWork.path("perTouchedPartition").asDouble())));
+            }
+        }
+        if (rows.isEmpty()) {
+            return "";
+        }
+        return "Files and directories forced to disk (fsync) by one run, from the JDK's `jdk.FileForce` events:\n\n"
+                + new MarkdownTable(
+                                List.of(
+                                        "night",
+                                        "partitions",
+                                        "engine fsyncs",
+                                        "data files",
+                                        "key-index files",
+                                        "records",
+                                        "directories",
+                                        "other",
+                                        "per partition",
+                                        "same work fsyncs",
+                                        "same work per partition"),
+                                rows)
+                        .render();
     }
 
     private String commandLineSection() {

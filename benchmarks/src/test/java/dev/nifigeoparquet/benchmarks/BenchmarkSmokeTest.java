@@ -90,15 +90,33 @@ class BenchmarkSmokeTest {
         byThreadGroup.forEach(run -> run.forEach(seconds -> assertTrue(seconds.asDouble() > 0, "by thread: " + run)));
         JsonNode nights = s.path("locality").path("nights");
         assertEquals(LocalityScenario.SHARES_OF_BYTES.length + 1, nights.size());
-        for (JsonNode night : nights) {
+        for (int i = 0; i < nights.size(); i++) {
+            JsonNode night = nights.get(i);
+            boolean oneThreadToo = i < LocalityScenario.SHARES_OF_BYTES.length
+                    && LocalityScenario.ONE_THREAD_TOO.contains(LocalityScenario.SHARES_OF_BYTES[i]);
             JsonNode verification = night.path("verification");
             // Every measured copy of every approach holds the reference copy's rows: one per key, net rows added.
             assertEquals(
-                    3L * LocalityScenario.ROUNDS,
+                    (oneThreadToo ? 5L : 3L) * LocalityScenario.ROUNDS,
                     verification.path("measuredCopiesVerified").asLong(),
                     verification.toString());
             assertTrue(verification.path("holds").asBoolean(), night.path("night") + ": " + verification);
             assertTrue(night.path("ratios").path("engineOverDuckDbSameWork").isNumber(), night.toString());
+            assertEquals(
+                    oneThreadToo,
+                    night.path("ratios")
+                            .path("engineOneThreadOverDuckDbSameWorkOneThread")
+                            .isNumber(),
+                    night.toString());
+            if (FileForces.available()) {
+                // Each touched partition forces at least its new data file; the same work one file and its directory.
+                JsonNode engine = night.path("fileForces").path("engine");
+                int partitions = night.path("partitionsTouched").asInt();
+                assertTrue(engine.path("dataFiles").asLong() >= partitions, engine.toString());
+                assertTrue(engine.path("records").asLong() >= partitions, engine.toString());
+                JsonNode sameWork = night.path("fileForces").path("duckDbSameWork");
+                assertTrue(sameWork.path("dataFiles").asLong() >= partitions, sameWork.toString());
+            }
         }
         // The night touching every partition does touch every one.
         JsonNode everyPartition = nights.get(LocalityScenario.SHARES_OF_BYTES.length - 1);
