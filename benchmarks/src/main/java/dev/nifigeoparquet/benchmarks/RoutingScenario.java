@@ -1,5 +1,8 @@
 package dev.nifigeoparquet.benchmarks;
 
+import static dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter.PageCompression.AHEAD;
+import static dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter.PageCompression.ON_WRITING_THREAD;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.cells.CellBatches;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
@@ -16,10 +19,13 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,11 +39,12 @@ import org.apache.parquet.io.LocalOutputFile;
  * same parquet-java reader and writer. The route runs as RouteByH3Cell runs it with GeoParquetRecordSetWriter, reading
  * and writing on one thread while a helper thread decodes and keys the block ahead ({@link ComputeAhead}) and the
  * writers' pages are compressed on helper threads ({@link PageCompression#AHEAD}); and all on one thread, to show
- * what the helpers buy. The copy is also timed with its pages compressed on helper threads, so that the route's gain
- * from them shows against a copy that has it too. Two intermediate passes (read and decode; read, decode and key,
- * without writing) show where the time goes. Each pass runs {@code repeats} times, interleaved, and the best time of
- * each is kept: on a shared machine the best run is the least disturbed one. CPU time is reported too, since the route
- * uses more than one core and the plain copy does not.
+ * what the helpers buy. The copy is also timed with its pages compressed on helper threads, and with that and the
+ * route's encodings (no dictionaries): the copy like the route, which has every helper and encoding the route has and
+ * only lacks the keying, is what the route is judged against. Two intermediate passes (read and decode; read, decode
+ * and key, without writing) show where the time goes. Each pass runs once unmeasured, then {@code repeats} times,
+ * interleaved in an order that turns each round, and the median is kept, with the spread. CPU time is reported too,
+ * since the route uses more than one core and the plain copy does not. The last output of each route is checked.
  */
 final class RoutingScenario {
 
@@ -48,8 +55,29 @@ final class RoutingScenario {
     private static final ColumnEncodings PER_CELL_ENCODINGS =
             ColumnEncodings.defaults().withDictionary(false);
 
+    /** The plain copy's: parquet-java's defaults, dictionaries included. */
+    private static final ColumnEncodings COPY_ENCODINGS = ColumnEncodings.defaults();
+
     /** As RouteByH3Cell holds at most. */
     private static final int BATCHED_ROWS = 4096;
+
+    /** The passes over the input file, each timed alone. */
+    enum Pass {
+        PLAIN_COPY("plainCopy"),
+        COPY_COMPRESSING_AHEAD("copyCompressingAhead"),
+        /** The copy with what the route has besides keying: pages compressed on helpers, no dictionaries. */
+        COPY_LIKE_THE_ROUTE("copyLikeTheRoute"),
+        READ_AND_DECODE("readAndDecode"),
+        READ_DECODE_AND_KEY("readDecodeAndKey"),
+        ROUTE_ON_ONE_THREAD("routeOnOneThread"),
+        ROUTE("route");
+
+        final String key;
+
+        Pass(String key) {
+            this.key = key;
+        }
+    }
 
     private RoutingScenario() {}
 
@@ -73,81 +101,80 @@ final class RoutingScenario {
         out.put("features", rows);
         out.put("inputBytes", Files.size(input));
         out.put("h3Resolution", NightlyDeltaScenario.RESOLUTION);
-        double decode = Double.MAX_VALUE, key = Double.MAX_VALUE;
-        Probe.Measurement oneThread = null, keyingAhead = null, copied = null, copiedAhead = null;
-        long cells = 0;
         ExecutorService helper = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "routing-keying");
             thread.setDaemon(true);
             return thread;
         });
+        Path routed = work.resolve("routed");
+        Path routedOnOneThread = work.resolve("routed-on-one-thread");
+        long[] cells = {0};
+        Map<Pass, Callable<?>> passes = new EnumMap<>(Pass.class);
+        passes.put(Pass.PLAIN_COPY, () -> copy(input, work.resolve("copy.parquet"), COPY_ENCODINGS, ON_WRITING_THREAD));
+        passes.put(Pass.COPY_COMPRESSING_AHEAD, () -> copy(input, work.resolve("copy.parquet"), COPY_ENCODINGS, AHEAD));
+        passes.put(
+                Pass.COPY_LIKE_THE_ROUTE, () -> copy(input, work.resolve("copy.parquet"), PER_CELL_ENCODINGS, AHEAD));
+        passes.put(Pass.READ_AND_DECODE, () -> decodeAndKey(input, false));
+        passes.put(Pass.READ_DECODE_AND_KEY, () -> decodeAndKey(input, true));
+        passes.put(Pass.ROUTE_ON_ONE_THREAD, () -> {
+            Archives.deleteTree(routedOnOneThread);
+            return route(input, routedOnOneThread, ComputeAhead.ON_CALLER, ON_WRITING_THREAD);
+        });
+        passes.put(Pass.ROUTE, () -> {
+            Archives.deleteTree(routed);
+            cells[0] = route(input, routed, helper, AHEAD);
+            return cells[0];
+        });
+        Map<Pass, List<Probe.Measurement>> runs = new EnumMap<>(Pass.class);
         try {
-            for (int r = 0; r < repeats; r++) {
-                copied = fastest(
-                        copied,
-                        Probe.measure(
-                                () -> copy(input, work.resolve("copy.parquet"), PageCompression.ON_WRITING_THREAD)));
-                copiedAhead = fastest(
-                        copiedAhead,
-                        Probe.measure(() -> copy(input, work.resolve("copy.parquet"), PageCompression.AHEAD)));
-                decode = Math.min(
-                        decode,
-                        Probe.measure(() -> decodeAndKey(input, false))
-                                .measurement()
-                                .seconds());
-                key = Math.min(
-                        key,
-                        Probe.measure(() -> decodeAndKey(input, true))
-                                .measurement()
-                                .seconds());
-                Path routed = work.resolve("routed");
-                Archives.deleteTree(routed);
-                oneThread = fastest(
-                        oneThread,
-                        Probe.measure(
-                                () -> route(input, routed, ComputeAhead.ON_CALLER, PageCompression.ON_WRITING_THREAD)));
-                Archives.deleteTree(routed);
-                var timed = Probe.measure(() -> route(input, routed, helper, PageCompression.AHEAD));
-                keyingAhead = fastest(keyingAhead, timed);
-                cells = timed.value();
+            // One unmeasured round, then the measured ones, each starting one pass further along.
+            for (int round = -1; round < repeats; round++) {
+                for (int k = 0; k < Pass.values().length; k++) {
+                    Pass pass = LocalityScenario.inTurn(Pass.values(), round, k);
+                    Probe.Measurement measured = Probe.measure(passes.get(pass)).measurement();
+                    if (round >= 0) {
+                        runs.computeIfAbsent(pass, p -> new ArrayList<>()).add(measured);
+                    }
+                }
             }
         } finally {
             helper.shutdownNow();
         }
-        verifyRouted(work.resolve("routed"), rows, out);
-        double copy = copied.seconds();
-        double route = keyingAhead.seconds();
-        out.put("cellsWritten", cells);
+        verifyRouted(routed, rows, out.putObject("routedVerification"));
+        verifyRouted(routedOnOneThread, rows, out.putObject("routedOnOneThreadVerification"));
+        out.put("cellsWritten", cells[0]);
         out.put("repeats", repeats);
         ObjectNode fps = out.putObject("featuresPerSecond");
-        fps.put("plainCopy", rows / copy);
-        fps.put("copyCompressingAhead", rows / copiedAhead.seconds());
-        fps.put("readAndDecode", rows / decode);
-        fps.put("readDecodeAndKey", rows / key);
-        fps.put("routeOnOneThread", rows / oneThread.seconds());
-        fps.put("route", rows / route);
         ObjectNode us = out.putObject("microsecondsPerFeature");
-        us.put("plainCopy", copy * 1e6 / rows);
-        us.put("copyCompressingAhead", copiedAhead.seconds() * 1e6 / rows);
-        us.put("readAndDecode", decode * 1e6 / rows);
-        us.put("readDecodeAndKey", key * 1e6 / rows);
-        us.put("routeOnOneThread", oneThread.seconds() * 1e6 / rows);
-        us.put("route", route * 1e6 / rows);
         ObjectNode cpu = out.putObject("cpuMicrosecondsPerFeature");
-        cpu.put("plainCopy", copied.cpuSeconds() * 1e6 / rows);
-        cpu.put("copyCompressingAhead", copiedAhead.cpuSeconds() * 1e6 / rows);
-        cpu.put("routeOnOneThread", oneThread.cpuSeconds() * 1e6 / rows);
-        cpu.put("route", keyingAhead.cpuSeconds() * 1e6 / rows);
-        out.put("routeThroughputOverPlainCopy", copy / route);
-        out.put("routeOnOneThreadThroughputOverPlainCopy", copy / oneThread.seconds());
-        out.put("routeThroughputOverCopyCompressingAhead", copiedAhead.seconds() / route);
+        ObjectNode wall = out.putObject("wallSeconds");
+        Map<Pass, Probe.Measurement> medians = new EnumMap<>(Pass.class);
+        runs.forEach((pass, measured) -> {
+            Probe.Measurement median = Probe.median(measured, Probe.Measurement::seconds);
+            medians.put(pass, median);
+            fps.put(pass.key, rows / median.seconds());
+            us.put(pass.key, median.seconds() * 1e6 / rows);
+            cpu.put(pass.key, median.cpuSeconds() * 1e6 / rows);
+            LocalityScenario.putWallSeconds(
+                    wall.putObject(pass.key),
+                    measured.stream().map(Probe.Measurement::seconds).toList());
+        });
+        double route = medians.get(Pass.ROUTE).seconds();
+        out.put("routeThroughputOverPlainCopy", medians.get(Pass.PLAIN_COPY).seconds() / route);
+        out.put(
+                "routeOnOneThreadThroughputOverPlainCopy",
+                medians.get(Pass.PLAIN_COPY).seconds()
+                        / medians.get(Pass.ROUTE_ON_ONE_THREAD).seconds());
+        out.put(
+                "routeThroughputOverCopyCompressingAhead",
+                medians.get(Pass.COPY_COMPRESSING_AHEAD).seconds() / route);
+        out.put(
+                "routeThroughputOverCopyLikeTheRoute",
+                medians.get(Pass.COPY_LIKE_THE_ROUTE).seconds() / route);
     }
 
-    private static Probe.Measurement fastest(Probe.Measurement best, Probe.Timed<?> timed) {
-        return best == null || timed.measurement().seconds() < best.seconds() ? timed.measurement() : best;
-    }
-
-    private static long copy(Path input, Path output, PageCompression compression) throws IOException {
+    private static long copy(Path input, Path output, ColumnEncodings encodings, PageCompression compression)
+            throws IOException {
         Files.deleteIfExists(output);
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input);
                 GeoParquetFileWriter writer = GeoParquetFileWriter.create(
@@ -156,7 +183,7 @@ final class RoutingScenario {
                         reader.footer().schema(),
                         reader.footer().canonicalEntries(),
                         WriterSettings.defaults(),
-                        ColumnEncodings.defaults(),
+                        encodings,
                         compression)) {
             long n = 0;
             for (Iterator<Group> it = reader.rows(); it.hasNext(); n++) {
@@ -192,8 +219,8 @@ final class RoutingScenario {
                 }
             }
         }
-        out.put("routedRowsCountedByDuckDb", counted);
-        out.put("routedRowsOutsideTheirCell", misplaced);
+        out.put("rowsCountedByDuckDb", counted);
+        out.put("rowsOutsideTheirCell", misplaced);
         if (counted != rows || misplaced != 0) {
             throw new IllegalStateException("The route wrote " + counted + " rows of " + rows + ", " + misplaced
                     + " of them outside their cell");

@@ -146,6 +146,13 @@ class BenchmarkSmokeTest {
         assertTrue(bbox.path("rowGroupsReadHilbertOverInput").isNumber());
         assertTrue(bbox.path("bytesReadTilesOverInput").isNumber());
         assertTrue(s.path("routing").path("routeThroughputOverPlainCopy").isNumber());
+        assertTrue(s.path("routing").path("routeThroughputOverCopyLikeTheRoute").isNumber());
+        assertEquals(
+                0,
+                s.path("routing")
+                        .path("routedVerification")
+                        .path("rowsOutsideTheirCell")
+                        .asLong());
         assertTrue(s.path("routing")
                 .path("routeOnOneThreadThroughputOverPlainCopy")
                 .isNumber());
