@@ -162,7 +162,7 @@ public final class BenchmarkMain {
         if (scenarios.contains("scaling")) {
             log("scenario 6: scaling");
             ScalingScenario.run(
-                    scale.scalingBasePartitions(),
+                    scale.scalingPartitionCounts(),
                     scale.scalingRowsPerPartition(),
                     scale.scalingDeltaRows(),
                     scale.scalingRepeats(),
@@ -221,12 +221,12 @@ public final class BenchmarkMain {
             String[] x = new String[scaling.path("points").size()];
             for (int i = 0; i < x.length; i++) {
                 JsonNode p = scaling.path("points").get(i);
-                x[i] = p.get("factor").asInt() + "x (" + p.get("partitions").asInt() + " partitions)";
+                x[i] = p.get("partitions").asInt() + " partitions";
             }
             Files.writeString(
                     results.resolve(base + "-scaling.svg"),
                     Charts.logLines(
-                            "Scaling: fixed delta, archive grown by partitions of constant size",
+                            "Scaling: fixed delta, archives of more partitions of constant size",
                             "archive size",
                             "seconds",
                             x,

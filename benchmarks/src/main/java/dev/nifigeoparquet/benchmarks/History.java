@@ -59,7 +59,29 @@ final class History {
         c.put(
                 "cli_cold_over_duckdb_same_work_process",
                 r -> r.path("scenarios").path("cli").path("ratios").path("commandLineOverDuckDbSameWorkProcess"));
+        for (double share : List.of(0.10, 0.50)) {
+            int night = indexOf(share);
+            c.put(
+                    "locality_" + Math.round(share * 100) + "_engine_over_same_work_one_thread_each",
+                    r -> localityRatio(r, night, "engineOneThreadOverDuckDbSameWorkOneThread"));
+        }
+        c.put(
+                "routing_over_copy_like_the_route",
+                r -> r.path("scenarios").path("routing").path("routeThroughputOverCopyLikeTheRoute"));
+        c.put(
+                "scaling_largest_over_smallest",
+                r -> r.path("scenarios").path("scaling").path("incrementalTimeRatioLargestOverSmallest"));
         return c;
+    }
+
+    /** The locality night of a share of the bytes. */
+    private static int indexOf(double share) {
+        for (int i = 0; i < LocalityScenario.SHARES_OF_BYTES.length; i++) {
+            if (LocalityScenario.SHARES_OF_BYTES[i] == share) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("No locality night at " + share);
     }
 
     private static JsonNode nightly(JsonNode run) {
@@ -79,12 +101,27 @@ final class History {
                 .path(ratio);
     }
 
-    /** Appends the run's line, writing the header first into a new file. */
+    /**
+     * Appends the run's line, writing the header first into a new file. A file whose header lacks columns added since
+     * (new columns go last) is brought up to date first, its earlier lines left empty in them.
+     */
     static void append(Path results, JsonNode run) throws IOException {
         Path csv = results.resolve(FILE);
+        String header = String.join(",", COLUMNS.keySet());
         List<String> lines = new ArrayList<>();
         if (!Files.exists(csv)) {
-            lines.add(String.join(",", COLUMNS.keySet()));
+            lines.add(header);
+        } else {
+            List<String> existing = Files.readAllLines(csv, StandardCharsets.UTF_8);
+            if (!existing.isEmpty() && !existing.get(0).equals(header)) {
+                if (!header.startsWith(existing.get(0) + ",")) {
+                    throw new IOException(csv + " has columns this version does not write: " + existing.get(0));
+                }
+                String padding = ",".repeat(COLUMNS.size() - existing.get(0).split(",", -1).length);
+                List<String> updated = new ArrayList<>(List.of(header));
+                existing.subList(1, existing.size()).forEach(line -> updated.add(line + padding));
+                Files.write(csv, updated, StandardCharsets.UTF_8);
+            }
         }
         lines.add(line(run));
         Files.write(csv, lines, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);

@@ -19,7 +19,7 @@ record Scale(
         int routingRows,
         int routingRepeats,
         int singlePartitionRows,
-        int scalingBasePartitions,
+        List<Integer> scalingPartitionCounts,
         int scalingRowsPerPartition,
         int scalingDeltaRows,
         int scalingRepeats) {
@@ -28,6 +28,12 @@ record Scale(
     static final int GUIDE_ARCHIVE_ROWS = 4_821_736;
 
     static final int GUIDE_DELTA_ROWS = 12_400;
+
+    /** The partitions of the archive at the guide's scale (H3 resolution 4 over the parcels' towns). */
+    static final int GUIDE_PARTITIONS = 586;
+
+    /** The scaling scenario's archive sizes: four times as many partitions each, up to the guide archive's count. */
+    static final List<Integer> SCALING_PARTITIONS = List.of(9, 37, 147, GUIDE_PARTITIONS);
 
     static Scale named(String name) {
         return switch (name) {
@@ -42,12 +48,12 @@ record Scale(
                         List.of(8, 32, 128),
                         5_000,
                         1_000_000,
-                        3,
+                        5,
                         2_000_000,
-                        4,
-                        50_000,
+                        SCALING_PARTITIONS,
+                        GUIDE_ARCHIVE_ROWS / GUIDE_PARTITIONS,
                         1_000,
-                        3);
+                        5);
             case "small" ->
                 new Scale(
                         "small",
@@ -59,15 +65,29 @@ record Scale(
                         List.of(8, 32, 128),
                         1_000,
                         200_000,
-                        3,
+                        5,
                         2_000_000,
-                        2,
-                        8_000,
+                        SCALING_PARTITIONS,
+                        GUIDE_ARCHIVE_ROWS / 16 / GUIDE_PARTITIONS,
                         400,
-                        3);
+                        5);
             case "smoke" ->
                 new Scale(
-                        "smoke", 20_240_101L, 40, 20_000, 100, 50, List.of(2, 4), 200, 5_000, 1, 20_000, 1, 400, 40, 1);
+                        "smoke",
+                        20_240_101L,
+                        40,
+                        20_000,
+                        100,
+                        50,
+                        List.of(2, 4),
+                        200,
+                        5_000,
+                        1,
+                        20_000,
+                        List.of(1, 4),
+                        400,
+                        40,
+                        1);
             default -> throw new IllegalArgumentException("Unknown scale '" + name + "'; use small, full or smoke");
         };
     }

@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.benchmarks;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.ops.WriteMode;
@@ -8,157 +9,233 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Random;
 import org.apache.parquet.example.data.Group;
 
 /**
- * Scenario 6, scaling: the archive grows by whole partitions of constant size (1x, 4x, 16x the base count) while
- * the delta stays the same size and lands in one partition. At each size the incremental upsert runs
- * {@code repeats} times (each a new delta: other keys updated, other new keys) and the median is kept; the naive
- * full rewrite and DuckDB's rewrite run once on the same archive.
+ * Scenario 6, scaling: archives of a growing number of partitions of constant size, the largest as many as the
+ * guide's archive has, take the same delta landing in one partition. The engine (warm, as the archive service keeps
+ * its archive), the naive full rewrite and DuckDB's full rewrite run on fresh copies of every size: one unmeasured round
+ * of all of them first, then {@code repeats} rounds, each visiting the sizes in a random order and the approaches in an
+ * order that turns each round. Medians and spreads are kept; every copy's DuckDB digest must equal the engine's first
+ * copy of its size, whose rows DuckDB counts against the archive's rows plus the delta's net rows, one per key.
  */
 final class ScalingScenario {
 
-    private static final int[] FACTORS = {1, 4, 16};
+    enum Approach {
+        ENGINE("incremental"),
+        NAIVE_FULL_REWRITE("naiveFullRewrite"),
+        DUCKDB_FULL_REWRITE("duckdbFullRewrite");
+
+        final String key;
+
+        Approach(String key) {
+            this.key = key;
+        }
+    }
 
     private ScalingScenario() {}
 
     static void run(
-            int basePartitions, int rowsPerPartition, int deltaRows, int repeats, long seed, Path work, ObjectNode out)
+            List<Integer> partitionCounts,
+            int rowsPerPartition,
+            int deltaRows,
+            int repeats,
+            long seed,
+            Path work,
+            ObjectNode out)
             throws Exception {
         Archives.deleteTree(work);
         Files.createDirectories(work);
-        Path root = work.resolve("archive");
-        GeoParquetArchive archive = Archives.create(root, RowModel.current().footer(), NightlyDeltaScenario.RESOLUTION);
+        Path grown = work.resolve("grown");
+        GeoParquetArchive archive =
+                Archives.create(grown, RowModel.current().footer(), NightlyDeltaScenario.RESOLUTION);
         CellParcels generator = new CellParcels(NightlyDeltaScenario.RESOLUTION, seed);
-        List<String> cells = generator.cellsAround(4.35, 50.85, basePartitions * FACTORS[FACTORS.length - 1]);
+        List<String> cells = generator.cellsAround(4.35, 50.85, Collections.max(partitionCounts));
+        // One archive grown partition by partition, a copy of it kept at every size.
+        Map<Integer, Path> sizes = new LinkedHashMap<>();
         Archives.Loader loader = new Archives.Loader(archive);
+        int loaded = 0;
+        for (int count : partitionCounts) {
+            for (; loaded < count; loaded++) {
+                String cell = cells.get(loaded);
+                loader.partition(cell, rows(generator, cell, (long) loaded * rowsPerPartition, rowsPerPartition));
+            }
+            loader.finish();
+            Path size = work.resolve("archive-" + count);
+            Archives.linkCopy(grown, size);
+            sizes.put(count, size);
+        }
+        Delta delta = delta(generator, cells.get(0), deltaRows, rowsPerPartition);
+        Path deltaFile = work.resolve("delta.parquet");
+        delta.writeParquet(deltaFile);
         out.put("rowsPerPartition", rowsPerPartition);
         out.put("deltaFeatures", deltaRows);
         out.put("repeats", repeats);
-        ArrayNode points = out.putArray("points");
-        int loaded = 0;
-        long nextNewId = 1_000_000_000L;
-        int nextUpdate = 0;
-        String target = cells.get(0);
-        for (int factor : FACTORS) {
-            int partitions = basePartitions * factor;
-            for (; loaded < partitions; loaded++) {
-                String cell = cells.get(loaded);
-                long first = (long) loaded * rowsPerPartition;
-                loader.partition(cell, rows(generator, cell, first, rowsPerPartition));
-            }
-            loader.finish();
-            double[] seconds = new double[repeats];
-            double[] cpu = new double[repeats];
-            long bytesWritten = 0;
-            for (int r = 0; r < repeats; r++) {
-                List<Delta.Change> changes = new ArrayList<>();
-                int updates = deltaRows * 4 / 5;
-                for (int u = 0; u < updates; u++, nextUpdate++) {
-                    long i = nextUpdate % rowsPerPartition; // parcels of the target partition (loaded first)
-                    ParcelWorld.Parcel parcel = generator.parcel(target, ParcelWorld.id(i), i);
-                    parcel = parcel.withLandUse(
-                            (parcel.landUse() + 1 + r) % RowModel.current().landUses());
-                    changes.add(new Delta.Change(
-                            parcel.row(ParcelArchive.CHANGED_AT_MICROS + 1_000_000L * (factor * 10 + r)),
-                            target,
-                            false,
-                            Delta.Kind.UPDATE));
-                }
-                for (int n = updates; n < deltaRows; n++, nextNewId++) {
-                    ParcelWorld.Parcel parcel = generator.parcel(target, ParcelWorld.id(nextNewId), nextNewId);
-                    changes.add(new Delta.Change(
-                            parcel.row(ParcelArchive.CHANGED_AT_MICROS), target, false, Delta.Kind.NEW));
-                }
-                Delta delta = new Delta(changes);
-                var timed = Probe.measure(() -> delta.applyIncrementally(archive, WriteMode.UPSERT));
-                seconds[r] = timed.measurement().seconds();
-                cpu[r] = timed.measurement().cpuSeconds();
-                bytesWritten = timed.value().bytesWritten();
-                if (r == repeats - 1) {
-                    ObjectNode point = points.addObject();
-                    double[] sortedCpu = cpu.clone();
-                    Arrays.sort(sortedCpu);
-                    point.put("incrementalMedianCpuSeconds", sortedCpu[sortedCpu.length / 2]);
-                    measureFullRewrites(archive, root, delta, work, point, partitions, factor, seconds, bytesWritten);
+        int cores = Runtime.getRuntime().availableProcessors();
+        Random order = new Random(seed);
+        Map<Integer, Map<Approach, List<Probe.Measurement>>> runs = new LinkedHashMap<>();
+        Map<Integer, DuckDb.Digest> references = new LinkedHashMap<>();
+        Map<Integer, ObjectNode> verifications = new LinkedHashMap<>();
+        long copiesDiffering = 0;
+        long copiesVerified = 0;
+        try (DuckDb duck = new DuckDb();
+                DuckDb referee = new DuckDb()) {
+            duck.execute("SET enable_geoparquet_conversion = false");
+            for (int round = -1; round < repeats; round++) {
+                List<Integer> shuffled = new ArrayList<>(partitionCounts);
+                Collections.shuffle(shuffled, order);
+                for (int count : shuffled) {
+                    Path pristine = sizes.get(count);
+                    for (int k = 0; k < Approach.values().length; k++) {
+                        Approach approach = LocalityScenario.inTurn(Approach.values(), round, k);
+                        Path root = work.resolve(approach.key + "-" + count);
+                        Probe.Measurement measured = switch (approach) {
+                            case ENGINE ->
+                                NightlyDeltaScenario.IncrementalRun.of(
+                                                pristine,
+                                                root,
+                                                delta,
+                                                WriteMode.UPSERT,
+                                                1,
+                                                Delta.PARTITIONS_PER_RUN,
+                                                cores,
+                                                true)
+                                        .timed()
+                                        .measurement();
+                            case NAIVE_FULL_REWRITE ->
+                                Probe.measure(() -> NaiveFullRewrite.run(
+                                                pristine,
+                                                delta,
+                                                root,
+                                                archive.schema(),
+                                                archive.canonicalFooter(),
+                                                WriterSettings.defaults()))
+                                        .measurement();
+                            case DUCKDB_FULL_REWRITE ->
+                                Probe.measure(() -> {
+                                            duck.execute(
+                                                    NightlyDeltaScenario.fullRewriteSql(pristine, deltaFile, root));
+                                            Archives.forceTree(root);
+                                            return null;
+                                        })
+                                        .measurement();
+                        };
+                        DuckDb.Digest digest = referee.digest(root);
+                        if (!references.containsKey(count) && approach == Approach.ENGINE) {
+                            references.put(count, digest);
+                            verifications.put(
+                                    count,
+                                    verifyReference(
+                                            referee, root, (long) count * rowsPerPartition + delta.expectedNetRows()));
+                        }
+                        Archives.deleteTree(root);
+                        if (round >= 0) {
+                            runs.computeIfAbsent(count, c -> new EnumMap<>(Approach.class))
+                                    .computeIfAbsent(approach, a -> new ArrayList<>())
+                                    .add(measured);
+                            copiesVerified++;
+                            copiesDiffering += digest.equals(references.get(count)) ? 0 : 1;
+                        }
+                    }
                 }
             }
         }
-        ObjectNode first = (ObjectNode) points.get(0);
-        ObjectNode last = (ObjectNode) points.get(points.size() - 1);
+        ObjectNode verification = out.putObject("verification");
+        verification.put("measuredCopiesVerified", copiesVerified);
+        verification.put("measuredCopiesDifferingFromTheReference", copiesDiffering);
+        verification.put(
+                "holds",
+                copiesDiffering == 0
+                        && verifications.values().stream()
+                                .allMatch(v -> v.path("holds").asBoolean()));
+        ArrayNode points = out.putArray("points");
+        for (int count : partitionCounts) {
+            points.add(point(count, sizes.get(count), runs.get(count), verifications.get(count)));
+        }
+        Archives.deleteTree(work);
+        ObjectNode smallest = (ObjectNode) points.get(0);
+        ObjectNode largest = (ObjectNode) points.get(points.size() - 1);
         out.put(
-                "incrementalTimeRatio16xOver1x",
-                last.get("incrementalMedianSeconds").asDouble()
-                        / first.get("incrementalMedianSeconds").asDouble());
+                "incrementalTimeRatioLargestOverSmallest",
+                largest.path("incrementalMedianSeconds").asDouble()
+                        / smallest.path("incrementalMedianSeconds").asDouble());
         out.put(
-                "incrementalCpuRatio16xOver1x",
-                last.get("incrementalMedianCpuSeconds").asDouble()
-                        / first.get("incrementalMedianCpuSeconds").asDouble());
+                "naiveFullRewriteTimeRatioLargestOverSmallest",
+                largest.path("naiveFullRewriteSeconds").asDouble()
+                        / smallest.path("naiveFullRewriteSeconds").asDouble());
         out.put(
-                "naiveFullRewriteTimeRatio16xOver1x",
-                last.get("naiveFullRewriteSeconds").asDouble()
-                        / first.get("naiveFullRewriteSeconds").asDouble());
+                "duckdbFullRewriteTimeRatioLargestOverSmallest",
+                largest.path("duckdbFullRewriteSeconds").asDouble()
+                        / smallest.path("duckdbFullRewriteSeconds").asDouble());
         out.put(
-                "duckdbFullRewriteTimeRatio16xOver1x",
-                last.get("duckdbFullRewriteSeconds").asDouble()
-                        / first.get("duckdbFullRewriteSeconds").asDouble());
+                "incrementalCpuRatioLargestOverSmallest",
+                largest.path("incrementalMedianCpuSeconds").asDouble()
+                        / smallest.path("incrementalMedianCpuSeconds").asDouble());
+    }
+
+    private static ObjectNode point(
+            int partitions, Path archive, Map<Approach, List<Probe.Measurement>> runs, ObjectNode verification)
+            throws Exception {
+        ObjectNode point = JsonNodeFactory.instance.objectNode();
+        point.put("partitions", partitions);
+        point.put("archiveDataBytes", Archives.dataBytes(archive));
+        for (Map.Entry<Approach, List<Probe.Measurement>> entry : runs.entrySet()) {
+            List<Probe.Measurement> measured = entry.getValue();
+            Probe.Measurement median = Probe.median(measured, Probe.Measurement::seconds);
+            String key = entry.getKey().key;
+            point.put(key + (entry.getKey() == Approach.ENGINE ? "MedianSeconds" : "Seconds"), median.seconds());
+            point.put(key + "MedianCpuSeconds", median.cpuSeconds());
+            LocalityScenario.putWallSeconds(
+                    point.putObject(key),
+                    measured.stream().map(Probe.Measurement::seconds).toList());
+        }
+        double incremental = point.path("incrementalMedianSeconds").asDouble();
+        point.put("naiveOverIncremental", point.path("naiveFullRewriteSeconds").asDouble() / incremental);
+        point.put(
+                "duckdbOverIncremental", point.path("duckdbFullRewriteSeconds").asDouble() / incremental);
+        point.set("verification", verification);
+        return point;
+    }
+
+    /** The engine's first copy of a size: its rows are the archive's plus the delta's net rows, one per key. */
+    private static ObjectNode verifyReference(DuckDb referee, Path root, long expected) throws Exception {
+        long rows = referee.countRows(root);
+        long keys = referee.count("SELECT count(DISTINCT parcel_id) FROM read_parquet(" + DuckDb.glob(root) + ")");
+        ObjectNode verification = JsonNodeFactory.instance.objectNode();
+        verification.put("expectedRows", expected);
+        verification.put("rowsCountedByDuckDb", rows);
+        verification.put("distinctKeysCountedByDuckDb", keys);
+        verification.put("holds", rows == expected && keys == expected);
+        return verification;
     }
 
     /**
-     * The last delta of a size is not applied again: the full rewrites read the archive as it is now (after it) and
-     * apply it once more, which for an upsert is the same amount of work.
+     * The delta: four fifths of it updates parcels of the first partition (loaded first, so numbered from 0), the rest
+     * new parcels in it.
      */
-    private static void measureFullRewrites(
-            GeoParquetArchive archive,
-            Path root,
-            Delta delta,
-            Path work,
-            ObjectNode point,
-            int partitions,
-            int factor,
-            double[] seconds,
-            long incBytesWritten)
-            throws Exception {
-        double[] sorted = seconds.clone();
-        Arrays.sort(sorted);
-        point.put("factor", factor);
-        point.put("partitions", partitions);
-        point.put("archiveDataBytes", Archives.dataBytes(root));
-        point.put("incrementalMedianSeconds", sorted[sorted.length / 2]);
-        point.put("incrementalSeconds", Arrays.toString(seconds));
-        point.put("incrementalDataBytesWritten", incBytesWritten);
-        Path naiveOut = work.resolve("naive-" + factor);
-        var naive = Probe.measure(() -> NaiveFullRewrite.run(
-                root, delta, naiveOut, archive.schema(), archive.canonicalFooter(), WriterSettings.defaults()));
-        point.put("naiveFullRewriteSeconds", naive.measurement().seconds());
-        point.put("naiveFullRewriteCpuSeconds", naive.measurement().cpuSeconds());
-        point.put("naiveFullRewriteBytesWritten", naive.value().bytesWritten());
-        Archives.deleteTree(naiveOut);
-        Path deltaFile = work.resolve("delta-" + factor + ".parquet");
-        delta.writeParquet(deltaFile);
-        Path duckOut = work.resolve("duckdb-" + factor);
-        try (DuckDb duck = new DuckDb()) {
-            duck.execute("SET enable_geoparquet_conversion = false");
-            String sql = NightlyDeltaScenario.fullRewriteSql(root, deltaFile, duckOut);
-            var run = Probe.measure(() -> {
-                duck.execute(sql);
-                return null;
-            });
-            point.put("duckdbFullRewriteSeconds", run.measurement().seconds());
+    private static Delta delta(CellParcels generator, String target, int deltaRows, int rowsPerPartition) {
+        List<Delta.Change> changes = new ArrayList<>();
+        int updates = Math.min(deltaRows * 4 / 5, rowsPerPartition);
+        for (long i = 0; i < updates; i++) {
+            ParcelWorld.Parcel parcel = generator.parcel(target, ParcelWorld.id(i), i);
+            parcel = parcel.withLandUse(
+                    (parcel.landUse() + 1) % RowModel.current().landUses());
+            changes.add(
+                    new Delta.Change(parcel.row(ParcelArchive.CHANGED_AT_MICROS), target, false, Delta.Kind.UPDATE));
         }
-        Archives.deleteTree(duckOut);
-        point.put(
-                "naiveOverIncremental",
-                naive.measurement().seconds()
-                        / point.get("incrementalMedianSeconds").asDouble());
-        point.put(
-                "duckdbOverIncremental",
-                point.get("duckdbFullRewriteSeconds").asDouble()
-                        / point.get("incrementalMedianSeconds").asDouble());
+        for (long n = 1_000_000_000L; changes.size() < deltaRows; n++) {
+            ParcelWorld.Parcel parcel = generator.parcel(target, ParcelWorld.id(n), n);
+            changes.add(new Delta.Change(parcel.row(ParcelArchive.CHANGED_AT_MICROS), target, false, Delta.Kind.NEW));
+        }
+        return new Delta(changes);
     }
 
     private static Iterator<Group> rows(CellParcels generator, String cell, long first, int count) {
@@ -176,7 +253,7 @@ final class ScalingScenario {
                     throw new NoSuchElementException();
                 }
                 long i = first + next++;
-                // Parcels of the first partition are numbered 0.. so that the deltas can find them by index.
+                // Parcels of the first partition are numbered 0.. so that the delta can find them by index.
                 return generator.parcel(cell, ParcelWorld.id(i), i).row(ParcelWorld.LOADED_AT_MICROS);
             }
         };

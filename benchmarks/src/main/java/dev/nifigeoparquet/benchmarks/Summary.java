@@ -100,13 +100,13 @@ final class Summary {
         JsonNode sc = s.path("scaling");
         if (!sc.isMissingNode()) {
             bars.add(new Charts.Bar(
-                    "S6 incremental time 16x / 1x",
-                    sc.path("incrementalTimeRatio16xOver1x").asDouble(),
+                    "S6 incremental time, largest / smallest archive",
+                    sc.path("incrementalTimeRatioLargestOverSmallest").asDouble(),
                     1.5,
                     false));
             bars.add(new Charts.Bar(
-                    "S6 naive full rewrite time 16x / 1x",
-                    sc.path("naiveFullRewriteTimeRatio16xOver1x").asDouble(),
+                    "S6 naive full rewrite time, largest / smallest archive",
+                    sc.path("naiveFullRewriteTimeRatioLargestOverSmallest").asDouble(),
                     Double.NaN,
                     true));
         }
@@ -396,12 +396,23 @@ final class Summary {
         if (sc.isMissingNode()) {
             return List.of();
         }
-        double ratio = sc.path("incrementalTimeRatio16xOver1x").asDouble();
-        return List.of(new Target(
-                "S6 incremental time within 1.5x from 1x to 16x",
-                x(ratio) + " (CPU time: "
-                        + x(sc.path("incrementalCpuRatio16xOver1x").asDouble()) + ")",
-                ratio <= 1.5));
+        double ratio = sc.path("incrementalTimeRatioLargestOverSmallest").asDouble();
+        JsonNode points = sc.path("points");
+        return List.of(
+                new Target(
+                        "S6 incremental time within 1.5x from "
+                                + points.path(0).path("partitions").asInt() + " to "
+                                + points.path(points.size() - 1)
+                                        .path("partitions")
+                                        .asInt() + " partitions",
+                        x(ratio) + " (CPU time: "
+                                + x(sc.path("incrementalCpuRatioLargestOverSmallest")
+                                        .asDouble()) + ")",
+                        ratio <= 1.5),
+                new Target(
+                        "S6 every measured copy verified",
+                        sc.path("verification").path("measuredCopiesVerified").asInt() + " copies",
+                        sc.path("verification").path("holds").asBoolean()));
     }
 
     private List<Target> nightlyOnS3Targets() {
@@ -1077,27 +1088,34 @@ final class Summary {
         List<List<String>> rows = new ArrayList<>();
         for (JsonNode p : sc.path("points")) {
             rows.add(MarkdownTable.row(
-                    p.path("factor").asInt() + "x",
                     p.path("partitions").asInt(),
                     mib(p.path("archiveDataBytes").asLong()),
-                    f(p.path("incrementalMedianSeconds").asDouble()),
+                    spread(p.path("incremental")),
                     f(p.path("incrementalMedianCpuSeconds").asDouble()),
-                    f(p.path("naiveFullRewriteSeconds").asDouble()),
-                    f(p.path("duckdbFullRewriteSeconds").asDouble()),
-                    x(p.path("naiveOverIncremental").asDouble())));
+                    spread(p.path("naiveFullRewrite")),
+                    spread(p.path("duckdbFullRewrite")),
+                    x(p.path("naiveOverIncremental").asDouble()),
+                    x(p.path("duckdbOverIncremental").asDouble())));
         }
         MarkdownTable table = new MarkdownTable(
                 List.of(
-                        "size",
                         "partitions",
                         "data",
-                        "incremental median s",
-                        "incremental median CPU s",
-                        "naive full s",
-                        "DuckDB full s",
-                        "naive / incremental"),
+                        "incremental s",
+                        "incremental CPU s",
+                        "naive full rewrite s",
+                        "DuckDB full rewrite s",
+                        "naive / incremental",
+                        "DuckDB / incremental"),
                 rows);
-        return section("Scenario 6: scaling", table.render());
+        return section(
+                "Scenario 6: scaling",
+                table.render(),
+                "Median (min-max) of " + sc.path("repeats").asInt() + " runs each on fresh copies, after one"
+                        + " unmeasured round: each round visits the sizes in a random order and the approaches in"
+                        + " turn. The incremental upsert runs warm, as the archive service keeps its archive; the"
+                        + " full rewrites force every file to disk. Every measured copy's DuckDB digest equals the"
+                        + " first engine copy of its size.\n");
     }
 
     // Layout

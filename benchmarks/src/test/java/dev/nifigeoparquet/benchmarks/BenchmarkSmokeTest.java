@@ -171,7 +171,17 @@ class BenchmarkSmokeTest {
             assertEquals(MemoryScenario.HEADROOM_HEAP, run.path("jvmOptions").asText(), headroom);
             assertTrue(run.path("succeeded").asBoolean(), headroom + ": " + run);
         }
-        assertEquals(3, s.path("scaling").path("points").size());
+        JsonNode scaling = s.path("scaling");
+        assertEquals(
+                Scale.named("smoke").scalingPartitionCounts().size(),
+                scaling.path("points").size());
+        // Every approach at every size, each copy verified against the engine's first copy of that size.
+        assertEquals(
+                3L * scaling.path("points").size() * scaling.path("repeats").asLong(),
+                scaling.path("verification").path("measuredCopiesVerified").asLong(),
+                scaling.toString());
+        assertTrue(scaling.path("verification").path("holds").asBoolean(), scaling.toString());
+        assertTrue(scaling.path("incrementalTimeRatioLargestOverSmallest").isNumber());
         JsonNode s3 = s.path("s3");
         for (String approach : List.of("incremental", "fullRewrite")) {
             JsonNode a = s3.path("approaches").path(approach);
