@@ -21,7 +21,7 @@ import java.util.Set;
  * markdown summary beside it and two SVG charts, and adds the run's headline ratios to {@link History#FILE}.
  *
  * <p>Usage: {@code BenchmarkMain [--scale small|full|smoke] [--rows realistic|narrow] [--results DIR] [--work DIR]
- * [--jmh FILE] [--scenarios nightly,locality,append,compaction,routing,memory,scaling,s3,cli]}. Rows are realistic parcels by
+ * [--jmh FILE] [--scenarios nightly,locality,append,compaction,routing,memory,scaling,keys,s3,cli]}. Rows are realistic parcels by
  * default ({@link RowModel}); {@code narrow} names its results {@code <scale>-narrow.json}. Without {@code --scenarios}, every scenario
  * but {@code s3} runs: scenario 1 on an in-process S3 server takes minutes at the small scale, most of them spent
  * uploading the archive, so it is asked for by name. Scenario 8 ({@code cli}) runs {@code bin/geoparquet-archive} of
@@ -30,11 +30,11 @@ import java.util.Set;
 public final class BenchmarkMain {
 
     /** Every scenario, as the smoke test runs them. */
-    static final Set<String> ALL = new LinkedHashSet<>(
-            List.of("nightly", "locality", "append", "compaction", "routing", "memory", "scaling", "s3", "cli"));
+    static final Set<String> ALL = new LinkedHashSet<>(List.of(
+            "nightly", "locality", "append", "compaction", "routing", "memory", "scaling", "keys", "s3", "cli"));
     /** What runs without {@code --scenarios}. */
     static final Set<String> DEFAULT = new LinkedHashSet<>(
-            List.of("nightly", "locality", "append", "compaction", "routing", "memory", "scaling", "cli"));
+            List.of("nightly", "locality", "append", "compaction", "routing", "memory", "scaling", "keys", "cli"));
 
     private BenchmarkMain() {}
 
@@ -113,6 +113,7 @@ public final class BenchmarkMain {
                 || scenarios.contains("cli")
                 || scenarios.contains("append")
                 || scenarios.contains("memory")
+                || scenarios.contains("keys")
                 || scenarios.contains("s3")) {
             log("preparing the nightly archive (" + scale.archiveRows() + " parcels)");
             ObjectNode nightly = out.putObject("nightly");
@@ -158,6 +159,10 @@ public final class BenchmarkMain {
                     scale.seed() + 5,
                     work.resolve("memory"),
                     out.putObject("memory"));
+        }
+        if (scenarios.contains("keys")) {
+            log("scenario 9: twenty times the keys");
+            KeyScaleScenario.run(prepared, work.resolve("keys"), out.putObject("keys"));
         }
         if (scenarios.contains("scaling")) {
             log("scenario 6: scaling");

@@ -71,6 +71,8 @@ final class History {
         c.put(
                 "scaling_largest_over_smallest",
                 r -> r.path("scenarios").path("scaling").path("incrementalTimeRatioLargestOverSmallest"));
+        c.put("keys_20x_cold_over_guide", r -> keysRatio(r, "cold20xOverGuideKeys"));
+        c.put("keys_20x_warm_over_guide", r -> keysRatio(r, "warm20xOverGuideKeys"));
         return c;
     }
 
@@ -82,6 +84,10 @@ final class History {
             }
         }
         throw new IllegalArgumentException("No locality night at " + share);
+    }
+
+    private static JsonNode keysRatio(JsonNode run, String ratio) {
+        return run.path("scenarios").path("keys").path("ratios").path(ratio);
     }
 
     private static JsonNode nightly(JsonNode run) {

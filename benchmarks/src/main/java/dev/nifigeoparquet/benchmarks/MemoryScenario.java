@@ -111,7 +111,8 @@ final class MemoryScenario {
         child(headroomCopy, deltaFile, HEADROOM_HEAP, work.resolve("single-headroom.log"), headroom);
     }
 
-    private static void child(Path archive, Path delta, String heap, Path log, ObjectNode out)
+    /** Applies the delta file to the archive as an upsert in a child JVM with {@code heap}, into {@code out}. */
+    static void child(Path archive, Path delta, String heap, Path log, ObjectNode out)
             throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = List.of(

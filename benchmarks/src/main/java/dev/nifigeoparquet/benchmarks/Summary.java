@@ -140,7 +140,8 @@ final class Summary {
                 routingSection(),
                 jmhSection(),
                 memorySection(),
-                scalingSection());
+                scalingSection(),
+                keyScaleSection());
     }
 
     private String heading(String name) {
@@ -178,6 +179,7 @@ final class Summary {
                         routingTargets(),
                         compactionTargets(),
                         scalingTargets(),
+                        keyScaleTargets(),
                         nightlyOnS3Targets())
                 .flatMap(List::stream)
                 .toList();
@@ -413,6 +415,91 @@ final class Summary {
                         "S6 every measured copy verified",
                         sc.path("verification").path("measuredCopiesVerified").asInt() + " copies",
                         sc.path("verification").path("holds").asBoolean()));
+    }
+
+    /** Twenty times the keys: cold and warm within 1.5x of the guide's index, cold within the service's heap. */
+    private List<Target> keyScaleTargets() {
+        JsonNode k = s.path("keys");
+        if (k.isMissingNode()) {
+            return List.of();
+        }
+        double cold = k.path("ratios").path("cold20xOverGuideKeys").asDouble();
+        double warm = k.path("ratios").path("warm20xOverGuideKeys").asDouble();
+        JsonNode underHeap = k.path("cold20xKeysUnderHeap");
+        return List.of(
+                new Target("S9 20x the keys, cold: time / the guide's keys <= 1.5", x(cold), cold <= 1.5),
+                new Target("S9 20x the keys, warm: time / the guide's keys <= 1.5", x(warm), warm <= 1.5),
+                new Target(
+                        "S9 20x the keys, cold, under " + MemoryScenario.HEAP,
+                        underHeap.path("succeeded").asBoolean()
+                                ? "peak "
+                                        + mib(underHeap
+                                                .path("child")
+                                                .path("heapPeakBytes")
+                                                .asLong())
+                                : "failed",
+                        underHeap.path("succeeded").asBoolean()),
+                new Target(
+                        "S9 every measured copy verified",
+                        k.path("verification").path("measuredCopiesVerified").asInt() + " copies",
+                        k.path("verification").path("holds").asBoolean()));
+    }
+
+    private String keyScaleSection() {
+        JsonNode k = s.path("keys");
+        if (k.isMissingNode()) {
+            return "";
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (KeyScaleScenario.Approach approach : KeyScaleScenario.Approach.values()) {
+            JsonNode a = k.path("approaches").path(approach.key);
+            rows.add(MarkdownTable.row(
+                    approach.key,
+                    String.format(
+                            Locale.ROOT,
+                            "%,d",
+                            approach.manyKeys()
+                                    ? k.path("keys").asLong()
+                                    : k.path("guideKeys").asLong()),
+                    spread(a),
+                    f(a.path("medianRunCpuSeconds").asDouble()),
+                    mib(a.path("medianRunHeapPeakBytes").asLong())));
+        }
+        JsonNode underHeap = k.path("cold20xKeysUnderHeap");
+        return section(
+                "Scenario 9: twenty times the keys",
+                new MarkdownTable(List.of("approach", "keys in the index", "wall s", "CPU s", "heap peak"), rows)
+                        .render(),
+                "The nightly delta of " + k.path("deltaFeatures").asInt() + " features on the guide's archive, its"
+                        + " key index of "
+                        + String.format(Locale.ROOT, "%,d", k.path("guideKeys").asLong())
+                        + " keys (" + mib(k.path("guideIndexBytes").asLong()) + ") and one of "
+                        + String.format(Locale.ROOT, "%,d", k.path("keys").asLong()) + " ("
+                        + mib(k.path("indexBytes").asLong()) + ", built in "
+                        + f(k.path("indexBuildSeconds").asDouble()) + " s): beside each parcel's key, "
+                        + KeyScaleScenario.SYNTHETIC_PER_KEY + " synthetic keys that sort right after it. Cold: a"
+                        + " freshly opened archive, as the command line opens it; warm: as the archive service keeps"
+                        + " it. Median (min-max) of " + LocalityScenario.ROUNDS + " runs each, interleaved in turn"
+                        + " after one unmeasured run of each, every copy's DuckDB digest equal to the first's. 20x /"
+                        + " guide: cold **"
+                        + x(k.path("ratios").path("cold20xOverGuideKeys").asDouble())
+                        + "**, warm **"
+                        + x(k.path("ratios").path("warm20xOverGuideKeys").asDouble()) + "**. Cold"
+                        + " on 20x the keys under " + MemoryScenario.HEAP + ": "
+                        + (underHeap.path("succeeded").asBoolean()
+                                ? "passes, "
+                                        + f(underHeap
+                                                .path("child")
+                                                .path("wallSeconds")
+                                                .asDouble())
+                                        + " s, heap peak "
+                                        + mib(underHeap
+                                                .path("child")
+                                                .path("heapPeakBytes")
+                                                .asLong())
+                                : "**fails** (exit "
+                                        + underHeap.path("exitCode").asInt() + ")")
+                        + ".\n");
     }
 
     private List<Target> nightlyOnS3Targets() {

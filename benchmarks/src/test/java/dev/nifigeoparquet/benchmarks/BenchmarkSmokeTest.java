@@ -182,6 +182,20 @@ class BenchmarkSmokeTest {
                 scaling.toString());
         assertTrue(scaling.path("verification").path("holds").asBoolean(), scaling.toString());
         assertTrue(scaling.path("incrementalTimeRatioLargestOverSmallest").isNumber());
+        // Twenty times the keys: every copy verified, and the cold run on the larger index within the service's heap.
+        JsonNode keys = s.path("keys");
+        assertEquals(
+                4L * LocalityScenario.ROUNDS,
+                keys.path("verification").path("measuredCopiesVerified").asLong(),
+                keys.toString());
+        assertTrue(keys.path("verification").path("holds").asBoolean(), keys.toString());
+        assertEquals(
+                keys.path("guideKeys").asLong() * (1 + KeyScaleScenario.SYNTHETIC_PER_KEY),
+                keys.path("keys").asLong());
+        assertTrue(
+                keys.path("indexBytes").asLong() > keys.path("guideIndexBytes").asLong(), keys.toString());
+        assertTrue(keys.path("cold20xKeysUnderHeap").path("succeeded").asBoolean(), keys.toString());
+        assertTrue(keys.path("ratios").path("warm20xOverGuideKeys").isNumber());
         JsonNode s3 = s.path("s3");
         for (String approach : List.of("incremental", "fullRewrite")) {
             JsonNode a = s3.path("approaches").path(approach);
