@@ -423,6 +423,9 @@ final class Summary {
         if (k.isMissingNode()) {
             return List.of();
         }
+        if (k.has("failed")) {
+            return List.of(new Target("S9 20x the keys", k.path("failed").asText(), false));
+        }
         double cold = k.path("ratios").path("cold20xOverGuideKeys").asDouble();
         double warm = k.path("ratios").path("warm20xOverGuideKeys").asDouble();
         JsonNode underHeap = k.path("cold20xKeysUnderHeap");
@@ -449,6 +452,11 @@ final class Summary {
         JsonNode k = s.path("keys");
         if (k.isMissingNode()) {
             return "";
+        }
+        if (k.has("failed")) {
+            return section(
+                    "Scenario 9: twenty times the keys",
+                    "Not measured: " + k.path("failed").asText() + ".\n");
         }
         List<List<String>> rows = new ArrayList<>();
         for (KeyScaleScenario.Approach approach : KeyScaleScenario.Approach.values()) {
