@@ -1,11 +1,12 @@
 package dev.nifigeoparquet.benchmarks;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -18,11 +19,15 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * Counts the files and directories forced to disk (fsync) while some work runs, by what they are, from the JDK's own
  * {@code jdk.FileForce} events (JDK 25 and later): every {@code FileChannel.force} the engine or a baseline makes,
- * without any counter in the code measured. Counted on an unmeasured run, since a recording costs time.
+ * without any counter in the code measured. Counted on an unmeasured run, since a recording costs time. Forces made
+ * in native code (DuckDB's own, if any) are not seen.
  */
 final class FileForces {
 
     private static final String EVENT = "jdk.FileForce";
+
+    /** Commit entries, transaction decisions and leases are JSON files (docs/archive-format.md, section 3). */
+    private static final String JSON_SUFFIX = ".json";
 
     private FileForces() {}
 
@@ -92,11 +97,11 @@ final class FileForces {
         for (RecordedEvent event : RecordingFile.readAllEvents(dump)) {
             String path = event.getString("path");
             String name = path == null ? "" : Path.of(path).getFileName().toString();
-            if (name.contains(".parquet")) {
+            if (name.contains(ArchiveLayout.DATA_FILE_SUFFIX)) {
                 data++;
-            } else if (name.contains(".keys")) {
+            } else if (name.contains(ArchiveLayout.INDEX_FILE_SUFFIX)) {
                 index++;
-            } else if (name.contains(".json")) {
+            } else if (name.contains(JSON_SUFFIX)) {
                 records++;
             } else if (path != null && (Files.isDirectory(Path.of(path)) || !name.contains("."))) {
                 directories++;
@@ -108,13 +113,26 @@ final class FileForces {
         return new Counts(data, index, records, directories, other, roles);
     }
 
-    /** What a directory is to the archive, from the archive's layout (docs/archive-format.md, section 3). */
+    /** The archive's directories by role (docs/archive-format.md, section 3), the metadata ones first. */
+    private static final Map<String, String> ROLES = roles();
+
+    private static Map<String, String> roles() {
+        Map<String, String> roles = new LinkedHashMap<>();
+        roles.put(ArchiveLayout.STAGING_DIRECTORY, "staging");
+        roles.put(ArchiveLayout.LOG_DIRECTORY, "log");
+        roles.put(ArchiveLayout.INDEX_DIRECTORY, "index");
+        roles.put(ArchiveLayout.TRANSACTION_DIRECTORY, "txn");
+        roles.put(ArchiveLayout.LEASE_DIRECTORY, "leases");
+        return roles;
+    }
+
+    /** What a directory is to the archive: one of {@link #ROLES}, a partition's directory, or other. */
     private static String roleOf(String path) {
-        for (String role : List.of("staging", "log", "index", "txn", "leases")) {
-            if (path.contains("/_geoparquet_archive/" + role + "/") || path.endsWith("/_geoparquet_archive/" + role)) {
-                return role;
+        for (Map.Entry<String, String> role : ROLES.entrySet()) {
+            if (path.contains("/" + role.getKey() + "/") || path.endsWith("/" + role.getKey())) {
+                return role.getValue();
             }
         }
-        return path.contains("/h3_cell=") ? "partition" : "other";
+        return path.contains("/" + ArchiveLayout.PARTITION_PREFIX) ? "partition" : "other";
     }
 }

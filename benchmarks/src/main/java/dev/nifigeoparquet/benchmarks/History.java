@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -59,7 +60,7 @@ final class History {
         c.put(
                 "cli_cold_over_duckdb_same_work_process",
                 r -> r.path("scenarios").path("cli").path("ratios").path("commandLineOverDuckDbSameWorkProcess"));
-        for (double share : List.of(0.10, 0.50)) {
+        for (double share : new TreeSet<>(LocalityScenario.ONE_THREAD_TOO)) {
             int night = indexOf(share);
             c.put(
                     "locality_" + Math.round(share * 100) + "_engine_over_same_work_one_thread_each",
@@ -119,7 +120,9 @@ final class History {
             lines.add(header);
         } else {
             List<String> existing = Files.readAllLines(csv, StandardCharsets.UTF_8);
-            if (!existing.isEmpty() && !existing.get(0).equals(header)) {
+            if (existing.isEmpty()) {
+                lines.add(header);
+            } else if (!existing.get(0).equals(header)) {
                 if (!header.startsWith(existing.get(0) + ",")) {
                     throw new IOException(csv + " has columns this version does not write: " + existing.get(0));
                 }

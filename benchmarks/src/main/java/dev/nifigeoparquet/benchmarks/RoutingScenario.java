@@ -106,31 +106,39 @@ final class RoutingScenario {
             thread.setDaemon(true);
             return thread;
         });
+        Path copied = work.resolve("copy.parquet");
         Path routed = work.resolve("routed");
         Path routedOnOneThread = work.resolve("routed-on-one-thread");
         long[] cells = {0};
         Map<Pass, Callable<?>> passes = new EnumMap<>(Pass.class);
-        passes.put(Pass.PLAIN_COPY, () -> copy(input, work.resolve("copy.parquet"), COPY_ENCODINGS, ON_WRITING_THREAD));
-        passes.put(Pass.COPY_COMPRESSING_AHEAD, () -> copy(input, work.resolve("copy.parquet"), COPY_ENCODINGS, AHEAD));
-        passes.put(
-                Pass.COPY_LIKE_THE_ROUTE, () -> copy(input, work.resolve("copy.parquet"), PER_CELL_ENCODINGS, AHEAD));
+        passes.put(Pass.PLAIN_COPY, () -> copy(input, copied, COPY_ENCODINGS, ON_WRITING_THREAD));
+        passes.put(Pass.COPY_COMPRESSING_AHEAD, () -> copy(input, copied, COPY_ENCODINGS, AHEAD));
+        passes.put(Pass.COPY_LIKE_THE_ROUTE, () -> copy(input, copied, PER_CELL_ENCODINGS, AHEAD));
         passes.put(Pass.READ_AND_DECODE, () -> decodeAndKey(input, false));
         passes.put(Pass.READ_DECODE_AND_KEY, () -> decodeAndKey(input, true));
-        passes.put(Pass.ROUTE_ON_ONE_THREAD, () -> {
-            Archives.deleteTree(routedOnOneThread);
-            return route(input, routedOnOneThread, ComputeAhead.ON_CALLER, ON_WRITING_THREAD);
-        });
+        passes.put(
+                Pass.ROUTE_ON_ONE_THREAD,
+                () -> route(input, routedOnOneThread, ComputeAhead.ON_CALLER, ON_WRITING_THREAD));
         passes.put(Pass.ROUTE, () -> {
-            Archives.deleteTree(routed);
             cells[0] = route(input, routed, helper, AHEAD);
             return cells[0];
         });
+        // What each pass writes, removed before it runs and outside its time.
+        Map<Pass, Path> outputs = new EnumMap<>(Pass.class);
+        outputs.put(Pass.PLAIN_COPY, copied);
+        outputs.put(Pass.COPY_COMPRESSING_AHEAD, copied);
+        outputs.put(Pass.COPY_LIKE_THE_ROUTE, copied);
+        outputs.put(Pass.ROUTE_ON_ONE_THREAD, routedOnOneThread);
+        outputs.put(Pass.ROUTE, routed);
         Map<Pass, List<Probe.Measurement>> runs = new EnumMap<>(Pass.class);
         try {
             // One unmeasured round, then the measured ones, each starting one pass further along.
             for (int round = -1; round < repeats; round++) {
                 for (int k = 0; k < Pass.values().length; k++) {
                     Pass pass = LocalityScenario.inTurn(Pass.values(), round, k);
+                    if (outputs.containsKey(pass)) {
+                        Archives.deleteTree(outputs.get(pass));
+                    }
                     Probe.Measurement measured = Probe.measure(passes.get(pass)).measurement();
                     if (round >= 0) {
                         runs.computeIfAbsent(pass, p -> new ArrayList<>()).add(measured);
@@ -175,7 +183,6 @@ final class RoutingScenario {
 
     private static long copy(Path input, Path output, ColumnEncodings encodings, PageCompression compression)
             throws IOException {
-        Files.deleteIfExists(output);
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input);
                 GeoParquetFileWriter writer = GeoParquetFileWriter.create(
                         new LocalOutputFile(output),
