@@ -94,13 +94,8 @@ class BenchmarkSmokeTest {
             JsonNode night = nights.get(i);
             boolean oneThreadToo = i < LocalityScenario.SHARES_OF_BYTES.length
                     && LocalityScenario.ONE_THREAD_TOO.contains(LocalityScenario.SHARES_OF_BYTES[i]);
-            JsonNode verification = night.path("verification");
             // Every measured copy of every approach holds the reference copy's rows: one per key, net rows added.
-            assertEquals(
-                    (oneThreadToo ? 5L : 3L) * LocalityScenario.ROUNDS,
-                    verification.path("measuredCopiesVerified").asLong(),
-                    verification.toString());
-            assertTrue(verification.path("holds").asBoolean(), night.path("night") + ": " + verification);
+            assertEveryCopyVerified(night, (oneThreadToo ? 5L : 3L) * LocalityScenario.ROUNDS);
             assertTrue(night.path("ratios").path("engineOverDuckDbSameWork").isNumber(), night.toString());
             assertEquals(
                     oneThreadToo,
@@ -125,11 +120,7 @@ class BenchmarkSmokeTest {
                 everyPartition.path("partitionsTouched").asInt());
         // The command line, cold, with and without its start-up cache, and DuckDB's process: every copy verified.
         JsonNode cli = s.path("cli");
-        assertEquals(
-                3L * CliColdScenario.ROUNDS,
-                cli.path("verification").path("measuredCopiesVerified").asLong(),
-                cli.toString());
-        assertTrue(cli.path("verification").path("holds").asBoolean(), cli.toString());
+        assertEveryCopyVerified(cli, 3L * CliColdScenario.ROUNDS);
         assertTrue(
                 cli.path("ratios").path("commandLineOverDuckDbSameWorkProcess").isNumber(), cli.toString());
         assertTrue(s.path("append").path("reconciliation").path("holds").asBoolean(), "append reconciliation");
@@ -176,19 +167,13 @@ class BenchmarkSmokeTest {
                 Scale.named("smoke").scalingPartitionCounts().size(),
                 scaling.path("points").size());
         // Every approach at every size, each copy verified against the engine's first copy of that size.
-        assertEquals(
-                3L * scaling.path("points").size() * scaling.path("repeats").asLong(),
-                scaling.path("verification").path("measuredCopiesVerified").asLong(),
-                scaling.toString());
-        assertTrue(scaling.path("verification").path("holds").asBoolean(), scaling.toString());
+        assertEveryCopyVerified(
+                scaling,
+                3L * scaling.path("points").size() * scaling.path("repeats").asLong());
         assertTrue(scaling.path("incrementalTimeRatioLargestOverSmallest").isNumber());
         // Twenty times the keys: every copy verified, and the cold run on the larger index within the service's heap.
         JsonNode keys = s.path("keys");
-        assertEquals(
-                4L * LocalityScenario.ROUNDS,
-                keys.path("verification").path("measuredCopiesVerified").asLong(),
-                keys.toString());
-        assertTrue(keys.path("verification").path("holds").asBoolean(), keys.toString());
+        assertEveryCopyVerified(keys, 4L * LocalityScenario.ROUNDS);
         assertEquals(
                 keys.path("guideKeys").asLong() * (1 + KeyScaleScenario.SYNTHETIC_PER_KEY),
                 keys.path("keys").asLong());
@@ -240,5 +225,12 @@ class BenchmarkSmokeTest {
         assertTrue(Files.readString(json.resolveSibling(base + ".md")).contains("## Targets"));
         assertTrue(Files.readString(json.resolveSibling(base + "-ratios.svg")).startsWith("<svg"));
         assertTrue(Files.readString(json.resolveSibling(base + "-scaling.svg")).startsWith("<svg"));
+    }
+
+    /** A scenario's (or a night's) measured copies: as many as expected, each holding the reference copy's rows. */
+    private static void assertEveryCopyVerified(JsonNode measured, long copies) {
+        JsonNode verification = measured.path("verification");
+        assertEquals(copies, verification.path("measuredCopiesVerified").asLong(), measured.toString());
+        assertTrue(verification.path("holds").asBoolean(), measured.toString());
     }
 }
