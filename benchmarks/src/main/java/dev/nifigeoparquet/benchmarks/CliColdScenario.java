@@ -46,39 +46,31 @@ final class CliColdScenario {
         Path cliDelta = work.resolve("delta-for-the-command-line.parquet");
         prepared.delta().writeParquetForTheCommandLine(cliDelta);
         Map<Approach, List<Double>> seconds = new EnumMap<>(Approach.class);
-        long copiesDiffering = 0;
         try (DuckDb referee = new DuckDb()) {
+            Rounds.Copies copies = new Rounds.Copies(
+                    referee, prepared.archive().rows + prepared.delta().expectedNetRows());
             Set<String> cells = DuckDbSameWork.touchedCells(referee, pristine, prepared.deltaFile());
             out.put("launcher", launcher.toString());
             out.put("partitionsTouched", cells.size());
-            DuckDb.Digest reference = null;
             for (int round = -1; round < ROUNDS; round++) {
                 for (int k = 0; k < Approach.values().length; k++) {
-                    Approach approach = LocalityScenario.inTurn(Approach.values(), round, k);
+                    Approach approach = Rounds.inTurn(Approach.values(), round, k);
                     Path root = work.resolve(approach.key + "-" + (round + 1));
                     Archives.linkCopy(pristine, root);
                     List<String> command = command(approach, launcher, root, cliDelta, prepared.deltaFile(), cells);
                     double wall = runProcess(command, approach, work.resolve(approach.key + ".log"));
-                    DuckDb.Digest digest = referee.digest(root);
-                    if (reference == null && approach == Approach.CLI) {
-                        reference = digest;
-                        LocalityScenario.verifyReference(referee, root, prepared, prepared.delta(), out);
-                    }
+                    copies.check(root, approach == Approach.CLI, round >= 0);
                     Archives.deleteTree(root);
                     if (round >= 0) {
                         seconds.computeIfAbsent(approach, a -> new ArrayList<>())
                                 .add(wall);
-                        copiesDiffering += digest.equals(reference) ? 0 : 1;
                     }
                 }
             }
+            out.set("verification", copies.verification());
         }
-        ObjectNode verification = (ObjectNode) out.get("verification");
-        verification.put("measuredCopiesVerified", (long) ROUNDS * Approach.values().length);
-        verification.put("measuredCopiesDifferingFromTheReference", copiesDiffering);
-        verification.put("holds", verification.path("referenceHolds").asBoolean() && copiesDiffering == 0);
         ObjectNode approaches = out.putObject("approaches");
-        seconds.forEach((approach, runs) -> LocalityScenario.putWallSeconds(approaches.putObject(approach.key), runs));
+        seconds.forEach((approach, runs) -> Rounds.putWallSeconds(approaches.putObject(approach.key), runs));
         double duckDb = approaches
                 .path(Approach.DUCKDB_SAME_WORK_PROCESS.key)
                 .path("medianWallSeconds")

@@ -79,13 +79,12 @@ final class KeyScaleScenario {
         out.put("deltaFeatures", prepared.delta().changes().size());
         int cores = Runtime.getRuntime().availableProcessors();
         Map<Approach, List<Probe.Measurement>> runs = new EnumMap<>(Approach.class);
-        DuckDb.Digest reference = null;
-        long copiesVerified = 0;
-        long copiesDiffering = 0;
         try (DuckDb referee = new DuckDb()) {
+            Rounds.Copies copies =
+                    new Rounds.Copies(referee, realKeys + prepared.delta().expectedNetRows());
             for (int round = -1; round < LocalityScenario.ROUNDS; round++) {
                 for (int k = 0; k < Approach.values().length; k++) {
-                    Approach approach = LocalityScenario.inTurn(Approach.values(), round, k);
+                    Approach approach = Rounds.inTurn(Approach.values(), round, k);
                     Path root = work.resolve(approach.key);
                     Probe.Measurement measured = NightlyDeltaScenario.IncrementalRun.of(
                                     approach.manyKeys() ? many : guide,
@@ -98,28 +97,19 @@ final class KeyScaleScenario {
                                     approach.warm())
                             .timed()
                             .measurement();
-                    DuckDb.Digest digest = referee.digest(root);
-                    if (reference == null) {
-                        reference = digest;
-                        LocalityScenario.verifyReference(referee, root, prepared, prepared.delta(), out);
-                    }
+                    copies.check(root, true, round >= 0);
                     Archives.deleteTree(root);
                     if (round >= 0) {
                         runs.computeIfAbsent(approach, a -> new ArrayList<>()).add(measured);
-                        copiesVerified++;
-                        copiesDiffering += digest.equals(reference) ? 0 : 1;
                     }
                 }
             }
+            out.set("verification", copies.verification());
         }
-        ObjectNode verification = (ObjectNode) out.get("verification");
-        verification.put("measuredCopiesVerified", copiesVerified);
-        verification.put("measuredCopiesDifferingFromTheReference", copiesDiffering);
-        verification.put("holds", verification.path("referenceHolds").asBoolean() && copiesDiffering == 0);
         ObjectNode approaches = out.putObject("approaches");
         runs.forEach((approach, measured) -> {
             ObjectNode a = approaches.putObject(approach.key);
-            LocalityScenario.putWallSeconds(
+            Rounds.putWallSeconds(
                     a, measured.stream().map(Probe.Measurement::seconds).toList());
             Probe.Measurement median = Probe.median(measured, Probe.Measurement::seconds);
             a.put("medianRunCpuSeconds", median.cpuSeconds());

@@ -7,7 +7,6 @@ import dev.nifigeoparquet.archive.ops.WriteMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +23,7 @@ import java.util.stream.IntStream;
  * force theirs; at the nights of {@link #ONE_THREAD_TOO}, the engine and the same work also held to one thread each.
  * Each approach runs once unmeasured, then {@link #ROUNDS} times, interleaved in an order that turns each round, each
  * on its own copy; the digest of every measured copy must equal the unmeasured engine copy's, whose rows DuckDB counts
- * against the delta's net rows and whose keys it checks are distinct. The unmeasured runs of the engine and of the
+ * against the delta's net rows and whose keys it checks are distinct ({@link Rounds.Copies}). The unmeasured runs of the engine and of the
  * same work count the files and directories they force to disk ({@link FileForces}).
  */
 final class LocalityScenario {
@@ -82,8 +81,8 @@ final class LocalityScenario {
         Archives.deleteTree(work);
     }
 
-    /** One measured run: its copy's digest is taken, then the copy deleted. */
-    private record Run(Probe.Measurement measurement, DuckDb.Digest digest) {
+    /** One measured run; its copy is checked, then deleted. */
+    private record Run(Probe.Measurement measurement) {
         double seconds() {
             return measurement.seconds();
         }
@@ -121,13 +120,11 @@ final class LocalityScenario {
             night.put("touchedPartitionBytes", touchedBytes);
             night.put("touchedShareOfBytes", (double) touchedBytes / prepared.archiveBytes());
             int cores = Runtime.getRuntime().availableProcessors();
-            DuckDb.Digest reference = null;
-            long copiesVerified = 0;
-            long copiesDiffering = 0;
+            Rounds.Copies copies = new Rounds.Copies(referee, prepared.archive().rows + delta.expectedNetRows());
             ObjectNode forces = night.putObject("fileForces");
             for (int round = -1; round < ROUNDS; round++) {
                 for (int k = 0; k < approaches.length; k++) {
-                    Approach approach = inTurn(approaches, round, k);
+                    Approach approach = Rounds.inTurn(approaches, round, k);
                     Path root = work.resolve(approach.key + "-" + (round + 1));
                     Callable<Probe.Measurement> run = switch (approach) {
                         case ENGINE, ENGINE_ONE_THREAD -> {
@@ -173,57 +170,16 @@ final class LocalityScenario {
                     } else {
                         measured = run.call();
                     }
-                    DuckDb.Digest digest = referee.digest(root);
-                    if (reference == null && approach == Approach.ENGINE) {
-                        reference = digest;
-                        verifyReference(referee, root, prepared, delta, night);
-                    }
+                    copies.check(root, approach == Approach.ENGINE, round >= 0);
                     Archives.deleteTree(root);
                     if (round >= 0) {
-                        runs.computeIfAbsent(approach, a -> new ArrayList<>()).add(new Run(measured, digest));
+                        runs.computeIfAbsent(approach, a -> new ArrayList<>()).add(new Run(measured));
                     }
                 }
             }
-            for (List<Run> approachRuns : runs.values()) {
-                for (Run run : approachRuns) {
-                    copiesVerified++;
-                    copiesDiffering += run.digest().equals(reference) ? 0 : 1;
-                }
-            }
-            ObjectNode verification = (ObjectNode) night.get("verification");
-            verification.put("measuredCopiesVerified", copiesVerified);
-            verification.put("measuredCopiesDifferingFromTheReference", copiesDiffering);
-            verification.put("holds", verification.path("referenceHolds").asBoolean() && copiesDiffering == 0);
+            night.set("verification", copies.verification());
         }
         record(runs, prepared.archiveBytes(), night);
-    }
-
-    /** A reference copy: the delta's net rows added to the archive's, and one row per key, as DuckDB counts them. */
-    static void verifyReference(
-            DuckDb referee, Path root, NightlyDeltaScenario.Prepared prepared, Delta delta, ObjectNode out)
-            throws Exception {
-        long expected = prepared.archive().rows + delta.expectedNetRows();
-        long rows = referee.countRows(root);
-        long keys = referee.count("SELECT count(DISTINCT parcel_id) FROM read_parquet(" + DuckDb.glob(root) + ")");
-        ObjectNode verification = out.putObject("verification");
-        verification.put("expectedRows", expected);
-        verification.put("rowsCountedByDuckDb", rows);
-        verification.put("distinctKeysCountedByDuckDb", keys);
-        verification.put("referenceHolds", rows == expected && keys == expected);
-    }
-
-    /** Runs' wall seconds as the results give them: the median, the least and the most, and every run in order. */
-    static void putWallSeconds(ObjectNode approach, List<Double> seconds) {
-        approach.put("medianWallSeconds", Probe.median(seconds, Double::doubleValue));
-        approach.put("minWallSeconds", Collections.min(seconds));
-        approach.put("maxWallSeconds", Collections.max(seconds));
-        ArrayNode each = approach.putArray("wallSecondsOfEachRun");
-        seconds.forEach(each::add);
-    }
-
-    /** The {@code k}th approach of a round: each round starts one further along, so that none always runs first. */
-    static <A> A inTurn(A[] approaches, int round, int k) {
-        return approaches[Math.floorMod(round + k, approaches.length)];
     }
 
     private static void record(Map<Approach, List<Run>> runs, long archiveBytes, ObjectNode night) {
@@ -233,7 +189,7 @@ final class LocalityScenario {
             List<Run> approachRuns = entry.getValue();
             Run median = Probe.median(approachRuns, Run::seconds);
             ObjectNode a = approaches.putObject(entry.getKey().key);
-            putWallSeconds(a, approachRuns.stream().map(Run::seconds).toList());
+            Rounds.putWallSeconds(a, approachRuns.stream().map(Run::seconds).toList());
             a.put("medianRunCpuSeconds", median.measurement().cpuSeconds());
             long rewritten = entry.getKey() == Approach.DUCKDB_FULL_REWRITE ? archiveBytes : touchedBytes;
             a.put("partitionBytesRewritten", rewritten);

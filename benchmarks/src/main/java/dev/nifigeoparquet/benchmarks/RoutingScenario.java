@@ -135,7 +135,7 @@ final class RoutingScenario {
             // One unmeasured round, then the measured ones, each starting one pass further along.
             for (int round = -1; round < repeats; round++) {
                 for (int k = 0; k < Pass.values().length; k++) {
-                    Pass pass = LocalityScenario.inTurn(Pass.values(), round, k);
+                    Pass pass = Rounds.inTurn(Pass.values(), round, k);
                     if (outputs.containsKey(pass)) {
                         Archives.deleteTree(outputs.get(pass));
                     }
@@ -163,7 +163,7 @@ final class RoutingScenario {
             fps.put(pass.key, rows / median.seconds());
             us.put(pass.key, median.seconds() * 1e6 / rows);
             cpu.put(pass.key, median.cpuSeconds() * 1e6 / rows);
-            LocalityScenario.putWallSeconds(
+            Rounds.putWallSeconds(
                     wall.putObject(pass.key),
                     measured.stream().map(Probe.Measurement::seconds).toList());
         });

@@ -82,20 +82,21 @@ final class ScalingScenario {
         int cores = Runtime.getRuntime().availableProcessors();
         Random order = new Random(seed);
         Map<Integer, Map<Approach, List<Probe.Measurement>>> runs = new LinkedHashMap<>();
-        Map<Integer, DuckDb.Digest> references = new LinkedHashMap<>();
-        Map<Integer, ObjectNode> verifications = new LinkedHashMap<>();
-        long copiesDiffering = 0;
-        long copiesVerified = 0;
+        Map<Integer, Rounds.Copies> copies = new LinkedHashMap<>();
         try (DuckDb duck = new DuckDb();
                 DuckDb referee = new DuckDb()) {
             duck.execute("SET enable_geoparquet_conversion = false");
+            for (int count : partitionCounts) {
+                copies.put(
+                        count, new Rounds.Copies(referee, (long) count * rowsPerPartition + delta.expectedNetRows()));
+            }
             for (int round = -1; round < repeats; round++) {
                 List<Integer> shuffled = new ArrayList<>(partitionCounts);
                 Collections.shuffle(shuffled, order);
                 for (int count : shuffled) {
                     Path pristine = sizes.get(count);
                     for (int k = 0; k < Approach.values().length; k++) {
-                        Approach approach = LocalityScenario.inTurn(Approach.values(), round, k);
+                        Approach approach = Rounds.inTurn(Approach.values(), round, k);
                         Path root = work.resolve(approach.key + "-" + count);
                         Probe.Measurement measured = switch (approach) {
                             case ENGINE ->
@@ -128,37 +129,29 @@ final class ScalingScenario {
                                         })
                                         .measurement();
                         };
-                        DuckDb.Digest digest = referee.digest(root);
-                        if (!references.containsKey(count) && approach == Approach.ENGINE) {
-                            references.put(count, digest);
-                            verifications.put(
-                                    count,
-                                    verifyReference(
-                                            referee, root, (long) count * rowsPerPartition + delta.expectedNetRows()));
-                        }
+                        copies.get(count).check(root, approach == Approach.ENGINE, round >= 0);
                         Archives.deleteTree(root);
                         if (round >= 0) {
                             runs.computeIfAbsent(count, c -> new EnumMap<>(Approach.class))
                                     .computeIfAbsent(approach, a -> new ArrayList<>())
                                     .add(measured);
-                            copiesVerified++;
-                            copiesDiffering += digest.equals(references.get(count)) ? 0 : 1;
                         }
                     }
                 }
             }
         }
         ObjectNode verification = out.putObject("verification");
-        verification.put("measuredCopiesVerified", copiesVerified);
-        verification.put("measuredCopiesDifferingFromTheReference", copiesDiffering);
         verification.put(
-                "holds",
-                copiesDiffering == 0
-                        && verifications.values().stream()
-                                .allMatch(v -> v.path("holds").asBoolean()));
+                "measuredCopiesVerified",
+                copies.values().stream().mapToLong(Rounds.Copies::verified).sum());
+        verification.put(
+                "measuredCopiesDifferingFromTheReference",
+                copies.values().stream().mapToLong(Rounds.Copies::differing).sum());
+        verification.put("holds", copies.values().stream().allMatch(Rounds.Copies::holds));
         ArrayNode points = out.putArray("points");
         for (int count : partitionCounts) {
-            points.add(point(count, sizes.get(count), runs.get(count), verifications.get(count)));
+            points.add(point(
+                    count, sizes.get(count), runs.get(count), copies.get(count).verification()));
         }
         Archives.deleteTree(work);
         ObjectNode smallest = (ObjectNode) points.get(0);
@@ -193,7 +186,7 @@ final class ScalingScenario {
             String key = entry.getKey().key;
             point.put(key + (entry.getKey() == Approach.ENGINE ? "MedianSeconds" : "Seconds"), median.seconds());
             point.put(key + "MedianCpuSeconds", median.cpuSeconds());
-            LocalityScenario.putWallSeconds(
+            Rounds.putWallSeconds(
                     point.putObject(key),
                     measured.stream().map(Probe.Measurement::seconds).toList());
         }
@@ -203,18 +196,6 @@ final class ScalingScenario {
                 "duckdbOverIncremental", point.path("duckdbFullRewriteSeconds").asDouble() / incremental);
         point.set("verification", verification);
         return point;
-    }
-
-    /** The engine's first copy of a size: its rows are the archive's plus the delta's net rows, one per key. */
-    private static ObjectNode verifyReference(DuckDb referee, Path root, long expected) throws Exception {
-        long rows = referee.countRows(root);
-        long keys = referee.count("SELECT count(DISTINCT parcel_id) FROM read_parquet(" + DuckDb.glob(root) + ")");
-        ObjectNode verification = JsonNodeFactory.instance.objectNode();
-        verification.put("expectedRows", expected);
-        verification.put("rowsCountedByDuckDb", rows);
-        verification.put("distinctKeysCountedByDuckDb", keys);
-        verification.put("holds", rows == expected && keys == expected);
-        return verification;
     }
 
     /**
