@@ -8,7 +8,6 @@ import dev.nifigeoparquet.archive.format.FeatureKey;
 import dev.nifigeoparquet.archive.index.KeyIndex;
 import dev.nifigeoparquet.archive.ops.OperationResult;
 import dev.nifigeoparquet.archive.ops.WriteMode;
-import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import dev.nifigeoparquet.archive.verify.ArchiveVerifier;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import dev.nifigeoparquet.archive.verify.VerifyOptions;
@@ -103,32 +102,42 @@ final class NightlyDeltaScenario {
     static void run(Prepared prepared, Path work, ObjectNode out) throws Exception {
         warmUpJit(prepared, work, out);
         IncrementalRuns incremental;
-        List<SameWorkRun> sameWork;
-        try (DuckDb sameWorkDuck = new DuckDb()) {
+        List<SameWorkRun> sameWork = new ArrayList<>();
+        FullRewriteRounds full;
+        Path pristine = prepared.archive().root;
+        try (DuckDb sameWorkDuck = new DuckDb();
+                DuckDb fullDuck = new DuckDb()) {
             sameWorkDuck.execute("SET enable_geoparquet_conversion = false");
-            Path pristine = prepared.archive().root;
             Set<String> cells = DuckDbSameWork.touchedCells(sameWorkDuck, pristine, prepared.deltaFile());
             String geo = Objects.requireNonNull(sameWorkDuck.geoOfADataFile(pristine), "the archive's geo block");
-            sameWork = new ArrayList<>();
-            incremental = runIncrementalVariants(prepared, work, round -> {
+            full = new FullRewriteRounds(
+                    prepared, work, fullDuck, Archives.open(pristine).canonicalFooter(), INCREMENTAL_REPEATS);
+            full.warmUp();
+            Baseline sameWorkRound = round -> {
                 Path root = work.resolve("duckDbSameWork-" + round);
                 Archives.linkCopy(pristine, root);
                 var timed =
                         Probe.measure(() -> DuckDbSameWork.apply(sameWorkDuck, root, prepared.deltaFile(), cells, geo));
                 sameWork.add(new SameWorkRun(root, timed, cells.size()));
+            };
+            Baseline[] baselines = {sameWorkRound, full::naive, full::duckDbOneThread, full::duckDbAllThreads};
+            incremental = runIncrementalVariants(prepared, work, round -> {
+                for (int k = 0; k < baselines.length; k++) {
+                    Rounds.inTurn(baselines, round, k).run(round);
+                }
             });
         }
-        // Opened once: the naive rewrite writes its footer, and the reconciliation verifies it.
+        // Opened once: the naive rewrite wrote its footer, and the reconciliation verifies it.
         GeoParquetArchive archive = incremental.reference().archive();
-        Path naiveOut = work.resolve("full-naive");
-        Probe.Timed<NaiveFullRewrite.Result> naive = rewriteNaively(prepared, archive, naiveOut);
-        Path duckOut = work.resolve("full-duckdb");
-        DuckDbRewrites duckDb;
         try (DuckDb duck = new DuckDb()) {
-            duckDb = rewriteWithDuckDb(duck, prepared, duckOut);
-            reconcile(duck, prepared, incremental, archive, naiveOut, duckOut, out.putObject("reconciliation"));
+            ObjectNode reconciliation = out.putObject("reconciliation");
+            reconcile(duck, prepared, incremental, archive, full.naiveOut(), full.duckOut(), reconciliation);
+            reconciliation.set("fullRewriteCopies", full.copies().verification());
+            reconciliation.put(
+                    "holds",
+                    reconciliation.path("holds").asBoolean() && full.copies().holds());
         }
-        Measured measured = new Measured(prepared, incremental, naive, duckDb);
+        Measured measured = new Measured(prepared, incremental, full);
         ObjectNode approaches = out.putObject("approaches");
         recordApproaches(measured, approaches);
         ObjectNode ratios = out.putObject("ratios");
@@ -190,7 +199,7 @@ final class NightlyDeltaScenario {
     /**
      * JIT warm-up on throwaway copies: the whole delta through both incremental paths, until the compilers have
      * settled, so that the measured upserts run on a warm JVM, as in a NiFi instance that has run for a while (the
-     * full rewrites warm up within their own millions of rows).
+     * full rewrites get one unmeasured run each, {@link FullRewriteRounds#warmUp}).
      */
     private static void warmUpJit(Prepared prepared, Path work, ObjectNode out) throws Exception {
         Path pristine = prepared.archive().root;
@@ -252,63 +261,10 @@ final class NightlyDeltaScenario {
         return new IncrementalRuns(variants, runs, medians);
     }
 
-    /** A baseline run interleaved with the engine's: once after each round of the variants. */
+    /** A baseline run interleaved with the engine's: once in each round, after the variants. */
     @FunctionalInterface
     private interface Baseline {
         void run(int round) throws Exception;
-    }
-
-    /** The naive full rewrite with the engine's Parquet writer, into {@code naiveOut}. */
-    private static Probe.Timed<NaiveFullRewrite.Result> rewriteNaively(
-            Prepared prepared, GeoParquetArchive archive, Path naiveOut) throws Exception {
-        Path pristine = prepared.archive().root;
-        Delta delta = prepared.delta();
-        return Probe.measure(() -> NaiveFullRewrite.run(
-                pristine,
-                delta,
-                naiveOut,
-                RowModel.current().schema(),
-                archive.canonicalFooter(),
-                WriterSettings.defaults()));
-    }
-
-    /**
-     * DuckDB rewriting the whole archive, on one thread and then on every core (its default); the second output stays
-     * in {@code duckOut}, to be reconciled.
-     */
-    private static DuckDbRewrites rewriteWithDuckDb(DuckDb duck, Prepared prepared, Path duckOut) throws Exception {
-        duck.execute("SET enable_geoparquet_conversion = false");
-        String threads = String.valueOf(
-                duck.query("SELECT current_setting('threads')").get(0).get(0));
-        String sql = fullRewriteSql(prepared.archive().root, prepared.deltaFile(), duckOut);
-        duck.execute("SET threads = 1");
-        ObjectNode oneThread = duckDbRewrite(duck, sql, prepared, duckOut);
-        oneThread.put("threads", 1);
-        Archives.deleteTree(duckOut);
-        duck.execute("SET threads = " + threads);
-        ObjectNode allThreads = duckDbRewrite(duck, sql, prepared, duckOut);
-        allThreads.put("threads", Integer.parseInt(threads));
-        allThreads.put("version", duck.version());
-        allThreads.put("sql", sql);
-        allThreads.put("geoMetadataInOutput", duck.geoOfADataFile(duckOut));
-        return new DuckDbRewrites(allThreads, oneThread);
-    }
-
-    /** One timed run of DuckDB's rewrite, as an approach. */
-    private static ObjectNode duckDbRewrite(DuckDb duck, String sql, Prepared prepared, Path duckOut) throws Exception {
-        var run = Probe.measure(() -> {
-            duck.execute(sql);
-            return null;
-        });
-        return approach(
-                run.measurement(),
-                prepared.archiveBytes(),
-                Archives.dataBytes(duckOut),
-                0,
-                0,
-                Archives.dataFiles(duckOut),
-                Archives.dataFiles(prepared.archive().root),
-                partitionDirectories(duckOut));
     }
 
     /**
@@ -393,19 +349,19 @@ final class NightlyDeltaScenario {
         }
         incremental.runs().forEach((name, repeats) -> recordEachRun(repeats, (ObjectNode) approaches.get(name)));
         NaiveFullRewrite.Result n = measured.naive().value();
-        approaches.set(
-                "naiveFullRewrite",
-                approach(
-                        measured.naive().measurement(),
-                        n.bytesRead(),
-                        n.bytesWritten(),
-                        0,
-                        0,
-                        n.filesWritten(),
-                        n.filesRead(),
-                        n.partitions()));
-        approaches.set("duckdbFullRewrite", measured.duckDb().allThreads());
-        approaches.set("duckdbFullRewriteOneThread", measured.duckDb().oneThread());
+        ObjectNode naive = approach(
+                measured.naive().measurement(),
+                n.bytesRead(),
+                n.bytesWritten(),
+                0,
+                0,
+                n.filesWritten(),
+                n.filesRead(),
+                n.partitions());
+        Rounds.putWallSeconds(naive, measured.full().naiveSeconds());
+        approaches.set("naiveFullRewrite", naive);
+        approaches.set("duckdbFullRewrite", measured.duckDbAllThreads());
+        approaches.set("duckdbFullRewriteOneThread", measured.duckDbOneThread());
     }
 
     /** A variant's median run and how it ran; the reference variant's also has what the engine reported. */
@@ -475,7 +431,7 @@ final class NightlyDeltaScenario {
         ratios.put("cpuNaiveOverIncremental", m.naive().measurement().cpuSeconds() / incCpu);
         ratios.put(
                 "cpuDuckDbOverIncremental",
-                m.duckDb().allThreads().get("cpuSeconds").asDouble() / incCpu);
+                m.duckDbAllThreads().get("cpuSeconds").asDouble() / incCpu);
     }
 
     private static void recordByteRatios(Measured m, ObjectNode ratios) {
@@ -486,7 +442,7 @@ final class NightlyDeltaScenario {
         ratios.put("bytesWrittenNaiveOverIncremental", (double) n.bytesWritten() / change.dataBytesWritten());
         ratios.put(
                 "bytesWrittenDuckDbOverIncremental",
-                m.duckDb().allThreads().get("dataBytesWritten").asDouble() / change.dataBytesWritten());
+                m.duckDbAllThreads().get("dataBytesWritten").asDouble() / change.dataBytesWritten());
         ratios.put("bytesReadNaiveOverIncremental", (double) n.bytesRead() / result.bytesRead());
         ratios.put("bytesReadDuckDbOverIncremental", (double) prepared.archiveBytes() / result.bytesRead());
         ratios.put(
@@ -527,26 +483,32 @@ final class NightlyDeltaScenario {
         }
     }
 
-    /** DuckDB's full rewrites as approaches: on every core (its default), and on one thread. */
-    private record DuckDbRewrites(ObjectNode allThreads, ObjectNode oneThread) {}
-
-    /** What the scenario measured: the incremental variants and both full rewrites. */
+    /**
+     * What the scenario measured: the incremental variants and the full rewrites, each full rewrite by its run of
+     * median wall time.
+     */
     private record Measured(
             Prepared prepared,
             IncrementalRuns incremental,
+            FullRewriteRounds full,
             Probe.Timed<NaiveFullRewrite.Result> naive,
-            DuckDbRewrites duckDb) {
+            ObjectNode duckDbAllThreads,
+            ObjectNode duckDbOneThread) {
+
+        Measured(Prepared prepared, IncrementalRuns incremental, FullRewriteRounds full) {
+            this(prepared, incremental, full, full.naiveMedian(), full.duckDbAllThreads(), full.duckDbOneThread());
+        }
 
         double naiveSeconds() {
             return naive.measurement().seconds();
         }
 
         double duckDbSeconds() {
-            return duckDb.allThreads().get("wallSeconds").asDouble();
+            return duckDbAllThreads.get("wallSeconds").asDouble();
         }
 
         double duckDbOneThreadSeconds() {
-            return duckDb.oneThread().get("wallSeconds").asDouble();
+            return duckDbOneThread.get("wallSeconds").asDouble();
         }
     }
 

@@ -75,6 +75,19 @@ class BenchmarkSmokeTest {
                 NightlyDeltaScenario.INCREMENTAL_REPEATS,
                 rec.path("duckDbSameWorkCopiesVerified").asInt());
         assertEquals(0, rec.path("rowsDifferingBetweenEngineAndDuckDbSameWork").asLong(), rec.toString());
+        // So does every measured full rewrite: naive, DuckDB on one thread and on every core, in each round.
+        JsonNode fullRewrites = rec.path("fullRewriteCopies");
+        assertEquals(
+                3L * NightlyDeltaScenario.INCREMENTAL_REPEATS,
+                fullRewrites.path("measuredCopiesVerified").asLong(),
+                fullRewrites.toString());
+        assertTrue(fullRewrites.path("holds").asBoolean(), fullRewrites.toString());
+        assertEquals(
+                NightlyDeltaScenario.INCREMENTAL_REPEATS,
+                nightly.path("approaches")
+                        .path("naiveFullRewrite")
+                        .path("wallSecondsOfEachRun")
+                        .size());
         assertEquals(
                 rec.path("expectedAfter").asLong(),
                 rec.path("afterIncrementalPartitionByPartitionCountedByDuckDb").asLong());
