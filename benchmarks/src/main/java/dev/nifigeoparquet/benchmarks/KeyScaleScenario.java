@@ -22,7 +22,8 @@ import java.util.Map;
  * point at a cell that never holds them, and their features do not exist. Each archive is applied to cold (freshly
  * opened, as the command line opens it) and warm (as the archive service keeps it): one unmeasured round, then
  * {@link LocalityScenario#ROUNDS} rounds interleaved in turn, each on a fresh copy whose DuckDB digest must equal the
- * first copy's. The cold run on the larger index runs again in a child JVM under {@link MemoryScenario#HEAP}.
+ * first copy's. The cold run on the larger index runs again in a child JVM under {@link MemoryScenario#HEAP}, then
+ * under {@link MemoryScenario#HEADROOM_HEAP}: the headroom.
  */
 final class KeyScaleScenario {
 
@@ -118,14 +119,19 @@ final class KeyScaleScenario {
         ObjectNode ratios = out.putObject("ratios");
         ratios.put("cold20xOverGuideKeys", seconds(approaches, "cold20xKeys") / seconds(approaches, "coldGuideKeys"));
         ratios.put("warm20xOverGuideKeys", seconds(approaches, "warm20xKeys") / seconds(approaches, "warmGuideKeys"));
-        Path underHeap = work.resolve("under-heap");
-        Archives.linkCopy(many, underHeap);
-        MemoryScenario.child(
-                underHeap,
-                prepared.deltaFile(),
-                MemoryScenario.HEAP,
-                work.resolve("under-heap.log"),
-                out.putObject("cold20xKeysUnderHeap"));
+        for (String heap : List.of(MemoryScenario.HEAP, MemoryScenario.HEADROOM_HEAP)) {
+            Path underHeap = work.resolve("under-heap" + heap);
+            Archives.linkCopy(many, underHeap);
+            MemoryScenario.child(
+                    underHeap,
+                    prepared.deltaFile(),
+                    heap,
+                    work.resolve("under-heap" + heap + ".log"),
+                    out.putObject(
+                            heap.equals(MemoryScenario.HEAP)
+                                    ? "cold20xKeysUnderHeap"
+                                    : "cold20xKeysUnderHeadroomHeap"));
+        }
         Archives.deleteTree(work);
     }
 

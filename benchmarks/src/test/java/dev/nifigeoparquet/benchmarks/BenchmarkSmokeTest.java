@@ -193,6 +193,7 @@ class BenchmarkSmokeTest {
         assertTrue(
                 keys.path("indexBytes").asLong() > keys.path("guideIndexBytes").asLong(), keys.toString());
         assertTrue(keys.path("cold20xKeysUnderHeap").path("succeeded").asBoolean(), keys.toString());
+        assertTrue(keys.path("cold20xKeysUnderHeadroomHeap").path("succeeded").asBoolean(), keys.toString());
         assertTrue(keys.path("ratios").path("warm20xOverGuideKeys").isNumber());
         JsonNode s3 = s.path("s3");
         for (String approach : List.of("incremental", "fullRewrite")) {
