@@ -49,6 +49,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -348,12 +349,15 @@ class SpecVectorsTest {
                 SyntheticParcels.archiveSpec(5, WriterSettings.defaults(), "parcels"),
                 Clock.systemUTC());
         Map<FeatureKey, String> present = new LinkedHashMap<>();
-        for (int i = 0; i < 40_000; i++) {
+        // More keys than the shards' row groups hold: every shard's file spans several row groups.
+        for (int i = 0; i < 300_000; i++) {
             present.put(new FeatureKey(List.of("k-" + i)), i % 2 == 0 ? "851f8343fffffff" : "851f8edbfffffff");
         }
         new KeyIndex(archive).build(present);
 
         int rowGroupRows = vector.get("rowGroupRows").intValue();
+        int pageRows = vector.get("pageRows").intValue();
+        double bloomFilterFpp = vector.get("bloomFilterFpp").doubleValue();
         List<Path> files;
         try (Stream<Path> walk = Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY))) {
             files = walk.filter(Files::isRegularFile)
@@ -382,6 +386,31 @@ class SpecVectorsTest {
                                 rowGroupRows, group.getRowCount(), file + ": every row group but the last is full");
                     }
                     assertTrue(group.getRowCount() <= rowGroupRows);
+                    for (String column : List.of("key", "cell", "present")) {
+                        GeoParquetFileReader.PageIndex pages = reader.pageIndex(i, column);
+                        assertEquals(
+                                contains(vector.get("offsetIndexColumns"), column),
+                                pages != null,
+                                column + " has an offset index exactly when the vectors say so");
+                        assertEquals(
+                                contains(vector.get("columnIndexColumns"), column),
+                                pages != null && pages.statistics() != null,
+                                column + " has a column index exactly when the vectors say so");
+                        if (pages != null) {
+                            for (int page = 1; page < pages.pages().getPageCount(); page++) {
+                                assertEquals(
+                                        (long) page * pageRows,
+                                        pages.pages().getFirstRowIndex(page),
+                                        file + ", row group " + i + ", " + column
+                                                + ": every page but the last is full");
+                            }
+                            assertTrue(group.getRowCount()
+                                            - pages.pages()
+                                                    .getFirstRowIndex(
+                                                            pages.pages().getPageCount() - 1)
+                                    <= pageRows);
+                        }
+                    }
                     for (ColumnChunkMetaData column : group.getColumns()) {
                         String name = column.getPath().toDotString();
                         assertEquals(
@@ -396,6 +425,15 @@ class SpecVectorsTest {
                                 contains(vector.get("bloomFilterColumns"), name),
                                 column.getBloomFilterOffset() >= 0,
                                 name + " has a bloom filter exactly when the vectors say so");
+                        if (column.getBloomFilterOffset() >= 0) {
+                            // Sized for the row group's keys at the vectors' false-positive probability, or more.
+                            assertTrue(
+                                    column.getBloomFilterLength()
+                                            >= BlockSplitBloomFilter.optimalNumOfBits(
+                                                            group.getRowCount(), bloomFilterFpp)
+                                                    / 8,
+                                    name + " bloom filter of " + column.getBloomFilterLength() + " bytes");
+                        }
                         assertEquals(
                                 contains(vector.get("statisticsColumns"), name),
                                 !column.getStatistics().isEmpty(),

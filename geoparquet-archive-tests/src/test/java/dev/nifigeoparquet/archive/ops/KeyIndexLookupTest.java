@@ -134,6 +134,51 @@ class KeyIndexLookupTest {
     }
 
     @Test
+    void aPresentKeyCostsItsPageNotItsRowGroup() throws Exception {
+        ArchiveSpec spec =
+                SyntheticParcels.archiveSpec(ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index pages");
+        GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+        Random random = new Random(11);
+        List<FeatureKey> keys = new ArrayList<>();
+        Map<FeatureKey, String> indexed = new HashMap<>();
+        for (int i = 0; i < INDEXED_KEYS; i++) {
+            FeatureKey key = key(new UUID(random.nextLong(), random.nextLong()).toString());
+            keys.add(key);
+            indexed.put(key, CELLS[i % CELLS.length]);
+        }
+        new KeyIndex(created).build(indexed);
+        FeatureKey wanted = keys.get(4_242);
+        Path shardFile;
+        try (Stream<Path> files = Files.walk(
+                root.resolve(ArchiveLayout.INDEX_DIRECTORY).resolve(new KeyIndex(created).shardOf(wanted)))) {
+            shardFile = files.filter(file -> file.toString().endsWith(ArchiveLayout.INDEX_FILE_SUFFIX))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        // Read by DuckDB: the shard's one row group, of several pages.
+        List<List<Object>> groups = DuckDb.query(
+                "SELECT row_group_id, sum(total_compressed_size), max(row_group_num_rows) FROM parquet_metadata(?)"
+                        + " GROUP BY row_group_id",
+                shardFile.toString());
+        assertEquals(1, groups.size(), "the shard file is one row group: " + groups);
+        long rowGroupBytes = ((Number) groups.get(0).get(1)).longValue();
+        long rowGroupRows = ((Number) groups.get(0).get(2)).longValue();
+        assertTrue(rowGroupRows > 4 * KeyIndex.PAGE_ROWS, "rows in the row group: " + rowGroupRows);
+
+        ReadCountingStorage counting =
+                new ReadCountingStorage(new LocalArchiveStorage(root), ArchiveLayout.INDEX_DIRECTORY);
+        Map<FeatureKey, Set<String>> found = new KeyIndex(GeoParquetArchive.open(counting)).candidates(List.of(wanted));
+        assertEquals(Set.of(indexed.get(wanted)), found.get(wanted));
+        System.out.printf(
+                "one key of a row group of %d rows and %d bytes: %d bytes read%n",
+                rowGroupRows, rowGroupBytes, counting.bytesRead());
+        // Its footer, bloom filter and page index, and one page of each column: not the row group's pages.
+        assertTrue(
+                counting.bytesRead() < rowGroupBytes / 2,
+                counting.bytesRead() + " bytes read for one key of a row group of " + rowGroupBytes + " bytes");
+    }
+
+    @Test
     void keysAreFoundWhereTheStatisticsOrderOfUtf8PutsThem() throws Exception {
         ArchiveSpec spec =
                 SyntheticParcels.archiveSpec(ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index order");

@@ -28,10 +28,14 @@ import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -52,6 +56,7 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -74,7 +79,7 @@ import org.apache.parquet.schema.Types;
  * holds files of {@code (key, cell, present)} records sorted by key, later files overriding earlier ones; small files
  * are merged with each other, and into the shard's base file only when they add up to a tenth of it, so a record is
  * rewritten a bounded number of times. Lookups read the journal, then only the row groups of shard files whose key
- * range and bloom filter can hold a wanted key.
+ * range and bloom filter can hold a wanted key, and of those only the pages whose key range can (their page index).
  */
 public final class KeyIndex {
 
@@ -114,20 +119,29 @@ public final class KeyIndex {
     private static final long FOLD_RECORDS_IN_MEMORY = 500_000;
     private static final int READ_ATTEMPTS = 5;
     private static final double BASE_MERGE_FRACTION = 0.1;
-    /** Small row groups: a lookup reads the ones whose key range can hold a wanted key. */
-    private static final WriterSettings INDEX_FILES = new WriterSettings(CompressionCodecName.ZSTD, 3, 2048, 64L << 20);
+    /** Rows in a data page of an index file: a lookup reads the pages whose key range can hold a wanted key. */
+    public static final int PAGE_ROWS = 2048;
     /**
-     * A bloom filter on the key: a lookup of a key the index does not hold reads no row group. No dictionaries:
+     * Row groups of several pages: a cold lookup parses each file's footer, one entry per row group and column, so
+     * fewer row groups cost less to open; each row group's bloom filter grows with it (32 KiB at 16,384 keys).
+     */
+    private static final WriterSettings INDEX_FILES =
+            new WriterSettings(CompressionCodecName.ZSTD, 3, 8 * PAGE_ROWS, 64L << 20);
+    /**
+     * A bloom filter on the key, sized for a false-positive probability of 0.1%: a lookup of a key the index does not
+     * hold reads no page, but for about one key in a thousand, which reads a page of {@value #PAGE_ROWS}. No dictionaries:
      * parquet-java leaves the filter out of a column chunk it could dictionary-encode whole, which small files'
-     * key columns are. Statistics only for the key, which lookups use: every lookup parses the shards' footers,
-     * one entry per row group and column.
+     * key columns are. Statistics only for the key, which lookups use (in the footer per row group, in the column
+     * index per page); every column has its offset index, which locates a page's rows in the other columns.
      */
     private static final ColumnEncodings INDEX_ENCODINGS = ColumnEncodings.defaults()
             .withDictionary(false)
             .withBloomFilterOn("key")
+            .withBloomFilterFpp(0.001)
             .withoutStatisticsOn("cell")
             .withoutStatisticsOn("present")
-            .withSizeStatistics(false);
+            .withSizeStatistics(false)
+            .withPageRowCountLimit(PAGE_ROWS);
 
     private static final Comparator<KeyRecord> BY_KEY = Comparator.comparing(KeyRecord::key);
     /**
@@ -625,9 +639,9 @@ public final class KeyIndex {
     }
 
     /**
-     * A file's records in order; only {@code wanted} keys when not null. Row groups are skipped without reading
-     * their pages when their key range (statistics) or their bloom filter rules every wanted key out, so looking
-     * up a few keys costs a few row groups, whatever the size of the index.
+     * A file's records in order; only {@code wanted} keys when not null. Of a row group, only the pages whose key range
+     * (column index) holds a wanted key that its key range (statistics) and bloom filter admit are read, and none when
+     * they admit none: looking up a few keys reads a few pages, whatever the size of the index.
      */
     private List<KeyRecord> readFile(String id, String name, NavigableSet<String> wanted) throws IOException {
         String cacheKey = LiveFiles.name(archive.storage(), id, name);
@@ -638,21 +652,23 @@ public final class KeyIndex {
             return List.of(); // the file need not even be opened
         }
         List<KeyRecord> records = new ArrayList<>();
-        // Every record of a row group read is tested: hashing beats the ordered set's comparisons.
-        Set<String> members = null;
+        // Every record of a page read is tested: hashing beats the ordered set's comparisons.
+        Set<String> members = wanted == null ? null : new HashSet<>();
         try (GeoParquetFileReader reader = LiveFiles.open(archive.storage(), id, name, archive.indexFooters())) {
             List<BlockMetaData> groups = reader.footer().rowGroups();
-            while (reader.nextRowGroupIndex() < groups.size()) {
-                int index = reader.nextRowGroupIndex();
-                if (wanted != null && !mayHoldAny(reader, cacheKey, index, groups.get(index), wanted)) {
-                    reader.skipRowGroup();
-                    continue;
+            for (int index = 0; index < groups.size(); index++) {
+                GeoParquetFileReader.RowGroup group;
+                if (wanted == null) {
+                    group = reader.rowGroup(index);
+                } else {
+                    NavigableSet<String> admitted = admitted(reader, cacheKey, index, groups.get(index), wanted);
+                    if (admitted.isEmpty()) {
+                        continue;
+                    }
+                    members.addAll(admitted);
+                    group = pagesHolding(reader, index, admitted);
                 }
-                if (wanted != null && members == null) {
-                    members = new HashSet<>(wanted);
-                }
-                GeoParquetFileReader.RowGroup group = reader.nextRowGroup();
-                while (group.hasNext()) {
+                while (group != null && group.hasNext()) {
                     Group record = group.next();
                     if (members == null || members.contains(record.getString("key", 0))) {
                         records.add(recordOf(record));
@@ -678,20 +694,82 @@ public final class KeyIndex {
         return true;
     }
 
-    /** Whether the row group may contain a wanted key: within its key range and not ruled out by its bloom filter. */
-    private boolean mayHoldAny(
+    /** The wanted keys the row group may hold: within its key range and not ruled out by its bloom filter. */
+    private NavigableSet<String> admitted(
             GeoParquetFileReader reader, String cacheKey, int index, BlockMetaData group, NavigableSet<String> wanted)
             throws IOException {
         NavigableSet<String> inRange = inKeyRange(group, wanted);
         if (inRange.isEmpty()) {
-            return false;
+            return inRange;
         }
         Predicate<Binary> bloom = archive.indexFooters().bloomFilter(cacheKey, index, "key");
         if (bloom == null) {
             bloom = reader.bloomFilter(index, "key");
-            archive.indexFooters().putBloomFilter(cacheKey, index, "key", bloom);
+            archive.indexFooters().putBloomFilter(cacheKey, index, "key", bloom, reader.bloomFilterBytes(index, "key"));
         }
-        return admitsAny(bloom, inRange);
+        NavigableSet<String> admitted = new TreeSet<>(CODE_POINT_ORDER);
+        for (String key : inRange) {
+            if (bloom.test(Binary.fromString(key))) {
+                admitted.add(key);
+            }
+        }
+        return admitted;
+    }
+
+    /**
+     * The row group's rows in the pages whose key range can hold one of {@code keys}, by the key column's page index;
+     * the whole row group when the file has no page index on the key; null when no page can hold one.
+     */
+    private static GeoParquetFileReader.RowGroup pagesHolding(
+            GeoParquetFileReader reader, int index, NavigableSet<String> keys) throws IOException {
+        GeoParquetFileReader.PageIndex pageIndex = reader.pageIndex(index, "key");
+        if (pageIndex == null || pageIndex.statistics() == null) {
+            return reader.rowGroup(index);
+        }
+        ColumnIndex statistics = pageIndex.statistics();
+        List<ByteBuffer> mins = statistics.getMinValues();
+        List<ByteBuffer> maxes = statistics.getMaxValues();
+        List<Boolean> nullPages = statistics.getNullPages();
+        int[] chosen = new int[pageIndex.pages().getPageCount()];
+        int count = 0;
+        for (int page = 0; page < chosen.length; page++) {
+            if (nullPages.get(page)) {
+                continue; // no key in it: the key column is required, so only an empty page has none
+            }
+            if (mayHoldAny(mins.get(page), maxes.get(page), keys)) {
+                chosen[count++] = page;
+            }
+        }
+        return count == 0
+                ? null
+                : reader.rowsInPages(
+                        index,
+                        pageIndex.pages(),
+                        Arrays.stream(chosen, 0, count).iterator());
+    }
+
+    /**
+     * Whether a page whose keys lie between these bounds (UTF-8, from its column index) can hold one of {@code keys}.
+     * Bounds the writer truncated still enclose the page's keys (a shortened minimum, a raised maximum); bounds that do
+     * not decode, or are out of order, rule nothing out.
+     */
+    private static boolean mayHoldAny(ByteBuffer minBytes, ByteBuffer maxBytes, NavigableSet<String> keys) {
+        String min;
+        String max;
+        try {
+            min = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(minBytes.duplicate())
+                    .toString();
+            max = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(maxBytes.duplicate())
+                    .toString();
+        } catch (CharacterCodingException notUtf8) {
+            return true;
+        }
+        return compareCodePoints(min, max) > 0
+                || !keys.subSet(min, true, max, true).isEmpty();
     }
 
     private static boolean admitsAny(Predicate<Binary> bloom, Collection<String> keys) {

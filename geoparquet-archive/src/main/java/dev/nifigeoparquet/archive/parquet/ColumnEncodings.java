@@ -29,14 +29,21 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
  *                                values are known to be nearly all distinct (a rewritten file's columns whose dictionary
  *                                fell back to plain encoding when the file was first written), for which parquet-java
  *                                would otherwise hash every value into a dictionary only to drop it at the first page
+ * @param bloomFilterFpp          the false-positive probability bloom filters are sized for; {@code 0} for
+ *                                parquet-java's default (1%)
+ * @param pageRowCountLimit       the most rows a data page holds; {@code 0} for parquet-java's default (20,000). Fewer
+ *                                rows per page let a reader that selects pages by the page index read less for a
+ *                                few rows
  */
 public record ColumnEncodings(
         boolean dictionary,
         Set<String> bloomFilterColumns,
         long bloomFilterValues,
+        double bloomFilterFpp,
         Set<String> withoutStatistics,
         boolean sizeStatistics,
-        Set<String> withoutDictionary) {
+        Set<String> withoutDictionary,
+        int pageRowCountLimit) {
 
     public ColumnEncodings {
         bloomFilterColumns = Set.copyOf(bloomFilterColumns);
@@ -45,40 +52,105 @@ public record ColumnEncodings(
         if (bloomFilterValues < 0) {
             throw new IllegalArgumentException("Bloom filter values must not be negative, was " + bloomFilterValues);
         }
+        if (bloomFilterFpp < 0 || bloomFilterFpp >= 1) {
+            throw new IllegalArgumentException("A false-positive probability lies in [0, 1), was " + bloomFilterFpp);
+        }
+        if (pageRowCountLimit < 0) {
+            throw new IllegalArgumentException("A page row count limit must not be negative, was " + pageRowCountLimit);
+        }
     }
 
     /** parquet-java's defaults: dictionaries where they pay, no bloom filters, all statistics. */
     public static ColumnEncodings defaults() {
-        return new ColumnEncodings(true, Set.of(), 0, Set.of(), true, Set.of());
+        return new ColumnEncodings(true, Set.of(), 0, 0, Set.of(), true, Set.of(), 0);
     }
 
     public ColumnEncodings withDictionary(boolean enabled) {
         return new ColumnEncodings(
-                enabled, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics, withoutDictionary);
+                enabled,
+                bloomFilterColumns,
+                bloomFilterValues,
+                bloomFilterFpp,
+                withoutStatistics,
+                sizeStatistics,
+                withoutDictionary,
+                pageRowCountLimit);
     }
 
     public ColumnEncodings withBloomFilterOn(String column) {
         Set<String> columns = new HashSet<>(bloomFilterColumns);
         columns.add(column);
         return new ColumnEncodings(
-                dictionary, columns, bloomFilterValues, withoutStatistics, sizeStatistics, withoutDictionary);
+                dictionary,
+                columns,
+                bloomFilterValues,
+                bloomFilterFpp,
+                withoutStatistics,
+                sizeStatistics,
+                withoutDictionary,
+                pageRowCountLimit);
     }
 
     public ColumnEncodings withBloomFilterValues(long values) {
         return new ColumnEncodings(
-                dictionary, bloomFilterColumns, values, withoutStatistics, sizeStatistics, withoutDictionary);
+                dictionary,
+                bloomFilterColumns,
+                values,
+                bloomFilterFpp,
+                withoutStatistics,
+                sizeStatistics,
+                withoutDictionary,
+                pageRowCountLimit);
     }
 
     public ColumnEncodings withoutStatisticsOn(String column) {
         Set<String> columns = new HashSet<>(withoutStatistics);
         columns.add(column);
         return new ColumnEncodings(
-                dictionary, bloomFilterColumns, bloomFilterValues, columns, sizeStatistics, withoutDictionary);
+                dictionary,
+                bloomFilterColumns,
+                bloomFilterValues,
+                bloomFilterFpp,
+                columns,
+                sizeStatistics,
+                withoutDictionary,
+                pageRowCountLimit);
     }
 
     public ColumnEncodings withSizeStatistics(boolean enabled) {
         return new ColumnEncodings(
-                dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, enabled, withoutDictionary);
+                dictionary,
+                bloomFilterColumns,
+                bloomFilterValues,
+                bloomFilterFpp,
+                withoutStatistics,
+                enabled,
+                withoutDictionary,
+                pageRowCountLimit);
+    }
+
+    public ColumnEncodings withBloomFilterFpp(double fpp) {
+        return new ColumnEncodings(
+                dictionary,
+                bloomFilterColumns,
+                bloomFilterValues,
+                fpp,
+                withoutStatistics,
+                sizeStatistics,
+                withoutDictionary,
+                pageRowCountLimit);
+    }
+
+    public ColumnEncodings withPageRowCountLimit(int rows) {
+        return new ColumnEncodings(
+                dictionary,
+                bloomFilterColumns,
+                bloomFilterValues,
+                bloomFilterFpp,
+                withoutStatistics,
+                sizeStatistics,
+                withoutDictionary,
+                rows);
     }
 
     /**
@@ -109,6 +181,13 @@ public record ColumnEncodings(
         Set<String> plain = new HashSet<>(withoutDictionary);
         plain.addAll(columns);
         return new ColumnEncodings(
-                dictionary, bloomFilterColumns, bloomFilterValues, withoutStatistics, sizeStatistics, plain);
+                dictionary,
+                bloomFilterColumns,
+                bloomFilterValues,
+                bloomFilterFpp,
+                withoutStatistics,
+                sizeStatistics,
+                plain,
+                pageRowCountLimit);
     }
 }

@@ -1,5 +1,7 @@
 package dev.nifigeoparquet.archive.parquet;
 
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.parquet.io.api.Binary;
@@ -12,24 +14,42 @@ import org.apache.parquet.io.api.Binary;
  */
 public final class FooterCache {
 
-    /** About 4 KiB each: a filter sized for 2,048 distinct values at a 1% false-positive rate. */
-    private static final int BLOOM_FILTERS_PER_FOOTER = 16;
+    /** What the bloom filters kept may hold in all: a filter's size follows the row group it was written for. */
+    private static final long BLOOM_FILTER_BYTES_PER_FOOTER = 64 * 1024;
 
     private final Map<String, GeoParquetFileReader.ParsedFooter> footers;
-    private final Map<String, Predicate<Binary>> bloomFilters;
+    private final Map<String, SizedFilter> bloomFilters = new LinkedHashMap<>(16, 0.75f, true);
+    private final long bloomFilterBudget;
+    private long bloomFilterBytes;
+
+    private record SizedFilter(Predicate<Binary> filter, long bytes) {}
 
     public FooterCache(int capacity) {
         this.footers = new LruMap<>(capacity);
-        this.bloomFilters = new LruMap<>(capacity * BLOOM_FILTERS_PER_FOOTER);
+        this.bloomFilterBudget = capacity * BLOOM_FILTER_BYTES_PER_FOOTER;
     }
 
     /** The bloom filter test cached for a file's row group and column, or null. */
     public synchronized Predicate<Binary> bloomFilter(String key, int rowGroup, String column) {
-        return bloomFilters.get(key + "#" + rowGroup + "#" + column);
+        SizedFilter cached = bloomFilters.get(key + "#" + rowGroup + "#" + column);
+        return cached == null ? null : cached.filter();
     }
 
-    public synchronized void putBloomFilter(String key, int rowGroup, String column, Predicate<Binary> filter) {
-        bloomFilters.put(key + "#" + rowGroup + "#" + column, filter);
+    /**
+     * Keeps a bloom filter test, dropping the least recently used ones while the filters kept would hold more than the
+     * budget.
+     *
+     * @param bytes the size of the filter the test holds
+     */
+    public synchronized void putBloomFilter(
+            String key, int rowGroup, String column, Predicate<Binary> filter, long bytes) {
+        SizedFilter replaced = bloomFilters.put(key + "#" + rowGroup + "#" + column, new SizedFilter(filter, bytes));
+        bloomFilterBytes += bytes - (replaced == null ? 0 : replaced.bytes());
+        Iterator<SizedFilter> eldest = bloomFilters.values().iterator();
+        while (bloomFilterBytes > bloomFilterBudget && eldest.hasNext()) {
+            bloomFilterBytes -= eldest.next().bytes();
+            eldest.remove();
+        }
     }
 
     /** The footer cached under {@code key}, or null. */

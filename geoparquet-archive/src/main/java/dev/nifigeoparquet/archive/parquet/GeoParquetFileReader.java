@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -25,6 +26,7 @@ import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.filter2.columnindex.RowRanges;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.KeyValue;
 import org.apache.parquet.format.Util;
@@ -260,12 +262,8 @@ public final class GeoParquetFileReader implements Closeable {
         return readSchema;
     }
 
-    /**
-     * Skips the next row group without reading its pages; true when there was one. With {@link #nextRowGroupIndex()}
-     * and the footer's row-group statistics, a sorted file is searched by reading only the row groups that can
-     * hold what is wanted.
-     */
-    public boolean skipRowGroup() throws IOException {
+    /** Skips the next row group without reading its pages; true when there was one. */
+    private boolean skipRowGroup() throws IOException {
         if (nextRowGroup >= footer.rowGroupCount()) {
             return false;
         }
@@ -280,10 +278,7 @@ public final class GeoParquetFileReader implements Closeable {
      */
     public Predicate<Binary> bloomFilter(int rowGroup, String column) throws IOException {
         BlockMetaData group = footer.rowGroups().get(rowGroup);
-        ColumnChunkMetaData chunk = group.getColumns().stream()
-                .filter(c -> c.getPath().size() == 1 && c.getPath().toArray()[0].equals(column))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException(name + " has no column " + column));
+        ColumnChunkMetaData chunk = chunk(rowGroup, column);
         BloomFilter filter;
         try {
             filter = reader.getBloomFilterDataReader(group).readBloomFilter(chunk);
@@ -299,17 +294,104 @@ public final class GeoParquetFileReader implements Closeable {
         return filter == null ? value -> true : value -> filter.findHash(filter.hash(value));
     }
 
-    /** The index (in the footer's row groups) of the row group {@link #nextRowGroup()} would read next. */
-    public int nextRowGroupIndex() {
-        return nextRowGroup;
+    /**
+     * The size of a column's bloom filter in a row group as the footer records it: 0 without a filter, and the largest
+     * filter parquet-java writes (1 MiB) when the footer gives a filter's place but not its size.
+     */
+    public long bloomFilterBytes(int rowGroup, String column) {
+        ColumnChunkMetaData chunk = chunk(rowGroup, column);
+        if (chunk.getBloomFilterOffset() < 0) {
+            return 0;
+        }
+        return chunk.getBloomFilterLength() >= 0 ? chunk.getBloomFilterLength() : 1024 * 1024;
+    }
+
+    private ColumnChunkMetaData chunk(int rowGroup, String column) {
+        return footer.rowGroups().get(rowGroup).getColumns().stream()
+                .filter(c -> c.getPath().size() == 1 && c.getPath().toArray()[0].equals(column))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(name + " has no column " + column));
+    }
+
+    /**
+     * A top-level column's page index in a row group: each page's statistics (its column index) and where it lies and
+     * which row it starts at (its offset index).
+     *
+     * @param statistics null when the file has no column index for the column (a writer leaves it out of a column
+     *                   without statistics)
+     */
+    public record PageIndex(ColumnIndex statistics, OffsetIndex pages) {}
+
+    /** The column's page index in the row group; null when the file has no offset index for it. */
+    public PageIndex pageIndex(int rowGroup, String column) throws IOException {
+        ColumnChunkMetaData chunk = chunk(rowGroup, column);
+        if (chunk.getOffsetIndexReference() == null) {
+            return null;
+        }
+        try {
+            OffsetIndex pages = reader.readOffsetIndex(chunk);
+            ColumnIndex statistics = chunk.getColumnIndexReference() == null ? null : reader.readColumnIndex(chunk);
+            return pages == null ? null : new PageIndex(statistics, pages);
+        } catch (IOException | RuntimeException e) {
+            throw failure(
+                    stream,
+                    () -> new ParquetFileException(
+                            name,
+                            "cannot read the page index of row group " + rowGroup + ", column " + column + ": "
+                                    + e.getMessage(),
+                            e));
+        }
+    }
+
+    /**
+     * The rows of a row group that lie in some pages of one of its columns, reading of every column only the pages
+     * holding those rows (columns' pages need not start at the same rows: parquet-java reads each column's pages that
+     * overlap them and skips the other rows). Random access: the row group {@link #nextRowGroup()} reads stays as it
+     * was.
+     *
+     * @param pagesOf the offset index of the column whose pages are chosen
+     * @param pages   the chosen pages' indexes in {@code pagesOf}, ascending
+     */
+    public RowGroup rowsInPages(int rowGroup, OffsetIndex pagesOf, PrimitiveIterator.OfInt pages) throws IOException {
+        long rowCount = footer.rowGroups().get(rowGroup).getRowCount();
+        RowRanges.Builder rows = RowRanges.builder();
+        while (pages.hasNext()) {
+            int page = pages.nextInt();
+            rows.addSelectedRange(pagesOf.getFirstRowIndex(page), pagesOf.getLastRowIndex(page, rowCount));
+        }
+        PageReadStore read;
+        try {
+            read = reader.readFilteredRowGroup(rowGroup, rows.build());
+        } catch (IOException | RuntimeException e) {
+            throw failure(
+                    stream,
+                    () -> new ParquetFileException(
+                            name, "cannot read pages of row group " + rowGroup + ": " + e.getMessage(), e));
+        }
+        return read == null ? null : rowsOf(read);
+    }
+
+    /** The rows of a row group, by random access: the row group {@link #nextRowGroup()} reads stays as it was. */
+    public RowGroup rowGroup(int rowGroup) throws IOException {
+        PageReadStore read;
+        try {
+            read = reader.readRowGroup(rowGroup);
+        } catch (IOException | RuntimeException e) {
+            throw failure(
+                    stream,
+                    () -> new ParquetFileException(
+                            name, "cannot read row group " + rowGroup + ": " + e.getMessage(), e));
+        }
+        return rowsOf(read);
     }
 
     /** The next row group's rows, or {@code null} after the last one. Earlier row groups are released. */
     public RowGroup nextRowGroup() throws IOException {
         PageReadStore pages = readNextPages();
-        if (pages == null) {
-            return null;
-        }
+        return pages == null ? null : rowsOf(pages);
+    }
+
+    private RowGroup rowsOf(PageReadStore pages) throws ParquetFileException {
         try {
             // Building the column readers decodes each column's dictionary and first page.
             RecordReader<Group> records = columnIO.getRecordReader(pages, new GroupRecordConverter(readSchema));

@@ -196,6 +196,9 @@ public final class GeoParquetFileWriter implements Closeable {
                 ? settings.rowGroupRowCount()
                 : Math.min(encodings.bloomFilterValues(), settings.rowGroupRowCount());
         builder.withSizeStatisticsEnabled(encodings.sizeStatistics());
+        if (encodings.pageRowCountLimit() > 0) {
+            builder.withPageRowCountLimit(encodings.pageRowCountLimit());
+        }
         for (String column : encodings.withoutDictionary()) {
             builder.withDictionaryEncoding(column, false);
         }
@@ -204,6 +207,9 @@ public final class GeoParquetFileWriter implements Closeable {
         }
         for (String column : encodings.bloomFilterColumns()) {
             builder.withBloomFilterEnabled(column, true).withBloomFilterNDV(column, Math.max(1, bloomValues));
+            if (encodings.bloomFilterFpp() > 0) {
+                builder.withBloomFilterFPP(column, encodings.bloomFilterFpp());
+            }
         }
         Set<String> geometryColumns = new HashSet<>();
         String geo = footerEntries.get(FooterEntries.GEO);
