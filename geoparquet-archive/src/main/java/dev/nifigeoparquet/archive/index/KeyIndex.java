@@ -26,8 +26,10 @@ import dev.nifigeoparquet.archive.order.StampOrder;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
 import dev.nifigeoparquet.archive.parquet.FooterEntries;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter;
 import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +42,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -495,13 +498,15 @@ public final class KeyIndex {
 
     /**
      * The shard's change that adds the records as one more file, or merges them with its small files (and at times
-     * the base) when it would hold {@value #MERGE_SHARD_AT} files.
+     * the base) when it would hold {@value #MERGE_SHARD_AT} files. A merge streams the files key by key, so it holds
+     * a row group of each file and one key's records, however large the shard has grown (a file another writer wrote
+     * is read whole and sorted first).
      */
     private PartitionChange withRecords(
             String shard, PartitionCommit current, DataFileStager stager, List<KeyRecord> records) throws IOException {
+        List<KeyRecord> sorted = new ArrayList<>(records);
+        sorted.sort(BY_KEY);
         if (current.files().size() + 1 < MERGE_SHARD_AT) {
-            List<KeyRecord> sorted = new ArrayList<>(records);
-            sorted.sort(BY_KEY);
             return changeOf(current, write(stager, sorted), List.of(), sorted);
         }
         // The base is the oldest file: merged output takes the place of the first file it replaces, so records
@@ -512,70 +517,121 @@ public final class KeyIndex {
         List<DataFileEntry> merging = includeBase
                 ? current.files()
                 : current.files().subList(1, current.files().size());
-        List<KeyRecord> all = new ArrayList<>();
-        for (DataFileEntry file : merging) {
-            all.addAll(readFile(shard, file.name(), null));
+        Instant pruneBefore = archive.clock().instant().minus(tombstoneRetention());
+        List<GeoParquetFileReader> readers = new ArrayList<>();
+        try {
+            List<KeyGroups.Source> sources = new ArrayList<>();
+            boolean stamped = sorted.stream().anyMatch(record -> record.stamp() != null);
+            long upTo = sorted.size();
+            for (DataFileEntry file : merging) {
+                GeoParquetFileReader reader =
+                        LiveFiles.open(archive.storage(), shard, file.name(), archive.indexFooters());
+                readers.add(reader);
+                // This implementation's files are sorted in String order; another writer's may sort by UTF-8 bytes.
+                sources.add(new KeyGroups.Source(
+                        reader.footer().file(),
+                        GeoParquetFileWriter.wrote(reader.footer()) ? recordsOf(reader) : sortedRecordsOf(reader)));
+                stamped |= reader.footer().schema().containsField("sequence");
+                upTo += file.rows();
+            }
+            sources.add(new KeyGroups.Source("of the records added", sorted.iterator()));
+            // The output takes the stamped schema when any input has it: the shard is of the stamped format already.
+            MessageType schema = stamped ? STAMPED_SCHEMA : SCHEMA;
+            List<NewDataFile> written;
+            try (RollingFileWriter writer = writer(stager, stamped, upTo)) {
+                for (KeyGroups keys = new KeyGroups(sources); keys.hasNext(); ) {
+                    List<KeyRecord> ofKey = keys.next();
+                    for (KeyRecord record : includeBase ? mergeAll(ofKey, pruneBefore) : mergeBesideBase(ofKey)) {
+                        writer.write(row(schema, record));
+                    }
+                }
+                written = writer.finish();
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+            return new PartitionChange(
+                    written,
+                    merging.stream().map(DataFileEntry::name).toList(),
+                    Math.max(
+                            current.formatVersion(),
+                            stamped ? STAMPED_FORMAT_VERSION : PartitionCommit.FORMAT_VERSION));
+        } finally {
+            for (GeoParquetFileReader reader : readers) {
+                reader.close();
+            }
         }
-        all.addAll(records);
-        List<KeyRecord> merged = includeBase ? mergeAll(all) : mergeBesideBase(all);
-        merged.sort(BY_KEY);
-        return changeOf(
-                current,
-                write(stager, merged),
-                merging.stream().map(DataFileEntry::name).toList(),
-                merged);
+    }
+
+    /** A file's records in order, a row group at a time. I/O errors surface as {@link UncheckedIOException}. */
+    private static Iterator<KeyRecord> recordsOf(GeoParquetFileReader reader) {
+        Iterator<Group> rows = reader.rows();
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public KeyRecord next() {
+                return recordOf(rows.next());
+            }
+        };
+    }
+
+    /** A file's records sorted by key in String order, keeping the file's order among a key's records. */
+    private static Iterator<KeyRecord> sortedRecordsOf(GeoParquetFileReader reader) {
+        List<KeyRecord> records = new ArrayList<>();
+        recordsOf(reader).forEachRemaining(records::add);
+        records.sort(BY_KEY);
+        return records.iterator();
     }
 
     /**
-     * Files merged beside an unmerged base: the last record of each (key, cell) pair decides it, removals included,
-     * since they still override the base's records. A pair's stamp is the greatest of its records', so a record written
-     * without one (by an unsequenced operation) does not drop the stamp it overrides.
+     * One key's records of files merged beside an unmerged base: the last record of each of its cells decides that
+     * cell, removals included, since they still override the base's records. A cell's stamp is the greatest of its
+     * records', so a record written without one (by an unsequenced operation) does not drop the stamp it overrides.
      */
     private List<KeyRecord> mergeBesideBase(List<KeyRecord> inOrder) {
         Map<String, KeyRecord> last = new TreeMap<>();
         for (KeyRecord record : inOrder) {
-            KeyRecord before = last.get(pair(record));
+            KeyRecord before = last.get(record.cell());
             last.put(
-                    pair(record),
+                    record.cell(),
                     before == null ? record : record.withStamp(stamps.max(before.stamp(), record.stamp())));
         }
         return new ArrayList<>(last.values());
     }
 
     /**
-     * Every file of the shard merged: only presence is kept, each present pair carrying its key's greatest stamp, and
-     * for a key present nowhere its tombstone (the greatest stamp of its records, section 6.4) until the tombstone is
-     * older than the archive's tombstone retention.
+     * One key's records of every file of the shard merged: only presence is kept, each present cell carrying the key's
+     * greatest stamp, and for a key present nowhere its tombstone (the greatest stamp of its records, section 6.4)
+     * until the tombstone was stamped before {@code pruneBefore}.
      */
-    private List<KeyRecord> mergeAll(List<KeyRecord> inOrder) {
-        Map<String, KeyRecord> lastOfPair = new LinkedHashMap<>();
-        Map<String, KeyStamp> stampOfKey = new HashMap<>();
-        Map<String, KeyRecord> stampedRecordOfKey = new HashMap<>();
+    private List<KeyRecord> mergeAll(List<KeyRecord> inOrder, Instant pruneBefore) {
+        Map<String, KeyRecord> lastOfCell = new LinkedHashMap<>();
+        KeyStamp greatest = null;
+        KeyRecord stampedRecord = null;
         for (KeyRecord record : inOrder) {
-            lastOfPair.put(pair(record), record);
+            lastOfCell.put(record.cell(), record);
             // max returns one of its arguments, the first on a tie: identity says whether this record's stamp won.
             @SuppressWarnings("ReferenceEquality")
-            boolean greatest = record.stamp() != null
-                    && stamps.max(stampOfKey.get(record.key()), record.stamp()) == record.stamp();
-            if (greatest) {
-                stampOfKey.put(record.key(), record.stamp());
-                stampedRecordOfKey.put(record.key(), record);
+            boolean wins = record.stamp() != null && stamps.max(greatest, record.stamp()) == record.stamp();
+            if (wins) {
+                greatest = record.stamp();
+                stampedRecord = record;
             }
         }
-        Set<String> presentKeys = new HashSet<>();
         List<KeyRecord> merged = new ArrayList<>();
-        for (KeyRecord record : lastOfPair.values()) {
+        for (KeyRecord record : lastOfCell.values()) {
             if (record.present()) {
-                presentKeys.add(record.key());
-                merged.add(record.withStamp(stampOfKey.get(record.key())));
+                merged.add(record.withStamp(greatest));
             }
         }
-        Instant pruneBefore = archive.clock().instant().minus(tombstoneRetention());
-        stampedRecordOfKey.forEach((key, record) -> {
-            if (!presentKeys.contains(key) && !record.stamp().stampedAt().isBefore(pruneBefore)) {
-                merged.add(new KeyRecord(key, record.cell(), false, record.stamp()));
-            }
-        });
+        if (merged.isEmpty()
+                && stampedRecord != null
+                && !stampedRecord.stamp().stampedAt().isBefore(pruneBefore)) {
+            merged.add(new KeyRecord(stampedRecord.key(), stampedRecord.cell(), false, stampedRecord.stamp()));
+        }
         return merged;
     }
 
@@ -591,10 +647,6 @@ public final class KeyIndex {
                 written,
                 removed,
                 Math.max(current.formatVersion(), stamped ? STAMPED_FORMAT_VERSION : PartitionCommit.FORMAT_VERSION));
-    }
-
-    private static String pair(KeyRecord record) {
-        return record.key() + '\u0000' + record.cell();
     }
 
     private CommitOutcome commit(String id, PartitionUpdate update) throws IOException {
@@ -613,20 +665,25 @@ public final class KeyIndex {
     private static List<NewDataFile> write(DataFileStager stager, List<KeyRecord> records) throws IOException {
         boolean stamped = records.stream().anyMatch(record -> record.stamp() != null);
         MessageType schema = stamped ? STAMPED_SCHEMA : SCHEMA;
-        ColumnEncodings encodings = INDEX_ENCODINGS.withBloomFilterValues(records.size());
+        try (RollingFileWriter writer = writer(stager, stamped, records.size())) {
+            for (KeyRecord record : records) {
+                writer.write(row(schema, record));
+            }
+            return writer.finish();
+        }
+    }
+
+    /** A writer of index files of either schema, its bloom filters sized for at most {@code records} keys. */
+    private static RollingFileWriter writer(DataFileStager stager, boolean stamped, long records) {
+        ColumnEncodings encodings = INDEX_ENCODINGS.withBloomFilterValues(Math.max(1, records));
         if (stamped) {
             encodings = encodings
                     .withoutStatisticsOn("sequence")
                     .withoutStatisticsOn("version")
                     .withoutStatisticsOn("stamped_at");
         }
-        try (RollingFileWriter writer =
-                new RollingFileWriter(stager, schema, FooterEntries.canonicalOf(Map.of()), INDEX_FILES, encodings)) {
-            for (KeyRecord record : records) {
-                writer.write(row(schema, record));
-            }
-            return writer.finish();
-        }
+        return new RollingFileWriter(
+                stager, stamped ? STAMPED_SCHEMA : SCHEMA, FooterEntries.canonicalOf(Map.of()), INDEX_FILES, encodings);
     }
 
     /** Records of a shard's (or the journal's) files in order; only {@code wanted} keys when not null. */
