@@ -1092,6 +1092,7 @@ final class Summary {
         }
         return section(
                 "Scenario 4: routing",
+                carriedOver(r),
                 "The route keys each block of rows on a helper thread while the caller reads and writes, and"
                         + " compresses the cells' pages on helper threads, as RouteByH3Cell does with"
                         + " GeoParquetRecordSetWriter; routeOnOneThread does everything on one thread;"
@@ -1219,6 +1220,7 @@ final class Summary {
                 rows);
         return section(
                 "Scenario 6: scaling",
+                carriedOver(sc),
                 table.render(),
                 "Median (min-max) of " + sc.path("repeats").asInt() + " runs each on fresh copies, after one"
                         + " unmeasured round: each round visits the sizes in a random order and the approaches in"
@@ -1228,6 +1230,18 @@ final class Summary {
     }
 
     // Layout
+
+    /**
+     * For a scenario this file carries over from an earlier run of the same scale ({@code fromRun}): which run; empty
+     * for a scenario of this file's own run.
+     */
+    private static String carriedOver(JsonNode scenario) {
+        JsonNode from = scenario.path("fromRun");
+        return from.isMissingNode()
+                ? ""
+                : "From the run of commit " + from.path("commit").asText() + " started "
+                        + from.path("startedAt").asText() + ", not run again with this file's commit.\n";
+    }
 
     /** A {@code ##} section: its title, then its blocks. */
     private static String section(String title, String... blocks) {
