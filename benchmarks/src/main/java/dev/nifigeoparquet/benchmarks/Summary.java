@@ -1240,7 +1240,8 @@ final class Summary {
         return from.isMissingNode()
                 ? ""
                 : "From the run of commit " + from.path("commit").asText() + " started "
-                        + from.path("startedAt").asText() + ", not run again with this file's commit.\n";
+                        + from.path("startedAt").asText() + ": "
+                        + from.path("note").asText() + ".\n";
     }
 
     /** A {@code ##} section: its title, then its blocks. */
