@@ -14,11 +14,12 @@ import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.testing.ReadCountingStorage;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -42,19 +43,9 @@ class KeyIndexLookupTest {
 
     @Test
     void lookingUpAbsentKeysSkipsTheRowGroupsAndPresentKeysAreFound() throws Exception {
-        ArchiveSpec spec =
-                SyntheticParcels.archiveSpec(ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index lookups");
-        GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
-        // Keys as feeds often have them (UUIDs): they compress little, unlike a counter.
         Random random = new Random(7);
-        List<FeatureKey> keys = new ArrayList<>();
-        Map<FeatureKey, String> indexed = new HashMap<>();
-        for (int i = 0; i < INDEXED_KEYS; i++) {
-            FeatureKey key = key(new UUID(random.nextLong(), random.nextLong()).toString());
-            keys.add(key);
-            indexed.put(key, CELLS[i % CELLS.length]);
-        }
-        new KeyIndex(created).build(indexed);
+        Map<FeatureKey, String> indexed = indexRandomKeys(random, "key index lookups");
+        List<FeatureKey> keys = new ArrayList<>(indexed.keySet());
         long indexBytes;
         try (Stream<Path> files = Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY))) {
             indexBytes = files.filter(Files::isRegularFile)
@@ -135,22 +126,11 @@ class KeyIndexLookupTest {
 
     @Test
     void aPresentKeyCostsItsPageNotItsRowGroup() throws Exception {
-        ArchiveSpec spec =
-                SyntheticParcels.archiveSpec(ParcelArchive.RESOLUTION, WriterSettings.defaults(), "key index pages");
-        GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
-        Random random = new Random(11);
-        List<FeatureKey> keys = new ArrayList<>();
-        Map<FeatureKey, String> indexed = new HashMap<>();
-        for (int i = 0; i < INDEXED_KEYS; i++) {
-            FeatureKey key = key(new UUID(random.nextLong(), random.nextLong()).toString());
-            keys.add(key);
-            indexed.put(key, CELLS[i % CELLS.length]);
-        }
-        new KeyIndex(created).build(indexed);
-        FeatureKey wanted = keys.get(4_242);
+        Map<FeatureKey, String> indexed = indexRandomKeys(new Random(11), "key index pages");
+        FeatureKey wanted = new ArrayList<>(indexed.keySet()).get(4_242);
         Path shardFile;
-        try (Stream<Path> files = Files.walk(
-                root.resolve(ArchiveLayout.INDEX_DIRECTORY).resolve(new KeyIndex(created).shardOf(wanted)))) {
+        try (Stream<Path> files = Files.walk(root.resolve(ArchiveLayout.INDEX_DIRECTORY)
+                .resolve(new KeyIndex(GeoParquetArchive.open(new LocalArchiveStorage(root))).shardOf(wanted)))) {
             shardFile = files.filter(file -> file.toString().endsWith(ArchiveLayout.INDEX_FILE_SUFFIX))
                     .findFirst()
                     .orElseThrow();
@@ -199,6 +179,24 @@ class KeyIndexLookupTest {
             assertEquals(
                     Set.of(CELLS[2]), lookups.candidates(List.of(key(emoji))).get(key(emoji)));
         }
+    }
+
+    /**
+     * Creates an archive at {@link #root} whose key index holds {@value #INDEXED_KEYS} keys drawn from {@code random} as
+     * feeds often have them (UUIDs: they compress little, unlike a counter), spread over {@link #CELLS}.
+     *
+     * @return each key with its cell, in the order drawn
+     */
+    private Map<FeatureKey, String> indexRandomKeys(Random random, String description) throws IOException {
+        ArchiveSpec spec =
+                SyntheticParcels.archiveSpec(ParcelArchive.RESOLUTION, WriterSettings.defaults(), description);
+        GeoParquetArchive created = ArchiveCreator.create(new LocalArchiveStorage(root), spec, Clock.systemUTC());
+        Map<FeatureKey, String> indexed = new LinkedHashMap<>();
+        for (int i = 0; i < INDEXED_KEYS; i++) {
+            indexed.put(key(new UUID(random.nextLong(), random.nextLong()).toString()), CELLS[i % CELLS.length]);
+        }
+        new KeyIndex(created).build(indexed);
+        return indexed;
     }
 
     private static FeatureKey key(String id) {
