@@ -29,6 +29,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.LocalOutputFile;
@@ -41,8 +42,10 @@ import org.apache.parquet.io.LocalOutputFile;
  * writers' pages are compressed on helper threads ({@link PageCompression#AHEAD}); and all on one thread, to show
  * what the helpers buy. The copy is also timed with its pages compressed on helper threads, and with that and the
  * route's encodings (no dictionaries): the copy like the route, which has every helper and encoding the route has and
- * only lacks the keying, is what the route is judged against. Two intermediate passes (read and decode; read, decode
- * and key, without writing) show where the time goes. Each pass runs once unmeasured, then {@code repeats} times,
+ * only lacks the keying, is what the route is judged against. Four more passes show where the time goes: read and
+ * decode; read, decode and key, without writing; the route with every row written to one file, which keeps the
+ * keying and the hand-offs but not the many writers; and the route of the same rows sorted by cell, whose writers
+ * each take their rows in one run instead of a batch at a time. Each pass runs once unmeasured, then {@code repeats} times,
  * interleaved in an order that turns each round, and the median is kept, with the spread. CPU time is reported too,
  * since the route uses more than one core and the plain copy does not. The last output of each route is checked.
  */
@@ -61,6 +64,9 @@ final class RoutingScenario {
     /** As RouteByH3Cell holds at most. */
     private static final int BATCHED_ROWS = 4096;
 
+    /** The one output of the pass that routes every cell to one file. */
+    private static final String ALL_CELLS = "all";
+
     /** The passes over the input file, each timed alone. */
     enum Pass {
         PLAIN_COPY("plainCopy"),
@@ -70,6 +76,10 @@ final class RoutingScenario {
         READ_AND_DECODE("readAndDecode"),
         READ_DECODE_AND_KEY("readDecodeAndKey"),
         ROUTE_ON_ONE_THREAD("routeOnOneThread"),
+        /** The route with one output file for all cells: what keying and the hand-offs cost without many writers. */
+        ROUTE_TO_ONE_FILE("routeToOneFile"),
+        /** The route of the input sorted by cell: what the many writers cost when none is taken up twice. */
+        ROUTE_SORTED_BY_CELL("routeSortedByCell"),
         ROUTE("route");
 
         final String key;
@@ -109,6 +119,10 @@ final class RoutingScenario {
         Path copied = work.resolve("copy.parquet");
         Path routed = work.resolve("routed");
         Path routedOnOneThread = work.resolve("routed-on-one-thread");
+        Path routedToOneFile = work.resolve("routed-to-one-file");
+        Path routedSorted = work.resolve("routed-sorted-by-cell");
+        Path sortedInput = work.resolve("input-sorted-by-cell.parquet");
+        sortByCell(input, work.resolve("routed-for-sorting"), sortedInput, helper);
         long[] cells = {0};
         Map<Pass, Callable<?>> passes = new EnumMap<>(Pass.class);
         passes.put(Pass.PLAIN_COPY, () -> copy(input, copied, COPY_ENCODINGS, ON_WRITING_THREAD));
@@ -118,9 +132,11 @@ final class RoutingScenario {
         passes.put(Pass.READ_DECODE_AND_KEY, () -> decodeAndKey(input, true));
         passes.put(
                 Pass.ROUTE_ON_ONE_THREAD,
-                () -> route(input, routedOnOneThread, ComputeAhead.ON_CALLER, ON_WRITING_THREAD));
+                () -> route(input, routedOnOneThread, ComputeAhead.ON_CALLER, ON_WRITING_THREAD, cell -> cell));
+        passes.put(Pass.ROUTE_TO_ONE_FILE, () -> route(input, routedToOneFile, helper, AHEAD, cell -> ALL_CELLS));
+        passes.put(Pass.ROUTE_SORTED_BY_CELL, () -> route(sortedInput, routedSorted, helper, AHEAD, cell -> cell));
         passes.put(Pass.ROUTE, () -> {
-            cells[0] = route(input, routed, helper, AHEAD);
+            cells[0] = route(input, routed, helper, AHEAD, cell -> cell);
             return cells[0];
         });
         // What each pass writes, removed before it runs and outside its time.
@@ -129,6 +145,8 @@ final class RoutingScenario {
         outputs.put(Pass.COPY_COMPRESSING_AHEAD, copied);
         outputs.put(Pass.COPY_LIKE_THE_ROUTE, copied);
         outputs.put(Pass.ROUTE_ON_ONE_THREAD, routedOnOneThread);
+        outputs.put(Pass.ROUTE_TO_ONE_FILE, routedToOneFile);
+        outputs.put(Pass.ROUTE_SORTED_BY_CELL, routedSorted);
         outputs.put(Pass.ROUTE, routed);
         Map<Pass, List<Probe.Measurement>> runs = new EnumMap<>(Pass.class);
         try {
@@ -150,6 +168,8 @@ final class RoutingScenario {
         }
         verifyRouted(routed, rows, out.putObject("routedVerification"));
         verifyRouted(routedOnOneThread, rows, out.putObject("routedOnOneThreadVerification"));
+        verifyRouted(routedSorted, rows, out.putObject("routedSortedByCellVerification"));
+        verifyRoutedToOneFile(routedToOneFile, rows, out.putObject("routedToOneFileVerification"));
         out.put("cellsWritten", cells[0]);
         out.put("repeats", repeats);
         ObjectNode fps = out.putObject("featuresPerSecond");
@@ -179,6 +199,54 @@ final class RoutingScenario {
         out.put(
                 "routeThroughputOverCopyLikeTheRoute",
                 medians.get(Pass.COPY_LIKE_THE_ROUTE).seconds() / route);
+        for (Pass bound : List.of(Pass.ROUTE_TO_ONE_FILE, Pass.ROUTE_SORTED_BY_CELL)) {
+            out.put(
+                    bound.key + "ThroughputOverCopyLikeTheRoute",
+                    medians.get(Pass.COPY_LIKE_THE_ROUTE).seconds()
+                            / medians.get(bound).seconds());
+        }
+    }
+
+    /**
+     * Writes {@code input}'s rows to {@code sorted} in cell order (cells ascending, each cell's rows in input order),
+     * by routing them once and concatenating the cells' files: outside any measured time.
+     */
+    private static void sortByCell(Path input, Path routed, Path sorted, Executor helper) throws IOException {
+        route(input, routed, helper, AHEAD, cell -> cell);
+        List<Path> cellFiles;
+        try (Stream<Path> walk = Files.walk(routed)) {
+            cellFiles =
+                    walk.filter(f -> f.toString().endsWith(".parquet")).sorted().toList();
+        }
+        try (GeoParquetFileReader first = GeoParquetFileReader.open(input);
+                GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                        new LocalOutputFile(sorted),
+                        sorted.toString(),
+                        first.footer().schema(),
+                        first.footer().canonicalEntries(),
+                        WriterSettings.defaults())) {
+            for (Path cellFile : cellFiles) {
+                try (GeoParquetFileReader reader = GeoParquetFileReader.open(cellFile)) {
+                    for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                        writer.write(it.next());
+                    }
+                }
+            }
+            writer.finish();
+        }
+        Archives.deleteTree(routed);
+    }
+
+    /** The route to one file: DuckDB counts every input row once in it. */
+    private static void verifyRoutedToOneFile(Path routed, int rows, ObjectNode out) throws Exception {
+        long counted;
+        try (DuckDb duck = new DuckDb()) {
+            counted = duck.countRows(routed);
+        }
+        out.put("rowsCountedByDuckDb", counted);
+        if (counted != rows) {
+            throw new IllegalStateException("The route to one file wrote " + counted + " rows of " + rows);
+        }
     }
 
     private static long copy(Path input, Path output, ColumnEncodings encodings, PageCompression compression)
@@ -256,9 +324,11 @@ final class RoutingScenario {
 
     /**
      * Routes every row to its cell's file, handing rows to the writers in batches per cell as RouteByH3Cell does
-     * ({@link CellBatches}, at most {@value #BATCHED_ROWS} rows held); returns the number of cells.
+     * ({@link CellBatches}, at most {@value #BATCHED_ROWS} rows held); returns the number of files written.
+     * {@code fileOf} names the output a cell's rows go to: the cell itself, except in the pass that writes one file.
      */
-    private static long route(Path input, Path outputRoot, Executor helper, PageCompression compression)
+    private static long route(
+            Path input, Path outputRoot, Executor helper, PageCompression compression, UnaryOperator<String> fileOf)
             throws IOException {
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         Map<String, GeoParquetFileWriter> writers = new HashMap<>();
@@ -291,7 +361,7 @@ final class RoutingScenario {
                     helper,
                     ComputeAhead.DEFAULT_BLOCK_SIZE,
                     row -> keyer.cellOf(codec.decode(row, decoded[0]++), SourceCrs.CRS84),
-                    (row, cell) -> batches.add(cell, row))) {
+                    (row, cell) -> batches.add(fileOf.apply(cell), row))) {
                 for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                     keyed.add(it.next());
                 }

@@ -160,6 +160,25 @@ class BenchmarkSmokeTest {
         assertTrue(s.path("routing")
                 .path("routeOnOneThreadThroughputOverPlainCopy")
                 .isNumber());
+        JsonNode routing = s.path("routing");
+        assertTrue(routing.path("routeToOneFileThroughputOverCopyLikeTheRoute").isNumber());
+        assertTrue(
+                routing.path("routeSortedByCellThroughputOverCopyLikeTheRoute").isNumber());
+        assertEquals(
+                routing.path("features").asLong(),
+                routing.path("routedSortedByCellVerification")
+                        .path("rowsCountedByDuckDb")
+                        .asLong());
+        assertEquals(
+                0,
+                routing.path("routedSortedByCellVerification")
+                        .path("rowsOutsideTheirCell")
+                        .asLong());
+        assertEquals(
+                routing.path("features").asLong(),
+                routing.path("routedToOneFileVerification")
+                        .path("rowsCountedByDuckDb")
+                        .asLong());
         assertTrue(s.path("routing")
                         .path("cpuMicrosecondsPerFeature")
                         .path("route")
