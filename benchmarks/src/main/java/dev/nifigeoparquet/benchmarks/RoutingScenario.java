@@ -213,11 +213,6 @@ final class RoutingScenario {
      */
     private static void sortByCell(Path input, Path routed, Path sorted, Executor helper) throws IOException {
         route(input, routed, helper, AHEAD, cell -> cell);
-        List<Path> cellFiles;
-        try (Stream<Path> walk = Files.walk(routed)) {
-            cellFiles =
-                    walk.filter(f -> f.toString().endsWith(".parquet")).sorted().toList();
-        }
         try (GeoParquetFileReader first = GeoParquetFileReader.open(input);
                 GeoParquetFileWriter writer = GeoParquetFileWriter.create(
                         new LocalOutputFile(sorted),
@@ -225,7 +220,7 @@ final class RoutingScenario {
                         first.footer().schema(),
                         first.footer().canonicalEntries(),
                         WriterSettings.defaults())) {
-            for (Path cellFile : cellFiles) {
+            for (Path cellFile : parquetFilesIn(routed)) {
                 try (GeoParquetFileReader reader = GeoParquetFileReader.open(cellFile)) {
                     for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                         writer.write(it.next());
@@ -235,6 +230,13 @@ final class RoutingScenario {
             writer.finish();
         }
         Archives.deleteTree(routed);
+    }
+
+    /** The Parquet files under a route's output, in the order of their paths: cell by cell. */
+    private static List<Path> parquetFilesIn(Path routed) throws IOException {
+        try (Stream<Path> walk = Files.walk(routed)) {
+            return walk.filter(f -> f.toString().endsWith(".parquet")).sorted().toList();
+        }
     }
 
     /** The route to one file: DuckDB counts every input row once in it. */
@@ -280,11 +282,7 @@ final class RoutingScenario {
         }
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         long misplaced = 0;
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(routed)) {
-            files = walk.filter(f -> f.toString().endsWith(".parquet")).toList();
-        }
-        for (Path file : files) {
+        for (Path file : parquetFilesIn(routed)) {
             String cell = file.getParent().getFileName().toString().substring("h3_cell=".length());
             try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
                 GeometryCodec codec = codecOf(reader);
