@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKTReader;
 
 class GeoParquetFileWriterTest {
@@ -215,6 +216,90 @@ class GeoParquetFileWriterTest {
             assertEquals(envelope.getMaxX(), bbox.getDouble("xmax", 0), 0.0);
             assertEquals(envelope.getMaxY(), bbox.getDouble("ymax", 0), 0.0);
         }
+    }
+
+    @Test
+    void aPrimaryGeometryDecodedByTheCallerGivesTheSameFileByteForByte() throws Exception {
+        Random random = new Random(11);
+        List<Group> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            rows.add(BoxRows.row(i, random, "r" + i));
+        }
+        Path decodedHere = dir.resolve("decoded-here.parquet");
+        Path decodedByCaller = dir.resolve("decoded-by-caller.parquet");
+        WKBReader wkb = new WKBReader();
+        try (GeoParquetFileWriter here = create(decodedHere);
+                GeoParquetFileWriter byCaller = create(decodedByCaller)) {
+            for (Group row : rows) {
+                here.write(row);
+                byCaller.write(
+                        row,
+                        row.getFieldRepetitionCount("geometry") == 0
+                                ? null
+                                : wkb.read(row.getBinary("geometry", 0).getBytes()));
+            }
+            here.finish();
+            byCaller.finish();
+        }
+        assertArrayEquals(Files.readAllBytes(decodedHere), Files.readAllBytes(decodedByCaller));
+        assertEquals(
+                DuckDb.query(
+                        "SELECT count(*), sum(bbox.xmin), sum(bbox.ymax) FROM read_parquet(?)", decodedHere.toString()),
+                DuckDb.query(
+                        "SELECT count(*), sum(bbox.xmin), sum(bbox.ymax) FROM read_parquet(?)",
+                        decodedByCaller.toString()));
+    }
+
+    @Test
+    void aPrimaryGeometryDecodedByTheCallerFillsOnlyThePrimaryColumnsCovering() throws Exception {
+        MessageType schema = MessageTypeParser.parseMessageType("""
+                message places {
+                  required binary site;
+                  required group site_bbox { required double xmin; required double ymin; required double xmax;
+                    required double ymax; }
+                  required binary footprint;
+                  required group footprint_bbox { required double xmin; required double ymin; required double xmax;
+                    required double ymax; }
+                }""");
+        String geo = """
+                {"version": "1.1.0", "primary_column": "site", "columns": {
+                 "site": {"encoding": "WKB", "geometry_types": [], "covering": {"bbox": {"xmin": ["site_bbox", "xmin"],
+                  "ymin": ["site_bbox", "ymin"], "xmax": ["site_bbox", "xmax"], "ymax": ["site_bbox", "ymax"]}}},
+                 "footprint": {"encoding": "WKB", "geometry_types": [], "covering": {"bbox": {
+                  "xmin": ["footprint_bbox", "xmin"], "ymin": ["footprint_bbox", "ymin"],
+                  "xmax": ["footprint_bbox", "xmax"], "ymax": ["footprint_bbox", "ymax"]}}}}}""";
+        Geometry site = new WKTReader().read("POINT (10 20)");
+        Geometry footprint = new WKTReader().read("POLYGON ((-5 -6, 7 -6, 7 8, -5 8, -5 -6))");
+        Group row = new SimpleGroup(schema);
+        GeometryCodec.forColumn(schema, "site", GeometryEncoding.WKB).encode(site, row);
+        GeometryCodec.forColumn(schema, "footprint", GeometryEncoding.WKB).encode(footprint, row);
+        for (String struct : List.of("site_bbox", "footprint_bbox")) {
+            Group stale = row.addGroup(struct);
+            for (String key : List.of("xmin", "ymin", "xmax", "ymax")) {
+                stale.add(key, 0.0);
+            }
+        }
+        Path file = dir.resolve("two-geometries.parquet");
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                schema,
+                FooterEntries.canonicalOf(Map.of("geo", geo)),
+                WriterSettings.defaults())) {
+            writer.write(row, site);
+            writer.finish();
+        }
+        assertEquals(
+                List.of(List.of(10.0, 20.0, 10.0, 20.0, -5.0, -6.0, 7.0, 8.0)),
+                DuckDb.query(
+                        "SELECT site_bbox.xmin, site_bbox.ymin, site_bbox.xmax, site_bbox.ymax, footprint_bbox.xmin,"
+                                + " footprint_bbox.ymin, footprint_bbox.xmax, footprint_bbox.ymax FROM read_parquet(?)",
+                        file.toString()));
+    }
+
+    private static GeoParquetFileWriter create(Path file) throws IOException {
+        return GeoParquetFileWriter.create(
+                new LocalOutputFile(file), file.toString(), SCHEMA, BoxRows.footer(), WriterSettings.defaults());
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * A top-level bbox struct that GeoParquet 1.1 {@code covering} declares for a geometry column. The writer fills
@@ -22,6 +23,7 @@ import org.apache.parquet.schema.Type;
 final class CoveringColumn {
 
     private final int fieldIndex;
+    private final String geometryColumn;
     private final GroupType structType;
     private final List<String> keysInFieldOrder;
     private final GeometryCodec codec;
@@ -29,11 +31,13 @@ final class CoveringColumn {
 
     private CoveringColumn(
             int fieldIndex,
+            String geometryColumn,
             GroupType structType,
             List<String> keysInFieldOrder,
             GeometryCodec codec,
             boolean spherical) {
         this.fieldIndex = fieldIndex;
+        this.geometryColumn = geometryColumn;
         this.structType = structType;
         this.keysInFieldOrder = keysInFieldOrder;
         this.codec = codec;
@@ -75,6 +79,7 @@ final class CoveringColumn {
         }
         return new CoveringColumn(
                 schema.getFieldIndex(struct),
+                geometryColumn,
                 structType,
                 List.copyOf(keys),
                 GeometryCodec.forColumn(schema, geometryColumn, geo),
@@ -89,9 +94,17 @@ final class CoveringColumn {
         return fieldIndex;
     }
 
-    /** Writes the struct computed from the row's geometry. */
-    void write(Group row, long rowIndex, RecordConsumer consumer) {
-        Bbox bbox = CoveringBbox.of(codec.decode(row, rowIndex), spherical);
+    /** The geometry column whose bbox this struct holds. */
+    String geometryColumn() {
+        return geometryColumn;
+    }
+
+    /**
+     * Writes the struct computed from the row's geometry: {@code decoded} when the caller has it already (it must be
+     * the geometry the row's value encodes), else the value decoded here.
+     */
+    void write(Group row, long rowIndex, Geometry decoded, RecordConsumer consumer) {
+        Bbox bbox = CoveringBbox.of(decoded != null ? decoded : codec.decode(row, rowIndex), spherical);
         if (bbox == null && structType.isRepetition(Type.Repetition.OPTIONAL)) {
             return;
         }

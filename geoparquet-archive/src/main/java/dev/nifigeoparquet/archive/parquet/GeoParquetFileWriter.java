@@ -35,6 +35,7 @@ import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * The one place the archive writes Parquet: rows ({@link Group}) with an exact schema and the archive's canonical
@@ -71,6 +72,9 @@ public final class GeoParquetFileWriter implements Closeable {
     private final StorageStreams.Output output;
 
     private final GroupRowWriteSupport rowWriter;
+    /** The {@code geo} block's primary column, or null without one. */
+    private final String primaryGeometryColumn;
+
     private final MessageColumnIO columnIO;
 
     private ColumnChunkPageWriteStore pageStore;
@@ -97,6 +101,9 @@ public final class GeoParquetFileWriter implements Closeable {
             Map<Integer, CoveringColumn> covering,
             PageCompression compression) {
         this.name = name;
+        this.primaryGeometryColumn = covering.isEmpty()
+                ? null
+                : parsedGeo(footerEntries.get(FooterEntries.GEO)).primaryColumn();
         this.schema = schema;
         this.footerEntries = footerEntries;
         this.properties = properties(schema, footerEntries, settings, encodings);
@@ -352,9 +359,18 @@ public final class GeoParquetFileWriter implements Closeable {
     }
 
     public void write(Group row) throws IOException {
+        write(row, null);
+    }
+
+    /**
+     * Like {@link #write(Group)}, for a row whose primary geometry the caller has decoded already (routing keys every
+     * row by it): a covering bbox of the primary column is computed from {@code primaryGeometry} rather than from the
+     * value decoded once more. It must be the geometry the row's value encodes; null decodes the value here.
+     */
+    public void write(Group row, Geometry primaryGeometry) throws IOException {
         requireUnfinished();
         useEncodedRowGroup();
-        rowWriter.write(row, rowsWritten);
+        rowWriter.write(row, rowsWritten, primaryGeometryColumn, primaryGeometry);
         rowWritten();
     }
 

@@ -6,6 +6,7 @@ import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * Sends a {@link Group} row to Parquet's record consumer, field by field as parquet-java's own GroupWriter does,
@@ -28,7 +29,11 @@ final class GroupRowWriteSupport {
         this.consumer = recordConsumer;
     }
 
-    void write(Group row, long rowIndex) {
+    /**
+     * Writes one row. {@code decoded}, when not null, is the row's value of {@code decodedColumn} already decoded: a
+     * covering bbox of that column is computed from it instead of decoding the value again.
+     */
+    void write(Group row, long rowIndex, String decodedColumn, Geometry decoded) {
         GroupType type = row.getType();
         @SuppressWarnings("ReferenceEquality") // the same schema object is known equal without comparing it
         boolean known = type == schema || type == checkedType;
@@ -45,7 +50,8 @@ final class GroupRowWriteSupport {
         for (int field = 0; field < schema.getFieldCount(); field++) {
             CoveringColumn covering = coveringByField.get(field);
             if (covering != null) {
-                covering.write(row, rowIndex, consumer);
+                covering.write(
+                        row, rowIndex, covering.geometryColumn().equals(decodedColumn) ? decoded : null, consumer);
             } else {
                 writeField(row, schema, field);
             }
