@@ -26,9 +26,9 @@ record CellRouting(
         CrsReprojector reprojector,
         Supplier<GeometryExtractor> extractors) {
 
-    /** A record's cell and its geometry as ISO WKB in the target CRS. */
+    /** A record's cell, and its geometry in the target CRS: as keyed, and as ISO WKB. */
     @SuppressWarnings("ArrayRecordComponent") // carries bytes along, never compared or hashed
-    record Keyed(String cell, byte[] wkb) {}
+    record Keyed(String cell, Geometry geometry, byte[] wkb) {}
 
     Task newTask() {
         return new Task(extractors.get());
@@ -47,7 +47,7 @@ record CellRouting(
          */
         Keyed key(Record record) throws UnkeyableRecordException {
             Geometry converted = converted(record);
-            return new Keyed(cellOf(converted), Wkb.write(converted));
+            return new Keyed(cellOf(converted), converted, Wkb.write(converted));
         }
 
         /** Only the record's cell, for the pass that finds the distinct cells. */

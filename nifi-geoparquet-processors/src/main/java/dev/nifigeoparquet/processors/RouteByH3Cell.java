@@ -12,6 +12,7 @@ import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
 import dev.nifigeoparquet.processors.geometry.UnkeyableRecordException;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
+import dev.nifigeoparquet.processors.geoparquet.PrimaryGeometryRecordWriter;
 import dev.nifigeoparquet.processors.migration.StoredChoices;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import java.io.Closeable;
@@ -77,6 +78,7 @@ import org.apache.nifi.serialization.record.RecordField;
 import org.apache.nifi.serialization.record.RecordFieldType;
 import org.apache.nifi.serialization.record.RecordSchema;
 import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 
 @SupportsBatching
@@ -854,11 +856,11 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 for (String cell : window) {
                     open.put(cell, OpenCell.open(session, original, writerFactory, writeSchema, getLogger(), created));
                 }
-                CellBatches<Record> batches =
+                CellBatches<Routed> batches =
                         new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, MAX_BATCHED_RECORDS, (cell, batch) -> {
                             RecordSetWriter writer = open.get(cell).writer();
-                            for (Record record : batch) {
-                                writer.write(record);
+                            for (Routed routed : batch) {
+                                write(writer, routed);
                             }
                         });
                 Set<String> windowCells = Set.copyOf(window);
@@ -868,7 +870,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                         record -> routed(task, record, windowCells, writeSchema),
                         (record, out) -> {
                             if (out != null) {
-                                batches.add(out.cell(), out.record());
+                                batches.add(out.cell(), out);
                             }
                         })) {
                     Record record;
@@ -901,8 +903,23 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         return outputs;
     }
 
-    /** A record as it leaves for its cell's writer: with its geometry as WKB in the archive's CRS. */
-    private record Routed(String cell, Record record) {}
+    /**
+     * A record as it leaves for its cell's writer: with its geometry as WKB in the archive's CRS, and that geometry as
+     * keyed.
+     */
+    private record Routed(String cell, Record record, Geometry geometry) {}
+
+    /**
+     * Writes a routed record. A GeoParquet writer is handed the geometry the keying decoded, so that it does not decode
+     * the record's WKB again for the covering bbox.
+     */
+    private void write(RecordSetWriter writer, Routed routed) throws IOException {
+        if (writer instanceof PrimaryGeometryRecordWriter geoParquet) {
+            geoParquet.write(routed.record(), outputGeometryField, routed.geometry());
+        } else {
+            writer.write(routed.record());
+        }
+    }
 
     /**
      * The record as written to its cell, or null when it belongs to another window's cell or cannot be keyed (the
@@ -916,7 +933,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             return null;
         }
         return window.contains(keyed.cell())
-                ? new Routed(keyed.cell(), withGeometry(record, writeSchema, keyed.wkb()))
+                ? new Routed(keyed.cell(), withGeometry(record, writeSchema, keyed.wkb()), keyed.geometry())
                 : null;
     }
 

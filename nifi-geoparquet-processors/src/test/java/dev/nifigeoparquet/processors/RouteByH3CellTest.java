@@ -12,12 +12,17 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.cells.CrsReprojector;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
+import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.Wkb;
+import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
+import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordSetWriter;
+import dev.nifigeoparquet.processors.geoparquet.SchemaSource;
 import dev.nifigeoparquet.processors.service.StandardGeoParquetArchiveService;
 import dev.nifigeoparquet.processors.testing.JsonRecordReaderService;
 import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
 import dev.nifigeoparquet.processors.testing.TestArchives;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +41,7 @@ import org.apache.nifi.util.TestRunners;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKTReader;
@@ -175,30 +181,32 @@ class RouteByH3CellTest {
         assertEquals(2.35, record.get("lon").asDouble(), 0.0, "coordinate fields are kept");
     }
 
-    @Test
-    void aWebMercatorDeltaRoutesToTheSameCellsAndLeavesInTheArchivesCrs() throws Exception {
-        SourceCrs mercator = SourceCrs.declared("EPSG:3857");
+    /** Features in OGC:CRS84, as WKT. */
+    private static final List<String> WORLD_FEATURES = List.of(
+            BERLIN_WKT,
+            "POINT (-122.42 37.77)",
+            "POINT (151.21 -33.87)",
+            "LINESTRING (-0.13 51.5, 2.35 48.86)",
+            "POINT (0.0001 0.0001)");
+
+    /** {@link #WORLD_FEATURES} as records {@code {"id": "f<index>", "wkt": ...}}, in {@code crs}. */
+    private static ArrayNode worldFeaturesIn(SourceCrs crs) throws Exception {
         CrsReprojector reprojector = new CrsReprojector();
         WKTReader wkt = new WKTReader();
-        List<String> features = List.of(
-                BERLIN_WKT,
-                "POINT (-122.42 37.77)",
-                "POINT (151.21 -33.87)",
-                "LINESTRING (-0.13 51.5, 2.35 48.86)",
-                "POINT (0.0001 0.0001)");
-        ArrayNode lonLat = JSON.createArrayNode();
-        ArrayNode projected = JSON.createArrayNode();
-        for (int i = 0; i < features.size(); i++) {
-            Geometry geometry = wkt.read(features.get(i));
-            lonLat.add(JSON.createObjectNode().put("id", "f" + i).put("wkt", geometry.toText()));
-            projected.add(JSON.createObjectNode()
-                    .put("id", "f" + i)
-                    .put(
-                            "wkt",
-                            reprojector
-                                    .reproject(geometry, SourceCrs.CRS84, mercator)
-                                    .toText()));
+        ArrayNode records = JSON.createArrayNode();
+        for (int i = 0; i < WORLD_FEATURES.size(); i++) {
+            Geometry geometry = reprojector.reproject(wkt.read(WORLD_FEATURES.get(i)), SourceCrs.CRS84, crs);
+            records.add(JSON.createObjectNode().put("id", "f" + i).put("wkt", geometry.toText()));
         }
+        return records;
+    }
+
+    @Test
+    void aWebMercatorDeltaRoutesToTheSameCellsAndLeavesInTheArchivesCrs() throws Exception {
+        WKTReader wkt = new WKTReader();
+        List<String> features = WORLD_FEATURES;
+        ArrayNode lonLat = worldFeaturesIn(SourceCrs.CRS84);
+        ArrayNode projected = worldFeaturesIn(SourceCrs.declared("EPSG:3857"));
         runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.WKT);
         runner.setProperty(RouteByH3Cell.GEOMETRY_FIELD, "wkt");
         Map<String, String> cellsIn4326 = cellsById(route(lonLat));
@@ -216,6 +224,48 @@ class RouteByH3CellTest {
                 assertTrue(out.equalsExact(expected, 1e-7), "left in OGC:CRS84: " + out + " vs " + expected);
             }
         }
+    }
+
+    /**
+     * The GeoParquet writer is handed each geometry as keyed, in the archive's CRS, for its covering bbox: a geometry
+     * in the Source CRS would give each row a box in metres.
+     */
+    @Test
+    void aWebMercatorDeltaWrittenAsGeoParquetGetsEachGeometrysBboxInTheArchivesCrs() throws Exception {
+        GeoParquetRecordSetWriter geoParquet = new GeoParquetRecordSetWriter();
+        runner.addControllerService("geoparquet", geoParquet);
+        runner.setProperty(geoParquet, GeoParquetRecordSetWriter.SCHEMA_SOURCE, SchemaSource.RECORD_SCHEMA.getValue());
+        runner.setProperty(
+                geoParquet,
+                GeoParquetRecordSetWriter.GEO_METADATA,
+                GeoMetadata.builder()
+                        .wkbColumn("geometry", List.of(), null, "bbox")
+                        .build()
+                        .rawString());
+        runner.enableControllerService(geoParquet);
+        runner.setProperty(RouteByH3Cell.RECORD_WRITER, "geoparquet");
+        runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.WKT);
+        runner.setProperty(RouteByH3Cell.GEOMETRY_FIELD, "wkt");
+        runner.setProperty(RouteByH3Cell.SOURCE_CRS, "EPSG:3857");
+
+        List<MockFlowFile> routed = route(worldFeaturesIn(SourceCrs.declared("EPSG:3857")));
+
+        WKBReader wkb = new WKBReader();
+        int rows = 0;
+        for (MockFlowFile flowFile : routed) {
+            Path file = Files.write(dir.resolve(flowFile.getAttribute("uuid") + ".parquet"), flowFile.toByteArray());
+            for (List<Object> row : DuckDb.query(
+                    "SELECT geometry, bbox.xmin, bbox.ymin, bbox.xmax, bbox.ymax FROM read_parquet(?)",
+                    file.toString())) {
+                Envelope envelope = wkb.read((byte[]) row.get(0)).getEnvelopeInternal();
+                assertEquals(
+                        List.of(envelope.getMinX(), envelope.getMinY(), envelope.getMaxX(), envelope.getMaxY()),
+                        row.subList(1, 5));
+                assertTrue(envelope.getMaxX() <= 180 && envelope.getMinY() >= -90, "in OGC:CRS84: " + envelope);
+                rows++;
+            }
+        }
+        assertEquals(WORLD_FEATURES.size(), rows);
     }
 
     @Test

@@ -12,15 +12,17 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
 import org.apache.nifi.serialization.AbstractRecordSetWriter;
+import org.apache.nifi.serialization.WriteResult;
 import org.apache.nifi.serialization.record.Record;
 import org.apache.parquet.schema.MessageType;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * Writes records as one GeoParquet file to a FlowFile's output stream, through the engine's single Parquet
  * writer. The file is complete when the record set is finished (or the writer closed after records were written
  * without a failure); after a failed record the file is abandoned and gets no footer.
  */
-final class WriteGeoParquetResult extends AbstractRecordSetWriter {
+final class WriteGeoParquetResult extends AbstractRecordSetWriter implements PrimaryGeometryRecordWriter {
 
     static final String MIME_TYPE = "application/vnd.apache.parquet";
 
@@ -30,6 +32,9 @@ final class WriteGeoParquetResult extends AbstractRecordSetWriter {
     private final ColumnEncodings encodings;
     private final String name;
     private final RecordToGroupConverter converter;
+    /** The {@code geo} block's primary column, or null without one. */
+    private final String primaryGeometryColumn;
+
     private GeoParquetFileWriter file;
     private boolean finished;
     private boolean failed;
@@ -50,6 +55,7 @@ final class WriteGeoParquetResult extends AbstractRecordSetWriter {
         this.name = name;
         GeoMetadata geo = footer.geo() == null ? null : GeoMetadata.parse(footer.geo());
         this.converter = new RecordToGroupConverter(schema, options, GeometryColumns.writers(schema, geo));
+        this.primaryGeometryColumn = geo == null ? null : geo.primaryColumn();
     }
 
     private GeoParquetFileWriter file() throws IOException {
@@ -69,11 +75,23 @@ final class WriteGeoParquetResult extends AbstractRecordSetWriter {
 
     @Override
     protected Map<String, String> writeRecord(Record record) throws IOException {
+        return writeRecord(record, null);
+    }
+
+    @Override
+    public WriteResult write(Record record, String geometryField, Geometry geometry) throws IOException {
+        Map<String, String> attributes = writeRecord(
+                record, primaryGeometryColumn != null && primaryGeometryColumn.equals(geometryField) ? geometry : null);
+        return WriteResult.of(incrementRecordCount(), attributes);
+    }
+
+    /** Writes one record; {@code primaryGeometry}, when not null, is the geometry its primary column holds. */
+    private Map<String, String> writeRecord(Record record, Geometry primaryGeometry) throws IOException {
         if (finished) {
             throw new IllegalStateException(name + " is already finished");
         }
         try {
-            file().write(converter.convert(record));
+            file().write(converter.convert(record), primaryGeometry);
         } catch (RecordConversionException e) {
             failed = true;
             throw new IOException(
