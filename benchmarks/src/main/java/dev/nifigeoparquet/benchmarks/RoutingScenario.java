@@ -33,13 +33,15 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.LocalOutputFile;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * Scenario 4, routing throughput: a GeoParquet file of skewed parcels read, every geometry decoded and keyed to its H3
  * cell, and every row written to its cell's file; against the plain read-then-write copy of the same file through the
  * same parquet-java reader and writer. The route runs as RouteByH3Cell runs it with GeoParquetRecordSetWriter, reading
  * and writing on one thread while a helper thread decodes and keys the block ahead ({@link ComputeAhead}) and the
- * writers' pages are compressed on helper threads ({@link PageCompression#AHEAD}); and all on one thread, to show
+ * writers' pages are compressed on helper threads ({@link PageCompression#AHEAD}) and each writer takes the geometry a
+ * row was keyed by for its covering bbox rather than decoding it again; and all on one thread, to show
  * what the helpers buy. The copy is also timed with its pages compressed on helper threads, and with that and the
  * route's encodings (no dictionaries): the copy like the route, which has every helper and encoding the route has and
  * only lacks the keying, is what the route is judged against. Four more passes show where the time goes: read and
@@ -320,9 +322,13 @@ final class RoutingScenario {
         return hash;
     }
 
+    /** A row with its cell and its geometry, which its writer takes for the covering bbox as RouteByH3Cell's does. */
+    private record Keyed(String cell, Group row, Geometry geometry) {}
+
     /**
      * Routes every row to its cell's file, handing rows to the writers in batches per cell as RouteByH3Cell does
-     * ({@link CellBatches}, at most {@value #BATCHED_ROWS} rows held); returns the number of files written.
+     * ({@link CellBatches}, at most {@value #BATCHED_ROWS} rows held), each with the geometry it was keyed by; returns
+     * the number of files written.
      * {@code fileOf} names the output a cell's rows go to: the cell itself, except in the pass that writes one file.
      */
     private static long route(
@@ -333,7 +339,7 @@ final class RoutingScenario {
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input)) {
             GeometryCodec codec = codecOf(reader);
             FooterEntries footer = reader.footer().canonicalEntries();
-            CellBatches<Group> batches =
+            CellBatches<Keyed> batches =
                     new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, BATCHED_ROWS, (cell, rows) -> {
                         GeoParquetFileWriter writer = writers.get(cell);
                         if (writer == null) {
@@ -350,16 +356,19 @@ final class RoutingScenario {
                                     compression);
                             writers.put(cell, writer);
                         }
-                        for (Group row : rows) {
-                            writer.write(row);
+                        for (Keyed row : rows) {
+                            writer.write(row.row(), row.geometry());
                         }
                     });
             long[] decoded = {0}; // rows are computed in order, one block at a time
-            try (ComputeAhead<Group, String> keyed = new ComputeAhead<>(
+            try (ComputeAhead<Group, Keyed> keyed = new ComputeAhead<>(
                     helper,
                     ComputeAhead.DEFAULT_BLOCK_SIZE,
-                    row -> keyer.cellOf(codec.decode(row, decoded[0]++), SourceCrs.CRS84),
-                    (row, cell) -> batches.add(fileOf.apply(cell), row))) {
+                    row -> {
+                        Geometry geometry = codec.decode(row, decoded[0]++);
+                        return new Keyed(keyer.cellOf(geometry, SourceCrs.CRS84), row, geometry);
+                    },
+                    (row, routed) -> batches.add(fileOf.apply(routed.cell()), routed))) {
                 for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
                     keyed.add(it.next());
                 }
