@@ -279,22 +279,29 @@ class GeoParquetFileWriterTest {
                 stale.add(key, 0.0);
             }
         }
-        Path file = dir.resolve("two-geometries.parquet");
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
-                new LocalOutputFile(file),
-                file.toString(),
-                schema,
-                FooterEntries.canonicalOf(Map.of("geo", geo)),
-                WriterSettings.defaults())) {
-            writer.write(row, site);
-            writer.finish();
-        }
+        Path file = writeOneRow("two-geometries.parquet", schema, geo, row, site);
         assertEquals(
                 List.of(List.of(10.0, 20.0, 10.0, 20.0, -5.0, -6.0, 7.0, 8.0)),
                 DuckDb.query(
                         "SELECT site_bbox.xmin, site_bbox.ymin, site_bbox.xmax, site_bbox.ymax, footprint_bbox.xmin,"
                                 + " footprint_bbox.ymin, footprint_bbox.xmax, footprint_bbox.ymax FROM read_parquet(?)",
                         file.toString()));
+    }
+
+    /** A file of one row, with this {@code geo} block; {@code primaryGeometry} as the caller decoded it, or null. */
+    private Path writeOneRow(String name, MessageType schema, String geo, Group row, Geometry primaryGeometry)
+            throws IOException {
+        Path file = dir.resolve(name);
+        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
+                new LocalOutputFile(file),
+                file.toString(),
+                schema,
+                FooterEntries.canonicalOf(Map.of("geo", geo)),
+                WriterSettings.defaults())) {
+            writer.write(row, primaryGeometry);
+            writer.finish();
+        }
+        return file;
     }
 
     private static GeoParquetFileWriter create(Path file) throws IOException {
@@ -335,16 +342,7 @@ class GeoParquetFileWriterTest {
             extent.add(field, 0.0);
         }
 
-        Path file = dir.resolve("spherical.parquet");
-        try (GeoParquetFileWriter writer = GeoParquetFileWriter.create(
-                new LocalOutputFile(file),
-                file.toString(),
-                schema,
-                FooterEntries.canonicalOf(Map.of("geo", geo)),
-                WriterSettings.defaults())) {
-            writer.write(row);
-            writer.finish();
-        }
+        Path file = writeOneRow("spherical.parquet", schema, geo, row, null);
         Group written = ParquetRows.read(file).rows().get(0).getGroup("extent", 0);
         var expected = CoveringBbox.of(line, true);
         assertEquals(-60, written.getDouble("minx", 0));
