@@ -8,6 +8,7 @@ import dev.nifigeoparquet.archive.cells.CellBatches;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
 import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
+import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.parquet.ColumnEncodings;
@@ -33,6 +34,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.io.LocalOutputFile;
+import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 
 /**
@@ -274,8 +276,10 @@ final class RoutingScenario {
     }
 
     /**
-     * The last route's output: DuckDB counts every input row once, and every row, keyed again, lies in the cell its
-     * directory names. A route that loses, repeats or misplaces a row stops the run.
+     * The last route's output: DuckDB counts every input row once, every row, keyed again, lies in the cell its
+     * directory names, and its covering bbox (when the file declares one with planar edges) is its geometry's envelope
+     * as JTS computes it, the writer having taken the geometry from the keying. A route that loses, repeats or misplaces
+     * a row, or boxes it by another row's geometry, stops the run.
      */
     private static void verifyRouted(Path routed, int rows, ObjectNode out) throws Exception {
         long counted;
@@ -284,22 +288,50 @@ final class RoutingScenario {
         }
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
         long misplaced = 0;
+        long misboxed = 0;
         for (Path file : parquetFilesIn(routed)) {
             String cell = file.getParent().getFileName().toString().substring("h3_cell=".length());
             try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
                 GeometryCodec codec = codecOf(reader);
+                GeoColumn primary = GeoMetadata.parse(
+                                reader.footer().keyValues().get(FooterEntries.GEO))
+                        .primary();
+                Map<String, List<String>> covering =
+                        primary.spherical() ? Map.of() : primary.coveringBbox().orElse(Map.of());
                 long index = 0;
                 for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
-                    misplaced += cell.equals(keyer.cellOf(codec.decode(it.next(), index++), SourceCrs.CRS84)) ? 0 : 1;
+                    Group row = it.next();
+                    Geometry geometry = codec.decode(row, index++);
+                    misplaced += cell.equals(keyer.cellOf(geometry, SourceCrs.CRS84)) ? 0 : 1;
+                    misboxed += boxedByItsGeometry(row, geometry, covering) ? 0 : 1;
                 }
             }
         }
         out.put("rowsCountedByDuckDb", counted);
         out.put("rowsOutsideTheirCell", misplaced);
-        if (counted != rows || misplaced != 0) {
+        out.put("rowsWithAnotherBbox", misboxed);
+        if (counted != rows || misplaced != 0 || misboxed != 0) {
             throw new IllegalStateException("The route wrote " + counted + " rows of " + rows + ", " + misplaced
-                    + " of them outside their cell");
+                    + " of them outside their cell, " + misboxed + " with a bbox that is not their geometry's");
         }
+    }
+
+    /** Whether the row's covering x/y bounds (key to struct and field) are those of its geometry's envelope. */
+    private static boolean boxedByItsGeometry(Group row, Geometry geometry, Map<String, List<String>> covering) {
+        Envelope envelope = geometry.getEnvelopeInternal();
+        Map<String, Double> expected = Map.of(
+                "xmin", envelope.getMinX(),
+                "ymin", envelope.getMinY(),
+                "xmax", envelope.getMaxX(),
+                "ymax", envelope.getMaxY());
+        for (Map.Entry<String, List<String>> bound : covering.entrySet()) {
+            Double want = expected.get(bound.getKey());
+            List<String> path = bound.getValue();
+            if (want != null && row.getGroup(path.get(0), 0).getDouble(path.get(1), 0) != want) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The codec of the file's primary geometry column, as its {@code geo} block declares it. */

@@ -157,6 +157,12 @@ class BenchmarkSmokeTest {
                         .path("routedVerification")
                         .path("rowsOutsideTheirCell")
                         .asLong());
+        assertEquals(
+                0,
+                s.path("routing")
+                        .path("routedVerification")
+                        .path("rowsWithAnotherBbox")
+                        .asLong(-1));
         assertTrue(s.path("routing")
                 .path("routeOnOneThreadThroughputOverPlainCopy")
                 .isNumber());
@@ -174,6 +180,11 @@ class BenchmarkSmokeTest {
                 routing.path("routedSortedByCellVerification")
                         .path("rowsOutsideTheirCell")
                         .asLong());
+        assertEquals(
+                0,
+                routing.path("routedSortedByCellVerification")
+                        .path("rowsWithAnotherBbox")
+                        .asLong(-1));
         assertEquals(
                 routing.path("features").asLong(),
                 routing.path("routedToOneFileVerification")
