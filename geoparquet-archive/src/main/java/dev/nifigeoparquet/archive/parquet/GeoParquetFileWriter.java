@@ -72,9 +72,6 @@ public final class GeoParquetFileWriter implements Closeable {
     private final StorageStreams.Output output;
 
     private final GroupRowWriteSupport rowWriter;
-    /** The {@code geo} block's primary column, or null without one. */
-    private final String primaryGeometryColumn;
-
     private final MessageColumnIO columnIO;
 
     private ColumnChunkPageWriteStore pageStore;
@@ -101,9 +98,6 @@ public final class GeoParquetFileWriter implements Closeable {
             Map<Integer, CoveringColumn> covering,
             PageCompression compression) {
         this.name = name;
-        this.primaryGeometryColumn = covering.isEmpty()
-                ? null
-                : parsedGeo(footerEntries.get(FooterEntries.GEO)).primaryColumn();
         this.schema = schema;
         this.footerEntries = footerEntries;
         this.properties = properties(schema, footerEntries, settings, encodings);
@@ -113,7 +107,12 @@ public final class GeoParquetFileWriter implements Closeable {
         this.handOff = new CompressAheadPageStore.HandOff(compressor);
         this.fileWriter = fileWriter;
         this.output = output;
-        this.rowWriter = new GroupRowWriteSupport(schema, covering);
+        this.rowWriter = new GroupRowWriteSupport(
+                schema,
+                covering,
+                covering.isEmpty()
+                        ? null
+                        : parsedGeo(footerEntries.get(FooterEntries.GEO)).primaryColumn());
         this.columnIO = new ColumnIOFactory(false).getColumnIO(schema);
     }
 
@@ -370,7 +369,7 @@ public final class GeoParquetFileWriter implements Closeable {
     public void write(Group row, Geometry primaryGeometry) throws IOException {
         requireUnfinished();
         useEncodedRowGroup();
-        rowWriter.write(row, rowsWritten, primaryGeometryColumn, primaryGeometry);
+        rowWriter.write(row, rowsWritten, primaryGeometry);
         rowWritten();
     }
 

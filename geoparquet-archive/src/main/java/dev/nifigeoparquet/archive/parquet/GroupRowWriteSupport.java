@@ -16,13 +16,21 @@ final class GroupRowWriteSupport {
 
     private final MessageType schema;
     private final Map<Integer, CoveringColumn> coveringByField;
+    /** The covering of the primary geometry column, which may be computed from a geometry the caller decoded; or null. */
+    private final CoveringColumn primaryCovering;
+
     private RecordConsumer consumer;
     /** The last row schema found equal to the file's: other rows of the same schema object need no comparison. */
     private GroupType checkedType;
 
-    GroupRowWriteSupport(MessageType schema, Map<Integer, CoveringColumn> coveringByField) {
+    /** {@code primaryColumn}: the {@code geo} block's primary geometry column, or null without one. */
+    GroupRowWriteSupport(MessageType schema, Map<Integer, CoveringColumn> coveringByField, String primaryColumn) {
         this.schema = schema;
         this.coveringByField = Map.copyOf(coveringByField);
+        this.primaryCovering = coveringByField.values().stream()
+                .filter(covering -> covering.geometryColumn().equals(primaryColumn))
+                .findFirst()
+                .orElse(null);
     }
 
     void prepareForWrite(RecordConsumer recordConsumer) {
@@ -30,10 +38,10 @@ final class GroupRowWriteSupport {
     }
 
     /**
-     * Writes one row. {@code decoded}, when not null, is the row's value of {@code decodedColumn} already decoded: a
-     * covering bbox of that column is computed from it instead of decoding the value again.
+     * Writes one row. {@code primaryGeometry}, when not null, is the row's primary geometry already decoded: the primary
+     * column's covering bbox is computed from it instead of decoding the value again.
      */
-    void write(Group row, long rowIndex, String decodedColumn, Geometry decoded) {
+    void write(Group row, long rowIndex, Geometry primaryGeometry) {
         GroupType type = row.getType();
         @SuppressWarnings("ReferenceEquality") // the same schema object is known equal without comparing it
         boolean known = type == schema || type == checkedType;
@@ -50,8 +58,7 @@ final class GroupRowWriteSupport {
         for (int field = 0; field < schema.getFieldCount(); field++) {
             CoveringColumn covering = coveringByField.get(field);
             if (covering != null) {
-                covering.write(
-                        row, rowIndex, covering.geometryColumn().equals(decodedColumn) ? decoded : null, consumer);
+                covering.write(row, rowIndex, covering == primaryCovering ? primaryGeometry : null, consumer);
             } else {
                 writeField(row, schema, field);
             }
