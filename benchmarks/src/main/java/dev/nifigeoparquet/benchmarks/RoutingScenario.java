@@ -292,10 +292,9 @@ final class RoutingScenario {
         for (Path file : parquetFilesIn(routed)) {
             String cell = file.getParent().getFileName().toString().substring("h3_cell=".length());
             try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
-                GeometryCodec codec = codecOf(reader);
-                GeoColumn primary = GeoMetadata.parse(
-                                reader.footer().keyValues().get(FooterEntries.GEO))
-                        .primary();
+                GeoMetadata geo = geoOf(reader);
+                GeometryCodec codec = codecOf(reader, geo);
+                GeoColumn primary = geo.primary();
                 Map<String, List<String>> covering =
                         primary.spherical() ? Map.of() : primary.coveringBbox().orElse(Map.of());
                 long index = 0;
@@ -336,8 +335,15 @@ final class RoutingScenario {
 
     /** The codec of the file's primary geometry column, as its {@code geo} block declares it. */
     private static GeometryCodec codecOf(GeoParquetFileReader reader) {
-        GeoMetadata geo = GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
+        return codecOf(reader, geoOf(reader));
+    }
+
+    private static GeometryCodec codecOf(GeoParquetFileReader reader, GeoMetadata geo) {
         return GeometryCodec.forColumn(reader.footer().schema(), geo.primaryColumn(), geo.primary());
+    }
+
+    private static GeoMetadata geoOf(GeoParquetFileReader reader) {
+        return GeoMetadata.parse(reader.footer().keyValues().get(FooterEntries.GEO));
     }
 
     private static long decodeAndKey(Path input, boolean key) throws IOException {
