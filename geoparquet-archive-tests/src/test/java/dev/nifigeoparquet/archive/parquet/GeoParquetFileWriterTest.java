@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -221,7 +222,7 @@ class GeoParquetFileWriterTest {
     @Test
     void aPrimaryGeometryDecodedByTheCallerGivesTheSameFileByteForByte() throws Exception {
         Random random = new Random(11);
-        List<Group> rows = new java.util.ArrayList<>();
+        List<Group> rows = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
             rows.add(BoxRows.row(i, random, "r" + i));
         }
