@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroup;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -127,6 +128,58 @@ class GeoParquetFileWriterTest {
                 "every page is small");
         assertArrayEquals(Files.readAllBytes(onWritingThread), Files.readAllBytes(ahead));
         assertEquals(60, DuckDb.countRows(ahead));
+    }
+
+    @Test
+    void aSmallerPageSizeCutsPagesAsRowsAreWrittenAndKeepsTheData() throws Exception {
+        // A file the size of a routed cell's: at parquet-java's 1 MiB every column holds one page, compressed when
+        // the file finishes; at 8 KiB the pages are cut, and compressed ahead, while the rows are still coming.
+        ColumnEncodings perCell = ColumnEncodings.defaults().withDictionary(false);
+        Path onePage = write(
+                "one-page.parquet",
+                4_000,
+                WriterSettings.defaults(),
+                perCell,
+                7,
+                GeoParquetFileWriter.PageCompression.AHEAD);
+        Path smallPages = write(
+                "small-pages.parquet",
+                4_000,
+                WriterSettings.defaults(),
+                perCell.withPageSize(8 * 1024),
+                7,
+                GeoParquetFileWriter.PageCompression.AHEAD);
+
+        assertEquals(
+                List.of(1), pagesPerColumn(onePage).values().stream().distinct().toList());
+        Map<String, Integer> cut = pagesPerColumn(smallPages);
+        assertTrue(cut.get("geometry") >= 4, "geometry pages: " + cut);
+        assertTrue(cut.get("id") >= 3, "id pages: " + cut);
+        assertEquals(
+                List.of(List.of(0L, 0L)),
+                DuckDb.query(
+                        "SELECT (SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL SELECT * FROM read_parquet(?))),"
+                                + " (SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL SELECT * FROM read_parquet(?)))",
+                        onePage.toString(),
+                        smallPages.toString(),
+                        smallPages.toString(),
+                        onePage.toString()));
+        assertEquals(4_000, DuckDb.countRows(smallPages));
+        assertArrayEquals(
+                DuckDb.footerEntries(onePage).get("geo"),
+                DuckDb.footerEntries(smallPages).get("geo"));
+    }
+
+    /** The data pages of each top-level column in the file's one row group, as its offset index lists them. */
+    private static Map<String, Integer> pagesPerColumn(Path file) throws IOException {
+        Map<String, Integer> pages = new TreeMap<>();
+        try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+            assertEquals(1, reader.footer().rowGroups().size());
+            for (String column : List.of("id", "label", "geometry")) {
+                pages.put(column, reader.pageIndex(0, column).pages().getPageCount());
+            }
+        }
+        return pages;
     }
 
     @Test
@@ -456,7 +509,7 @@ class GeoParquetFileWriterTest {
 
         List<List<Object>> encodings = DuckDb.query(
                 "SELECT path_in_schema, encodings FROM parquet_metadata(?) ORDER BY path_in_schema", file.toString());
-        Map<String, String> byColumn = new java.util.TreeMap<>();
+        Map<String, String> byColumn = new TreeMap<>();
         encodings.forEach(row -> byColumn.put(String.valueOf(row.get(0)), String.valueOf(row.get(1))));
         assertTrue(byColumn.get("label").contains("DICTIONARY"), byColumn.toString());
         for (String corner : List.of("xmin", "ymin", "xmax", "ymax")) {

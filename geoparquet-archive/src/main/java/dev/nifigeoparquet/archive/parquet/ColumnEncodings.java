@@ -34,6 +34,10 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
  * @param pageRowCountLimit       the most rows a data page holds; {@code 0} for parquet-java's default (20,000). Fewer
  *                                rows per page let a reader that selects pages by the page index read less for a
  *                                few rows
+ * @param pageSize                the bytes at which a column's data page is cut; {@code 0} for parquet-java's default
+ *                                (1 MiB). A file small enough to end each column in one page (a routed cell's) has
+ *                                every page compressed when it finishes; smaller pages are compressed while it is
+ *                                still being written
  */
 public record ColumnEncodings(
         boolean dictionary,
@@ -43,7 +47,8 @@ public record ColumnEncodings(
         Set<String> withoutStatistics,
         boolean sizeStatistics,
         Set<String> withoutDictionary,
-        int pageRowCountLimit) {
+        int pageRowCountLimit,
+        int pageSize) {
 
     public ColumnEncodings {
         bloomFilterColumns = Set.copyOf(bloomFilterColumns);
@@ -58,11 +63,14 @@ public record ColumnEncodings(
         if (pageRowCountLimit < 0) {
             throw new IllegalArgumentException("A page row count limit must not be negative, was " + pageRowCountLimit);
         }
+        if (pageSize < 0) {
+            throw new IllegalArgumentException("A page size must not be negative, was " + pageSize);
+        }
     }
 
     /** parquet-java's defaults: dictionaries where they pay, no bloom filters, all statistics. */
     public static ColumnEncodings defaults() {
-        return new ColumnEncodings(true, Set.of(), 0, 0, Set.of(), true, Set.of(), 0);
+        return new ColumnEncodings(true, Set.of(), 0, 0, Set.of(), true, Set.of(), 0, 0);
     }
 
     public ColumnEncodings withDictionary(boolean enabled) {
@@ -74,7 +82,8 @@ public record ColumnEncodings(
                 withoutStatistics,
                 sizeStatistics,
                 withoutDictionary,
-                pageRowCountLimit);
+                pageRowCountLimit,
+                pageSize);
     }
 
     public ColumnEncodings withBloomFilterOn(String column) {
@@ -88,7 +97,8 @@ public record ColumnEncodings(
                 withoutStatistics,
                 sizeStatistics,
                 withoutDictionary,
-                pageRowCountLimit);
+                pageRowCountLimit,
+                pageSize);
     }
 
     public ColumnEncodings withBloomFilterValues(long values) {
@@ -100,7 +110,8 @@ public record ColumnEncodings(
                 withoutStatistics,
                 sizeStatistics,
                 withoutDictionary,
-                pageRowCountLimit);
+                pageRowCountLimit,
+                pageSize);
     }
 
     public ColumnEncodings withoutStatisticsOn(String column) {
@@ -114,7 +125,8 @@ public record ColumnEncodings(
                 columns,
                 sizeStatistics,
                 withoutDictionary,
-                pageRowCountLimit);
+                pageRowCountLimit,
+                pageSize);
     }
 
     public ColumnEncodings withSizeStatistics(boolean enabled) {
@@ -126,7 +138,8 @@ public record ColumnEncodings(
                 withoutStatistics,
                 enabled,
                 withoutDictionary,
-                pageRowCountLimit);
+                pageRowCountLimit,
+                pageSize);
     }
 
     public ColumnEncodings withBloomFilterFpp(double fpp) {
@@ -138,7 +151,8 @@ public record ColumnEncodings(
                 withoutStatistics,
                 sizeStatistics,
                 withoutDictionary,
-                pageRowCountLimit);
+                pageRowCountLimit,
+                pageSize);
     }
 
     public ColumnEncodings withPageRowCountLimit(int rows) {
@@ -150,7 +164,21 @@ public record ColumnEncodings(
                 withoutStatistics,
                 sizeStatistics,
                 withoutDictionary,
-                rows);
+                rows,
+                pageSize);
+    }
+
+    public ColumnEncodings withPageSize(int bytes) {
+        return new ColumnEncodings(
+                dictionary,
+                bloomFilterColumns,
+                bloomFilterValues,
+                bloomFilterFpp,
+                withoutStatistics,
+                sizeStatistics,
+                withoutDictionary,
+                pageRowCountLimit,
+                bytes);
     }
 
     /**
@@ -188,6 +216,7 @@ public record ColumnEncodings(
                 withoutStatistics,
                 sizeStatistics,
                 plain,
-                pageRowCountLimit);
+                pageRowCountLimit,
+                pageSize);
     }
 }

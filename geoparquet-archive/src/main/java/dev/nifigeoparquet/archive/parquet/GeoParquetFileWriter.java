@@ -205,6 +205,9 @@ public final class GeoParquetFileWriter implements Closeable {
         if (encodings.pageRowCountLimit() > 0) {
             builder.withPageRowCountLimit(encodings.pageRowCountLimit());
         }
+        if (encodings.pageSize() > 0) {
+            builder.withPageSize(encodings.pageSize());
+        }
         for (String column : encodings.withoutDictionary()) {
             builder.withDictionaryEncoding(column, false);
         }
