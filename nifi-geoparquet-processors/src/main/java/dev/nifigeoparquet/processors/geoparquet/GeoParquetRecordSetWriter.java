@@ -45,6 +45,7 @@ import org.apache.nifi.expression.ExpressionLanguageScope;
 import org.apache.nifi.flowfile.attributes.CoreAttributes;
 import org.apache.nifi.logging.ComponentLog;
 import org.apache.nifi.migration.PropertyConfiguration;
+import org.apache.nifi.processor.DataUnit;
 import org.apache.nifi.processor.util.StandardValidators;
 import org.apache.nifi.schema.access.SchemaNotFoundException;
 import org.apache.nifi.serialization.RecordSetWriter;
@@ -104,6 +105,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             "No compression: the largest files, for storage that compresses on its own.");
 
     static final String DEFAULT_GEOMETRY_COLUMN = "geometry";
+
+    /** A page smaller than this is mostly page header. */
+    private static final long MIN_PAGE_BYTES = 1024;
 
     public static final PropertyDescriptor SCHEMA_SOURCE = new PropertyDescriptor.Builder()
             .name("Schema Source")
@@ -251,6 +255,18 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             .defaultValue("true")
             .build();
 
+    public static final PropertyDescriptor PAGE_SIZE = new PropertyDescriptor.Builder()
+            .name("Page Size")
+            .description(
+                    "The size at which a column's data page is cut, as in NiFi's ParquetRecordSetWriter. A file small enough"
+                            + " to end every column in one page (a routed cell's, at the default) has all its pages compressed"
+                            + " when it finishes, while nothing else is done; with smaller pages, such as 64 KB, they are"
+                            + " compressed on helper threads while the records are still being written.")
+            .required(true)
+            .defaultValue("1 MB")
+            .addValidator(StandardValidators.createDataSizeBoundsValidator(MIN_PAGE_BYTES, Integer.MAX_VALUE))
+            .build();
+
     private static final List<PropertyDescriptor> PROPERTY_DESCRIPTORS = List.of(
             SCHEMA_SOURCE,
             ARCHIVE_SERVICE,
@@ -264,7 +280,8 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
             COMPRESSION_CODEC,
             ZSTD_LEVEL,
             ROW_GROUP_SIZE,
-            DICTIONARY_ENCODING);
+            DICTIONARY_ENCODING,
+            PAGE_SIZE);
 
     /** The schema and footer entries a file is written with. */
     record Target(MessageType schema, FooterEntries footer) {}
@@ -373,7 +390,9 @@ public class GeoParquetRecordSetWriter extends AbstractControllerService impleme
                                 : WriterSettings.DEFAULT_ZSTD_LEVEL)
                 .withRowGroupRowCountLimit(context.getProperty(ROW_GROUP_SIZE).asInteger());
         encodings = ColumnEncodings.defaults()
-                .withDictionary(context.getProperty(DICTIONARY_ENCODING).asBoolean());
+                .withDictionary(context.getProperty(DICTIONARY_ENCODING).asBoolean())
+                .withPageSize(
+                        context.getProperty(PAGE_SIZE).asDataSize(DataUnit.B).intValue());
         options = new RecordConversionOptions(
                 WRITE_NULL.getValue().equals(context.getProperty(MISSING_FIELDS).getValue())
                         ? SchemaHandling.FILL_MISSING_NULLABLE

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.nifigeoparquet.archive.GeoParquetArchive;
 import dev.nifigeoparquet.archive.adoption.AdoptionOptions;
 import dev.nifigeoparquet.archive.adoption.ArchiveAdopter;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.storage.LocalArchiveStorage;
 import dev.nifigeoparquet.archive.testing.ArchiveFixtures;
 import dev.nifigeoparquet.archive.testing.DuckDb;
@@ -303,6 +304,47 @@ class GeoParquetServicesTest {
                                 .get(0))
                         .longValue());
         assertSameFile(input, plain);
+    }
+
+    @Test
+    void aSmallerPageSizeCutsTheGeometryColumnIntoPagesAndKeepsEveryRow() throws Exception {
+        RecordSchema schema = new SimpleRecordSchema(List.of(
+                new RecordField("name", RecordFieldType.STRING.getDataType()),
+                new RecordField("geometry", RecordFieldType.STRING.getDataType())));
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            records.add(record(schema, "feature " + i, "POINT (" + (i % 360 - 180) + " " + (i % 170 - 85) + ")"));
+        }
+        runner.enableControllerService(writer);
+        Path onePage = write(schema, records);
+        runner.disableControllerService(writer);
+        runner.setProperty(writer, GeoParquetRecordSetWriter.PAGE_SIZE, "512 B");
+        runner.assertNotValid(writer);
+        runner.setProperty(writer, GeoParquetRecordSetWriter.PAGE_SIZE, "4 KB");
+        runner.enableControllerService(writer);
+        Path smallPages = write(schema, records);
+
+        assertEquals(1, geometryPages(onePage));
+        assertTrue(geometryPages(smallPages) >= 4, "pages: " + geometryPages(smallPages));
+        String difference =
+                "SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL SELECT * FROM read_parquet(?))";
+        for (List<Path> pair : List.of(List.of(onePage, smallPages), List.of(smallPages, onePage))) {
+            assertEquals(
+                    List.of(List.of(0L)),
+                    DuckDb.query(difference, pair.get(0).toString(), pair.get(1).toString()));
+        }
+        assertEquals(2_000, DuckDb.countRows(smallPages));
+        assertArrayEquals(
+                DuckDb.footerEntries(onePage).get("geo"),
+                DuckDb.footerEntries(smallPages).get("geo"));
+    }
+
+    /** The pages of the geometry column in the file's one row group, as its offset index lists them. */
+    private static int geometryPages(Path file) throws IOException {
+        try (GeoParquetFileReader parquet = GeoParquetFileReader.open(file)) {
+            assertEquals(1, parquet.footer().rowGroups().size());
+            return parquet.pageIndex(0, "geometry").pages().getPageCount();
+        }
     }
 
     @Test
