@@ -45,7 +45,7 @@ import org.locationtech.jts.geom.Geometry;
  * writers' pages are compressed on helper threads ({@link PageCompression#AHEAD}) and each writer takes the geometry a
  * row was keyed by for its covering bbox rather than decoding it again; and all on one thread, to show
  * what the helpers buy. The copy is also timed with its pages compressed on helper threads, and with that and the
- * route's encodings (no dictionaries): the copy like the route, which has every helper and encoding the route has and
+ * route's encodings (no dictionaries, 64 KiB pages): the copy like the route, which has every helper and encoding the route has and
  * only lacks the keying, is what the route is judged against. Four more passes show where the time goes: read and
  * decode; read, decode and key, without writing; the route with every row written to one file, which keeps the
  * keying and the hand-offs but not the many writers; and the route of the same rows sorted by cell, whose writers
@@ -57,10 +57,11 @@ final class RoutingScenario {
 
     /**
      * Per-cell output is many small files of mostly distinct values, read once by the upsert: the flow definitions'
-     * GeoParquetRecordSetWriter writes it without dictionaries ("Dictionary Encoding" false), as here.
+     * GeoParquetRecordSetWriter writes it without dictionaries ("Dictionary Encoding" false) and in 64 KiB pages
+     * ("Page Size" 64 KB), so that a cell's pages are compressed while it is still being written, as here.
      */
     private static final ColumnEncodings PER_CELL_ENCODINGS =
-            ColumnEncodings.defaults().withDictionary(false);
+            ColumnEncodings.defaults().withDictionary(false).withPageSize(64 * 1024);
 
     /** The plain copy's: parquet-java's defaults, dictionaries included. */
     private static final ColumnEncodings COPY_ENCODINGS = ColumnEncodings.defaults();
@@ -75,7 +76,7 @@ final class RoutingScenario {
     enum Pass {
         PLAIN_COPY("plainCopy"),
         COPY_COMPRESSING_AHEAD("copyCompressingAhead"),
-        /** The copy with what the route has besides keying: pages compressed on helpers, no dictionaries. */
+        /** The copy with what the route has besides keying: pages compressed on helpers, no dictionaries, 64 KiB pages. */
         COPY_LIKE_THE_ROUTE("copyLikeTheRoute"),
         READ_AND_DECODE("readAndDecode"),
         READ_DECODE_AND_KEY("readDecodeAndKey"),
