@@ -1105,7 +1105,7 @@ final class Summary {
                         + " compresses the cells' pages on helper threads, as RouteByH3Cell does with"
                         + " GeoParquetRecordSetWriter; routeOnOneThread does everything on one thread;"
                         + " copyCompressingAhead is the plain copy with its pages compressed on helper threads;"
-                        + " copyLikeTheRoute also writes without dictionaries, as the route does, and is what the"
+                        + " copyLikeTheRoute also writes without dictionaries and in 64 KiB pages, as the route does, and is what the"
                         + " route is judged against. routeToOneFile writes every row to one file, and"
                         + " routeSortedByCell routes the same rows sorted by cell: they show what the many writers"
                         + " cost, and what is left without them. Median (min-max) of "
