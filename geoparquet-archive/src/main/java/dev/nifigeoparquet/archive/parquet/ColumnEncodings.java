@@ -3,6 +3,7 @@ package dev.nifigeoparquet.archive.parquet;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.EncodingStats;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -74,111 +75,35 @@ public record ColumnEncodings(
     }
 
     public ColumnEncodings withDictionary(boolean enabled) {
-        return new ColumnEncodings(
-                enabled,
-                bloomFilterColumns,
-                bloomFilterValues,
-                bloomFilterFpp,
-                withoutStatistics,
-                sizeStatistics,
-                withoutDictionary,
-                pageRowCountLimit,
-                pageSize);
+        return with(copy -> copy.dictionary = enabled);
     }
 
     public ColumnEncodings withBloomFilterOn(String column) {
-        Set<String> columns = new HashSet<>(bloomFilterColumns);
-        columns.add(column);
-        return new ColumnEncodings(
-                dictionary,
-                columns,
-                bloomFilterValues,
-                bloomFilterFpp,
-                withoutStatistics,
-                sizeStatistics,
-                withoutDictionary,
-                pageRowCountLimit,
-                pageSize);
+        return with(copy -> copy.bloomFilterColumns.add(column));
     }
 
     public ColumnEncodings withBloomFilterValues(long values) {
-        return new ColumnEncodings(
-                dictionary,
-                bloomFilterColumns,
-                values,
-                bloomFilterFpp,
-                withoutStatistics,
-                sizeStatistics,
-                withoutDictionary,
-                pageRowCountLimit,
-                pageSize);
+        return with(copy -> copy.bloomFilterValues = values);
     }
 
     public ColumnEncodings withoutStatisticsOn(String column) {
-        Set<String> columns = new HashSet<>(withoutStatistics);
-        columns.add(column);
-        return new ColumnEncodings(
-                dictionary,
-                bloomFilterColumns,
-                bloomFilterValues,
-                bloomFilterFpp,
-                columns,
-                sizeStatistics,
-                withoutDictionary,
-                pageRowCountLimit,
-                pageSize);
+        return with(copy -> copy.withoutStatistics.add(column));
     }
 
     public ColumnEncodings withSizeStatistics(boolean enabled) {
-        return new ColumnEncodings(
-                dictionary,
-                bloomFilterColumns,
-                bloomFilterValues,
-                bloomFilterFpp,
-                withoutStatistics,
-                enabled,
-                withoutDictionary,
-                pageRowCountLimit,
-                pageSize);
+        return with(copy -> copy.sizeStatistics = enabled);
     }
 
     public ColumnEncodings withBloomFilterFpp(double fpp) {
-        return new ColumnEncodings(
-                dictionary,
-                bloomFilterColumns,
-                bloomFilterValues,
-                fpp,
-                withoutStatistics,
-                sizeStatistics,
-                withoutDictionary,
-                pageRowCountLimit,
-                pageSize);
+        return with(copy -> copy.bloomFilterFpp = fpp);
     }
 
     public ColumnEncodings withPageRowCountLimit(int rows) {
-        return new ColumnEncodings(
-                dictionary,
-                bloomFilterColumns,
-                bloomFilterValues,
-                bloomFilterFpp,
-                withoutStatistics,
-                sizeStatistics,
-                withoutDictionary,
-                rows,
-                pageSize);
+        return with(copy -> copy.pageRowCountLimit = rows);
     }
 
     public ColumnEncodings withPageSize(int bytes) {
-        return new ColumnEncodings(
-                dictionary,
-                bloomFilterColumns,
-                bloomFilterValues,
-                bloomFilterFpp,
-                withoutStatistics,
-                sizeStatistics,
-                withoutDictionary,
-                pageRowCountLimit,
-                bytes);
+        return with(copy -> copy.pageSize = bytes);
     }
 
     /**
@@ -206,17 +131,47 @@ public record ColumnEncodings(
 
     /** With these columns written without a dictionary, in addition to those already. */
     public ColumnEncodings withoutDictionaryOn(Collection<String> columns) {
-        Set<String> plain = new HashSet<>(withoutDictionary);
-        plain.addAll(columns);
+        return with(copy -> copy.withoutDictionary.addAll(columns));
+    }
+
+    /** A copy with {@code change} applied: each wither names only the component it changes. */
+    private ColumnEncodings with(Consumer<Components> change) {
+        Components copy = new Components(this);
+        change.accept(copy);
         return new ColumnEncodings(
-                dictionary,
-                bloomFilterColumns,
-                bloomFilterValues,
-                bloomFilterFpp,
-                withoutStatistics,
-                sizeStatistics,
-                plain,
-                pageRowCountLimit,
-                pageSize);
+                copy.dictionary,
+                copy.bloomFilterColumns,
+                copy.bloomFilterValues,
+                copy.bloomFilterFpp,
+                copy.withoutStatistics,
+                copy.sizeStatistics,
+                copy.withoutDictionary,
+                copy.pageRowCountLimit,
+                copy.pageSize);
+    }
+
+    /** The components of a copy being made, the sets among them mutable. */
+    private static final class Components {
+        boolean dictionary;
+        final Set<String> bloomFilterColumns;
+        long bloomFilterValues;
+        double bloomFilterFpp;
+        final Set<String> withoutStatistics;
+        boolean sizeStatistics;
+        final Set<String> withoutDictionary;
+        int pageRowCountLimit;
+        int pageSize;
+
+        Components(ColumnEncodings from) {
+            dictionary = from.dictionary;
+            bloomFilterColumns = new HashSet<>(from.bloomFilterColumns);
+            bloomFilterValues = from.bloomFilterValues;
+            bloomFilterFpp = from.bloomFilterFpp;
+            withoutStatistics = new HashSet<>(from.withoutStatistics);
+            sizeStatistics = from.sizeStatistics;
+            withoutDictionary = new HashSet<>(from.withoutDictionary);
+            pageRowCountLimit = from.pageRowCountLimit;
+            pageSize = from.pageSize;
+        }
     }
 }
