@@ -52,6 +52,17 @@ public final class DuckDb {
         return values;
     }
 
+    /** Rows of the Parquet file {@code from} that {@code in} does not hold, each copy of a row counted (EXCEPT ALL). */
+    public static long rowsNotIn(Path from, Path in) {
+        return ((Number) query(
+                                "SELECT count(*) FROM (SELECT * FROM read_parquet(?) EXCEPT ALL SELECT * FROM read_parquet(?))",
+                                from.toString(),
+                                in.toString())
+                        .get(0)
+                        .get(0))
+                .longValue();
+    }
+
     /** The footer key-value entries of one file as raw bytes, in the order DuckDB lists them. */
     public static Map<String, byte[]> footerEntries(Path file) {
         Map<String, byte[]> entries = new LinkedHashMap<>();
