@@ -173,26 +173,66 @@ public final class H3Keyer {
             throw new KeyingException(
                     Reason.EMPTY_GEOMETRY, "the feature's " + geometry.getGeometryType() + " is empty");
         }
-        for (Coordinate c : geometry.getCoordinates()) {
-            if (!Double.isFinite(c.getX()) || !Double.isFinite(c.getY())) {
-                throw new KeyingException(
-                        Reason.NON_FINITE_COORDINATE,
-                        "the feature's " + geometry.getGeometryType() + " has the coordinate (" + c.getX() + ", "
-                                + c.getY() + ")");
-            }
+        Coordinate nonFinite = firstWhere(geometry, (x, y) -> !Double.isFinite(x) || !Double.isFinite(y));
+        if (nonFinite != null) {
+            throw new KeyingException(
+                    Reason.NON_FINITE_COORDINATE,
+                    "the feature's " + geometry.getGeometryType() + " has the coordinate (" + nonFinite.getX() + ", "
+                            + nonFinite.getY() + ")");
         }
     }
 
     private static void requireOnTheGlobe(Geometry lonLat) {
-        for (Coordinate c : lonLat.getCoordinates()) {
-            if (Math.abs(c.getY()) > MAX_LATITUDE) {
-                throw new KeyingException(
-                        Reason.LATITUDE_OUT_OF_RANGE, "latitude " + c.getY() + " in EPSG:4326 is outside -90..90");
+        Coordinate outside = firstWhere(lonLat, (x, y) -> Math.abs(y) > MAX_LATITUDE || Math.abs(x) > MAX_LONGITUDE);
+        if (outside == null) {
+            return;
+        }
+        if (Math.abs(outside.getY()) > MAX_LATITUDE) {
+            throw new KeyingException(
+                    Reason.LATITUDE_OUT_OF_RANGE, "latitude " + outside.getY() + " in EPSG:4326 is outside -90..90");
+        }
+        throw new KeyingException(
+                Reason.LONGITUDE_OUT_OF_RANGE, "longitude " + outside.getX() + " in EPSG:4326 is outside -180..180");
+    }
+
+    /** A vertex's x and y, tested. */
+    @FunctionalInterface
+    private interface VertexTest {
+        boolean test(double x, double y);
+    }
+
+    /** The first vertex, in the geometry's order, that passes {@code test}; null if none does. Read in place. */
+    private static Coordinate firstWhere(Geometry geometry, VertexTest test) {
+        FirstVertex first = new FirstVertex(test);
+        geometry.apply(first);
+        return first.found;
+    }
+
+    private static final class FirstVertex implements CoordinateSequenceFilter {
+        private final VertexTest test;
+        private Coordinate found;
+
+        FirstVertex(VertexTest test) {
+            this.test = test;
+        }
+
+        @Override
+        public void filter(CoordinateSequence sequence, int i) {
+            double x = sequence.getX(i);
+            double y = sequence.getY(i);
+            if (test.test(x, y)) {
+                found = new Coordinate(x, y);
             }
-            if (Math.abs(c.getX()) > MAX_LONGITUDE) {
-                throw new KeyingException(
-                        Reason.LONGITUDE_OUT_OF_RANGE, "longitude " + c.getX() + " in EPSG:4326 is outside -180..180");
-            }
+        }
+
+        @Override
+        public boolean isDone() {
+            return found != null;
+        }
+
+        @Override
+        public boolean isGeometryChanged() {
+            return false;
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.nifigeoparquet.archive.geo;
 
-import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
+import org.locationtech.jts.geom.CoordinateSequenceFilter;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryCollection;
@@ -35,17 +35,38 @@ public final class CoveringBbox {
         return new Bbox(envelope.getMinX(), y[0], envelope.getMaxX(), y[1], z[0], z[1]);
     }
 
+    /** The range of the vertices' z, NaN for none; read in place, since most geometries have no z at all. */
     private static double[] zRange(Geometry geometry) {
-        double min = Double.NaN;
-        double max = Double.NaN;
-        for (Coordinate c : geometry.getCoordinates()) {
-            double z = c.getZ();
+        ZRange range = new ZRange();
+        geometry.apply(range);
+        return new double[] {range.min, range.max};
+    }
+
+    private static final class ZRange implements CoordinateSequenceFilter {
+        private double min = Double.NaN;
+        private double max = Double.NaN;
+
+        @Override
+        public void filter(CoordinateSequence sequence, int i) {
+            if (!sequence.hasZ()) {
+                return;
+            }
+            double z = sequence.getZ(i);
             if (!Double.isNaN(z)) {
                 min = Double.isNaN(min) ? z : Math.min(min, z);
                 max = Double.isNaN(max) ? z : Math.max(max, z);
             }
         }
-        return new double[] {min, max};
+
+        @Override
+        public boolean isDone() {
+            return false;
+        }
+
+        @Override
+        public boolean isGeometryChanged() {
+            return false;
+        }
     }
 
     private static void widenForArcs(Geometry geometry, double[] yRange) {
