@@ -1,6 +1,7 @@
 package dev.nifigeoparquet.processors;
 
 import dev.nifigeoparquet.archive.cells.CellBatches;
+import dev.nifigeoparquet.archive.cells.CellLanes;
 import dev.nifigeoparquet.archive.cells.CrsReprojector;
 import dev.nifigeoparquet.archive.cells.DeclaredCrs;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
@@ -28,8 +29,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
@@ -195,6 +199,12 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     /** Records held for their cells' writers at most: a few MiB of records, whatever the cells. */
     private static final int MAX_BATCHED_RECORDS = 4096;
 
+    /** How long an idle keying or cell-writing thread is kept. */
+    private static final long IDLE_THREAD_SECONDS = 60;
+
+    /** How long the task's thread waits for the cells' writers before passing on what they wrote meanwhile. */
+    private static final long PASS_ON_EVERY_MILLIS = 5;
+
     /** Records keyed ahead of the writing at a time; three such blocks are held at most (see {@link ComputeAhead}). */
     private static final int KEYED_AHEAD_RECORDS = ComputeAhead.DEFAULT_BLOCK_SIZE;
 
@@ -330,6 +340,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     private volatile String sourceGeometryField;
     /** Where records are keyed beside the reading and writing; see {@link #keyingThreads}. */
     private volatile ExecutorService keyingThreads;
+    /** Where the cells' writers run, several cells at once; see {@link #cellWritingThreads}. */
+    private volatile ExecutorService cellWritingThreads;
 
     private static Validator fieldPathValidator() {
         return (subject, input, context) -> {
@@ -415,6 +427,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     @OnScheduled
     public void onScheduled(ProcessContext context) {
         keyingThreads = keyingThreads(context.getMaxConcurrentTasks());
+        cellWritingThreads = cellWritingThreads(context.getMaxConcurrentTasks());
         GeoParquetArchiveService service = archiveService(context);
         routing = routingFor(context, service);
         outputGeometryField = outputGeometryField(context, service);
@@ -433,6 +446,10 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             keyingThreads.shutdownNow(); // idle: no task runs once the processor has stopped
             keyingThreads = null;
         }
+        if (cellWritingThreads != null) {
+            cellWritingThreads.shutdownNow();
+            cellWritingThreads = null;
+        }
     }
 
     /**
@@ -440,13 +457,28 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
      * reprojected and keyed on another, a block ahead, so routing uses a second core.
      */
     private ExecutorService keyingThreads(int concurrentTasks) {
+        return daemonThreads(Math.max(1, concurrentTasks), "keying");
+    }
+
+    /**
+     * One thread per core for each concurrent task: the cells' writers, not the reading or the keying, set the pace of
+     * a route to hundreds of cells, so a task writes several cells at once ({@link CellLanes}). Idle threads end.
+     */
+    private ExecutorService cellWritingThreads(int concurrentTasks) {
+        return daemonThreads(Math.max(1, concurrentTasks) * CellLanes.defaultLanes(), "cell writing");
+    }
+
+    private ExecutorService daemonThreads(int threads, String purpose) {
         AtomicInteger count = new AtomicInteger();
-        String name = getClass().getSimpleName() + "[" + getIdentifier() + "] keying ";
-        return Executors.newFixedThreadPool(Math.max(1, concurrentTasks), runnable -> {
-            Thread thread = new Thread(runnable, name + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        String name = getClass().getSimpleName() + "[" + getIdentifier() + "] " + purpose + " ";
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                threads, threads, IDLE_THREAD_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, name + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     private static GeoParquetArchiveService archiveService(PropertyContext context) {
@@ -833,7 +865,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
      * One further read: writes the records of the cells in {@code window}, at most that many writers open at once.
      * Records are keyed and given their WKB a block ahead on a keying thread ({@link ComputeAhead}), and reach their
      * cell's writer in batches ({@link CellBatches}), at most {@value #MAX_BATCHED_RECORDS} held at once, in the order
-     * they were read.
+     * they were read. The writers run on cell-writing threads, several cells at once ({@link CellLanes}), and what they
+     * write reaches the cells' FlowFiles on this thread ({@link TaskThreadStreams}).
      */
     private List<CellOutput> writeCells(
             ProcessSession session,
@@ -849,41 +882,59 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         RecordSchema writeSchema = writerFactory.getSchema(original.getAttributes(), outputSchema);
         List<CellOutput> outputs = new ArrayList<>(window.size());
         try {
+            TaskThreadStreams streams = new TaskThreadStreams();
+            Map<String, WriteResult> results = new ConcurrentHashMap<>();
             try (InputStream in = session.read(original);
                     RecordReader reader = readerFactory.createRecordReader(
                             original.getAttributes(), in, original.getSize(), getLogger())) {
                 // Every cell of the window holds records (the first read found them), so all are opened now.
                 for (String cell : window) {
-                    open.put(cell, OpenCell.open(session, original, writerFactory, writeSchema, getLogger(), created));
+                    open.put(
+                            cell,
+                            OpenCell.open(
+                                    session, original, writerFactory, writeSchema, getLogger(), created, streams));
                 }
-                CellBatches<Routed> batches =
-                        new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, MAX_BATCHED_RECORDS, (cell, batch) -> {
+                try (CellLanes<Routed> lanes = new CellLanes<>(
+                        cellWritingThreads, CellLanes.defaultLanes(), MAX_BATCHED_RECORDS, (cell, batch) -> {
                             RecordSetWriter writer = open.get(cell).writer();
                             for (Routed routed : batch) {
                                 write(writer, routed);
                             }
-                        });
-                Set<String> windowCells = Set.copyOf(window);
-                try (ComputeAhead<Record, Routed> routed = new ComputeAhead<>(
-                        keyingThreads,
-                        KEYED_AHEAD_RECORDS,
-                        record -> routed(task, record, windowCells, writeSchema),
-                        (record, out) -> {
-                            if (out != null) {
-                                batches.add(out.cell(), out);
-                            }
                         })) {
-                    Record record;
-                    while ((record = reader.nextRecord()) != null) {
-                        routed.add(record);
+                    CellBatches<Routed> batches =
+                            new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, MAX_BATCHED_RECORDS, (cell, batch) -> {
+                                lanes.write(cell, batch);
+                                streams.passOn();
+                            });
+                    Set<String> windowCells = Set.copyOf(window);
+                    try (ComputeAhead<Record, Routed> routed = new ComputeAhead<>(
+                            keyingThreads,
+                            KEYED_AHEAD_RECORDS,
+                            record -> routed(task, record, windowCells, writeSchema),
+                            (record, out) -> {
+                                if (out != null) {
+                                    batches.add(out.cell(), out);
+                                }
+                            })) {
+                        Record record;
+                        while ((record = reader.nextRecord()) != null) {
+                            routed.add(record);
+                        }
+                        routed.finish();
                     }
-                    routed.finish();
+                    batches.flush();
+                    lanes.end(
+                            window,
+                            cell -> results.put(cell, open.get(cell).writer().finishRecordSet()));
+                    while (!lanes.awaitWritten(PASS_ON_EVERY_MILLIS, TimeUnit.MILLISECONDS)) {
+                        streams.passOn();
+                    }
+                    streams.passOn();
                 }
-                batches.flush();
             }
             for (String cell : window) {
                 OpenCell written = open.get(cell);
-                WriteResult result = written.writer().finishRecordSet();
+                WriteResult result = results.get(cell);
                 written.close();
                 open.put(cell, null);
                 outputs.add(new CellOutput(
@@ -946,13 +997,14 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
                 RecordSetWriterFactory writerFactory,
                 RecordSchema schema,
                 ComponentLog logger,
-                List<FlowFile> created)
+                List<FlowFile> created,
+                TaskThreadStreams streams)
                 throws IOException, SchemaNotFoundException {
             FlowFile child = session.create(original);
             created.add(child);
             OutputStream out = session.write(child);
             try {
-                RecordSetWriter writer = writerFactory.createWriter(logger, schema, out, child);
+                RecordSetWriter writer = writerFactory.createWriter(logger, schema, streams.wrap(out), child);
                 try {
                     writer.beginRecordSet();
                 } catch (IOException | RuntimeException e) {

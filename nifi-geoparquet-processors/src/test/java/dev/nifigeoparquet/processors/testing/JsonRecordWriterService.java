@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.nifi.controller.AbstractControllerService;
 import org.apache.nifi.logging.ComponentLog;
@@ -26,6 +28,7 @@ public class JsonRecordWriterService extends AbstractControllerService implement
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger maxOpen = new AtomicInteger();
     private final AtomicInteger created = new AtomicInteger();
+    private final Set<Thread> recordThreads = ConcurrentHashMap.newKeySet();
 
     public int maxOpenWriters() {
         return maxOpen.get();
@@ -37,6 +40,11 @@ public class JsonRecordWriterService extends AbstractControllerService implement
 
     public int createdWriters() {
         return created.get();
+    }
+
+    /** The threads records were written on, by any writer. */
+    public Set<Thread> recordThreads() {
+        return Set.copyOf(recordThreads);
     }
 
     @Override
@@ -68,6 +76,7 @@ public class JsonRecordWriterService extends AbstractControllerService implement
 
             @Override
             protected Map<String, String> writeRecord(Record record) throws IOException {
+                recordThreads.add(Thread.currentThread());
                 writeValue(generator, record);
                 return Map.of();
             }
