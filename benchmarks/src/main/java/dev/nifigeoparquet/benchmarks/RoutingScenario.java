@@ -5,6 +5,7 @@ import static dev.nifigeoparquet.archive.parquet.GeoParquetFileWriter.PageCompre
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nifigeoparquet.archive.cells.CellBatches;
+import dev.nifigeoparquet.archive.cells.CellLanes;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
 import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
@@ -22,11 +23,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -85,6 +88,8 @@ final class RoutingScenario {
         ROUTE_TO_ONE_FILE("routeToOneFile"),
         /** The route of the input sorted by cell: what the many writers cost when none is taken up twice. */
         ROUTE_SORTED_BY_CELL("routeSortedByCell"),
+        /** The route with every cell written on the reading thread, one cell at a time, as before cells had lanes. */
+        ROUTE_WRITING_ON_THE_CALLER("routeWritingOnTheCaller"),
         ROUTE("route");
 
         final String key;
@@ -116,18 +121,18 @@ final class RoutingScenario {
         out.put("features", rows);
         out.put("inputBytes", Files.size(input));
         out.put("h3Resolution", NightlyDeltaScenario.RESOLUTION);
-        ExecutorService helper = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "routing-keying");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService keying = daemonThreads(1, "routing-keying");
+        ExecutorService cellWriting = daemonThreads(CellLanes.defaultLanes(), "routing-cell-writing");
+        RouteThreads helpers = new RouteThreads(keying, cellWriting, CellLanes.defaultLanes());
+        RouteThreads writingOnTheCaller = new RouteThreads(keying, ComputeAhead.ON_CALLER, 1);
         Path copied = work.resolve("copy.parquet");
         Path routed = work.resolve("routed");
         Path routedOnOneThread = work.resolve("routed-on-one-thread");
         Path routedToOneFile = work.resolve("routed-to-one-file");
         Path routedSorted = work.resolve("routed-sorted-by-cell");
+        Path routedWritingOnTheCaller = work.resolve("routed-writing-on-the-caller");
         Path sortedInput = work.resolve("input-sorted-by-cell.parquet");
-        sortByCell(input, work.resolve("routed-for-sorting"), sortedInput, helper);
+        sortByCell(input, work.resolve("routed-for-sorting"), sortedInput, helpers);
         long[] cells = {0};
         Map<Pass, Callable<?>> passes = new EnumMap<>(Pass.class);
         passes.put(Pass.PLAIN_COPY, () -> copy(input, copied, COPY_ENCODINGS, ON_WRITING_THREAD));
@@ -137,11 +142,14 @@ final class RoutingScenario {
         passes.put(Pass.READ_DECODE_AND_KEY, () -> decodeAndKey(input, true));
         passes.put(
                 Pass.ROUTE_ON_ONE_THREAD,
-                () -> route(input, routedOnOneThread, ComputeAhead.ON_CALLER, ON_WRITING_THREAD, cell -> cell));
-        passes.put(Pass.ROUTE_TO_ONE_FILE, () -> route(input, routedToOneFile, helper, AHEAD, cell -> ALL_CELLS));
-        passes.put(Pass.ROUTE_SORTED_BY_CELL, () -> route(sortedInput, routedSorted, helper, AHEAD, cell -> cell));
+                () -> route(input, routedOnOneThread, RouteThreads.NONE, ON_WRITING_THREAD, cell -> cell));
+        passes.put(Pass.ROUTE_TO_ONE_FILE, () -> route(input, routedToOneFile, helpers, AHEAD, cell -> ALL_CELLS));
+        passes.put(Pass.ROUTE_SORTED_BY_CELL, () -> route(sortedInput, routedSorted, helpers, AHEAD, cell -> cell));
+        passes.put(
+                Pass.ROUTE_WRITING_ON_THE_CALLER,
+                () -> route(input, routedWritingOnTheCaller, writingOnTheCaller, AHEAD, cell -> cell));
         passes.put(Pass.ROUTE, () -> {
-            cells[0] = route(input, routed, helper, AHEAD, cell -> cell);
+            cells[0] = route(input, routed, helpers, AHEAD, cell -> cell);
             return cells[0];
         });
         // What each pass writes, removed before it runs and outside its time.
@@ -152,6 +160,7 @@ final class RoutingScenario {
         outputs.put(Pass.ROUTE_ON_ONE_THREAD, routedOnOneThread);
         outputs.put(Pass.ROUTE_TO_ONE_FILE, routedToOneFile);
         outputs.put(Pass.ROUTE_SORTED_BY_CELL, routedSorted);
+        outputs.put(Pass.ROUTE_WRITING_ON_THE_CALLER, routedWritingOnTheCaller);
         outputs.put(Pass.ROUTE, routed);
         Map<Pass, List<Probe.Measurement>> runs = new EnumMap<>(Pass.class);
         try {
@@ -169,11 +178,13 @@ final class RoutingScenario {
                 }
             }
         } finally {
-            helper.shutdownNow();
+            keying.shutdownNow();
+            cellWriting.shutdownNow();
         }
         verifyRouted(routed, rows, out.putObject("routedVerification"));
         verifyRouted(routedOnOneThread, rows, out.putObject("routedOnOneThreadVerification"));
         verifyRouted(routedSorted, rows, out.putObject("routedSortedByCellVerification"));
+        verifyRouted(routedWritingOnTheCaller, rows, out.putObject("routedWritingOnTheCallerVerification"));
         verifyRoutedToOneFile(routedToOneFile, rows, out.putObject("routedToOneFileVerification"));
         out.put("cellsWritten", cells[0]);
         out.put("repeats", repeats);
@@ -204,7 +215,8 @@ final class RoutingScenario {
         out.put(
                 "routeThroughputOverCopyLikeTheRoute",
                 medians.get(Pass.COPY_LIKE_THE_ROUTE).seconds() / route);
-        for (Pass bound : List.of(Pass.ROUTE_TO_ONE_FILE, Pass.ROUTE_SORTED_BY_CELL)) {
+        for (Pass bound :
+                List.of(Pass.ROUTE_TO_ONE_FILE, Pass.ROUTE_SORTED_BY_CELL, Pass.ROUTE_WRITING_ON_THE_CALLER)) {
             out.put(
                     bound.key + "ThroughputOverCopyLikeTheRoute",
                     medians.get(Pass.COPY_LIKE_THE_ROUTE).seconds()
@@ -216,8 +228,8 @@ final class RoutingScenario {
      * Writes {@code input}'s rows to {@code sorted} in cell order (cells ascending, each cell's rows in input order),
      * by routing them once and concatenating the cells' files: outside any measured time.
      */
-    private static void sortByCell(Path input, Path routed, Path sorted, Executor helper) throws IOException {
-        route(input, routed, helper, AHEAD, cell -> cell);
+    private static void sortByCell(Path input, Path routed, Path sorted, RouteThreads helpers) throws IOException {
+        route(input, routed, helpers, AHEAD, cell -> cell);
         try (GeoParquetFileReader first = GeoParquetFileReader.open(input);
                 GeoParquetFileWriter writer = GeoParquetFileWriter.create(
                         new LocalOutputFile(sorted),
@@ -361,6 +373,23 @@ final class RoutingScenario {
         return hash;
     }
 
+    /**
+     * Where a route runs besides the reading thread: keying, a block ahead ({@link ComputeAhead}), and writing the
+     * cells, on {@code lanes} lanes ({@link CellLanes}).
+     */
+    private record RouteThreads(Executor keying, Executor cellWriting, int lanes) {
+        /** Everything on the reading thread. */
+        static final RouteThreads NONE = new RouteThreads(ComputeAhead.ON_CALLER, ComputeAhead.ON_CALLER, 1);
+    }
+
+    private static ExecutorService daemonThreads(int threads, String name) {
+        return Executors.newFixedThreadPool(threads, runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
     /** A row with its cell and its geometry, which its writer takes for the covering bbox as RouteByH3Cell's does. */
     private record Keyed(String cell, Group row, Geometry geometry) {}
 
@@ -371,51 +400,62 @@ final class RoutingScenario {
      * {@code fileOf} names the output a cell's rows go to: the cell itself, except in the pass that writes one file.
      */
     private static long route(
-            Path input, Path outputRoot, Executor helper, PageCompression compression, UnaryOperator<String> fileOf)
+            Path input,
+            Path outputRoot,
+            RouteThreads threads,
+            PageCompression compression,
+            UnaryOperator<String> fileOf)
             throws IOException {
         H3Keyer keyer = new H3Keyer(NightlyDeltaScenario.RESOLUTION);
-        Map<String, GeoParquetFileWriter> writers = new HashMap<>();
+        // Each cell's writer is made and used on its lane, lanes side by side.
+        Map<String, GeoParquetFileWriter> writers = new ConcurrentHashMap<>();
         try (GeoParquetFileReader reader = GeoParquetFileReader.open(input)) {
             GeometryCodec codec = codecOf(reader);
             FooterEntries footer = reader.footer().canonicalEntries();
-            CellBatches<Keyed> batches =
-                    new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, BATCHED_ROWS, (cell, rows) -> {
-                        GeoParquetFileWriter writer = writers.get(cell);
+            Set<String> files = new LinkedHashSet<>();
+            try (CellLanes<Keyed> cellLanes =
+                    new CellLanes<>(threads.cellWriting(), threads.lanes(), BATCHED_ROWS, (file, rows) -> {
+                        GeoParquetFileWriter writer = writers.get(file);
                         if (writer == null) {
-                            Path dir = outputRoot.resolve("h3_cell=" + cell);
+                            Path dir = outputRoot.resolve("h3_cell=" + file);
                             Files.createDirectories(dir);
-                            Path file = dir.resolve("part-0.parquet");
+                            Path path = dir.resolve("part-0.parquet");
                             writer = GeoParquetFileWriter.create(
-                                    new LocalOutputFile(file),
-                                    file.toString(),
+                                    new LocalOutputFile(path),
+                                    path.toString(),
                                     reader.footer().schema(),
                                     footer,
                                     WriterSettings.defaults(),
                                     PER_CELL_ENCODINGS,
                                     compression);
-                            writers.put(cell, writer);
+                            writers.put(file, writer);
                         }
                         for (Keyed row : rows) {
                             writer.write(row.row(), row.geometry());
                         }
-                    });
-            long[] decoded = {0}; // rows are computed in order, one block at a time
-            try (ComputeAhead<Group, Keyed> keyed = new ComputeAhead<>(
-                    helper,
-                    ComputeAhead.DEFAULT_BLOCK_SIZE,
-                    row -> {
-                        Geometry geometry = codec.decode(row, decoded[0]++);
-                        return new Keyed(keyer.cellOf(geometry, SourceCrs.CRS84), row, geometry);
-                    },
-                    (row, routed) -> batches.add(fileOf.apply(routed.cell()), routed))) {
-                for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
-                    keyed.add(it.next());
+                    })) {
+                CellBatches<Keyed> batches =
+                        new CellBatches<>(CellBatches.DEFAULT_BATCH_SIZE, BATCHED_ROWS, (file, rows) -> {
+                            files.add(file);
+                            cellLanes.write(file, rows);
+                        });
+                long[] decoded = {0}; // rows are computed in order, one block at a time
+                try (ComputeAhead<Group, Keyed> keyed = new ComputeAhead<>(
+                        threads.keying(),
+                        ComputeAhead.DEFAULT_BLOCK_SIZE,
+                        row -> {
+                            Geometry geometry = codec.decode(row, decoded[0]++);
+                            return new Keyed(keyer.cellOf(geometry, SourceCrs.CRS84), row, geometry);
+                        },
+                        (row, routed) -> batches.add(fileOf.apply(routed.cell()), routed))) {
+                    for (Iterator<Group> it = reader.rows(); it.hasNext(); ) {
+                        keyed.add(it.next());
+                    }
+                    keyed.finish();
                 }
-                keyed.finish();
-            }
-            batches.flush();
-            for (GeoParquetFileWriter writer : writers.values()) {
-                writer.finish();
+                batches.flush();
+                cellLanes.end(files, file -> writers.get(file).finish());
+                cellLanes.finish();
             }
         } finally {
             for (GeoParquetFileWriter writer : writers.values()) {

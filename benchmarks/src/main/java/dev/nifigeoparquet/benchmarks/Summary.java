@@ -1101,9 +1101,11 @@ final class Summary {
         return section(
                 "Scenario 4: routing",
                 carriedOver(r),
-                "The route keys each block of rows on a helper thread while the caller reads and writes, and"
-                        + " compresses the cells' pages on helper threads, as RouteByH3Cell does with"
-                        + " GeoParquetRecordSetWriter; routeOnOneThread does everything on one thread;"
+                "The route keys each block of rows on a helper thread while the caller reads, writes the cells on"
+                        + " one lane per core, several cells at once, and compresses the cells' pages on helper"
+                        + " threads, as RouteByH3Cell does with GeoParquetRecordSetWriter; routeWritingOnTheCaller"
+                        + " writes every cell on the reading thread instead; routeOnOneThread does everything on one"
+                        + " thread;"
                         + " copyCompressingAhead is the plain copy with its pages compressed on helper threads;"
                         + " copyLikeTheRoute also writes without dictionaries and in 64 KiB pages, as the route does, and is what the"
                         + " route is judged against. routeToOneFile writes every row to one file, and"
@@ -1127,6 +1129,7 @@ final class Summary {
                 "routeOnOneThread",
                 "routeToOneFile",
                 "routeSortedByCell",
+                "routeWritingOnTheCaller",
                 "route")) {
             JsonNode cpu = r.path("cpuMicrosecondsPerFeature").path(pass);
             rows.add(MarkdownTable.row(
@@ -1163,7 +1166,13 @@ final class Summary {
                     + pct(r.path("routeToOneFileThroughputOverCopyLikeTheRoute").asDouble())
                     + "; the route of the rows sorted by cell: "
                     + pct(r.path("routeSortedByCellThroughputOverCopyLikeTheRoute")
-                            .asDouble()) + ".\n";
+                            .asDouble())
+                    + (r.has("routeWritingOnTheCallerThroughputOverCopyLikeTheRoute")
+                            ? "; the route writing every cell on the reading thread: "
+                                    + pct(r.path("routeWritingOnTheCallerThroughputOverCopyLikeTheRoute")
+                                            .asDouble())
+                            : "")
+                    + ".\n";
         }
         return throughputs;
     }
