@@ -44,10 +44,11 @@ import org.locationtech.jts.geom.Geometry;
  * Scenario 4, routing throughput: a GeoParquet file of skewed parcels read, every geometry decoded and keyed to its H3
  * cell, and every row written to its cell's file; against the plain read-then-write copy of the same file through the
  * same parquet-java reader and writer. The route runs as RouteByH3Cell runs it with GeoParquetRecordSetWriter, reading
- * and writing on one thread while a helper thread decodes and keys the block ahead ({@link ComputeAhead}) and the
- * writers' pages are compressed on helper threads ({@link PageCompression#AHEAD}) and each writer takes the geometry a
- * row was keyed by for its covering bbox rather than decoding it again; and all on one thread, to show
- * what the helpers buy. The copy is also timed with its pages compressed on helper threads, and with that and the
+ * on one thread while a helper thread decodes and keys the block ahead ({@link ComputeAhead}), the cells are written on
+ * one lane per core ({@link CellLanes}), the writers' pages are compressed on helper threads
+ * ({@link PageCompression#AHEAD}) and each writer takes the geometry a row was keyed by for its covering bbox rather than
+ * decoding it again; with every cell written on the reading thread, to show what the lanes buy; and all on one thread,
+ * to show what every helper buys. The copy is also timed with its pages compressed on helper threads, and with that and the
  * route's encodings (no dictionaries, 64 KiB pages): the copy like the route, which has every helper and encoding the route has and
  * only lacks the keying, is what the route is judged against. Four more passes show where the time goes: read and
  * decode; read, decode and key, without writing; the route with every row written to one file, which keeps the
