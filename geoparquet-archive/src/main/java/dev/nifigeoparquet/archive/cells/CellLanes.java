@@ -230,8 +230,10 @@ public final class CellLanes<T> implements CellBatches.Sink<T>, Closeable {
                 Throwable failed = null;
                 try {
                     next.step().run();
-                } catch (IOException | RuntimeException | Error e) {
+                } catch (Exception | Error e) {
                     failed = e;
+                } catch (Throwable e) { // thrown around the compiler's checks: the lane must still count itself done
+                    failed = new IOException(e);
                 }
                 synchronized (lock) {
                     heldItems -= next.items();
