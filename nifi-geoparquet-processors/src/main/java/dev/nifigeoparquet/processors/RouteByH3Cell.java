@@ -447,14 +447,16 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
             keyingThreads = null;
         }
         if (cellWritingThreads != null) {
-            cellWritingThreads.shutdownNow();
+            // Not shutdownNow: a lane dropped before it started would never count itself done, and a task that was
+            // terminated may still be closing its lanes. Queued lanes see them closed and stop at once.
+            cellWritingThreads.shutdown();
             cellWritingThreads = null;
         }
     }
 
     /**
-     * One keying thread per concurrent task: each task reads and writes on its own thread while its records are decoded,
-     * reprojected and keyed on another, a block ahead, so routing uses a second core.
+     * One keying thread per concurrent task: each task reads on its own thread while its records are decoded,
+     * reprojected and keyed on another, a block ahead.
      */
     private ExecutorService keyingThreads(int concurrentTasks) {
         return daemonThreads(Math.max(1, concurrentTasks), "keying");
@@ -1020,8 +1022,11 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         }
 
         void close() throws IOException {
-            writer.close();
-            out.close();
+            try {
+                writer.close();
+            } finally {
+                out.close(); // an open stream would make removing the FlowFile fail
+            }
         }
 
         void closeQuietly() {

@@ -1,9 +1,8 @@
 package dev.nifigeoparquet.processors;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -12,7 +11,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * thread is held, and reaches the session's stream only when the task's thread {@linkplain #passOn() passes it on}.
  * What is written on the task's thread goes straight through, after whatever its stream holds.
  *
- * <p>Made on the task's thread, which alone passes bytes on; one other thread at a time may write to each stream.
+ * <p>Made on the task's thread, which alone passes bytes on and closes the session's streams; one other thread at a time
+ * may write to each stream. Bytes wait for the task's thread in memory: at most what the writers write between two
+ * passes, which for a GeoParquet cell is its file as it finishes, or a row group as it fills.
  */
 final class TaskThreadStreams {
 
@@ -39,10 +40,10 @@ final class TaskThreadStreams {
         }
     }
 
-    /** One stream: its held chunks, in the order they were written. */
+    /** One stream: the bytes it holds, in the order they were written. */
     private final class Held extends OutputStream {
         private final OutputStream target;
-        private final ArrayDeque<byte[]> chunks = new ArrayDeque<>(); // guarded by this
+        private ByteArrayOutputStream held = new ByteArrayOutputStream(); // guarded by this
 
         Held(OutputStream target) {
             this.target = target;
@@ -62,8 +63,8 @@ final class TaskThreadStreams {
             }
             boolean first;
             synchronized (this) {
-                first = chunks.isEmpty();
-                chunks.add(Arrays.copyOfRange(bytes, offset, offset + length));
+                first = held.size() == 0;
+                held.write(bytes, offset, length);
             }
             if (first) {
                 holding.add(this);
@@ -79,25 +80,33 @@ final class TaskThreadStreams {
             }
         }
 
-        /** Passes on what is held and closes the session's stream: the task's thread only. */
+        /**
+         * On the task's thread, passes on what is held and closes the session's stream. A writer that closes its stream
+         * on another thread leaves both to the task's thread, which closes every cell's stream when the cell is done.
+         */
         @Override
         public void close() throws IOException {
-            requireTaskThread();
-            passOn();
-            target.close();
+            if (Thread.currentThread() != taskThread) {
+                return;
+            }
+            try {
+                passOn();
+            } finally {
+                target.close();
+            }
         }
 
+        /** Writes what is held to the session's stream; a new buffer takes the next bytes, so none is kept grown. */
         void passOn() throws IOException {
-            while (true) {
-                byte[] chunk;
-                synchronized (this) {
-                    chunk = chunks.poll();
-                }
-                if (chunk == null) {
+            ByteArrayOutputStream taken;
+            synchronized (this) {
+                if (held.size() == 0) {
                     return;
                 }
-                target.write(chunk);
+                taken = held;
+                held = new ByteArrayOutputStream();
             }
+            taken.writeTo(target);
         }
     }
 }

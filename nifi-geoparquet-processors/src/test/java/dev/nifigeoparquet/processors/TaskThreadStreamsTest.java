@@ -2,6 +2,7 @@ package dev.nifigeoparquet.processors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -120,18 +121,19 @@ class TaskThreadStreamsTest {
     }
 
     @Test
-    void onlyTheTaskThreadMayCloseOrPassOn() throws Exception {
+    void aCloseOnAnotherThreadLeavesTheSessionStreamToTheTaskThreadWhichAloneMayPassOn() throws Exception {
+        Thread task = Thread.currentThread();
         TaskThreadStreams streams = new TaskThreadStreams();
         SessionStream session = new SessionStream();
         OutputStream out = streams.wrap(session);
-        ExecutionException closing = assertThrows(
-                ExecutionException.class,
-                () -> writer.submit(() -> {
-                            out.close();
-                            return null;
-                        })
-                        .get());
-        assertTrue(closing.getCause() instanceof IllegalStateException, String.valueOf(closing.getCause()));
+        writer.submit(() -> {
+                    out.write("footer".getBytes(StandardCharsets.UTF_8));
+                    out.close(); // a Record Writer closing its stream as it finishes, on its lane
+                    return null;
+                })
+                .get();
+        assertFalse(session.closed);
+        assertTrue(session.touchedOn.isEmpty(), "the session's stream untouched off the task's thread");
         ExecutionException passing = assertThrows(
                 ExecutionException.class,
                 () -> writer.submit(() -> {
@@ -140,7 +142,37 @@ class TaskThreadStreamsTest {
                         })
                         .get());
         assertTrue(passing.getCause() instanceof IllegalStateException, String.valueOf(passing.getCause()));
-        assertTrue(session.touchedOn.isEmpty());
+
+        out.close();
+        assertEquals("footer", session.text());
+        assertTrue(session.closed);
+        assertEquals(Set.of(task), session.touchedOn);
+    }
+
+    @Test
+    void theSessionStreamIsClosedEvenWhenPassingOnFails() {
+        TaskThreadStreams streams = new TaskThreadStreams();
+        boolean[] closed = {false};
+        OutputStream out = streams.wrap(new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("content repository full");
+            }
+
+            @Override
+            public void close() {
+                closed[0] = true;
+            }
+        });
+        assertThrows(IOException.class, () -> {
+            writer.submit(() -> {
+                        out.write(7);
+                        return null;
+                    })
+                    .get();
+            out.close();
+        });
+        assertTrue(closed[0], "an open stream would keep the session from removing the FlowFile");
     }
 
     @Test
