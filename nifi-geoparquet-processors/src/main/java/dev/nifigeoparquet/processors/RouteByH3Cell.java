@@ -442,13 +442,14 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     @OnStopped
     public void onStopped() {
         routing = null;
+        // Not shutdownNow: a task that was terminated may still be closing its ComputeAhead or its lanes, which wait
+        // for work already handed over; dropped before it ran, that work would never end. Queued lanes see themselves
+        // closed and stop at once; a queued keying block keys its records and is dropped.
         if (keyingThreads != null) {
-            keyingThreads.shutdownNow(); // idle: no task runs once the processor has stopped
+            keyingThreads.shutdown();
             keyingThreads = null;
         }
         if (cellWritingThreads != null) {
-            // Not shutdownNow: a lane dropped before it started would never count itself done, and a task that was
-            // terminated may still be closing its lanes. Queued lanes see them closed and stop at once.
             cellWritingThreads.shutdown();
             cellWritingThreads = null;
         }
