@@ -9,6 +9,7 @@ import dev.nifigeoparquet.archive.cells.CellLanes;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
 import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
+import dev.nifigeoparquet.archive.concurrent.DaemonThreadPools;
 import dev.nifigeoparquet.archive.geo.GeoColumn;
 import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
@@ -21,6 +22,7 @@ import dev.nifigeoparquet.archive.parquet.WriterSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.Iterator;
@@ -32,7 +34,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
@@ -384,11 +385,7 @@ final class RoutingScenario {
     }
 
     private static ExecutorService daemonThreads(int threads, String name) {
-        return Executors.newFixedThreadPool(threads, runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        });
+        return DaemonThreadPools.endingWhenIdle(threads, null, name + "-", Duration.ofMinutes(1));
     }
 
     /** A row with its cell and its geometry, which its writer takes for the covering bbox as RouteByH3Cell's does. */

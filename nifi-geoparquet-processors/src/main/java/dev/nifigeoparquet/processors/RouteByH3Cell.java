@@ -7,6 +7,7 @@ import dev.nifigeoparquet.archive.cells.DeclaredCrs;
 import dev.nifigeoparquet.archive.cells.H3Keyer;
 import dev.nifigeoparquet.archive.cells.SourceCrs;
 import dev.nifigeoparquet.archive.concurrent.ComputeAhead;
+import dev.nifigeoparquet.archive.concurrent.DaemonThreadPools;
 import dev.nifigeoparquet.archive.error.KeyingException;
 import dev.nifigeoparquet.processors.geometry.FieldPath;
 import dev.nifigeoparquet.processors.geometry.GeometryExtractor;
@@ -20,6 +21,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -31,10 +33,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.SupportsBatching;
@@ -200,7 +199,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     private static final int MAX_BATCHED_RECORDS = 4096;
 
     /** How long an idle keying or cell-writing thread is kept. */
-    private static final long IDLE_THREAD_SECONDS = 60;
+    private static final Duration IDLE_THREADS_END_AFTER = Duration.ofSeconds(60);
 
     /** How long the task's thread waits for the cells' writers before passing on what they wrote meanwhile. */
     private static final long PASS_ON_EVERY_MILLIS = 5;
@@ -472,16 +471,8 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     }
 
     private ExecutorService daemonThreads(int threads, String purpose) {
-        AtomicInteger count = new AtomicInteger();
         String name = getClass().getSimpleName() + "[" + getIdentifier() + "] " + purpose + " ";
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                threads, threads, IDLE_THREAD_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
-                    Thread thread = new Thread(runnable, name + count.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
+        return DaemonThreadPools.endingWhenIdle(threads, null, name, IDLE_THREADS_END_AFTER);
     }
 
     private static GeoParquetArchiveService archiveService(PropertyContext context) {

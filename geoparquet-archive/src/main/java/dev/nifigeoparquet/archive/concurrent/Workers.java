@@ -3,14 +3,12 @@ package dev.nifigeoparquet.archive.concurrent;
 import dev.nifigeoparquet.archive.storage.StorageMeter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Workers {
 
     private static final AtomicInteger POOLS = new AtomicInteger();
+    private static final long IDLE_SECONDS = 10;
 
     private final int parallelism;
     private final ThreadPoolExecutor pool;
@@ -33,15 +32,8 @@ public final class Workers {
         this.parallelism = parallelism;
         int id = POOLS.incrementAndGet();
         this.threads = new ThreadGroup("geoparquet-workers-" + id);
-        AtomicInteger count = new AtomicInteger();
-        ThreadFactory factory = runnable -> {
-            Thread thread = new Thread(threads, runnable, "geoparquet-worker-" + id + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-        this.pool = new ThreadPoolExecutor(
-                parallelism, parallelism, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
-        this.pool.allowCoreThreadTimeOut(true);
+        this.pool = DaemonThreadPools.endingWhenIdle(
+                parallelism, threads, "geoparquet-worker-" + id + "-", Duration.ofSeconds(IDLE_SECONDS));
     }
 
     /** A pool of {@code parallelism} threads; 1 runs every part on the caller's thread. */
