@@ -34,6 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.nifi.annotation.behavior.InputRequirement;
 import org.apache.nifi.annotation.behavior.InputRequirement.Requirement;
 import org.apache.nifi.annotation.behavior.SupportsBatching;
@@ -343,41 +344,26 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     private volatile ExecutorService cellWritingThreads;
 
     private static Validator fieldPathValidator() {
-        return (subject, input, context) -> {
-            try {
-                FieldPath.parse(input);
-                return new ValidationResult.Builder()
-                        .subject(subject)
-                        .input(input)
-                        .valid(true)
-                        .build();
-            } catch (IllegalArgumentException e) {
-                return new ValidationResult.Builder()
-                        .subject(subject)
-                        .input(input)
-                        .valid(false)
-                        .explanation(e.getMessage())
-                        .build();
-            }
-        };
+        return parsedBy(FieldPath::parse, IllegalArgumentException.class);
     }
 
     private static Validator crsValidator() {
+        return parsedBy(SourceCrs::declared, KeyingException.class);
+    }
+
+    /** Accepts what {@code parse} takes; a value it refuses with a {@code refusal} is invalid, with the reason given. */
+    private static Validator parsedBy(Consumer<String> parse, Class<? extends RuntimeException> refusal) {
         return (subject, input, context) -> {
+            ValidationResult.Builder result =
+                    new ValidationResult.Builder().subject(subject).input(input);
             try {
-                SourceCrs.declared(input);
-                return new ValidationResult.Builder()
-                        .subject(subject)
-                        .input(input)
-                        .valid(true)
-                        .build();
-            } catch (KeyingException e) {
-                return new ValidationResult.Builder()
-                        .subject(subject)
-                        .input(input)
-                        .valid(false)
-                        .explanation(e.getMessage())
-                        .build();
+                parse.accept(input);
+                return result.valid(true).build();
+            } catch (RuntimeException e) {
+                if (!refusal.isInstance(e)) {
+                    throw e;
+                }
+                return result.valid(false).explanation(e.getMessage()).build();
             }
         };
     }
