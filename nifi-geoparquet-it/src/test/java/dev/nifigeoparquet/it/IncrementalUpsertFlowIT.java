@@ -13,6 +13,12 @@ import dev.nifigeoparquet.archive.verify.VerificationReport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +28,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -36,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code templates/incremental-upsert.json} in NiFi, on a GeoPandas-style dataset the archive service adopts when it is
  * enabled: a nightly delta of edits, new parcels, deletions and parcels moving between cells; a delta with a record
- * that cannot be keyed; a corrupt file. Every delta is dropped as a file into the flow's input directory, where the
+ * that cannot be keyed; a corrupt file; a night of 12,000 new parcels whose cells' FlowFiles span several pages. Every delta is dropped as a file into the flow's input directory, where the
  * flow's own ListFile and FetchFile pick it up; what fails is read from the files the flow's PutFile wrote into the
  * quarantine directory, with their attributes from provenance.
  */
@@ -60,6 +72,9 @@ class IncrementalUpsertFlowIT {
 
     static final String NIGHTLY = "nightly-1.parquet";
     static final String CROSS = "keys-cross-cells.parquet";
+    static final String LARGE = "large-night.parquet";
+    /** Enough rows that a cell's geometry fills several 64 KB pages. */
+    static final int LARGE_NIGHT = 12_000;
 
     Path dir;
     RunningNiFi nifi;
@@ -393,6 +408,93 @@ class IncrementalUpsertFlowIT {
             flow.awaitIdle(DOWNSTREAM);
         });
         assertFalse(Files.exists(intake.processed("posted.parquet")), "the file intake never saw it");
+    }
+
+    /**
+     * A large night: 12,000 new parcels in the archive's cells, each cell's FlowFile several of the flow's 64 KB pages
+     * of geometry, written by RouteByH3Cell's cell-writing threads and passed on to the session on the task's thread.
+     * Held in front of Upsert, every routed FlowFile is read by DuckDB (its rows, against its record.count) and by
+     * parquet-java (its pages); then the night is applied with every check of the other nights.
+     */
+    @Test
+    @Order(8)
+    void aLargeNightIsRoutedInPagesCellByCellAndApplied() throws Exception {
+        Instant time = Instant.parse("2026-02-05T00:00:00Z");
+        SyntheticParcels more = new SyntheticParcels(12, 1);
+        List<Group> rows = new ArrayList<>();
+        Map<String, String> expected = new HashMap<>();
+        for (int i = 0; i < LARGE_NIGHT; i++) {
+            Group parcel = more.next("large-" + i, time);
+            rows.add(Parcels.deltaRow(parcel, "new", Parcels.wkb(Parcels.geometry(parcel)), time, false));
+            expected.put(Parcels.key(parcel), Parcels.cellOf(parcel));
+        }
+        apply(LARGE, rows, LARGE_NIGHT, expected, (filename, content) -> {
+            flow.stop(UPSERT);
+            try {
+                intake.drop(filename, content);
+                intake.awaitFetched(filename);
+                flow.awaitIdle(FileIntake.FETCH, ROUTE);
+                requireRoutedInPages(filename, rows);
+            } finally {
+                flow.start(UPSERT);
+            }
+            flow.awaitIdle(DOWNSTREAM);
+        });
+    }
+
+    /**
+     * The cells' FlowFiles of {@code filename} waiting for Upsert: DuckDB reads in each every key of the cell once and
+     * every byte of their geometries, and the large ones hold their geometry in several pages.
+     */
+    private void requireRoutedInPages(String filename, List<Group> rows) throws Exception {
+        Map<String, Set<String>> keysByCell = new HashMap<>();
+        Map<String, Long> geometryBytesByCell = new HashMap<>();
+        for (Group row : rows) {
+            String cell = Parcels.cellOf(row);
+            keysByCell.computeIfAbsent(cell, c -> new HashSet<>()).add(Parcels.key(row));
+            geometryBytesByCell.merge(
+                    cell, (long) row.getBinary(SyntheticParcels.GEOMETRY, 0).length(), Long::sum);
+        }
+        List<FlowGroup.Queued> routed = withFilename(flow.queued(flow.connection(ROUTE, "success")), filename);
+        assertEquals(keysByCell.size(), routed.size(), "one FlowFile per cell: " + keysByCell.keySet());
+        int paged = 0;
+        for (FlowGroup.Queued cell : routed) {
+            String h3 = cell.attribute("h3.cell");
+            Path file = dir.resolve("routed-" + h3 + ".parquet");
+            Files.write(file, flow.content(cell));
+            long[] read = keysAndGeometryBytes(file);
+            assertEquals(keysByCell.get(h3).size(), read[0], h3 + ": DuckDB reads every key of the cell once");
+            assertEquals(geometryBytesByCell.get(h3), read[1], h3 + ": and every byte of their geometries");
+            assertEquals(String.valueOf(read[0]), cell.attribute("record.count"), h3);
+            try (ParquetFileReader reader = ParquetFileReader.open(
+                    new LocalInputFile(file),
+                    ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+                for (BlockMetaData rowGroup : reader.getFooter().getBlocks()) {
+                    for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+                        if (chunk.getPath().toDotString().equals(SyntheticParcels.GEOMETRY)
+                                && reader.readOffsetIndex(chunk).getPageCount() > 1) {
+                            paged++;
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(paged > 0, "some cell's geometry spans several pages");
+    }
+
+    /** The distinct keys of a file and the bytes of its geometries, as DuckDB reads them from its pages. */
+    private static long[] keysAndGeometryBytes(Path file) throws SQLException {
+        try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
+                Statement settings = duckdb.createStatement();
+                PreparedStatement query = duckdb.prepareStatement("SELECT count(DISTINCT " + SyntheticParcels.KEY
+                        + "), sum(octet_length(" + SyntheticParcels.GEOMETRY + ")) FROM read_parquet(?)")) {
+            settings.execute("SET enable_geoparquet_conversion = false"); // the geometry as the WKB bytes written
+            query.setString(1, file.toString());
+            try (ResultSet result = query.executeQuery()) {
+                result.next();
+                return new long[] {result.getLong(1), result.getLong(2)};
+            }
+        }
     }
 
     /**
