@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
 import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
-import dev.nifigeoparquet.processors.testing.TestArchives;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,13 +30,10 @@ class RouteByH3CellManyCellsTest {
 
     @Test
     void thousandsOfCellsAreWrittenWithABoundedNumberOfOpenWriters() throws Exception {
-        Path root = dir.resolve("archive");
-        TestArchives.create(root, RouteByH3CellTest.RESOLUTION);
-        TestRunner runner = RouteByH3CellTest.newRunner(dir, root);
+        TestRunner runner = RouteByH3CellTest.newRunner(dir);
         runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.LON_LAT);
         runner.setProperty(RouteByH3Cell.MAX_OPEN_WRITERS, String.valueOf(MAX_OPEN_WRITERS));
-        JsonRecordWriterService writer = (JsonRecordWriterService)
-                runner.getProcessContext().getControllerServiceLookup().getControllerService("writer");
+        JsonRecordWriterService writer = RouteByH3CellTest.writerOf(runner);
 
         // A grid of points far enough apart (about 1.5 degrees) that every point lands in its own resolution-7 cell.
         ByteArrayOutputStream json = new ByteArrayOutputStream();

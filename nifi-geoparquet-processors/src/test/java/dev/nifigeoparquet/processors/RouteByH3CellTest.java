@@ -61,17 +61,19 @@ class RouteByH3CellTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Path root = dir.resolve("archive");
-        TestArchives.create(root, RESOLUTION);
-        runner = newRunner(dir, root);
+        runner = newRunner(dir);
         archive = (StandardGeoParquetArchiveService)
                 runner.getProcessContext().getControllerServiceLookup().getControllerService("archive");
-        writer = (JsonRecordWriterService)
-                runner.getProcessContext().getControllerServiceLookup().getControllerService("writer");
+        writer = writerOf(runner);
     }
 
-    /** A runner with JSON reader and writer and an enabled archive service for the archive at {@code root}. */
-    static TestRunner newRunner(Path dir, Path root) throws Exception {
+    /**
+     * A runner with JSON reader and writer and an enabled archive service for a new archive of resolution
+     * {@value #RESOLUTION} under {@code dir}.
+     */
+    static TestRunner newRunner(Path dir) throws Exception {
+        Path root = dir.resolve("archive");
+        TestArchives.create(root, RESOLUTION);
         TestRunner runner = TestRunners.newTestRunner(RouteByH3Cell.class);
         JsonRecordReaderService reader = new JsonRecordReaderService();
         JsonRecordWriterService writer = new JsonRecordWriterService();
@@ -87,6 +89,12 @@ class RouteByH3CellTest {
         runner.setProperty(RouteByH3Cell.RECORD_WRITER, "writer");
         runner.setProperty(RouteByH3Cell.ARCHIVE_SERVICE, "archive");
         return runner;
+    }
+
+    /** The runner's JSON Record Writer, which remembers what it was given. */
+    static JsonRecordWriterService writerOf(TestRunner runner) {
+        return (JsonRecordWriterService)
+                runner.getProcessContext().getControllerServiceLookup().getControllerService("writer");
     }
 
     @Test

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
 import dev.nifigeoparquet.processors.testing.JsonRecordWriterService;
-import dev.nifigeoparquet.processors.testing.TestArchives;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -85,12 +84,9 @@ class RouteByH3CellThreadsTest {
 
     @Test
     void cellsAreWrittenBesideTheTaskThreadAndTheSessionStreamsOnlyOnIt() throws Exception {
-        Path root = dir.resolve("archive");
-        TestArchives.create(root, RouteByH3CellTest.RESOLUTION);
-        TestRunner runner = RouteByH3CellTest.newRunner(dir, root);
+        TestRunner runner = RouteByH3CellTest.newRunner(dir);
         runner.setProperty(RouteByH3Cell.GEOMETRY_FORMAT, GeometryFormat.LON_LAT);
-        JsonRecordWriterService writer = (JsonRecordWriterService)
-                runner.getProcessContext().getControllerServiceLookup().getControllerService("writer");
+        JsonRecordWriterService writer = RouteByH3CellTest.writerOf(runner);
         runner.run(1, false, true); // scheduled; nothing queued yet
 
         // Features at 40 places far apart (one cell each), in turn, so that every cell's records arrive interleaved.

@@ -11,7 +11,6 @@ import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.processors.geometry.GeometryFormat;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordSetWriter;
 import dev.nifigeoparquet.processors.testing.RefusingRecordWriterService;
-import dev.nifigeoparquet.processors.testing.TestArchives;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,9 +41,7 @@ class RouteByH3CellWriterFailuresTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Path root = dir.resolve("archive");
-        TestArchives.create(root, RouteByH3CellTest.RESOLUTION);
-        runner = RouteByH3CellTest.newRunner(dir, root);
+        runner = RouteByH3CellTest.newRunner(dir);
     }
 
     @Test
