@@ -172,6 +172,30 @@ class H3KeyerTest {
     }
 
     @Test
+    void aNonFiniteVertexAnywhereIsReportedBeforeAVertexOffTheGlobe() {
+        Geometry offFirst = GEOMETRIES.createLineString(new Coordinate[] {
+            new Coordinate(0, 95), new Coordinate(1, 1), new Coordinate(Double.NaN, 1), new Coordinate(200, 1)
+        });
+        assertReason(Reason.NON_FINITE_COORDINATE, offFirst, SourceCrs.CRS84);
+        Geometry inALaterPart = GEOMETRIES.createGeometryCollection(
+                new Geometry[] {point(0, 95), wkt("LINESTRING (0 0, 1 1)"), point(Double.POSITIVE_INFINITY, 0)});
+        assertReason(Reason.NON_FINITE_COORDINATE, inALaterPart, SourceCrs.CRS84);
+    }
+
+    @Test
+    void theFirstVertexOffTheGlobeInTheGeometrysOrderIsReported() {
+        assertMessage("latitude 95.0 in EPSG:4326 is outside -90..90", wkt("LINESTRING (0 0, 0 95, 200 0)"));
+        assertMessage("longitude 200.0 in EPSG:4326 is outside -180..180", wkt("LINESTRING (0 0, 200 0, 0 95)"));
+        // A hole's vertices are checked after the shell's, a later part's after an earlier one's.
+        assertMessage(
+                "latitude 95.0 in EPSG:4326 is outside -90..90",
+                wkt("POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 95, 3 3, 2 2))"));
+        assertMessage(
+                "longitude -190.0 in EPSG:4326 is outside -180..180",
+                wkt("GEOMETRYCOLLECTION (POINT (1 1), MULTIPOINT ((2 2), (-190 3)), POINT (0 -95))"));
+    }
+
+    @Test
     void unknownCrss() {
         assertEquals(
                 Reason.UNKNOWN_CRS,
@@ -232,6 +256,11 @@ class H3KeyerTest {
         KeyingException e = assertThrows(KeyingException.class, () -> new H3Keyer(8).cellOf(geometry, crs));
         assertEquals(expected, e.reason(), e.getMessage());
         assertTrue(e.getMessage().startsWith(expected + ": "), e.getMessage());
+    }
+
+    private static void assertMessage(String expected, Geometry lonLat) {
+        KeyingException e = assertThrows(KeyingException.class, () -> new H3Keyer(8).cellOf(lonLat, SourceCrs.CRS84));
+        assertTrue(e.getMessage().endsWith(": " + expected), e.getMessage());
     }
 
     /** Spherical Web Mercator, written out rather than taken from proj4j. */
