@@ -16,6 +16,7 @@ import dev.nifigeoparquet.processors.geometry.UnkeyableRecordException;
 import dev.nifigeoparquet.processors.geoparquet.GeoParquetRecordReader;
 import dev.nifigeoparquet.processors.geoparquet.PrimaryGeometryRecordWriter;
 import dev.nifigeoparquet.processors.migration.StoredChoices;
+import dev.nifigeoparquet.processors.record.BinaryValues;
 import dev.nifigeoparquet.services.GeoParquetArchiveService;
 import java.io.Closeable;
 import java.io.IOException;
@@ -1065,11 +1066,7 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
         if (sourceGeometryField != null) {
             values.remove(sourceGeometryField);
         }
-        Byte[] boxed = new Byte[wkb.length];
-        for (int i = 0; i < wkb.length; i++) {
-            boxed[i] = wkb[i];
-        }
-        values.put(outputGeometryField, boxed);
+        values.put(outputGeometryField, BinaryValues.boxed(wkb));
         return new MapRecord(schema, values);
     }
 }

@@ -4,6 +4,7 @@ import dev.nifigeoparquet.archive.geo.GeoMetadata;
 import dev.nifigeoparquet.archive.geo.GeometryCodec;
 import dev.nifigeoparquet.archive.geo.GeometryEncoding;
 import dev.nifigeoparquet.archive.geo.Wkb;
+import dev.nifigeoparquet.processors.record.BinaryValues;
 import dev.nifigeoparquet.processors.record.GroupToRecordConverter;
 import dev.nifigeoparquet.processors.record.RecordConversionException;
 import dev.nifigeoparquet.processors.record.RecordToGroupConverter;
@@ -81,12 +82,12 @@ public final class GeometryColumns {
                 public Object read(Group group, int fieldIndex) {
                     row++;
                     if (verbatim) {
-                        return boxed(group.getBinary(fieldIndex, 0).getBytes());
+                        return BinaryValues.boxed(group.getBinary(fieldIndex, 0).getBytes());
                     }
                     Geometry geometry = codec.decode(group, row - 1);
                     return format == RecordGeometryEncoding.WKT
                             ? wktWriter.write(geometry)
-                            : boxed(Wkb.write(geometry));
+                            : BinaryValues.boxed(Wkb.write(geometry));
                 }
             });
         }
@@ -224,13 +225,5 @@ public final class GeometryColumns {
             bytes[i] = element;
         }
         return bytes;
-    }
-
-    private static Byte[] boxed(byte[] bytes) {
-        Byte[] boxed = new Byte[bytes.length];
-        for (int i = 0; i < bytes.length; i++) {
-            boxed[i] = bytes[i];
-        }
-        return boxed;
     }
 }

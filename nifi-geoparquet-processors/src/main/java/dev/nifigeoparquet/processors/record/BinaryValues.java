@@ -7,12 +7,12 @@ import java.util.List;
  * Bytes in the forms NiFi records carry them: {@code byte[]}, {@code Byte[]}, an {@code Object[]} of Byte
  * (what NiFi readers produce for ARRAY of BYTE), a List of Byte, or a {@link ByteBuffer}.
  */
-final class BinaryValues {
+public final class BinaryValues {
 
     private BinaryValues() {}
 
-    /** The NiFi form of binary column values. */
-    static Byte[] boxed(byte[] bytes) {
+    /** The NiFi form of binary values, WKB geometries among them. */
+    public static Byte[] boxed(byte[] bytes) {
         Byte[] boxed = new Byte[bytes.length];
         for (int i = 0; i < bytes.length; i++) {
             boxed[i] = bytes[i];
