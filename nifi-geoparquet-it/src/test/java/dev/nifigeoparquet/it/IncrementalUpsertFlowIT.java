@@ -7,18 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
+import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,13 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -48,8 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code templates/incremental-upsert.json} in NiFi, on a GeoPandas-style dataset the archive service adopts when it is
  * enabled: a nightly delta of edits, new parcels, deletions and parcels moving between cells; a delta with a record
- * that cannot be keyed; a corrupt file; a night of 12,000 new parcels whose cells' FlowFiles span several pages. Every delta is dropped as a file into the flow's input directory, where the
- * flow's own ListFile and FetchFile pick it up; what fails is read from the files the flow's PutFile wrote into the
+ * that cannot be keyed; a corrupt file; a night of 12,000 new parcels whose cells' FlowFiles span several pages.
+ * Every delta is dropped as a file into the flow's input directory, where the flow's own ListFile and FetchFile pick
+ * it up; what fails is read from the files the flow's PutFile wrote into the
  * quarantine directory, with their attributes from provenance.
  */
 @ExtendWith(NiFiExtension.class)
@@ -462,39 +453,31 @@ class IncrementalUpsertFlowIT {
             String h3 = cell.attribute("h3.cell");
             Path file = dir.resolve("routed-" + h3 + ".parquet");
             Files.write(file, flow.content(cell));
-            long[] read = keysAndGeometryBytes(file);
-            assertEquals(keysByCell.get(h3).size(), read[0], h3 + ": DuckDB reads every key of the cell once");
-            assertEquals(geometryBytesByCell.get(h3), read[1], h3 + ": and every byte of their geometries");
-            assertEquals(String.valueOf(read[0]), cell.attribute("record.count"), h3);
-            try (ParquetFileReader reader = ParquetFileReader.open(
-                    new LocalInputFile(file),
-                    ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
-                for (BlockMetaData rowGroup : reader.getFooter().getBlocks()) {
-                    for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
-                        if (chunk.getPath().toDotString().equals(SyntheticParcels.GEOMETRY)
-                                && reader.readOffsetIndex(chunk).getPageCount() > 1) {
-                            paged++;
-                        }
+            // The geometry as the WKB bytes written, not converted.
+            List<Object> read = DuckDb.query(
+                            "SET enable_geoparquet_conversion = false; SELECT count(DISTINCT " + SyntheticParcels.KEY
+                                    + "), sum(octet_length(" + SyntheticParcels.GEOMETRY + ")) FROM read_parquet(?)",
+                            file.toString())
+                    .get(0);
+            long keys = ((Number) read.get(0)).longValue();
+            assertEquals(keysByCell.get(h3).size(), keys, h3 + ": DuckDB reads every key of the cell once");
+            assertEquals(
+                    geometryBytesByCell.get(h3),
+                    ((Number) read.get(1)).longValue(),
+                    h3 + ": and every byte of their geometries");
+            assertEquals(String.valueOf(keys), cell.attribute("record.count"), h3);
+            try (GeoParquetFileReader reader = GeoParquetFileReader.open(file)) {
+                for (int rowGroup = 0; rowGroup < reader.footer().rowGroups().size(); rowGroup++) {
+                    if (reader.pageIndex(rowGroup, SyntheticParcels.GEOMETRY)
+                                    .pages()
+                                    .getPageCount()
+                            > 1) {
+                        paged++;
                     }
                 }
             }
         }
         assertTrue(paged > 0, "some cell's geometry spans several pages");
-    }
-
-    /** The distinct keys of a file and the bytes of its geometries, as DuckDB reads them from its pages. */
-    private static long[] keysAndGeometryBytes(Path file) throws SQLException {
-        try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
-                Statement settings = duckdb.createStatement();
-                PreparedStatement query = duckdb.prepareStatement("SELECT count(DISTINCT " + SyntheticParcels.KEY
-                        + "), sum(octet_length(" + SyntheticParcels.GEOMETRY + ")) FROM read_parquet(?)")) {
-            settings.execute("SET enable_geoparquet_conversion = false"); // the geometry as the WKB bytes written
-            query.setString(1, file.toString());
-            try (ResultSet result = query.executeQuery()) {
-                result.next();
-                return new long[] {result.getLong(1), result.getLong(2)};
-            }
-        }
     }
 
     /**
