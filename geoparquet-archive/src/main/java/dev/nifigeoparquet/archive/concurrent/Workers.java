@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Workers {
 
     private static final AtomicInteger POOLS = new AtomicInteger();
-    private static final long IDLE_SECONDS = 10;
+    private static final Duration IDLE_THREADS_END_AFTER = Duration.ofSeconds(10);
 
     private final int parallelism;
     private final ThreadPoolExecutor pool;
@@ -33,7 +33,7 @@ public final class Workers {
         int id = POOLS.incrementAndGet();
         this.threads = new ThreadGroup("geoparquet-workers-" + id);
         this.pool = DaemonThreadPools.endingWhenIdle(
-                parallelism, threads, "geoparquet-worker-" + id + "-", Duration.ofSeconds(IDLE_SECONDS));
+                parallelism, threads, "geoparquet-worker-" + id + "-", IDLE_THREADS_END_AFTER);
     }
 
     /** A pool of {@code parallelism} threads; 1 runs every part on the caller's thread. */
