@@ -6,6 +6,8 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -69,7 +71,8 @@ public final class Workers {
      * in the order of the items. Runs on the caller's thread when there is one item, one thread, or the caller is a
      * worker of this pool itself (waiting on the pool from inside it could starve it).
      *
-     * @throws InterruptedIOException when the caller is interrupted while waiting; unfinished parts are cancelled
+     * @throws InterruptedIOException when the caller is interrupted while waiting; unfinished parts are cancelled: those
+     *     not started never run, and those running are interrupted and waited for, so that none runs once this throws
      */
     public <I, O> List<Outcome<O>> map(List<I> items, Task<I, O> task) throws InterruptedIOException {
         List<Outcome<O>> outcomes = new ArrayList<>(items.size());
@@ -84,8 +87,9 @@ public final class Workers {
             return outcomes;
         }
         List<Future<StorageMeter.Attempt<O>>> futures = new ArrayList<>(items.size());
+        RunningParts running = new RunningParts();
         for (I item : items) {
-            futures.add(pool.submit(() -> StorageMeter.attempt(() -> task.run(item))));
+            futures.add(pool.submit(() -> running.run(() -> StorageMeter.attempt(() -> task.run(item)))));
         }
         try {
             for (Future<StorageMeter.Attempt<O>> future : futures) {
@@ -95,13 +99,60 @@ public final class Workers {
             }
             return outcomes;
         } catch (InterruptedException e) {
-            futures.forEach(future -> future.cancel(true));
+            running.abandon(futures);
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("Interrupted while waiting for the parts of the operation");
         } catch (ExecutionException e) {
             // StorageMeter.attempt returns failures; only an Error reaches here.
-            futures.forEach(future -> future.cancel(true));
+            running.abandon(futures);
             throw new IllegalStateException("A part of the operation failed unexpectedly", e.getCause());
+        }
+    }
+
+    /**
+     * The parts of one {@link #map} running now. A caller that gives up on its parts waits until none runs: a NiFi task
+     * terminated in the middle of a rewrite must not leave parts writing to the archive after it has ended.
+     */
+    private static final class RunningParts {
+        private int running; // guarded by this
+        private boolean abandoned; // guarded by this
+
+        <T> T run(Callable<T> part) throws Exception {
+            synchronized (this) {
+                if (abandoned) {
+                    throw new CancellationException("The operation was given up before this part ran");
+                }
+                running++;
+            }
+            try {
+                return part.call();
+            } finally {
+                synchronized (this) {
+                    running--;
+                    notifyAll();
+                }
+            }
+        }
+
+        /** Cancels the parts (interrupting those running) and waits until none runs. */
+        void abandon(List<? extends Future<?>> parts) {
+            synchronized (this) {
+                abandoned = true;
+            }
+            parts.forEach(part -> part.cancel(true));
+            boolean interrupted = false;
+            synchronized (this) {
+                while (running > 0) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
