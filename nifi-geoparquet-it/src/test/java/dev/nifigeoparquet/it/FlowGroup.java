@@ -451,6 +451,22 @@ final class FlowGroup {
         throw new AssertionError("No connection carries '" + relationship + "' out of '" + from + "'");
     }
 
+    /** The connection that carries FlowFiles into the processor named {@code to}: its input queue. */
+    String connectionInto(String to) throws IOException, InterruptedException {
+        String destinationId = processorId(to);
+        for (JsonNode connection : every("connections")) {
+            if (connection
+                    .path("component")
+                    .path("destination")
+                    .path("id")
+                    .asText()
+                    .equals(destinationId)) {
+                return connection.path("id").asText();
+            }
+        }
+        throw new AssertionError("No connection leads into '" + to + "'");
+    }
+
     /** Sets how a connection whose ends are stopped spreads its FlowFiles over a cluster's nodes (ROUND_ROBIN, ...). */
     void setLoadBalanceStrategy(String connectionId, String strategy) throws IOException, InterruptedException {
         ObjectNode body = NiFiApi.JSON.createObjectNode();
@@ -646,11 +662,31 @@ final class FlowGroup {
 
     /** How many threads run the processor named {@code processorName} now, over all nodes of a cluster. */
     int activeThreads(String processorName) throws IOException, InterruptedException {
+        return statusSnapshot(processorName).path("activeThreadCount").asInt();
+    }
+
+    /**
+     * How many tasks of the processor named {@code processorName} still run, those NiFi counts as terminated included,
+     * over all nodes of a cluster.
+     */
+    int tasksRunning(String processorName) throws IOException, InterruptedException {
+        JsonNode snapshot = statusSnapshot(processorName);
+        return snapshot.path("activeThreadCount").asInt()
+                + snapshot.path("terminatedThreadCount").asInt();
+    }
+
+    private JsonNode statusSnapshot(String processorName) throws IOException, InterruptedException {
         return api.get("flow/processors/" + processorId(processorName) + "/status")
                 .path("processorStatus")
-                .path("aggregateSnapshot")
-                .path("activeThreadCount")
-                .asInt();
+                .path("aggregateSnapshot");
+    }
+
+    /**
+     * Terminates the threads of a stopped processor that are still running (the canvas's "Terminate"): NiFi interrupts
+     * each and rolls its session back.
+     */
+    void terminate(String processorName) throws IOException, InterruptedException {
+        api.delete("processors/" + processorId(processorName) + "/threads");
     }
 
     /** A bulletin: the component that raised it, its level and message. */

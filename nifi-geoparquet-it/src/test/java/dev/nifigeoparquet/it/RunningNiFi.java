@@ -1,7 +1,10 @@
 package dev.nifigeoparquet.it;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The standalone NiFi of this test run, and the ways the tests talk to it. Closing it stops NiFi.
@@ -36,6 +39,31 @@ public final class RunningNiFi implements AutoCloseable {
     /** Whether NiFi's process is running (it is not between {@link #kill()} and {@link #restart()}). */
     boolean isRunning() {
         return process.isAlive();
+    }
+
+    /**
+     * NiFi's live threads by name, each with its stack as a thread dump prints it ({@code jcmd Thread.print}, of the JDK
+     * running the tests).
+     */
+    Map<String, String> threads() throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                        String.valueOf(process.pid()),
+                        "Thread.print")
+                .redirectErrorStream(true)
+                .start();
+        String dump = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (jcmd.waitFor() != 0) {
+            throw new IOException("jcmd could not dump NiFi's threads: " + dump);
+        }
+        // Each thread's entry starts with its quoted name and ends at a blank line.
+        Map<String, String> threads = new LinkedHashMap<>();
+        for (String entry : dump.split("\\R\\R", -1)) {
+            if (entry.startsWith("\"")) {
+                threads.put(entry.substring(1, entry.indexOf('"', 1)), entry);
+            }
+        }
+        return threads;
     }
 
     /** Kills NiFi with SIGKILL, in the middle of whatever it is doing; see {@link NiFiProcess#kill()}. */
