@@ -7,14 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
 import dev.nifigeoparquet.archive.synthetic.SyntheticParcels;
 import dev.nifigeoparquet.archive.testing.DuckDb;
 import dev.nifigeoparquet.archive.verify.VerificationReport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.parquet.example.data.Group;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code templates/incremental-upsert.json} in NiFi, on a GeoPandas-style dataset the archive service adopts when it is
  * enabled: a nightly delta of edits, new parcels, deletions and parcels moving between cells; a delta with a record
- * that cannot be keyed; a corrupt file; a night of 12,000 new parcels whose cells' FlowFiles span several pages.
+ * that cannot be keyed; a corrupt file; a night of 12,000 new parcels whose cells' FlowFiles span several pages; a night
+ * of 150,000 whose route and upsert are terminated midway.
  * Every delta is dropped as a file into the flow's input directory, where the flow's own ListFile and FetchFile pick
  * it up; what fails is read from the files the flow's PutFile wrote into the
  * quarantine directory, with their attributes from provenance.
@@ -66,6 +73,14 @@ class IncrementalUpsertFlowIT {
     static final String LARGE = "large-night.parquet";
     /** Enough rows that a cell's geometry fills several 64 KB pages. */
     static final int LARGE_NIGHT = 12_000;
+
+    static final String TERMINATED = "terminated-night.parquet";
+    /** Enough rows that RouteByH3Cell reads and writes them for seconds each. */
+    static final int TERMINATED_NIGHT = 150_000;
+    /** The names of the threads the archive engine splits an operation over. */
+    static final String ENGINE_WORKERS = "geoparquet-worker-";
+    /** How long a processor may take to start the step it is terminated in, and a terminated task to end. */
+    static final Duration TERMINATION_TIMEOUT = Duration.ofSeconds(30);
 
     Path dir;
     RunningNiFi nifi;
@@ -410,16 +425,9 @@ class IncrementalUpsertFlowIT {
     @Test
     @Order(8)
     void aLargeNightIsRoutedInPagesCellByCellAndApplied() throws Exception {
-        Instant time = Instant.parse("2026-02-05T00:00:00Z");
-        SyntheticParcels more = new SyntheticParcels(12, 1);
-        List<Group> rows = new ArrayList<>();
-        Map<String, String> expected = new HashMap<>();
-        for (int i = 0; i < LARGE_NIGHT; i++) {
-            Group parcel = more.next("large-" + i, time);
-            rows.add(Parcels.deltaRow(parcel, "new", Parcels.wkb(Parcels.geometry(parcel)), time, false));
-            expected.put(Parcels.key(parcel), Parcels.cellOf(parcel));
-        }
-        apply(LARGE, rows, LARGE_NIGHT, expected, (filename, content) -> {
+        NewParcels night = NewParcels.of(12, "large-", LARGE_NIGHT, Instant.parse("2026-02-05T00:00:00Z"));
+        List<Group> rows = night.rows();
+        apply(LARGE, rows, LARGE_NIGHT, night.cells(), (filename, content) -> {
             flow.stop(UPSERT);
             try {
                 intake.drop(filename, content);
@@ -431,6 +439,126 @@ class IncrementalUpsertFlowIT {
             }
             flow.awaitIdle(DOWNSTREAM);
         });
+    }
+
+    /**
+     * An operator stops a processor in the middle of a large night and terminates the task that still runs (the
+     * canvas's "Stop", then "Terminate"): RouteByH3Cell while it reads and keys the night and while it writes the cells,
+     * then the upsert while the engine rewrites the partitions. NiFi interrupts the task's thread and rolls its session
+     * back: the task ends, and with it all the work it handed to other threads; what it was given waits in front of it
+     * as it came and nothing it made went on; readers see the archive as it was, or with the whole night should the
+     * upsert have committed before it was interrupted. Started again, the flow applies the night once, with every check
+     * of the other nights.
+     */
+    @Test
+    @Order(9)
+    void aNightWhoseRouteAndUpsertAreTerminatedMidwayIsAppliedOnceWhenStartedAgain() throws Exception {
+        NewParcels night = NewParcels.of(13, "terminated-", TERMINATED_NIGHT, Instant.parse("2026-02-06T00:00:00Z"));
+        String input = flow.connectionInto(ROUTE);
+        String routed = flow.connection(ROUTE, "success");
+        apply(TERMINATED, night.rows(), TERMINATED_NIGHT, night.cells(), (filename, content) -> {
+            flow.stop(ROUTE, UPSERT);
+            intake.drop(filename, content);
+            intake.awaitFetched(filename);
+            // RouteByH3Cell reads the night twice: to key it and count each cell's records, then to write the cells.
+            for (String step : List.of("scan", "writeCells")) {
+                String frame = "dev.nifigeoparquet.processors.RouteByH3Cell." + step + "(";
+                terminateOnce(
+                        ROUTE,
+                        "a thread runs " + frame,
+                        () -> nifi.threads().values().stream().anyMatch(stack -> stack.contains(frame)));
+                List<FlowGroup.Queued> waiting = withFilename(flow.queued(input), filename);
+                assertEquals(1, waiting.size(), "terminated in " + step + ", the night waits in front of the route");
+                assertTrue(Arrays.equals(content, flow.content(waiting.get(0))), "as it came");
+                assertEquals(List.of(), withFilename(flow.queued(routed), filename), "no cell of it was routed");
+            }
+            flow.start(ROUTE);
+            flow.awaitIdle(FileIntake.FETCH, ROUTE);
+            int cells = withFilename(flow.queued(routed), filename).size();
+
+            // The engine stages a partition's new files for about a second before it commits them all: terminated once
+            // it has staged one, the upsert is interrupted long before its commit.
+            Map<String, String> before = ArchiveChecks.snapshot(archive);
+            Path staging = archive.resolve(ArchiveLayout.STAGING_DIRECTORY);
+            terminateOnce(UPSERT, "the engine staged a file", () -> holdsAFile(staging));
+            assertEquals(
+                    cells,
+                    withFilename(flow.queued(routed), filename).size(),
+                    "terminated while the engine rewrote the partitions, the night's cells wait in front of Upsert");
+            // Should a slow machine have let it commit first, the whole night is in, and the replay changes nothing.
+            if (ArchiveChecks.parcels(archive).size() != expectedRows + TERMINATED_NIGHT) {
+                assertEquals(before, ArchiveChecks.snapshot(archive), "the upsert left the archive as it was");
+            }
+
+            flow.start(ROUTE, UPSERT);
+            flow.awaitIdle(DOWNSTREAM);
+        });
+    }
+
+    /** A night of new parcels around a town of their own: its delta rows, and each key with the cell it must end in. */
+    record NewParcels(List<Group> rows, Map<String, String> cells) {
+        static NewParcels of(long seed, String keyPrefix, int count, Instant time) {
+            SyntheticParcels town = new SyntheticParcels(seed, 1);
+            List<Group> rows = new ArrayList<>();
+            Map<String, String> cells = new HashMap<>();
+            for (int i = 0; i < count; i++) {
+                Group parcel = town.next(keyPrefix + i, time);
+                rows.add(Parcels.deltaRow(parcel, "new", Parcels.wkb(Parcels.geometry(parcel)), time, false));
+                cells.put(Parcels.key(parcel), Parcels.cellOf(parcel));
+            }
+            return new NewParcels(rows, cells);
+        }
+    }
+
+    /** Whether the directory or one below it holds a file now; a directory removed while it is listed holds none. */
+    private static boolean holdsAFile(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            return paths.anyMatch(Files::isRegularFile);
+        } catch (NoSuchFileException | UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    /** Whether a step of a processor has begun, as the test sees it from outside. */
+    @FunctionalInterface
+    interface Step {
+        boolean begun() throws Exception;
+    }
+
+    /**
+     * Starts the processor named, and once {@code step} has begun, stops it and terminates its task. Returns when the
+     * task has ended, and fails if any thread the task handed work to is still at work then: one named after the
+     * processor (its id) or one of the engine's workers, neither ended nor idle in its pool. NiFi does not call a
+     * terminated processor's {@code @OnStopped}, so its pools are not shut down; their idle threads end on their own.
+     */
+    private void terminateOnce(String processorName, String what, Step step) throws Exception {
+        flow.start(processorName);
+        Instant deadline = Instant.now().plus(TERMINATION_TIMEOUT);
+        while (!step.begun()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError(processorName + ": not seen within " + TERMINATION_TIMEOUT + " that " + what);
+            }
+        }
+        flow.stop(processorName);
+        flow.terminate(processorName);
+
+        deadline = Instant.now().plus(TERMINATION_TIMEOUT);
+        while (flow.tasksRunning(processorName) > 0) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError(processorName + " still runs a task " + TERMINATION_TIMEOUT
+                        + " after it was terminated: " + nifi.threads().values());
+            }
+            Thread.sleep(20);
+        }
+        String id = flow.processorId(processorName);
+        List<String> working = nifi.threads().entrySet().stream()
+                .filter(thread ->
+                        thread.getKey().contains(id) || thread.getKey().startsWith(ENGINE_WORKERS))
+                .map(Map.Entry::getValue)
+                .filter(stack -> !stack.contains("java.util.concurrent.ThreadPoolExecutor.getTask"))
+                .toList();
+        assertEquals(
+                List.of(), working, "no thread is at work for " + processorName + " once its terminated task ended");
     }
 
     /**

@@ -428,9 +428,9 @@ public class RouteByH3Cell extends AbstractProcessor implements VerifiableProces
     @OnStopped
     public void onStopped() {
         routing = null;
-        // Not shutdownNow: a task that was terminated may still be closing its ComputeAhead or its lanes, which wait
-        // for work already handed over; dropped before it ran, that work would never end. Queued lanes see themselves
-        // closed and stop at once; a queued keying block keys its records and is dropped.
+        // Every task has ended when NiFi calls this; after a Terminate it does not call it at all, and the pools end
+        // their idle threads on their own. Not shutdownNow all the same: a closing ComputeAhead or CellLanes waits for
+        // work already handed over, which dropped before it ran would never end.
         if (keyingThreads != null) {
             keyingThreads.shutdown();
             keyingThreads = null;
