@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nifigeoparquet.archive.concurrent.Workers;
 import dev.nifigeoparquet.archive.format.ArchiveLayout;
 import dev.nifigeoparquet.archive.parquet.GeoParquetFileReader;
 import dev.nifigeoparquet.archive.synthetic.NightlyDelta;
@@ -45,10 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code templates/incremental-upsert.json} in NiFi, on a GeoPandas-style dataset the archive service adopts when it is
  * enabled: a nightly delta of edits, new parcels, deletions and parcels moving between cells; a delta with a record
  * that cannot be keyed; a corrupt file; a night of 12,000 new parcels whose cells' FlowFiles span several pages; a night
- * of 150,000 whose route and upsert are terminated midway.
- * Every delta is dropped as a file into the flow's input directory, where the flow's own ListFile and FetchFile pick
- * it up; what fails is read from the files the flow's PutFile wrote into the
- * quarantine directory, with their attributes from provenance.
+ * of 150,000 whose route and upsert are terminated midway. Every delta is dropped as a file into the flow's input
+ * directory, where the flow's own ListFile and FetchFile pick it up; what fails is read from the files the flow's PutFile
+ * wrote into the quarantine directory, with their attributes from provenance.
  */
 @ExtendWith(NiFiExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -77,8 +77,6 @@ class IncrementalUpsertFlowIT {
     static final String TERMINATED = "terminated-night.parquet";
     /** Enough rows that RouteByH3Cell reads and writes them for seconds each. */
     static final int TERMINATED_NIGHT = 150_000;
-    /** The names of the threads the archive engine splits an operation over. */
-    static final String ENGINE_WORKERS = "geoparquet-worker-";
     /** How long a processor may take to start the step it is terminated in, and a terminated task to end. */
     static final Duration TERMINATION_TIMEOUT = Duration.ofSeconds(30);
 
@@ -538,6 +536,7 @@ class IncrementalUpsertFlowIT {
             if (Instant.now().isAfter(deadline)) {
                 throw new AssertionError(processorName + ": not seen within " + TERMINATION_TIMEOUT + " that " + what);
             }
+            Thread.sleep(1); // not spinning on a core that NiFi needs
         }
         flow.stop(processorName);
         flow.terminate(processorName);
@@ -553,7 +552,7 @@ class IncrementalUpsertFlowIT {
         String id = flow.processorId(processorName);
         List<String> working = nifi.threads().entrySet().stream()
                 .filter(thread ->
-                        thread.getKey().contains(id) || thread.getKey().startsWith(ENGINE_WORKERS))
+                        thread.getKey().contains(id) || thread.getKey().startsWith(Workers.THREAD_NAME_PREFIX))
                 .map(Map.Entry::getValue)
                 .filter(stack -> !stack.contains("java.util.concurrent.ThreadPoolExecutor.getTask"))
                 .toList();

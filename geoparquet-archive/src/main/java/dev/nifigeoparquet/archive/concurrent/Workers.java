@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Workers {
 
+    /** How every worker thread's name starts, as thread dumps and monitoring show it. */
+    public static final String THREAD_NAME_PREFIX = "geoparquet-worker-";
+
     private static final AtomicInteger POOLS = new AtomicInteger();
     private static final Duration IDLE_THREADS_END_AFTER = Duration.ofSeconds(10);
 
@@ -35,7 +38,7 @@ public final class Workers {
         int id = POOLS.incrementAndGet();
         this.threads = new ThreadGroup("geoparquet-workers-" + id);
         this.pool = DaemonThreadPools.endingWhenIdle(
-                parallelism, threads, "geoparquet-worker-" + id + "-", IDLE_THREADS_END_AFTER);
+                parallelism, threads, THREAD_NAME_PREFIX + id + "-", IDLE_THREADS_END_AFTER);
     }
 
     /** A pool of {@code parallelism} threads; 1 runs every part on the caller's thread. */
