@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -106,6 +107,55 @@ class CellLanesTest {
             }
         });
         assertEquals(Set.of("a", "b"), Set.copyOf(met));
+    }
+
+    @Test
+    void aCallerWaitingForRoomGoesOnOnceABatchIsWrittenWhileItsLaneIsStillBusy() throws Exception {
+        CountDownLatch releaseA = new CountDownLatch(1);
+        CountDownLatch releaseB = new CountDownLatch(1);
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try (CellLanes<String> lanes = new CellLanes<>(pool, 1, 2, (cell, batch) -> {
+            awaitUninterruptibly(cell.equals("a") ? releaseA : cell.equals("b") ? releaseB : new CountDownLatch(0));
+        })) {
+            try {
+                // One lane, two items held at most: a and b fill it, and c waits for room.
+                var writes = caller.submit(() -> {
+                    lanes.write("a", List.of("1"));
+                    lanes.write("b", List.of("2"));
+                    lanes.write("c", List.of("3"));
+                    return null;
+                });
+                assertThrows(TimeoutException.class, () -> writes.get(200, TimeUnit.MILLISECONDS), "c waits for room");
+                releaseA.countDown();
+                // a is written; the lane goes on to b, which still blocks it, and c must find the room a left.
+                writes.get(10, TimeUnit.SECONDS);
+            } finally {
+                releaseA.countDown();
+                releaseB.countDown(); // a lane still blocked would keep close waiting
+            }
+            caller.submit(() -> {
+                        lanes.finish();
+                        return null;
+                    })
+                    .get(10, TimeUnit.SECONDS);
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
