@@ -43,25 +43,6 @@ class CellBatchesTest {
     }
 
     @Test
-    void atTheBoundTheLargestBatchesGoUntilAQuarterIsFreeAndTheSmallOnesGoOnGathering() throws IOException {
-        List<String> sent = new ArrayList<>();
-        CellBatches<Integer> batches = new CellBatches<>(8, 40, (cell, batch) -> sent.add(cell + " x" + batch.size()));
-        // Two cells of 7 items and 26 cells of one: the 40th item reaches the bound with no batch full.
-        for (int i = 0; i < 7; i++) {
-            batches.add("large-a", i);
-            batches.add("large-b", i);
-        }
-        for (int i = 0; i < 26; i++) {
-            batches.add("small-" + i, i);
-        }
-
-        assertEquals(List.of("large-a x7", "large-b x7"), sent, "40 held, then 33, then 26: at most 30");
-        assertEquals(26, batches.buffered());
-        batches.add("small-0", 26);
-        assertEquals(2, sent.size(), "a small cell gathers a second item instead of leaving alone");
-    }
-
-    @Test
     void aFailingSinkFailsTheAddThatSentTheBatch() {
         CellBatches<String> batches = new CellBatches<>(2, 10, (cell, batch) -> {
             throw new IOException("disk full writing " + cell);

@@ -2,7 +2,6 @@ package dev.nifigeoparquet.archive.cells;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,10 +13,8 @@ import java.util.Map;
  * state in the caches.
  *
  * <p>A cell's items reach the sink in the order they were added. A cell's batch goes out when it holds
- * {@code batchSize} items. Once {@code maxBuffered} items are held in all, which bounds the memory, the largest pending
- * batches go out until at most three quarters of that are held: with skewed cells, sending every pending batch instead
- * sent mostly batches of a few items (most of 15,000 batches for 200,000 parcels in 530 cells held fewer than 16), each
- * a writer taken up cold. {@link #flush()} sends the rest. Not thread-safe.
+ * {@code batchSize} items; every pending batch goes out once {@code maxBuffered} items are held in all, which bounds the
+ * memory; {@link #flush()} sends the rest. Not thread-safe.
  *
  * @param <T> what is routed: a row, a record
  */
@@ -55,7 +52,7 @@ public final class CellBatches<T> {
         if (batch.size() >= batchSize) {
             send(cell, batch);
         } else if (buffered >= maxBuffered) {
-            sendLargest();
+            flush();
         }
     }
 
@@ -65,18 +62,6 @@ public final class CellBatches<T> {
             if (!batch.getValue().isEmpty()) {
                 send(batch.getKey(), batch.getValue());
             }
-        }
-    }
-
-    /** Sends the largest pending batches until at most three quarters of {@code maxBuffered} items are held. */
-    private void sendLargest() throws IOException {
-        List<Map.Entry<String, List<T>>> largestFirst = new ArrayList<>(pending.entrySet());
-        largestFirst.sort(Comparator.comparingInt(
-                        (Map.Entry<String, List<T>> batch) -> batch.getValue().size())
-                .reversed());
-        int keepAtMost = (int) (maxBuffered * 3L / 4); // below maxBuffered, so at least one batch goes
-        for (int i = 0; buffered > keepAtMost; i++) {
-            send(largestFirst.get(i).getKey(), largestFirst.get(i).getValue());
         }
     }
 
