@@ -50,7 +50,6 @@ public final class CellLanes<T> implements CellBatches.Sink<T>, Closeable {
     // Guarded by lock:
     private int heldItems;
     private int running;
-    private int waiting; // callers waiting for room or for the lanes to end
     private Throwable failure;
     private boolean closed;
 
@@ -96,13 +95,10 @@ public final class CellLanes<T> implements CellBatches.Sink<T>, Closeable {
         synchronized (lock) {
             // A batch larger than the bound goes alone, once nothing else waits.
             while (failure == null && heldItems > 0 && heldItems + work.items() > maxHeldItems) {
-                waiting++;
                 try {
                     lock.wait();
                 } catch (InterruptedException e) {
                     throw interrupted();
-                } finally {
-                    waiting--;
                 }
             }
             throwIfFailed();
@@ -219,21 +215,9 @@ public final class CellLanes<T> implements CellBatches.Sink<T>, Closeable {
 
         @Override
         public void run() {
-            Work done = null;
-            Throwable failed = null;
             while (true) {
                 Work next;
-                // One hold of the lock per batch: counting the last one done and taking the next.
                 synchronized (lock) {
-                    if (done != null) {
-                        heldItems -= done.items();
-                        if (failed != null && failure == null) {
-                            failure = failed;
-                        }
-                        if (waiting > 0) {
-                            lock.notifyAll();
-                        }
-                    }
                     next = failure == null && !closed ? queue.poll() : null;
                     if (next == null) {
                         queue.clear();
@@ -243,7 +227,7 @@ public final class CellLanes<T> implements CellBatches.Sink<T>, Closeable {
                         return;
                     }
                 }
-                failed = null;
+                Throwable failed = null;
                 try {
                     next.step().run();
                 } catch (Exception | Error e) {
@@ -251,7 +235,13 @@ public final class CellLanes<T> implements CellBatches.Sink<T>, Closeable {
                 } catch (Throwable e) { // thrown around the compiler's checks: the lane must still count itself done
                     failed = new IOException(e);
                 }
-                done = next;
+                synchronized (lock) {
+                    heldItems -= next.items();
+                    if (failed != null && failure == null) {
+                        failure = failed;
+                    }
+                    lock.notifyAll();
+                }
             }
         }
     }
