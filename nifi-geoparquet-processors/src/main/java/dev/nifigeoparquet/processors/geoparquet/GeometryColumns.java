@@ -194,35 +194,13 @@ public final class GeometryColumns {
     }
 
     private static byte[] bytesOf(Object value, String path) {
-        return switch (value) {
-            case byte[] bytes -> bytes;
-            case ByteBuffer buffer -> {
-                byte[] bytes = new byte[buffer.remaining()];
-                buffer.duplicate().get(bytes);
-                yield bytes;
-            }
-            case Object[] elements -> unboxed(elements, value, path);
-            case List<?> elements -> unboxed(elements.toArray(), value, path);
-            default ->
-                throw RecordConversionException.forValue(
-                        path,
-                        value,
-                        RecordConversionException.Reason.WRONG_TYPE,
-                        "is not a geometry (expected WKB bytes or a WKT string)");
-        };
-    }
-
-    private static byte[] unboxed(Object[] elements, Object value, String path) {
-        byte[] bytes = new byte[elements.length];
-        for (int i = 0; i < elements.length; i++) {
-            if (!(elements[i] instanceof Byte element)) {
-                throw RecordConversionException.forValue(
-                        path,
-                        value,
-                        RecordConversionException.Reason.WRONG_TYPE,
-                        "is not a geometry (expected WKB bytes or a WKT string)");
-            }
-            bytes[i] = element;
+        byte[] bytes = BinaryValues.bytesOrNull(value);
+        if (bytes == null) {
+            throw RecordConversionException.forValue(
+                    path,
+                    value,
+                    RecordConversionException.Reason.WRONG_TYPE,
+                    "is not a geometry (expected WKB bytes or a WKT string)");
         }
         return bytes;
     }

@@ -21,6 +21,15 @@ public final class BinaryValues {
     }
 
     static byte[] bytesOf(Object value) {
+        byte[] bytes = bytesOrNull(value);
+        if (bytes == null) {
+            throw new ValueRefusal(RecordConversionException.Reason.WRONG_TYPE, whyNotBinary(value));
+        }
+        return bytes;
+    }
+
+    /** The value's bytes, or null when it is in none of the binary forms (an array holding anything but Bytes included). */
+    public static byte[] bytesOrNull(Object value) {
         return switch (value) {
             case byte[] bytes -> bytes;
             case Object[] elements -> unboxed(elements);
@@ -30,10 +39,7 @@ public final class BinaryValues {
                 buffer.duplicate().get(bytes);
                 yield bytes;
             }
-            default ->
-                throw new ValueRefusal(
-                        RecordConversionException.Reason.WRONG_TYPE,
-                        "is not binary (expected byte[], Byte[], an array of Byte or a ByteBuffer)");
+            case null, default -> null;
         };
     }
 
@@ -41,13 +47,23 @@ public final class BinaryValues {
         byte[] bytes = new byte[elements.length];
         for (int i = 0; i < elements.length; i++) {
             if (!(elements[i] instanceof Byte element)) {
-                throw new ValueRefusal(
-                        RecordConversionException.Reason.WRONG_TYPE,
-                        "is not binary: element " + i + " is " + ValueDescriptions.describe(elements[i])
-                                + ", not a Byte");
+                return null;
             }
             bytes[i] = element;
         }
         return bytes;
+    }
+
+    private static String whyNotBinary(Object value) {
+        Object[] elements = value instanceof Object[] array
+                ? array
+                : value instanceof List<?> list ? list.toArray() : new Object[0];
+        for (int i = 0; i < elements.length; i++) {
+            if (!(elements[i] instanceof Byte)) {
+                return "is not binary: element " + i + " is " + ValueDescriptions.describe(elements[i])
+                        + ", not a Byte";
+            }
+        }
+        return "is not binary (expected byte[], Byte[], an array of Byte or a ByteBuffer)";
     }
 }

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.io.ByteOrderValues;
+import org.locationtech.jts.io.WKBWriter;
 
 class GeoParquetServicesTest {
 
@@ -447,6 +452,32 @@ class GeoParquetServicesTest {
         IOException error = assertThrows(IOException.class, () -> write(schema, List.of(record(schema, "POINT (1"))));
         assertTrue(
                 error.getMessage().contains("'geometry'") && error.getMessage().contains("WKT"), error.getMessage());
+    }
+
+    @Test
+    void aGeometryAsAnArrayOfBytesIsWrittenAndOneHoldingAnythingElseIsRefusedByName() throws Exception {
+        runner.enableControllerService(writer);
+        RecordSchema schema = new SimpleRecordSchema(List.of(new RecordField(
+                "geometry", RecordFieldType.ARRAY.getArrayDataType(RecordFieldType.BYTE.getDataType()))));
+        byte[] wkb = new WKBWriter(2, ByteOrderValues.LITTLE_ENDIAN)
+                .write(new GeometryFactory().createPoint(new Coordinate(1, 2)));
+        Object[] boxed = new Object[wkb.length]; // as NiFi's record readers give ARRAY of BYTE
+        for (int i = 0; i < wkb.length; i++) {
+            boxed[i] = wkb[i];
+        }
+
+        Path written = write(schema, List.of(record(schema, (Object) boxed)));
+        assertEquals(
+                List.of(List.of(HexFormat.of().withUpperCase().formatHex(wkb))),
+                DuckDb.query("SELECT hex(geometry::BLOB) FROM read_parquet(?)", written.toString()));
+
+        boxed[3] = "x";
+        IOException error =
+                assertThrows(IOException.class, () -> write(schema, List.of(record(schema, (Object) boxed))));
+        assertTrue(
+                error.getMessage().contains("'geometry'")
+                        && error.getMessage().contains("is not a geometry (expected WKB bytes or a WKT string)"),
+                error.getMessage());
     }
 
     // ---- helpers

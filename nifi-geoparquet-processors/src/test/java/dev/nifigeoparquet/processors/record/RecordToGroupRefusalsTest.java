@@ -245,6 +245,11 @@ class RecordToGroupRefusalsTest {
                 RecordConversionException.Reason.WRONG_TYPE,
                 "field 'geometry' value \"POINT (1 2)\" (String) is not binary (expected byte[], Byte[], an array of Byte or a ByteBuffer)");
         assertRefused(
+                "geometry",
+                new Object[] {(byte) 1, "x"},
+                RecordConversionException.Reason.WRONG_TYPE,
+                "field 'geometry' value [2 elements] (Object[]) is not binary: element 1 is \"x\" (String), not a Byte");
+        assertRefused(
                 "code",
                 new byte[3],
                 RecordConversionException.Reason.OUT_OF_RANGE,
