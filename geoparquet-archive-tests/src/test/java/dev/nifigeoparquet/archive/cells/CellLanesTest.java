@@ -113,9 +113,11 @@ class CellLanesTest {
     void aCallerWaitingForRoomGoesOnOnceABatchIsWrittenWhileItsLaneIsStillBusy() throws Exception {
         CountDownLatch releaseA = new CountDownLatch(1);
         CountDownLatch releaseB = new CountDownLatch(1);
+        List<String> written = Collections.synchronizedList(new ArrayList<>());
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try (CellLanes<String> lanes = new CellLanes<>(pool, 1, 2, (cell, batch) -> {
             awaitUninterruptibly(cell.equals("a") ? releaseA : cell.equals("b") ? releaseB : new CountDownLatch(0));
+            written.addAll(batch);
         })) {
             try {
                 // One lane, two items held at most: a and b fill it, and c waits for room.
@@ -138,6 +140,7 @@ class CellLanesTest {
                         return null;
                     })
                     .get(10, TimeUnit.SECONDS);
+            assertEquals(List.of("1", "2", "3"), written);
         } finally {
             caller.shutdownNow();
         }
