@@ -115,8 +115,16 @@ class CellLanesTest {
         CountDownLatch releaseB = new CountDownLatch(1);
         List<String> written = Collections.synchronizedList(new ArrayList<>());
         ExecutorService caller = Executors.newSingleThreadExecutor();
+        Map<String, CountDownLatch> heldUntilReleased = Map.of("a", releaseA, "b", releaseB);
         try (CellLanes<String> lanes = new CellLanes<>(pool, 1, 2, (cell, batch) -> {
-            awaitUninterruptibly(cell.equals("a") ? releaseA : cell.equals("b") ? releaseB : new CountDownLatch(0));
+            CountDownLatch release = heldUntilReleased.get(cell);
+            if (release != null) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+            }
             written.addAll(batch);
         })) {
             try {
@@ -143,21 +151,6 @@ class CellLanesTest {
             assertEquals(List.of("1", "2", "3"), written);
         } finally {
             caller.shutdownNow();
-        }
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 
